@@ -1,0 +1,51 @@
+# SliceScope: the two set-up commands of README.md.
+#   make run    installs what is missing, builds, and starts the GUI
+#   make test   installs what is missing, builds, and runs every test
+# Everything comes from Debian's packages; nothing is downloaded at build or run time.
+
+BUILD_DIR ?= build
+PRESET    ?= dev
+JOBS      ?= $(shell nproc)
+
+# Debian 12 packages the build needs (CUDA is optional and not a Debian package here).
+PACKAGES := cmake ninja-build g++ pkg-config \
+            qt6-base-dev qt6-svg-dev libqcustomplot-dev libgl-dev libxkbcommon-dev \
+            nlohmann-json3-dev libcli11-dev libexpected-dev googletest libgtest-dev \
+            xvfb xauth
+
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: all deps configure build run test test-asan clean
+
+all: build
+
+deps:
+	@missing=$$(for p in $(PACKAGES); do \
+	    dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; \
+	  done); \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing missing Debian packages:" $$missing; \
+	  $(SUDO) apt-get update && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y --no-install-recommends $$missing; \
+	fi
+
+configure: deps
+	@if [ ! -f $(BUILD_DIR)/CMakeCache.txt ]; then cmake --preset $(PRESET); fi
+
+build: configure
+	cmake --build $(BUILD_DIR) -j $(JOBS)
+
+run: build
+	$(BUILD_DIR)/bin/slicescope
+
+test: build
+	QT_QPA_PLATFORM=offscreen ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
+
+# The whole suite under AddressSanitizer and UndefinedBehaviorSanitizer.
+test-asan: deps
+	@if [ ! -f build-asan/CMakeCache.txt ]; then cmake --preset asan; fi
+	cmake --build build-asan -j $(JOBS)
+	QT_QPA_PLATFORM=offscreen ctest --test-dir build-asan --output-on-failure -j $(JOBS)
+
+clean:
+	rm -rf $(BUILD_DIR) build-asan build-release build-no-cuda

@@ -1,0 +1,95 @@
+#include "clioutput.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+
+namespace slicescope::cli {
+
+namespace {
+
+bool isUsage(Error::Code code) {
+    return code == Error::Code::InvalidArgument || code == Error::Code::OutOfRange ||
+           code == Error::Code::Overflow;
+}
+
+std::string formatNs(std::int64_t ns) {
+    char text[32];
+    if (ns >= 1'000'000'000) {
+        std::snprintf(text, sizeof text, "%.3f s", double(ns) / 1e9);
+    } else if (ns >= 1'000'000) {
+        std::snprintf(text, sizeof text, "%.3f ms", double(ns) / 1e6);
+    } else {
+        std::snprintf(text, sizeof text, "%.3f us", double(ns) / 1e3);
+    }
+    return text;
+}
+
+} // namespace
+
+int reportError(const Error& error) {
+    std::cerr << "slicescope-cli: error: " << error.message << '\n';
+    return isUsage(error.code) ? kExitUsage : kExitFailure;
+}
+
+int reportUsageError(std::string_view message) {
+    std::cerr << "slicescope-cli: error: " << message << '\n';
+    return kExitUsage;
+}
+
+void printWarning(std::string_view message) {
+    std::cerr << "slicescope-cli: warning: " << message << '\n';
+}
+
+void printRunSummary(const trace::Run& run) {
+    std::int64_t copyNs = 0, kernelNs = 0, hostNs = 0;
+    std::size_t kernels = 0;
+    for (const auto& a : run.activities) {
+        if (trace::isCopy(a.kind)) {
+            copyNs += a.durationNs();
+        } else if (a.kind == trace::ActivityKind::Kernel) {
+            kernelNs += a.durationNs();
+            ++kernels;
+        } else if (a.kind == trace::ActivityKind::Host && a.threadId == 0) {
+            hostNs += a.durationNs();
+        }
+    }
+    std::ostringstream line;
+    line << run.id << " [" << trace::toString(run.mode) << "] wall " << formatNs(run.wallNs);
+    if (kernels > 0) {
+        line << ", kernels " << formatNs(kernelNs) << " (" << kernels << ")";
+    }
+    if (copyNs > 0) {
+        line << ", copies " << formatNs(copyNs);
+    }
+    if (hostNs > 0 && run.mode == trace::RunMode::MeasuredCpu) {
+        line << ", host " << formatNs(hostNs);
+    }
+    if (run.occupancy) {
+        char occ[64];
+        std::snprintf(occ, sizeof occ, ", occupancy %.1f%%", run.occupancy->theoretical * 100);
+        line << occ;
+        if (run.occupancy->achieved) {
+            std::snprintf(occ, sizeof occ, " (achieved %.1f%%)", *run.occupancy->achieved * 100);
+            line << occ;
+        }
+    }
+    if (run.verification) {
+        line << (run.verification->passed ? ", verified" : ", VERIFICATION FAILED");
+    }
+    std::cout << line.str() << '\n';
+}
+
+void printProgress(bool enabled, std::string_view strategy, std::size_t index, std::size_t count,
+                   std::string_view stage, double fraction) {
+    if (!enabled) {
+        return;
+    }
+    const nlohmann::json j = {{"strategy", strategy}, {"index", index}, {"count", count},
+                              {"stage", stage},       {"fraction", fraction}};
+    std::cout << "progress " << j.dump() << std::endl; // flushed: a parent reads it live
+}
+
+} // namespace slicescope::cli

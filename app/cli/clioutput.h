@@ -1,0 +1,28 @@
+#pragma once
+
+#include <string_view>
+
+#include "slicescope/core/result.h"
+#include "slicescope/trace/trace.h"
+
+namespace slicescope::cli {
+
+// Exit statuses: 0 success, 1 a failure while working, 2 a usage error.
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailure = 1;
+inline constexpr int kExitUsage = 2;
+
+// Prints "slicescope-cli: error: <message>" on stderr and returns the exit status the error
+// deserves: usage errors (bad values) 2, everything else 1.
+int reportError(const Error& error);
+int reportUsageError(std::string_view message);
+void printWarning(std::string_view message);
+
+// One line a run, for the terminal: mode, wall time, copies, kernels, verification.
+void printRunSummary(const trace::Run& run);
+
+// A machine-readable progress line on stdout, for the GUI: `progress {json}`.
+void printProgress(bool enabled, std::string_view strategy, std::size_t index, std::size_t count,
+                   std::string_view stage, double fraction);
+
+} // namespace slicescope::cli

@@ -1,0 +1,16 @@
+#pragma once
+
+namespace CLI {
+class App;
+}
+
+namespace slicescope::cli {
+
+// Each adds one subcommand to the app. When the subcommand runs, it stores its exit status in
+// exitStatus.
+void addDevicesCommand(CLI::App& app, int& exitStatus);
+void addRunCommands(CLI::App& app, int& exitStatus); // "run" and "model"
+void addOccupancyCommand(CLI::App& app, int& exitStatus);
+void addExportCommand(CLI::App& app, int& exitStatus);
+
+} // namespace slicescope::cli

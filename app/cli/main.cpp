@@ -1,0 +1,42 @@
+// slicescope-cli: measures, models, records and exports SliceScope traces.
+#include <CLI/CLI.hpp>
+
+#include <exception>
+#include <iostream>
+
+#include "clioutput.h"
+#include "commands.h"
+
+int main(int argc, char** argv) {
+    using namespace slicescope::cli;
+    CLI::App app{"SliceScope: how the way GPU work is sliced decides its speed.\n"
+                 "Measures strategies on the CPU and GPU, models GPUs you do not have, and "
+                 "exports traces.",
+                 "slicescope-cli"};
+    app.require_subcommand(1);
+    app.set_version_flag("--version", "slicescope-cli 0.1.0");
+    app.failure_message(CLI::FailureMessage::help);
+
+    int exitStatus = kExitOk;
+    addDevicesCommand(app, exitStatus);
+    addRunCommands(app, exitStatus);
+    addOccupancyCommand(app, exitStatus);
+    addExportCommand(app, exitStatus);
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        app.exit(e); // prints the message and the help on stderr
+        return kExitUsage;
+    } catch (const std::exception& e) {
+        std::cerr << "slicescope-cli: internal error: " << e.what() << '\n';
+        return kExitFailure;
+    }
+    return exitStatus;
+}

@@ -1,0 +1,44 @@
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "slicescope/core/result.h"
+#include "slicescope/problem/problem.h"
+#include "slicescope/strategy/strategy.h"
+
+namespace slicescope::backend {
+
+// Host memory the GPU backend stages copies through (DESIGN.md, "Launch options").
+enum class MemoryMode { Pageable, Pinned, Managed, Mapped };
+std::string_view toString(MemoryMode mode);
+Result<MemoryMode> parseMemoryMode(std::string_view text);
+
+struct RunRequest {
+    problem::Problem problem;
+    strategy::BlockOption block;
+    MemoryMode memory = MemoryMode::Pageable;
+    std::uint32_t repeat = 1;      // repetitions of the copy/compute/copy sequence, >= 1
+    bool counters = false;         // achieved occupancy through the Range Profiler (GPU)
+    bool sampleOccupancy = false;  // occupancy over time through PM sampling (GPU)
+    int deviceIndex = 0;           // CUDA device ordinal (GPU)
+};
+
+// Long engine calls report progress and stop when asked. Both members may be empty.
+struct Progress {
+    std::function<void(std::string_view stage, double fraction)> report;
+    const std::atomic<bool>* cancel = nullptr;
+
+    void operator()(std::string_view stage, double fraction) const {
+        if (report) {
+            report(stage, fraction);
+        }
+    }
+    bool cancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
+};
+
+} // namespace slicescope::backend

@@ -1,0 +1,145 @@
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "slicescope/core/dim3.h"
+#include "slicescope/core/result.h"
+#include "slicescope/device/devicespec.h"
+#include "slicescope/problem/problem.h"
+
+// The trace model: what a run measured (or modelled, or recorded), independent of any file
+// format. docs/trace-format.md describes its JSON form.
+namespace slicescope::trace {
+
+inline constexpr std::string_view kFormatName = "slicescope-trace";
+inline constexpr int kFormatVersion = 1;
+
+enum class RunMode { MeasuredGpu, MeasuredCpu, Modelled, Recorded };
+std::string_view toString(RunMode mode); // "measured-gpu", "measured-cpu", "modelled", "recorded"
+Result<RunMode> parseRunMode(std::string_view text);
+
+enum class ActivityKind : std::uint8_t {
+    HtoD,     // host-to-device copy
+    DtoH,     // device-to-host copy
+    DtoD,     // device-to-device (or peer) copy
+    HtoH,     // host-to-host copy through the CUDA API
+    Kernel,   // a kernel launch's execution on the device
+    Memset,   // a device memset
+    Api,      // a CUDA runtime or driver API call on a host thread
+    Sync,     // a synchronization wait (CUPTI SYNCHRONIZATION record)
+    Host,     // host work timed by SliceScope (allocation, layout, compute, verification)
+    Overhead, // profiler overhead (CUPTI buffer flush, instrumentation)
+};
+std::string_view toString(ActivityKind kind); // "htod", "dtoh", "dtod", "htoh", "kernel", ...
+Result<ActivityKind> parseActivityKind(std::string_view text);
+bool isCopy(ActivityKind kind);
+bool isDeviceActivity(ActivityKind kind); // copies, kernels, memsets: what nvprof's gpu trace lists
+
+// Where a copy's bytes live (CUpti_ActivityMemoryKind, reduced).
+enum class MemoryKind : std::uint8_t { Unknown, Pageable, Pinned, Device, Array, Managed };
+std::string_view toString(MemoryKind kind); // "unknown", "pageable", "pinned", "device", ...
+Result<MemoryKind> parseMemoryKind(std::string_view text);
+
+inline constexpr float kNoValue = std::numeric_limits<float>::quiet_NaN();
+
+// One interval on a timeline. Kept small (million-event traces): names are interned per run.
+struct Activity {
+    std::int64_t startNs = 0;
+    std::int64_t endNs = 0;
+    std::uint64_t bytes = 0; // copies and memsets
+    Dim3 grid;               // kernels
+    Dim3 block;              // kernels
+    std::uint32_t nameId = 0; // index into Run::strings; 0 means no name
+    std::uint32_t correlationId = 0;
+    std::uint32_t stream = 0;
+    std::uint32_t threadId = 0; // host thread (api, sync, host)
+    std::uint32_t staticSharedBytes = 0;
+    std::uint32_t dynamicSharedBytes = 0;
+    std::uint16_t registersPerThread = 0;
+    std::uint16_t iteration = 0; // which repetition of the run (0-based)
+    ActivityKind kind = ActivityKind::Host;
+    MemoryKind srcKind = MemoryKind::Unknown;
+    MemoryKind dstKind = MemoryKind::Unknown;
+    float theoreticalOccupancy = kNoValue; // kernels, 0..1, where known
+    float achievedOccupancy = kNoValue;    // kernels, 0..1, with counters
+
+    std::int64_t durationNs() const { return endNs - startNs; }
+};
+
+struct LaunchInfo {
+    Dim3 grid;
+    Dim3 block;
+    std::uint64_t workers = 0;
+    std::uint64_t elementsPerWorker = 0;
+    std::string layout;      // "rcn" or "crn"
+    std::string blockOption; // "numba", "numba-cuda" or a number
+    bool gridStride = false;
+    std::uint32_t registersPerThread = 0;
+    std::uint32_t staticSharedBytes = 0;
+    std::uint32_t dynamicSharedBytes = 0;
+};
+
+struct OccupancyInfo {
+    double theoretical = 0;            // 0..1, from the occupancy calculator
+    std::optional<double> achieved;    // 0..1, measured with counters only
+    double threadSlotsBusy = 0;        // 0..1, busy threads / (SMs x max threads per SM)
+    std::string limiter;               // "warps", "blocks", "registers", "shared-memory"
+    std::string explanation;           // one sentence
+    std::uint32_t activeBlocksPerSm = 0;
+    std::optional<double> smBusyShare; // sm__cycles_active.avg / .max, with counters only
+};
+
+struct Verification {
+    bool passed = false;
+    double maxAbsError = 0;
+};
+
+// Achieved occupancy over time (PM sampling), device-wide.
+struct OccupancySample {
+    std::int64_t timeNs = 0;
+    float value = 0; // 0..1
+};
+
+struct Run {
+    std::string id;       // unique within its trace, e.g. "slice-outer" or "slice-outer-2"
+    std::string strategy; // a strategy name, or "recorded"
+    RunMode mode = RunMode::MeasuredCpu;
+    std::optional<problem::Problem> problem; // absent for recorded runs
+    device::DeviceSpec device;               // sources are not stored in traces
+    std::optional<LaunchInfo> launch;        // GPU strategies
+    std::optional<OccupancyInfo> occupancy;  // GPU strategies
+    std::optional<Verification> verification; // absent for modelled and recorded runs
+    std::string memoryMode;                  // "pageable", "pinned", "managed", "mapped"
+    std::uint32_t repeat = 1;
+    std::int64_t wallNs = 0;                 // host wall time of the whole run
+    std::string createdAt;                   // ISO 8601, UTC
+    std::string command;                     // recorded runs: the program and its arguments
+    std::optional<int> exitStatus;           // recorded runs
+    std::uint64_t droppedRecords = 0;        // CUPTI records lost
+    std::vector<std::string> notes;          // warnings a reader must see (e.g. no counters)
+
+    std::vector<std::string> strings = {std::string()}; // interned names; [0] is "no name"
+    std::vector<Activity> activities;
+    std::vector<OccupancySample> occupancySeries;
+
+    std::string_view name(const Activity& activity) const;
+    // Index of text in strings, adding it if new. Linear for short tables; use a NameTable
+    // when adding many names.
+    std::uint32_t intern(std::string_view text);
+    // The earliest start and latest end over all activities (0, 0 when there are none).
+    std::int64_t beginNs() const;
+    std::int64_t endNs() const;
+};
+
+struct Trace {
+    std::string generator; // "slicescope 0.1.0"
+    std::vector<Run> runs;
+};
+
+} // namespace slicescope::trace

@@ -1,0 +1,31 @@
+#pragma once
+
+#include <atomic>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include "slicescope/core/result.h"
+#include "slicescope/trace/trace.h"
+
+namespace slicescope::trace {
+
+// Reading reports progress as a fraction 0..1 and stops with Error::Code::Cancelled when
+// the flag becomes true.
+struct ReadOptions {
+    std::function<void(double fraction)> progress;
+    const std::atomic<bool>* cancel = nullptr;
+};
+
+// Parses a trace document. Malformed, truncated or wrong-version input is an Error::Code::Parse
+// error whose message says where and what.
+Result<Trace> parseTrace(std::string_view json, const ReadOptions& options = {});
+Result<Trace> readTrace(const std::filesystem::path& path, const ReadOptions& options = {});
+
+std::string toJson(const Trace& trace);
+// Writes to a temporary file beside path, then renames it over path: a half-written file
+// never replaces a good one.
+Status writeTrace(const Trace& trace, const std::filesystem::path& path);
+
+} // namespace slicescope::trace

@@ -1,0 +1,228 @@
+#include "slicescope/backend/cpubackend.h"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <mutex>
+#include <new>
+#include <thread>
+
+#include "slicescope/compute/workchain.h"
+#include "slicescope/core/clock.h"
+
+namespace slicescope::backend {
+
+namespace {
+
+using problem::Problem;
+using strategy::StrategyId;
+using trace::Activity;
+using trace::ActivityKind;
+
+template <typename T> constexpr double tolerance() {
+    // Values stay within [0, 2]; GPUs contract the chain into FMAs, the host may not, so allow a
+    // few units in the last place of the value range.
+    return std::is_same_v<T, double> ? 1e-12 : 2e-5;
+}
+
+template <typename T> void fillInputs(const Problem& p, std::vector<T>& discount, std::vector<T>& multBy) {
+    discount.resize(p.elements());
+    multBy.resize(p.shape.c * p.shape.n);
+    for (std::uint64_t i = 0; i < discount.size(); ++i) {
+        discount[i] = compute::discountValue<T>(i);
+    }
+    for (std::uint64_t i = 0; i < multBy.size(); ++i) {
+        multBy[i] = compute::multByValue<T>(i);
+    }
+}
+
+// One outer slice r: cv[r][c][n] for every c, n.
+template <typename T>
+void computeSlice(const Problem& p, std::uint64_t r, const T* discount, const T* multBy, T* cv) {
+    const std::uint64_t cn = p.shape.c * p.shape.n;
+    const T* d = discount + r * cn;
+    T* out = cv + r * cn;
+    for (std::uint64_t i = 0; i < cn; ++i) {
+        out[i] = compute::workChain<T>(multBy[i], d[i], p.workPerElement);
+    }
+}
+
+class ActivityLog {
+  public:
+    explicit ActivityLog(trace::Run& run) : run_(run) {}
+    void add(std::string_view name, std::int64_t startNs, std::int64_t endNs, std::uint16_t iteration,
+             std::uint32_t threadId = 0) {
+        const std::lock_guard lock(mutex_);
+        Activity a;
+        a.kind = ActivityKind::Host;
+        a.startNs = startNs;
+        a.endNs = endNs;
+        a.nameId = run_.intern(name);
+        a.iteration = iteration;
+        a.threadId = threadId;
+        run_.activities.push_back(a);
+    }
+
+  private:
+    trace::Run& run_;
+    std::mutex mutex_;
+};
+
+template <typename T>
+Result<trace::Run> runTyped(StrategyId id, const RunRequest& request, const Progress& progress) {
+    const Problem& p = request.problem;
+    trace::Run run;
+    run.id = std::string(strategy::toString(id));
+    run.strategy = run.id;
+    run.mode = trace::RunMode::MeasuredCpu;
+    run.problem = p;
+    run.device.name = hostCpuName();
+    run.repeat = request.repeat;
+    run.createdAt = isoTimestampUtc();
+    ActivityLog log(run);
+
+    const std::int64_t runStart = hostNowNs();
+    std::vector<T> discount, multBy, cv, reference;
+    std::int64_t t0 = hostNowNs();
+    try {
+        fillInputs(p, discount, multBy);
+        cv.assign(p.elements(), std::numeric_limits<T>::quiet_NaN()); // poisoned until computed
+    } catch (const std::bad_alloc&) {
+        return fail(Error::Code::InsufficientMemory,
+                    "could not allocate the host buffers for " + p.describe());
+    }
+    log.add("allocate and fill inputs", t0, hostNowNs(), 0);
+
+    const int threads = id == StrategyId::CpuParallel ? omp_get_max_threads() : 1;
+    for (std::uint32_t iteration = 0; iteration < request.repeat; ++iteration) {
+        if (progress.cancelled()) {
+            return fail(Error::Code::Cancelled, "cancelled");
+        }
+        progress("compute", double(iteration) / request.repeat);
+        const auto it = std::uint16_t(std::min<std::uint32_t>(iteration, 0xffff));
+        t0 = hostNowNs();
+        if (id == StrategyId::CpuSerial) {
+            for (std::uint64_t r = 0; r < p.shape.r; ++r) {
+                computeSlice(p, r, discount.data(), multBy.data(), cv.data());
+            }
+        } else {
+            // One task per outer slice over all cores; each thread's busy span is one activity.
+            const auto slices = std::int64_t(p.shape.r);
+#pragma omp parallel num_threads(threads)
+            {
+                std::int64_t first = 0, last = 0;
+                std::uint64_t done = 0;
+#pragma omp for schedule(dynamic, 1) nowait
+                for (std::int64_t r = 0; r < slices; ++r) {
+                    const std::int64_t start = hostNowNs();
+                    first = done == 0 ? start : first;
+                    computeSlice(p, std::uint64_t(r), discount.data(), multBy.data(), cv.data());
+                    last = hostNowNs();
+                    ++done;
+                }
+                if (done > 0) {
+                    const int thread = omp_get_thread_num();
+                    log.add("compute: thread " + std::to_string(thread) + ", " + std::to_string(done) +
+                                (done == 1 ? " slice" : " slices"),
+                            first, last, it, std::uint32_t(thread + 1));
+                }
+            }
+        }
+        log.add(id == StrategyId::CpuSerial ? "compute" : "compute (all threads)", t0, hostNowNs(), it);
+    }
+
+    t0 = hostNowNs();
+    reference = referenceOutput<T>(p);
+    const Comparison cmp = compareOutputs(reference, cv.data(), cv.size());
+    log.add("verify against reference", t0, hostNowNs(), 0);
+    run.verification = trace::Verification{cmp.withinTolerance, cmp.maxAbsError};
+    run.wallNs = hostNowNs() - runStart;
+    run.notes.push_back(std::to_string(threads) + (threads == 1 ? " host thread" : " host threads"));
+    std::sort(run.activities.begin(), run.activities.end(),
+              [](const Activity& a, const Activity& b) { return a.startNs < b.startNs; });
+    progress("done", 1.0);
+    return run; // a failed verification is part of the result: callers decide what it costs
+}
+
+} // namespace
+
+template <typename T> std::vector<T> referenceOutput(const Problem& p) {
+    std::vector<T> discount, multBy;
+    fillInputs(p, discount, multBy);
+    std::vector<T> cv(p.elements());
+    for (std::uint64_t r = 0; r < p.shape.r; ++r) {
+        computeSlice(p, r, discount.data(), multBy.data(), cv.data());
+    }
+    return cv;
+}
+
+template <typename T>
+Comparison compareOutputs(const std::vector<T>& expected, const T* actual, std::size_t count) {
+    Comparison c;
+    if (count != expected.size()) {
+        c.maxAbsError = std::numeric_limits<double>::infinity();
+        return c;
+    }
+    bool finite = true;
+    for (std::size_t i = 0; i < count; ++i) {
+        const double diff = std::fabs(double(expected[i]) - double(actual[i]));
+        if (!(diff <= c.maxAbsError)) { // NaN (a poisoned, unwritten element) fails too
+            if (std::isnan(diff)) {
+                finite = false;
+                continue;
+            }
+            c.maxAbsError = diff;
+        }
+    }
+    if (!finite) {
+        c.maxAbsError = std::numeric_limits<double>::infinity();
+    }
+    c.withinTolerance = finite && c.maxAbsError <= tolerance<T>();
+    return c;
+}
+
+template std::vector<double> referenceOutput<double>(const Problem&);
+template std::vector<float> referenceOutput<float>(const Problem&);
+template Comparison compareOutputs<double>(const std::vector<double>&, const double*, std::size_t);
+template Comparison compareOutputs<float>(const std::vector<float>&, const float*, std::size_t);
+
+Result<trace::Run> runCpu(StrategyId id, const RunRequest& request, const Progress& progress) {
+    if (strategy::isGpu(id)) {
+        return fail(Error::Code::InvalidArgument,
+                    std::string(strategy::toString(id)) + " is a GPU strategy, not a CPU one");
+    }
+    if (request.repeat < 1) {
+        return fail(Error::Code::InvalidArgument, "repeat must be >= 1");
+    }
+    const auto available = problem::availableHostMemoryBytes();
+    if (available) {
+        auto fits = strategy::checkFits(id, request.problem, *available,
+                                        std::numeric_limits<std::uint64_t>::max());
+        if (!fits) {
+            return tl::unexpected(fits.error());
+        }
+    }
+    if (request.problem.dtype == problem::Dtype::F64) {
+        return runTyped<double>(id, request, progress);
+    }
+    return runTyped<float>(id, request, progress);
+}
+
+std::string hostCpuName() {
+    std::ifstream cpuinfo("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(cpuinfo, line)) {
+        if (line.rfind("model name", 0) == 0) {
+            const auto colon = line.find(':');
+            if (colon != std::string::npos) {
+                return line.substr(line.find_first_not_of(" \t", colon + 1));
+            }
+        }
+    }
+    return "host CPU";
+}
+
+} // namespace slicescope::backend

@@ -1,0 +1,125 @@
+#include "slicescope/trace/trace.h"
+
+#include <algorithm>
+#include <array>
+#include <utility>
+
+namespace slicescope::trace {
+
+namespace {
+
+template <typename Enum, std::size_t N>
+Result<Enum> parseName(const std::array<std::pair<Enum, std::string_view>, N>& names,
+                       std::string_view text, std::string_view what) {
+    for (const auto& [value, name] : names) {
+        if (name == text) {
+            return value;
+        }
+    }
+    std::string known;
+    for (const auto& [value, name] : names) {
+        known += (known.empty() ? "" : ", ") + std::string(name);
+    }
+    return fail(Error::Code::Parse,
+                "unknown " + std::string(what) + " '" + std::string(text) + "' (known: " + known + ")");
+}
+
+template <typename Enum, std::size_t N>
+std::string_view nameOf(const std::array<std::pair<Enum, std::string_view>, N>& names, Enum value) {
+    for (const auto& [v, name] : names) {
+        if (v == value) {
+            return name;
+        }
+    }
+    return "unknown";
+}
+
+constexpr std::array<std::pair<RunMode, std::string_view>, 4> kRunModes{{
+    {RunMode::MeasuredGpu, "measured-gpu"},
+    {RunMode::MeasuredCpu, "measured-cpu"},
+    {RunMode::Modelled, "modelled"},
+    {RunMode::Recorded, "recorded"},
+}};
+
+constexpr std::array<std::pair<ActivityKind, std::string_view>, 10> kActivityKinds{{
+    {ActivityKind::HtoD, "htod"},
+    {ActivityKind::DtoH, "dtoh"},
+    {ActivityKind::DtoD, "dtod"},
+    {ActivityKind::HtoH, "htoh"},
+    {ActivityKind::Kernel, "kernel"},
+    {ActivityKind::Memset, "memset"},
+    {ActivityKind::Api, "api"},
+    {ActivityKind::Sync, "sync"},
+    {ActivityKind::Host, "host"},
+    {ActivityKind::Overhead, "overhead"},
+}};
+
+constexpr std::array<std::pair<MemoryKind, std::string_view>, 6> kMemoryKinds{{
+    {MemoryKind::Unknown, "unknown"},
+    {MemoryKind::Pageable, "pageable"},
+    {MemoryKind::Pinned, "pinned"},
+    {MemoryKind::Device, "device"},
+    {MemoryKind::Array, "array"},
+    {MemoryKind::Managed, "managed"},
+}};
+
+} // namespace
+
+std::string_view toString(RunMode mode) { return nameOf(kRunModes, mode); }
+Result<RunMode> parseRunMode(std::string_view text) { return parseName(kRunModes, text, "run mode"); }
+
+std::string_view toString(ActivityKind kind) { return nameOf(kActivityKinds, kind); }
+Result<ActivityKind> parseActivityKind(std::string_view text) {
+    return parseName(kActivityKinds, text, "activity kind");
+}
+
+std::string_view toString(MemoryKind kind) { return nameOf(kMemoryKinds, kind); }
+Result<MemoryKind> parseMemoryKind(std::string_view text) {
+    return parseName(kMemoryKinds, text, "memory kind");
+}
+
+bool isCopy(ActivityKind kind) {
+    return kind == ActivityKind::HtoD || kind == ActivityKind::DtoH || kind == ActivityKind::DtoD ||
+           kind == ActivityKind::HtoH;
+}
+
+bool isDeviceActivity(ActivityKind kind) {
+    return isCopy(kind) || kind == ActivityKind::Kernel || kind == ActivityKind::Memset;
+}
+
+std::string_view Run::name(const Activity& activity) const {
+    return activity.nameId < strings.size() ? std::string_view(strings[activity.nameId])
+                                            : std::string_view();
+}
+
+std::uint32_t Run::intern(std::string_view text) {
+    if (text.empty()) {
+        return 0;
+    }
+    const auto it = std::find(strings.begin(), strings.end(), text);
+    if (it != strings.end()) {
+        return std::uint32_t(it - strings.begin());
+    }
+    strings.emplace_back(text);
+    return std::uint32_t(strings.size() - 1);
+}
+
+std::int64_t Run::beginNs() const {
+    if (activities.empty()) {
+        return 0;
+    }
+    return std::min_element(activities.begin(), activities.end(),
+                            [](const Activity& a, const Activity& b) { return a.startNs < b.startNs; })
+        ->startNs;
+}
+
+std::int64_t Run::endNs() const {
+    if (activities.empty()) {
+        return 0;
+    }
+    return std::max_element(activities.begin(), activities.end(),
+                            [](const Activity& a, const Activity& b) { return a.endNs < b.endNs; })
+        ->endNs;
+}
+
+} // namespace slicescope::trace

@@ -1,0 +1,40 @@
+# --help works on every subcommand.
+slicescope_cli_test(help MATCH "run.*model.*occupancy.*export" ARGS --help)
+foreach(sub devices run model occupancy export)
+    slicescope_cli_test(help_${sub} MATCH "Usage|Options|OPTIONS" ARGS ${sub} --help)
+endforeach()
+
+# Usage errors: exit 2, a message on stderr.
+slicescope_cli_test(no_subcommand EXIT 2 ARGS "")
+slicescope_cli_test(unknown_subcommand EXIT 2 ARGS frobnicate)
+slicescope_cli_test(run_missing_shape EXIT 2 STDERR "--shape" ARGS run --strategy cpu-serial -o @WORK@/t.json)
+slicescope_cli_test(run_zero_dimension EXIT 2 STDERR "dimension C is 0" ARGS run --shape 100x0x5 --strategy cpu-serial -o @WORK@/t.json)
+slicescope_cli_test(run_negative_dimension EXIT 2 STDERR "negative" ARGS run --shape 100x-4x5 --strategy cpu-serial -o @WORK@/t.json)
+slicescope_cli_test(run_text_dimension EXIT 2 STDERR "not a whole number" ARGS run --shape 100xabcx5 --strategy cpu-serial -o @WORK@/t.json)
+slicescope_cli_test(run_missing_dimension EXIT 2 STDERR "dimension N is missing" ARGS run --shape 100x4000 --strategy cpu-serial -o @WORK@/t.json)
+slicescope_cli_test(run_overflow EXIT 2 STDERR "64 bits" ARGS run --shape 4294967296x4294967296x2 --strategy cpu-serial -o @WORK@/t.json)
+slicescope_cli_test(run_bad_strategy EXIT 2 STDERR "unknown strategy 'slice-diagonal'" ARGS run --shape 2x2x2 --strategy slice-diagonal -o @WORK@/t.json)
+slicescope_cli_test(run_bad_dtype EXIT 2 STDERR "unknown dtype" ARGS run --shape 2x2x2 --dtype f16 --strategy cpu-serial -o @WORK@/t.json)
+slicescope_cli_test(run_bad_work EXIT 2 STDERR "work per element" ARGS run --shape 2x2x2 --work 0 --strategy cpu-serial -o @WORK@/t.json)
+slicescope_cli_test(run_bad_block EXIT 2 STDERR "block size" ARGS run --shape 2x2x2 --block 2048 --strategy cpu-serial -o @WORK@/t.json)
+slicescope_cli_test(run_bad_memory EXIT 2 STDERR "memory mode" ARGS run --shape 2x2x2 --memory swap --strategy cpu-serial -o @WORK@/t.json)
+slicescope_cli_test(run_bad_repeat EXIT 2 STDERR "repeat" ARGS run --shape 2x2x2 --repeat 0 --strategy cpu-serial -o @WORK@/t.json)
+slicescope_cli_test(run_too_large EXIT 1 STDERR "host memory" ARGS run --shape 1048576x1048576x1 --strategy cpu-serial -o @WORK@/t.json)
+slicescope_cli_test(run_unwritable EXIT 1 STDERR "t.json" ARGS run --shape 2x2x2 --strategy cpu-serial -o /nonexistent-dir/t.json)
+
+# CPU runs on the seed shape write a verified trace.
+slicescope_cli_test(run_cpu_seed
+    MATCH "cpu-serial \\[measured-cpu\\].*verified.*cpu-parallel \\[measured-cpu\\].*verified"
+    MATCH_FILE "@WORK@/seed.json|\"format\": *\"slicescope-trace\".*\"mode\": *\"measured-cpu\""
+    ARGS run --shape 100x4000x5 --strategy cpu-serial,cpu-parallel --repeat 2 -o @WORK@/seed.json)
+slicescope_cli_test(run_cpu_progress MATCH "progress \\{.*\"stage\":\"compute\""
+    ARGS run --shape 10x10x10 --strategy cpu-serial --progress -o @WORK@/p.json)
+
+# Occupancy.
+slicescope_cli_test(occupancy_bad_block EXIT 2 STDERR "--block" ARGS occupancy --device h200 --block 2048 --regs 32)
+slicescope_cli_test(occupancy_bad_regs EXIT 2 STDERR "--regs" ARGS occupancy --device h200 --block 256 --regs 300)
+slicescope_cli_test(occupancy_unknown_device EXIT 1 STDERR "unknown device preset 'h900'" ARGS occupancy --device h900 --block 256 --regs 32)
+
+# Export.
+slicescope_cli_test(export_needs_target EXIT 2 STDERR "--csv" ARGS export @DATA@/none.json)
+slicescope_cli_test(export_missing_file EXIT 1 STDERR "no-such-trace.json" ARGS export @WORK@/no-such-trace.json --csv @WORK@/out.csv)

@@ -1,0 +1,136 @@
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "slicescope/backend/cpubackend.h"
+#include "slicescope/compute/workchain.h"
+
+using namespace slicescope;
+using namespace slicescope::backend;
+using strategy::StrategyId;
+
+namespace {
+
+RunRequest request(problem::Shape shape, problem::Dtype dtype, std::int64_t work, std::uint32_t repeat = 1) {
+    RunRequest r;
+    r.problem = *problem::makeProblem(shape, dtype, work);
+    r.repeat = repeat;
+    return r;
+}
+
+} // namespace
+
+TEST(CpuBackend, ReferenceFollowsTheFormula) {
+    auto p = *problem::makeProblem({2, 3, 4}, problem::Dtype::F64, 1);
+    auto cv = referenceOutput<double>(p);
+    ASSERT_EQ(cv.size(), 24u);
+    // cv[r][c][n] = multBy[c][n] * discount[r][c][n], multBy broadcast over r.
+    for (std::uint64_t r = 0; r < 2; ++r) {
+        for (std::uint64_t cn = 0; cn < 12; ++cn) {
+            const double expected =
+                compute::multByValue<double>(cn) * compute::discountValue<double>(r * 12 + cn);
+            EXPECT_DOUBLE_EQ(cv[r * 12 + cn], expected);
+        }
+    }
+    auto k3 = *problem::makeProblem({2, 3, 4}, problem::Dtype::F64, 3);
+    auto cv3 = referenceOutput<double>(k3);
+    const double m = compute::multByValue<double>(5), d = compute::discountValue<double>(5);
+    double v = m * d;
+    v = v * 0.75 + d * 0.25;
+    v = v * 0.75 + d * 0.25;
+    EXPECT_DOUBLE_EQ(cv3[5], v);
+}
+
+TEST(CpuBackend, CompareFindsTheLargestErrorAndPoison) {
+    std::vector<float> expected{1.f, 2.f, 3.f};
+    std::vector<float> close{1.f, 2.00001f, 3.f};
+    auto ok = compareOutputs(expected, close.data(), close.size());
+    EXPECT_TRUE(ok.withinTolerance);
+    EXPECT_NEAR(ok.maxAbsError, 1e-5, 2e-6);
+    std::vector<float> off{1.f, 2.f, 3.5f};
+    auto bad = compareOutputs(expected, off.data(), off.size());
+    EXPECT_FALSE(bad.withinTolerance);
+    EXPECT_DOUBLE_EQ(bad.maxAbsError, 0.5);
+    std::vector<float> poisoned{1.f, std::numeric_limits<float>::quiet_NaN(), 3.f};
+    EXPECT_FALSE(compareOutputs(expected, poisoned.data(), poisoned.size()).withinTolerance);
+}
+
+struct CpuCase {
+    StrategyId id;
+    problem::Shape shape;
+    problem::Dtype dtype;
+    std::int64_t work;
+};
+
+class CpuRuns : public testing::TestWithParam<CpuCase> {};
+
+TEST_P(CpuRuns, AreVerifiedAndTimed) {
+    const auto& c = GetParam();
+    auto run = runCpu(c.id, request(c.shape, c.dtype, c.work, 2));
+    ASSERT_TRUE(run) << run.error().message;
+    EXPECT_EQ(run->mode, trace::RunMode::MeasuredCpu);
+    EXPECT_EQ(run->strategy, strategy::toString(c.id));
+    ASSERT_TRUE(run->verification);
+    EXPECT_TRUE(run->verification->passed);
+    EXPECT_LE(run->verification->maxAbsError, 1e-5);
+    EXPECT_GT(run->wallNs, 0);
+    EXPECT_FALSE(run->device.name.empty());
+    // Two iterations of compute, each a host activity inside the run's wall time.
+    std::set<std::uint16_t> iterations;
+    for (const auto& a : run->activities) {
+        EXPECT_EQ(a.kind, trace::ActivityKind::Host);
+        EXPECT_LE(a.startNs, a.endNs);
+        if (a.threadId == 0 && run->name(a).rfind("compute", 0) == 0) {
+            iterations.insert(a.iteration);
+        }
+    }
+    EXPECT_EQ(iterations, (std::set<std::uint16_t>{0, 1}));
+    EXPECT_LE(run->endNs() - run->beginNs(), run->wallNs);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    ShapesAndTypes, CpuRuns,
+    testing::Values(CpuCase{StrategyId::CpuSerial, {100, 4000, 5}, problem::Dtype::F64, 1},
+                    CpuCase{StrategyId::CpuParallel, {100, 4000, 5}, problem::Dtype::F64, 1},
+                    CpuCase{StrategyId::CpuSerial, {1, 1, 1}, problem::Dtype::F32, 1},
+                    CpuCase{StrategyId::CpuParallel, {7, 3, 1}, problem::Dtype::F32, 4},
+                    CpuCase{StrategyId::CpuParallel, {3, 1000, 17}, problem::Dtype::F64, 16},
+                    CpuCase{StrategyId::CpuSerial, {64, 64, 64}, problem::Dtype::F32, 2}));
+
+TEST(CpuBackend, ParallelRunsEveryThreadOnSlices) {
+    auto run = runCpu(StrategyId::CpuParallel, request({64, 1000, 5}, problem::Dtype::F64, 1));
+    ASSERT_TRUE(run);
+    std::size_t slices = 0;
+    for (const auto& a : run->activities) {
+        const auto name = run->name(a);
+        if (a.threadId != 0) {
+            // "compute: thread T, S slices"
+            const auto comma = name.find(", ");
+            slices += std::stoul(std::string(name.substr(comma + 2)));
+        }
+    }
+    EXPECT_EQ(slices, 64u);
+}
+
+TEST(CpuBackend, RejectsGpuStrategies) {
+    auto run = runCpu(StrategyId::SliceOuter, request({1, 1, 1}, problem::Dtype::F64, 1));
+    ASSERT_FALSE(run);
+    EXPECT_EQ(run.error().code, Error::Code::InvalidArgument);
+}
+
+TEST(CpuBackend, RefusesAProblemLargerThanMemoryBeforeAllocating) {
+    // 2^40 doubles (8 TiB) per array: more than any test machine has.
+    auto run = runCpu(StrategyId::CpuSerial, request({1ull << 20, 1ull << 20, 1}, problem::Dtype::F64, 1));
+    ASSERT_FALSE(run);
+    EXPECT_EQ(run.error().code, Error::Code::InsufficientMemory);
+    EXPECT_NE(run.error().message.find("host memory"), std::string::npos);
+}
+
+TEST(CpuBackend, CancelStopsTheRun) {
+    std::atomic<bool> cancel{true};
+    Progress progress;
+    progress.cancel = &cancel;
+    auto run = runCpu(StrategyId::CpuSerial, request({10, 10, 10}, problem::Dtype::F64, 1), progress);
+    ASSERT_FALSE(run);
+    EXPECT_EQ(run.error().code, Error::Code::Cancelled);
+}

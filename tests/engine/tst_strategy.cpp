@@ -1,0 +1,216 @@
+#include <gtest/gtest.h>
+
+#include "slicescope/strategy/strategy.h"
+
+using namespace slicescope;
+using namespace slicescope::strategy;
+
+namespace {
+
+problem::Problem seed(problem::Dtype dtype = problem::Dtype::F64) {
+    return *problem::makeProblem({100, 4000, 5}, dtype, 1);
+}
+
+LaunchLimits h200Limits() {
+    LaunchLimits l;
+    l.smCount = 132;
+    l.maxThreadsPerSm = 2048;
+    return l;
+}
+
+} // namespace
+
+TEST(Strategy, NamesRoundTrip) {
+    for (const auto& s : allStrategies()) {
+        auto id = parseStrategy(s.name);
+        ASSERT_TRUE(id) << s.name;
+        EXPECT_EQ(*id, s.id);
+        EXPECT_EQ(toString(s.id), s.name);
+        EXPECT_FALSE(s.description.empty());
+    }
+    EXPECT_EQ(allStrategies().size(), 9u);
+}
+
+TEST(Strategy, ParsesListsAndAll) {
+    auto all = parseStrategyList("all");
+    ASSERT_TRUE(all);
+    EXPECT_EQ(all->size(), allStrategies().size());
+    auto two = parseStrategyList("slice-outer,one-worker,slice-outer");
+    ASSERT_TRUE(two);
+    EXPECT_EQ(*two, (std::vector{StrategyId::SliceOuter, StrategyId::OneWorker}));
+    auto bad = parseStrategyList("slice-outer,slice-sideways");
+    ASSERT_FALSE(bad);
+    EXPECT_NE(bad.error().message.find("slice-sideways"), std::string::npos);
+    EXPECT_FALSE(parseStrategyList("slice-outer,"));
+    EXPECT_FALSE(parseStrategyList(""));
+}
+
+struct DecompositionRow {
+    StrategyId id;
+    std::uint64_t workers;
+    std::uint64_t elementsPerWorker;
+    Layout layout;
+};
+
+class DecompositionTable : public testing::TestWithParam<DecompositionRow> {};
+
+TEST_P(DecompositionTable, SeedShape) {
+    const auto& row = GetParam();
+    const Decomposition d = decompose(row.id, seed());
+    EXPECT_EQ(d.workers, row.workers);
+    EXPECT_EQ(d.elementsPerWorker, row.elementsPerWorker);
+    EXPECT_EQ(d.layout, row.layout);
+    EXPECT_EQ(d.workers * d.elementsPerWorker, seed().elements());
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    AllStrategies, DecompositionTable,
+    testing::Values(DecompositionRow{StrategyId::OneWorker, 1, 2'000'000, Layout::RCN},
+                    DecompositionRow{StrategyId::SliceOuter, 100, 20'000, Layout::RCN},
+                    DecompositionRow{StrategyId::SliceMiddle, 4000, 500, Layout::CRN},
+                    DecompositionRow{StrategyId::SliceMiddleStrided, 4000, 500, Layout::RCN},
+                    DecompositionRow{StrategyId::Slice2d, 400'000, 5, Layout::RCN},
+                    DecompositionRow{StrategyId::ElementwiseMaterialized, 2'000'000, 1, Layout::RCN},
+                    DecompositionRow{StrategyId::ElementwiseBroadcast, 2'000'000, 1, Layout::RCN},
+                    DecompositionRow{StrategyId::CpuSerial, 1, 2'000'000, Layout::RCN},
+                    DecompositionRow{StrategyId::CpuParallel, 100, 20'000, Layout::RCN}));
+
+struct GeometryRow {
+    StrategyId id;
+    const char* block;
+    std::uint32_t kernelMaxThreads;
+    Dim3 grid;
+    Dim3 block3;
+    std::uint64_t busyThreads;
+    std::uint32_t vectorWidth;
+};
+
+class GeometryTable : public testing::TestWithParam<GeometryRow> {};
+
+TEST_P(GeometryTable, SeedShapeOnH200) {
+    const auto& row = GetParam();
+    auto option = parseBlockOption(row.block);
+    ASSERT_TRUE(option);
+    auto limits = h200Limits();
+    limits.kernelMaxThreadsPerBlock = row.kernelMaxThreads;
+    auto g = launchGeometry(row.id, seed(), *option, limits);
+    ASSERT_TRUE(g) << g.error().message;
+    EXPECT_EQ(g->grid, row.grid) << toString(g->grid);
+    EXPECT_EQ(g->block, row.block3) << toString(g->block);
+    EXPECT_EQ(g->busyThreads, row.busyThreads);
+    EXPECT_EQ(g->vectorWidth, row.vectorWidth);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Launches, GeometryTable,
+    testing::Values(
+        // numba 0.38: 64-thread blocks; one worker is one block with one busy thread.
+        GeometryRow{StrategyId::OneWorker, "numba", 1024, {1, 1, 1}, {64, 1, 1}, 1, 1},
+        GeometryRow{StrategyId::SliceOuter, "numba", 1024, {2, 1, 1}, {64, 1, 1}, 100, 1},
+        GeometryRow{StrategyId::SliceMiddle, "numba", 1024, {63, 1, 1}, {64, 1, 1}, 4000, 1},
+        GeometryRow{StrategyId::SliceMiddleStrided, "numba", 1024, {63, 1, 1}, {64, 1, 1}, 4000, 1},
+        GeometryRow{StrategyId::Slice2d, "numba", 1024, {6250, 1, 1}, {64, 1, 1}, 400'000, 1},
+        GeometryRow{StrategyId::ElementwiseMaterialized, "numba", 1024, {31250, 1, 1}, {64, 1, 1}, 2'000'000, 1},
+        // numba-cuda: the largest block the kernel allows; 100 workers still fit in one block.
+        GeometryRow{StrategyId::OneWorker, "numba-cuda", 1024, {1, 1, 1}, {1024, 1, 1}, 1, 1},
+        GeometryRow{StrategyId::SliceOuter, "numba-cuda", 1024, {1, 1, 1}, {1024, 1, 1}, 100, 1},
+        GeometryRow{StrategyId::SliceOuter, "numba-cuda", 640, {1, 1, 1}, {640, 1, 1}, 100, 1},
+        GeometryRow{StrategyId::SliceMiddle, "numba-cuda", 1024, {4, 1, 1}, {1024, 1, 1}, 4000, 1},
+        // Explicit blocks. Broadcast: 2 doubles per vector, one wave of 132 x 8 blocks of 256.
+        GeometryRow{StrategyId::Slice2d, "256", 1024, {1563, 1, 1}, {256, 1, 1}, 400'000, 1},
+        GeometryRow{StrategyId::ElementwiseBroadcast, "256", 1024, {1056, 1, 1}, {256, 1, 1}, 270'336, 2},
+        GeometryRow{StrategyId::ElementwiseBroadcast, "1024", 1024, {264, 1, 1}, {1024, 1, 1}, 270'336, 2}));
+
+TEST(Strategy, BroadcastOnASmallProblemLaunchesOnlyWhatItNeeds) {
+    auto p = *problem::makeProblem({2, 3, 5}, problem::Dtype::F32, 1); // C*N = 15: no float4
+    auto g = launchGeometry(StrategyId::ElementwiseBroadcast, p, *parseBlockOption("128"), h200Limits());
+    ASSERT_TRUE(g);
+    EXPECT_EQ(g->vectorWidth, 1u);
+    EXPECT_EQ(g->grid.x, 1u);
+    EXPECT_EQ(g->busyThreads, 30u);
+    EXPECT_TRUE(g->gridStride);
+
+    auto q = *problem::makeProblem({2, 4, 5}, problem::Dtype::F32, 1); // C*N = 20: float4
+    EXPECT_EQ(launchGeometry(StrategyId::ElementwiseBroadcast, q, *parseBlockOption("128"), h200Limits())
+                  ->vectorWidth,
+              4u);
+}
+
+TEST(Strategy, CpuStrategiesHaveNoLaunch) {
+    auto g = launchGeometry(StrategyId::CpuSerial, seed(), {}, h200Limits());
+    ASSERT_FALSE(g);
+    EXPECT_EQ(g.error().code, Error::Code::InvalidArgument);
+}
+
+TEST(Strategy, BlockOptions) {
+    EXPECT_EQ(parseBlockOption("numba")->mode, BlockOption::Mode::Numba);
+    EXPECT_EQ(parseBlockOption("numba-cuda")->mode, BlockOption::Mode::NumbaCuda);
+    EXPECT_EQ(parseBlockOption("1024")->threads, 1024u);
+    EXPECT_EQ(toString(*parseBlockOption("96")), "96");
+    for (const char* bad : {"0", "1025", "-3", "abc", "64x"}) {
+        EXPECT_FALSE(parseBlockOption(bad)) << bad;
+    }
+}
+
+TEST(Strategy, BlockLargerThanTheKernelAllowsIsAnError) {
+    auto limits = h200Limits();
+    limits.kernelMaxThreadsPerBlock = 512;
+    auto g = launchGeometry(StrategyId::SliceOuter, seed(), *parseBlockOption("1024"), limits);
+    ASSERT_FALSE(g);
+    EXPECT_EQ(g.error().code, Error::Code::OutOfRange);
+}
+
+TEST(Strategy, GridOverTheDeviceLimitIsAnError) {
+    auto p = *problem::makeProblem({1ull << 20, 1ull << 12, 1}, problem::Dtype::F32, 1);
+    auto g = launchGeometry(StrategyId::ElementwiseMaterialized, p, *parseBlockOption("1"), h200Limits());
+    ASSERT_FALSE(g);
+    EXPECT_NE(g.error().message.find("grid limit"), std::string::npos);
+    // The grid-stride kernel caps its grid instead.
+    EXPECT_TRUE(launchGeometry(StrategyId::ElementwiseBroadcast, p, *parseBlockOption("1"), h200Limits()));
+}
+
+TEST(Strategy, TransfersOfTheSeed) {
+    const auto p = seed();
+    auto t = transfers(StrategyId::SliceOuter, p);
+    ASSERT_EQ(t.size(), 3u);
+    EXPECT_EQ(t[0].name, "discount");
+    EXPECT_EQ(t[0].bytes, 16'000'000u);
+    EXPECT_EQ(t[1].name, "multBy");
+    EXPECT_EQ(t[1].bytes, 160'000u);
+    EXPECT_EQ(t[2].direction, Direction::DeviceToHost);
+    EXPECT_EQ(bytesToDevice(StrategyId::SliceOuter, p), 16'160'000u);
+    EXPECT_EQ(bytesToDevice(StrategyId::ElementwiseMaterialized, p), 32'000'000u);
+    EXPECT_EQ(bytesFromDevice(StrategyId::ElementwiseBroadcast, p), 16'000'000u);
+    EXPECT_TRUE(transfers(StrategyId::CpuParallel, p).empty());
+}
+
+TEST(Strategy, ThreadSlotsBusy) {
+    auto limits = h200Limits();
+    // One worker: 1 busy thread of 132 x 2048 slots.
+    auto one = *launchGeometry(StrategyId::OneWorker, seed(), {}, limits);
+    EXPECT_DOUBLE_EQ(threadSlotsBusy(one, 32, 132, 2048), 1.0 / (132 * 2048));
+    // Slice-outer with numba-cuda: 100 busy threads in one block of 1024.
+    auto outer = *launchGeometry(StrategyId::SliceOuter, seed(), *parseBlockOption("numba-cuda"), limits);
+    EXPECT_DOUBLE_EQ(threadSlotsBusy(outer, 2, 132, 2048), 100.0 / (132 * 2048));
+    // Element-wise at full occupancy fills every slot.
+    auto wide = *launchGeometry(StrategyId::ElementwiseMaterialized, seed(), *parseBlockOption("256"), limits);
+    EXPECT_DOUBLE_EQ(threadSlotsBusy(wide, 8, 132, 2048), 1.0);
+    // Half the blocks fit: half the slots.
+    EXPECT_DOUBLE_EQ(threadSlotsBusy(wide, 4, 132, 2048), 0.5);
+}
+
+TEST(Strategy, MemoryFootprintAndFit) {
+    const auto p = seed();
+    EXPECT_EQ(memoryFootprint(StrategyId::CpuSerial, p).hostBytes, 48'160'000u);
+    EXPECT_EQ(memoryFootprint(StrategyId::CpuSerial, p).deviceBytes, 0u);
+    EXPECT_EQ(memoryFootprint(StrategyId::SliceMiddle, p).hostBytes, 80'160'000u);
+    EXPECT_EQ(memoryFootprint(StrategyId::ElementwiseMaterialized, p).deviceBytes, 48'000'000u);
+    EXPECT_TRUE(checkFits(StrategyId::SliceOuter, p, 1ull << 30, 1ull << 30));
+    auto host = checkFits(StrategyId::SliceOuter, p, 1 << 20, 1ull << 30);
+    ASSERT_FALSE(host);
+    EXPECT_EQ(host.error().code, Error::Code::InsufficientMemory);
+    EXPECT_NE(host.error().message.find("host memory"), std::string::npos);
+    auto device = checkFits(StrategyId::SliceOuter, p, 1ull << 30, 1 << 20);
+    ASSERT_FALSE(device);
+    EXPECT_NE(device.error().message.find("device memory"), std::string::npos);
+}
