@@ -13,7 +13,9 @@ Result<std::vector<DeviceSpec>> parsePresets(std::string_view) {
     return fail(Error::Code::Internal, "not implemented yet");
 }
 } // namespace slicescope::device
+#include "devicejson.h"
 namespace slicescope::device {
-std::string toJson(const DeviceSpec&, bool) { return "{}"; }
-Result<DeviceSpec> deviceFromJson(std::string_view) { return fail(Error::Code::Internal, "not implemented yet"); }
+std::string toJson(const DeviceSpec& device, bool withSources) {
+    return deviceToJson(device, withSources).dump();
+}
 } // namespace slicescope::device

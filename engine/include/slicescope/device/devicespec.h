@@ -53,9 +53,8 @@ Result<DeviceSpec> findPreset(std::string_view id);
 // Parses a presets document; every preset must carry every figure and its source.
 Result<std::vector<DeviceSpec>> parsePresets(std::string_view json);
 
-// One device as a JSON object (snake_case keys, as in trace files); sources only when asked.
+// One device as a JSON object text (snake_case keys, as in trace files); sources only when asked.
+// engine/src/device/devicejson.h has the nlohmann::json form for engine code.
 std::string toJson(const DeviceSpec& device, bool withSources = false);
-// The inverse of toJson; fields that are absent keep their defaults, only "name" is required.
-Result<DeviceSpec> deviceFromJson(std::string_view json);
 
 } // namespace slicescope::device

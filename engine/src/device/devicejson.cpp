@@ -1,0 +1,115 @@
+#include "devicejson.h"
+
+#include <cstdio>
+
+namespace slicescope::device {
+
+namespace {
+
+// One table drives both directions, so the two can never disagree on a key.
+template <typename Visitor> void visitFields(DeviceSpec& d, Visitor&& visit) {
+    visit("id", d.id);
+    visit("name", d.name);
+    visit("sm_count", d.smCount);
+    visit("warp_size", d.warpSize);
+    visit("max_threads_per_sm", d.maxThreadsPerSm);
+    visit("max_warps_per_sm", d.maxWarpsPerSm);
+    visit("max_blocks_per_sm", d.maxBlocksPerSm);
+    visit("max_threads_per_block", d.maxThreadsPerBlock);
+    visit("registers_per_sm", d.registersPerSm);
+    visit("registers_per_block", d.registersPerBlock);
+    visit("max_registers_per_thread", d.maxRegistersPerThread);
+    visit("shared_memory_per_sm_bytes", d.sharedMemoryPerSmBytes);
+    visit("shared_memory_per_block_bytes", d.sharedMemoryPerBlockBytes);
+    visit("shared_memory_per_block_optin_bytes", d.sharedMemoryPerBlockOptinBytes);
+    visit("reserved_shared_memory_per_block_bytes", d.reservedSharedMemoryPerBlockBytes);
+    visit("clock_mhz", d.clockMHz);
+    visit("memory_bandwidth_gbps", d.memoryBandwidthGBps);
+    visit("global_memory_bytes", d.globalMemoryBytes);
+    visit("pageable_htod_gbps", d.pageableHtoDGBps);
+    visit("pageable_dtoh_gbps", d.pageableDtoHGBps);
+    visit("pinned_htod_gbps", d.pinnedHtoDGBps);
+    visit("pinned_dtoh_gbps", d.pinnedDtoHGBps);
+}
+
+} // namespace
+
+nlohmann::json deviceToJson(const DeviceSpec& device, bool withSources) {
+    nlohmann::json j = nlohmann::json::object();
+    DeviceSpec copy = device;
+    visitFields(copy, [&j](const char* key, const auto& value) {
+        using T = std::decay_t<decltype(value)>;
+        if constexpr (std::is_same_v<T, std::string>) {
+            if (!value.empty() || std::string_view(key) == "name") {
+                j[key] = value;
+            }
+        } else {
+            j[key] = value;
+        }
+    });
+    j["compute_capability"] = device.computeCapability();
+    if (withSources) {
+        j["sources"] = device.sources;
+    }
+    return j;
+}
+
+Result<DeviceSpec> deviceFromJson(const nlohmann::json& object) {
+    if (!object.is_object()) {
+        return fail(Error::Code::Parse, "a device must be a JSON object");
+    }
+    if (!object.contains("name") || !object["name"].is_string()) {
+        return fail(Error::Code::Parse, "a device needs a \"name\" string");
+    }
+    DeviceSpec d;
+    std::string error;
+    visitFields(d, [&object, &error](const char* key, auto& value) {
+        using T = std::decay_t<decltype(value)>;
+        const auto it = object.find(key);
+        if (it == object.end() || !error.empty()) {
+            return;
+        }
+        if constexpr (std::is_same_v<T, std::string>) {
+            if (!it->is_string()) {
+                error = std::string("device field \"") + key + "\" must be a string";
+                return;
+            }
+        } else if constexpr (std::is_floating_point_v<T>) {
+            if (!it->is_number()) {
+                error = std::string("device field \"") + key + "\" must be a number";
+                return;
+            }
+        } else {
+            if (!it->is_number_unsigned() && !(it->is_number_integer() && it->template get<long long>() >= 0)) {
+                error = std::string("device field \"") + key + "\" must be a whole number >= 0";
+                return;
+            }
+        }
+        value = it->template get<T>();
+    });
+    if (!error.empty()) {
+        return fail(Error::Code::Parse, error);
+    }
+    if (const auto cc = object.find("compute_capability"); cc != object.end()) {
+        int major = 0, minor = 0;
+        if (!cc->is_string() || std::sscanf(cc->get<std::string>().c_str(), "%d.%d", &major, &minor) != 2) {
+            return fail(Error::Code::Parse, "device field \"compute_capability\" must look like \"9.0\"");
+        }
+        d.computeMajor = major;
+        d.computeMinor = minor;
+    }
+    if (const auto sources = object.find("sources"); sources != object.end()) {
+        if (!sources->is_object()) {
+            return fail(Error::Code::Parse, "device field \"sources\" must be an object");
+        }
+        for (const auto& [key, value] : sources->items()) {
+            if (!value.is_string()) {
+                return fail(Error::Code::Parse, "source of \"" + key + "\" must be a string");
+            }
+            d.sources[key] = value.get<std::string>();
+        }
+    }
+    return d;
+}
+
+} // namespace slicescope::device

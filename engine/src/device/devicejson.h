@@ -1,0 +1,15 @@
+#pragma once
+
+// The JSON form of a DeviceSpec, shared by the presets file and trace files (engine-internal).
+#include <nlohmann/json.hpp>
+
+#include "slicescope/device/devicespec.h"
+
+namespace slicescope::device {
+
+nlohmann::json deviceToJson(const DeviceSpec& device, bool withSources);
+// Fields that are absent keep their defaults; "name" is required; a field of the wrong type is
+// an Error::Code::Parse error naming it.
+Result<DeviceSpec> deviceFromJson(const nlohmann::json& object);
+
+} // namespace slicescope::device
