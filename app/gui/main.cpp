@@ -123,8 +123,12 @@ int main(int argc, char** argv) {
     const QCommandLineOption device(QStringLiteral("device"),
                                     QStringLiteral("GPU for GPU strategies: gpu:N, or a preset id such as h200 (modelled)."),
                                     QStringLiteral("DEVICE"));
+    const QCommandLineOption block(QStringLiteral("block"), QStringLiteral("Block size: numba, numba-cuda or 1..1024."), QStringLiteral("BLOCK"));
+    const QCommandLineOption memory(QStringLiteral("memory"), QStringLiteral("Host memory: pageable, pinned, managed or mapped."), QStringLiteral("MODE"));
+    const QCommandLineOption repeat(QStringLiteral("repeat"), QStringLiteral("Repetitions of each run."), QStringLiteral("N"));
     const QCommandLineOption run(QStringLiteral("run"), QStringLiteral("Start the run at once."));
-    for (const auto& option : {exportImage, size, dpi, restore, noSamples, sessionFile, shape, dtype, work, strategies, device, run}) {
+    for (const auto& option : {exportImage, size, dpi, restore, noSamples, sessionFile, shape, dtype, work, strategies,
+                               device, block, memory, repeat, run}) {
         parser.addOption(option);
     }
     parser.process(app);
@@ -149,7 +153,8 @@ int main(int argc, char** argv) {
     options.sessionFile = parser.value(sessionFile);
     options.device = parser.value(device);
     options.runNow = parser.isSet(run);
-    if (parser.isSet(shape) || parser.isSet(strategies) || parser.isSet(dtype) || parser.isSet(work)) {
+    if (parser.isSet(shape) || parser.isSet(strategies) || parser.isSet(dtype) || parser.isSet(work) ||
+        parser.isSet(block) || parser.isSet(memory) || parser.isSet(repeat)) {
         models::RunConfig config;
         if (parser.isSet(shape)) {
             const auto parsed = problem::parseShape(parser.value(shape).toStdString());
@@ -165,6 +170,15 @@ int main(int argc, char** argv) {
         }
         if (parser.isSet(work)) {
             config.work = parser.value(work).toInt();
+        }
+        if (parser.isSet(block)) {
+            config.block = parser.value(block);
+        }
+        if (parser.isSet(memory)) {
+            config.memory = parser.value(memory);
+        }
+        if (parser.isSet(repeat)) {
+            config.repeat = parser.value(repeat).toInt();
         }
         config.strategies = parser.value(strategies).split(QLatin1Char(','), Qt::SkipEmptyParts);
         options.run = config;

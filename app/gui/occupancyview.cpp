@@ -171,8 +171,14 @@ void OccupancyView::render(QCPPainter* painter, const QRectF& rect) {
         painter->restore();
         area.setTop(area.top() + height + 6);
     };
-    const double barsHeight = std::min(rect.height() * 0.36, double(bars_->preferredHeight()));
-    place(bars_, barsHeight);
+    if (bars_->runIds().isEmpty()) {
+        drawWrapped(painter, area, QStringLiteral("No GPU runs: occupancy is how a GPU launch fills the SMs, and CPU "
+                                                  "runs have none."),
+                    theme::plotFont(9.5), QColor(0x55, 0x55, 0x55));
+        area.setTop(area.top() + 8);
+    } else {
+        place(bars_, std::min(rect.height() * 0.36, double(bars_->preferredHeight())));
+    }
     drawWrapped(painter, area, title_->text(), theme::plotFont(11, true), QColor(0x11, 0x11, 0x11));
     drawWrapped(painter, area, launch_->text(), theme::plotFont(11), QColor(0x11, 0x11, 0x11));
     drawWrapped(painter, area, limiter_->text(), theme::plotFont(9), QColor(0x33, 0x33, 0x33));

@@ -71,7 +71,7 @@ void ReportRenderer::paint(QCPPainter* painter, const QSizeF& size) const {
     {
         const QCPRange keepRows = timeline_->yAxis->range();
         timeline_->yAxis->blockSignals(true);
-        timeline_->yAxis->setRange(0, std::max(1.0, timeline_->plottable()->contentHeight()));
+        timeline_->yAxis->setRange(0, timeline_->rowsForExport(int(bodyHeight) - 40));
         painter->save();
         painter->translate(0, bodyTop);
         timeline_->toPainter(painter, int(timelineWidth), int(bodyHeight));

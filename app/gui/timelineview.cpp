@@ -14,7 +14,8 @@
 namespace slicescope::gui {
 
 namespace {
-constexpr double kMinRowPx = 24;
+constexpr double kMinRowPx = 22;       // below this, rows scroll instead of shrinking
+constexpr double kPreferredRowPx = 34; // rows never grow past this: empty space stays below
 constexpr double kMinSpanNs = 20;
 } // namespace
 
@@ -100,10 +101,20 @@ int TimelineView::visibleRowsHeightPx() const {
 
 void TimelineView::fitRows(int heightPx) {
     const double content = std::max(1.0, plottable_->contentHeight());
-    const double fitting = std::max(1.0, double(heightPx) / (kMinRowPx * theme::presentationScale()));
-    visibleRows_ = std::min(content, fitting);
+    const double scale = theme::presentationScale();
+    const double atPreferred = std::max(1.0, double(heightPx) / (kPreferredRowPx * scale));
+    const double atMinimum = std::max(1.0, double(heightPx) / (kMinRowPx * scale));
+    // Few rows: preferred height, the rest of the plot empty. Many: shrink to the minimum, then scroll.
+    visibleRows_ = content <= atPreferred ? atPreferred : std::min(content, atMinimum);
     const double lower = std::clamp(yAxis->range().lower, 0.0, std::max(0.0, content - visibleRows_));
+    clamping_ = true;
     yAxis->setRange(lower, lower + visibleRows_);
+    clamping_ = false;
+}
+
+double TimelineView::rowsForExport(int heightPx) const {
+    const double content = std::max(1.0, plottable_->contentHeight());
+    return std::max(content, double(heightPx) / (kPreferredRowPx * theme::presentationScale()));
 }
 
 void TimelineView::resetZoom() {

@@ -34,6 +34,8 @@ class TimelineView : public QCustomPlot {
     void zoomToActivity(const models::ActivityRef& activity);
     // Lays rows out for a pixel height, as the widget does on resize (for offscreen rendering).
     void fitRows(int heightPx);
+    // The value span an export of heightPx shows: every row, none taller than on screen.
+    double rowsForExport(int heightPx) const;
     void rebuild();
 
   signals:

@@ -1,0 +1,254 @@
+// The main window end to end, offscreen: a corrupt trace leaves it alive with an error banner, a
+// CPU run and a modelled run through the real slicescope-cli join the (autosaved) session,
+// Cancel, the no-GPU banner, timeline/table selection, drag and drop, export.
+#include <QApplication>
+#include <QDropEvent>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QMimeData>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTest>
+#include <QUrl>
+
+#include "gui/mainwindow.h"
+#include "gui/messagebanner.h"
+#include "gui/runsetupwidget.h"
+#include "gui/timelineplottable.h"
+#include "gui/timelineview.h"
+#include "models/clirunner.h"
+#include "models/gputraceproxy.h"
+#include "models/session.h"
+#include "models/sessionstore.h"
+#include "models/viewstate.h"
+#include "testhelpers.h"
+
+using namespace slicescope;
+using namespace slicescope::models;
+using namespace slicescope::gui;
+
+namespace {
+constexpr int kGenerousMs = 180'000;
+}
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+  private slots:
+    void initTestCase();
+    void corruptTraceShowsAnErrorAndTheWindowLivesOn();
+    void cpuRunJoinsTheAutosavedSession();
+    void modelledRunThroughTheWindow();
+    void cancelStopsTheRunWithinASecond();
+    void noGpuBannerSaysSo();
+    void timelineAndTableSelectTogether();
+    void dropOpensFiles();
+    void exportsAnImage();
+
+  private:
+    StartOptions options(const QString& name) const;
+    QTemporaryDir dir_;
+};
+
+void TestMainWindow::initTestCase() {
+    QVERIFY(dir_.isValid());
+    QStandardPaths::setTestModeEnabled(true); // settings and data under ~/.qttest, not the user's
+    qputenv("SLICESCOPE_CLI", testhelpers::cliPath().toUtf8());
+    QApplication::setOrganizationName(QStringLiteral("SliceScopeTest"));
+    QApplication::setApplicationName(QStringLiteral("tst_mainwindow"));
+}
+
+StartOptions TestMainWindow::options(const QString& name) const {
+    StartOptions o;
+    o.noSamples = true;
+    o.sessionFile = dir_.filePath(name + QStringLiteral("-session.json"));
+    QFile::remove(o.sessionFile);
+    return o;
+}
+
+void TestMainWindow::corruptTraceShowsAnErrorAndTheWindowLivesOn() {
+    const QString corrupt = dir_.filePath(QStringLiteral("corrupt.json"));
+    QFile file(corrupt);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("{\"format\": \"slicescope-trace\", \"version\": 1, \"runs\": [ {\"id\": 3");
+    file.close();
+    MainWindow window(options(QStringLiteral("corrupt")));
+    window.show();
+    window.start();
+    QSignalSpy loaded(&window, &MainWindow::traceLoaded);
+    window.openTrace(corrupt);
+    QVERIFY(loaded.wait(kGenerousMs));
+    QCOMPARE(loaded.at(0).at(1).toBool(), false);
+    QVERIFY(window.errorBanner()->isVisible());
+    QVERIFY(window.errorBanner()->text().contains(QStringLiteral("corrupt.json")));
+    QVERIFY(window.session()->isEmpty());
+    // Still usable: a good trace opens.
+    const QString good = testhelpers::writeTrace(
+        dir_, QStringLiteral("good.json"), trace::Trace{"test", {testhelpers::gpuShapedRun("a", trace::RunMode::MeasuredGpu)}});
+    window.openTrace(good);
+    QVERIFY(loaded.wait(kGenerousMs));
+    QCOMPARE(loaded.at(1).at(1).toBool(), true);
+    QCOMPARE(window.session()->count(), 1);
+    QVERIFY(window.isVisible());
+}
+
+void TestMainWindow::cpuRunJoinsTheAutosavedSession() {
+    const StartOptions o = options(QStringLiteral("cpu"));
+    MainWindow window(o);
+    window.show();
+    window.start();
+    RunConfig config;
+    config.r = 20;
+    config.c = 300;
+    config.n = 5;
+    config.strategies = {QStringLiteral("cpu-serial"), QStringLiteral("cpu-parallel")};
+    window.runSetup()->setConfig(config);
+    QSignalSpy finished(&window, &MainWindow::runFinished);
+    window.startRun();
+    QVERIFY(window.runner()->isRunning());
+    QVERIFY(finished.wait(kGenerousMs));
+    QCOMPARE(finished.at(0).at(0).toBool(), false);
+    QTRY_COMPARE_WITH_TIMEOUT(window.session()->count(), 2, kGenerousMs);
+    QCOMPARE(window.session()->at(0)->origin, RunOrigin::Measured);
+    QVERIFY(window.session()->at(0)->run->mode == trace::RunMode::MeasuredCpu);
+    QVERIFY(!window.errorBanner()->isVisible());
+    // Autosaved: the file holds both runs.
+    QVERIFY(window.sessionStore()->waitForIdle());
+    QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(o.sessionFile), kGenerousMs);
+    QVERIFY(window.sessionStore()->waitForIdle());
+    const LoadResult saved = TraceLoader::loadNow(o.sessionFile, RunOrigin::Restored);
+    QVERIFY2(saved.ok(), qPrintable(saved.error));
+    QCOMPARE(saved.runs.size(), std::size_t(2));
+    // Both runs are on the timeline.
+    QCOMPARE(window.timeline()->plottable()->runs().size(), std::size_t(2));
+}
+
+void TestMainWindow::modelledRunThroughTheWindow() {
+    QByteArray devices;
+    QCOMPARE(testhelpers::runCli({QStringLiteral("devices"), QStringLiteral("--json")}, &devices), 0);
+    const auto presets = QJsonDocument::fromJson(devices).object().value(QStringLiteral("presets")).toArray();
+    if (presets.isEmpty()) {
+        QSKIP("this build's slicescope-cli lists no device presets to model on");
+    }
+    const QString preset = presets.at(0).toObject().value(QStringLiteral("id")).toString();
+    StartOptions o = options(QStringLiteral("modelled"));
+    RunConfig config;
+    config.strategies = {QStringLiteral("one-worker"), QStringLiteral("slice-outer")};
+    o.run = config;
+    o.device = preset;
+    MainWindow window(o);
+    window.show();
+    window.start();
+    QSignalSpy finished(&window, &MainWindow::runFinished);
+    // The device list arrives from the CLI asynchronously; the preset is picked when it does.
+    QTRY_VERIFY_WITH_TIMEOUT(window.runSetup()->config().device.presetId == preset, kGenerousMs);
+    window.startRun();
+    QVERIFY(finished.wait(kGenerousMs));
+    QTRY_COMPARE_WITH_TIMEOUT(window.session()->count(), 2, kGenerousMs);
+    for (const auto& entry : window.session()->runs()) {
+        QVERIFY(entry->isModelled());
+    }
+    QVERIFY(!window.errorBanner()->isVisible());
+}
+
+void TestMainWindow::cancelStopsTheRunWithinASecond() {
+    StartOptions o = options(QStringLiteral("cancel"));
+    RunConfig config;
+    config.repeat = 10000; // the seed's shape, far longer than the test
+    config.strategies = {QStringLiteral("cpu-serial")};
+    o.run = config;
+    MainWindow window(o);
+    window.show();
+    window.start();
+    QSignalSpy progress(window.runner(), &CliRunner::progress);
+    QSignalSpy finished(&window, &MainWindow::runFinished);
+    window.startRun();
+    QTRY_VERIFY_WITH_TIMEOUT(progress.count() >= 2, kGenerousMs);
+    QElapsedTimer timer;
+    timer.start();
+    window.cancelRun();
+    QVERIFY(finished.wait(5000));
+    QVERIFY2(timer.elapsed() < 1000, qPrintable(QString::number(timer.elapsed())));
+    QCOMPARE(finished.at(0).at(0).toBool(), true);
+    QVERIFY(window.session()->isEmpty());
+    QVERIFY(!window.runner()->isRunning());
+    QVERIFY(!window.errorBanner()->isVisible()); // a cancel is not an error
+}
+
+void TestMainWindow::noGpuBannerSaysSo() {
+    QByteArray devices;
+    QCOMPARE(testhelpers::runCli({QStringLiteral("devices"), QStringLiteral("--json")}, &devices), 0);
+    if (!QJsonDocument::fromJson(devices).object().value(QStringLiteral("devices")).toArray().isEmpty()) {
+        QSKIP("this machine has a GPU");
+    }
+    MainWindow window(options(QStringLiteral("nogpu")));
+    window.show();
+    window.start();
+    QTRY_VERIFY_WITH_TIMEOUT(window.infoBanner()->isVisible(), kGenerousMs);
+    QVERIFY(window.infoBanner()->text().contains(QStringLiteral("No NVIDIA GPU here")));
+    QVERIFY(window.infoBanner()->text().contains(QStringLiteral("modelled")));
+}
+
+void TestMainWindow::timelineAndTableSelectTogether() {
+    MainWindow window(options(QStringLiteral("select")));
+    window.show();
+    window.start();
+    QSignalSpy loaded(&window, &MainWindow::traceLoaded);
+    window.openTrace(testhelpers::writeTrace(
+        dir_, QStringLiteral("select.json"),
+        trace::Trace{"test", {testhelpers::gpuShapedRun("slice-outer", trace::RunMode::MeasuredGpu, 3)}}));
+    QVERIFY(loaded.wait(kGenerousMs));
+    QCOMPARE(window.viewState()->selectedRun(), QStringLiteral("slice-outer"));
+    // Timeline -> table: the second kernel (activity 6).
+    window.viewState()->setSelectedActivity({QStringLiteral("slice-outer"), 6});
+    QTableView* table = window.gpuTraceTable();
+    QVERIFY(table->currentIndex().isValid());
+    QCOMPARE(table->currentIndex().row(), window.gpuTraceProxy()->rowOfActivity(6));
+    // Table -> timeline: pick the last row.
+    const int last = window.gpuTraceProxy()->rowCount() - 1;
+    table->setCurrentIndex(window.gpuTraceProxy()->index(last, 0));
+    QCOMPARE(window.viewState()->selectedActivity().index, 11); // the third DtoH
+    // An API event is not in nvprof's gpu trace: selecting it reveals the host/API rows.
+    window.viewState()->setSelectedActivity({QStringLiteral("slice-outer"), 4});
+    QCOMPARE(table->currentIndex().row(), window.gpuTraceProxy()->rowOfActivity(4));
+    QVERIFY(window.gpuTraceProxy()->showAll());
+}
+
+void TestMainWindow::dropOpensFiles() {
+    MainWindow window(options(QStringLiteral("drop")));
+    window.show();
+    window.start();
+    const QString path = testhelpers::writeTrace(
+        dir_, QStringLiteral("dropped.json"), trace::Trace{"test", {testhelpers::denseRun("dropped", 10)}});
+    QSignalSpy loaded(&window, &MainWindow::traceLoaded);
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(path)});
+    QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&window, &enter);
+    QVERIFY(enter.isAccepted());
+    QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&window, &drop);
+    QVERIFY(loaded.wait(kGenerousMs));
+    QCOMPARE(window.session()->count(), 1);
+    QCOMPARE(window.session()->at(0)->id, QStringLiteral("dropped"));
+}
+
+void TestMainWindow::exportsAnImage() {
+    MainWindow window(options(QStringLiteral("export")));
+    window.show();
+    window.start();
+    QSignalSpy loaded(&window, &MainWindow::traceLoaded);
+    window.openTrace(testhelpers::writeTrace(dir_, QStringLiteral("export.json"),
+                                             trace::Trace{"test", {testhelpers::gpuShapedRun("a", trace::RunMode::Modelled)}}));
+    QVERIFY(loaded.wait(kGenerousMs));
+    const QString out = dir_.filePath(QStringLiteral("window.png"));
+    QString error;
+    QVERIFY2(window.exportImage(out, QSize(1024, 768), 96, &error), qPrintable(error));
+    QCOMPARE(QImage(out).size(), QSize(1024, 768));
+    QVERIFY(!window.exportImage(dir_.filePath(QStringLiteral("window.xyz")), QSize(1024, 768), 96));
+    QVERIFY(window.errorBanner()->isVisible()); // shown in the window, not a dialog
+}
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"
