@@ -218,7 +218,16 @@ MainWindow::MainWindow(const StartOptions& options, QWidget* parent)
     }
 }
 
-MainWindow::~MainWindow() { store_->waitForIdle(); }
+MainWindow::~MainWindow() {
+    // Children die after this body: a device query finishing then must not call into a window
+    // that is half gone.
+    if (devicesProcess_) {
+        devicesProcess_->disconnect(this);
+        devicesProcess_->kill();
+        devicesProcess_->waitForFinished(2000);
+    }
+    store_->waitForIdle();
+}
 
 void MainWindow::createDocks() {
     setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks | QMainWindow::AllowNestedDocks);
@@ -487,6 +496,7 @@ void MainWindow::discardSavedSession() {
 
 void MainWindow::queryDevices() {
     auto* process = new QProcess(this);
+    devicesProcess_ = process;
     connect(process, &QProcess::finished, this, [this, process](int exitCode, QProcess::ExitStatus status) {
         process->deleteLater();
         onDevicesListed(status == QProcess::NormalExit ? exitCode : -1, process->readAllStandardOutput(),

@@ -152,6 +152,7 @@ class MainWindow : public QMainWindow {
     QAction* cancelAction_ = nullptr;
     QAction* alignAction_ = nullptr;
 
+    QPointer<QProcess> devicesProcess_; // the `devices --json` query while it runs
     QTemporaryDir runDir_;
     int runSequence_ = 0;
     bool autosaveArmed_ = true;   // false while the restore offer is open
