@@ -22,6 +22,7 @@
 #include <QPlainTextEdit>
 #include <QProcess>
 #include <QProgressBar>
+#include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
 #include <QSortFilterProxyModel>
@@ -181,7 +182,7 @@ MainWindow::MainWindow(const StartOptions& options, QWidget* parent)
     });
     connect(runner_, &models::CliRunner::logLine, this, &MainWindow::appendLog);
     connect(runner_, &models::CliRunner::jobSucceeded, this, [this](const models::CliJob&, const QString& path) {
-        loader_->load(path, models::RunOrigin::Measured);
+        load(path, models::RunOrigin::Measured);
     });
     connect(runner_, &models::CliRunner::jobFailed, this, [this](const models::CliJob& job, const QString& message) {
         if (message.startsWith(QStringLiteral("Cancelled"))) {
@@ -202,9 +203,13 @@ MainWindow::MainWindow(const StartOptions& options, QWidget* parent)
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     if (!restoreState(settings.value(QStringLiteral("window/state")).toByteArray())) {
-        resize(1600, 960);
+        // First start: most of the screen, the timeline widest of all.
+        const QRect available = screen() ? screen()->availableGeometry() : QRect(0, 0, 1600, 960);
+        resize(std::min(1800, int(available.width() * 0.94)), std::min(1100, int(available.height() * 0.92)));
     }
-    splitter->restoreState(settings.value(QStringLiteral("window/splitter")).toByteArray());
+    if (!splitter->restoreState(settings.value(QStringLiteral("window/splitter")).toByteArray())) {
+        splitter->setSizes({1000, 480});
+    }
     setup_->restoreSettings(settings);
     if (settings.value(QStringLiteral("view/absoluteTime")).toBool()) {
         alignAction_->setChecked(true);
@@ -236,7 +241,7 @@ void MainWindow::createDocks() {
     auto* setupScroll = new QScrollArea(setupDock);
     setupScroll->setWidget(setup_);
     setupScroll->setWidgetResizable(true);
-    setupScroll->setMinimumWidth(340);
+    setupScroll->setMinimumWidth(330);
     setupDock->setWidget(setupScroll);
     addDockWidget(Qt::LeftDockWidgetArea, setupDock);
 
@@ -255,6 +260,9 @@ void MainWindow::createDocks() {
     runTable_->setSelectionMode(QAbstractItemView::SingleSelection);
     runTable_->verticalHeader()->hide();
     runTable_->horizontalHeader()->setStretchLastSection(true);
+    for (int column = 0; column < models::RunListModel::VerdictColumn; ++column) {
+        runTable_->horizontalHeader()->setSectionResizeMode(column, QHeaderView::ResizeToContents);
+    }
     runTable_->setContextMenuPolicy(Qt::ActionsContextMenu);
     runTable_->setWordWrap(false);
     runsLayout->addWidget(runTable_, 1);
@@ -324,6 +332,7 @@ void MainWindow::createDocks() {
     tabifyDockWidget(traceDock, logDock);
     runsDock->raise();
     resizeDocks({runsDock}, {260}, Qt::Vertical);
+    resizeDocks({setupDock}, {380}, Qt::Horizontal);
 }
 
 void MainWindow::createActions() {
@@ -471,14 +480,14 @@ void MainWindow::loadSamples() {
         return;
     }
     for (const QString& path : samples) {
-        loader_->load(path, models::RunOrigin::Sample);
+        load(path, models::RunOrigin::Sample);
     }
 }
 
 void MainWindow::restoreSession() {
     restoreBanner_->hide();
     loadingRestore_ = true;
-    loader_->load(store_->path(), models::RunOrigin::Restored);
+    load(store_->path(), models::RunOrigin::Restored);
 }
 
 void MainWindow::discardSavedSession() {
@@ -539,10 +548,28 @@ void MainWindow::onDevicesListed(int exitCode, const QByteArray& output, const Q
 
 void MainWindow::openTrace(const QString& path) {
     appendLog(QStringLiteral("opening %1").arg(path));
-    loader_->load(path, models::RunOrigin::Opened);
+    load(path, models::RunOrigin::Opened);
+}
+
+void MainWindow::load(const QString& path, models::RunOrigin origin) {
+    loadOrder_.push_back(loader_->load(path, origin));
 }
 
 void MainWindow::onLoaded(const models::LoadResult& result) {
+    loadsArrived_.emplace(result.request, result);
+    while (!loadOrder_.empty()) {
+        const auto it = loadsArrived_.find(loadOrder_.front());
+        if (it == loadsArrived_.end()) {
+            return; // an earlier request is still loading
+        }
+        const models::LoadResult ready = std::move(it->second);
+        loadsArrived_.erase(it);
+        loadOrder_.pop_front();
+        applyLoaded(ready);
+    }
+}
+
+void MainWindow::applyLoaded(const models::LoadResult& result) {
     const bool restoring = result.origin == models::RunOrigin::Restored;
     if (restoring) {
         loadingRestore_ = false;
@@ -574,6 +601,13 @@ void MainWindow::onLoaded(const models::LoadResult& result) {
         }
     }
     appendLog(QStringLiteral("loaded %1 run(s) from %2").arg(result.runs.size()).arg(result.path));
+    if (!runner_->isRunning()) {
+        status_->setText(QStringLiteral("Loaded %1 %2 from %3")
+                             .arg(result.runs.size())
+                             .arg(result.runs.size() == 1 ? QStringLiteral("run") : QStringLiteral("runs"))
+                             .arg(result.origin == models::RunOrigin::Measured ? QStringLiteral("the run")
+                                                                                : QFileInfo(result.path).fileName()));
+    }
     session_->addRuns(result.runs);
     if (result.origin == models::RunOrigin::Measured) {
         QFile::remove(result.path); // the session (autosaved) holds the runs now
@@ -605,7 +639,8 @@ void MainWindow::onRunsAdded(int first, int last) {
     if (pick.isEmpty()) {
         pick = session_->at(first)->id;
     }
-    if (state_->selectedRun().isEmpty() || session_->at(first)->origin != models::RunOrigin::Sample) {
+    const bool newGpuRun = session_->at(session_->indexOf(pick))->isGpu();
+    if (state_->selectedRun().isEmpty() || (newGpuRun && session_->at(first)->origin != models::RunOrigin::Sample)) {
         state_->setSelectedRun(pick);
     }
 }
@@ -616,6 +651,9 @@ void MainWindow::onSelectedRunChanged(const QString& runId) {
         traceModel_->setRun(entry);
     }
     const int rows = traceProxy_->rowCount();
+    if (entry && traceTable_->isVisible()) {
+        traceTable_->resizeColumnsToContents(); // looks at the rows in view, not all of them
+    }
     traceCaption_->setText(entry ? QStringLiteral("<b>%1</b>: %2 %3").arg(entry->id.toHtmlEscaped()).arg(rows).arg(
                                        traceModel_->hasDeviceActivities() && !traceProxy_->showAll()
                                            ? QStringLiteral("device activities (nvprof --print-gpu-trace)")
@@ -798,6 +836,8 @@ void MainWindow::exportTable(bool chrome) {
 
 void MainWindow::newSession() {
     loader_->cancelAll();
+    loadOrder_.clear();
+    loadsArrived_.clear();
     session_->clear();
     state_->setSelectedRun({});
     errorBanner_->hide();

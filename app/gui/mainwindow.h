@@ -4,6 +4,8 @@
 #include <QPointer>
 #include <QTemporaryDir>
 
+#include <deque>
+#include <map>
 #include <memory>
 #include <optional>
 
@@ -100,6 +102,8 @@ class MainWindow : public QMainWindow {
     void queryDevices();
     void onDevicesListed(int exitCode, const QByteArray& output, const QString& error);
     void onLoaded(const models::LoadResult& result);
+    void applyLoaded(const models::LoadResult& result);
+    void load(const QString& path, models::RunOrigin origin);
     void onSessionChanged();
     void onRunsAdded(int first, int last);
     void onSelectedRunChanged(const QString& runId);
@@ -152,6 +156,9 @@ class MainWindow : public QMainWindow {
     QAction* cancelAction_ = nullptr;
     QAction* alignAction_ = nullptr;
 
+    // Loads finish in any order; their runs join the session in the order they were asked for.
+    std::deque<quint64> loadOrder_;
+    std::map<quint64, models::LoadResult> loadsArrived_;
     QPointer<QProcess> devicesProcess_; // the `devices --json` query while it runs
     QTemporaryDir runDir_;
     int runSequence_ = 0;

@@ -54,6 +54,7 @@ void OccupancyBarsPlot::rebuild() {
         plotLayout()->setRowStretchFactor(2, 0.001);
         plotLayout()->setRowSpacing(2);
         legend->setFillOrder(QCPLegend::foColumnsFirst);
+        legend->setWrap(3);
         legend->setBorderPen(Qt::NoPen);
         legend->setFont(theme::plotFont(8.5));
         legend->setMargins(QMargins(4, 0, 4, 2));
@@ -68,8 +69,8 @@ void OccupancyBarsPlot::rebuild() {
     group->setSpacingType(QCPBarsGroup::stAbsolute);
     group->setSpacing(1);
     auto* theoretical = makeBars(this, QStringLiteral("theoretical"), theme::theoreticalColor(), group);
-    auto* achieved = makeBars(this, QStringLiteral("achieved (counters)"), theme::achievedColor(), group);
-    auto* busy = makeBars(this, QStringLiteral("thread slots doing work"), theme::slotsBusyColor(), group);
+    auto* achieved = makeBars(this, QStringLiteral("achieved"), theme::achievedColor(), group);
+    auto* busy = makeBars(this, QStringLiteral("thread slots working"), theme::slotsBusyColor(), group);
 
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
     int key = 0;

@@ -8,7 +8,7 @@ namespace slicescope::gui {
 
 OccupancyCurvePlot::OccupancyCurvePlot(QWidget* parent) : QCustomPlot(parent) {
     setObjectName(QStringLiteral("occupancyCurves"));
-    setMinimumHeight(int(200 * theme::presentationScale()));
+    setMinimumHeight(int(360 * theme::presentationScale()));
     setToolTip(QStringLiteral(
         "Theoretical occupancy of this kernel if only the block size (left) or only the registers per thread "
         "(right) changed. An SM holds a limited number of warps, blocks, registers and bytes of shared memory; "
@@ -16,12 +16,11 @@ OccupancyCurvePlot::OccupancyCurvePlot(QWidget* parent) : QCustomPlot(parent) {
     plotLayout()->clear();
     title_ = new QCPTextElement(this, QString(), theme::plotFont(10, true));
     plotLayout()->addElement(0, 0, title_);
-    auto* row = new QCPLayoutGrid;
-    plotLayout()->addElement(1, 0, row);
+    // Stacked, not side by side: the view beside the timeline is narrow.
     byBlock_ = new QCPAxisRect(this);
     byRegisters_ = new QCPAxisRect(this);
-    row->addElement(0, 0, byBlock_);
-    row->addElement(0, 1, byRegisters_);
+    plotLayout()->addElement(1, 0, byBlock_);
+    plotLayout()->addElement(2, 0, byRegisters_);
     setUpRect(byBlock_, QStringLiteral("threads per block"), 1024);
     setUpRect(byRegisters_, QStringLiteral("registers per thread"), 255);
 }

@@ -26,7 +26,9 @@ namespace {
 QSpinBox* dimensionBox(QWidget* parent, int value, const QString& name, const QString& tip) {
     auto* box = new QSpinBox(parent);
     box->setObjectName(name);
-    box->setRange(1, 2'000'000'000);
+    box->setRange(1, 100'000'000);
+    box->setMinimumWidth(40);
+    box->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
     box->setValue(value);
     box->setGroupSeparatorShown(true);
     box->setToolTip(tip);
@@ -47,8 +49,13 @@ RunSetupWidget::RunSetupWidget(models::StrategyListModel* strategies, models::De
     layout->setContentsMargins(6, 6, 6, 6);
 
     // Problem.
-    auto* problemBox = new QGroupBox(QStringLiteral("Problem: cv[r][c][n] = multBy[c][n] \u00d7 discount[r][c][n]"), this);
+    auto* problemBox = new QGroupBox(QStringLiteral("Problem"), this);
     auto* problemForm = new QFormLayout(problemBox);
+    auto* formula = new QLabel(QStringLiteral("cv[r][c][n] = multBy[c][n] \u00d7 discount[r][c][n]"), problemBox);
+    formula->setWordWrap(true);
+    formula->setToolTip(QStringLiteral("The seed's computation: each element of discount multiplied by the matching "
+                                       "element of multBy, broadcast over r."));
+    problemForm->addRow(formula);
     r_ = dimensionBox(problemBox, 100, QStringLiteral("shapeR"), QStringLiteral("R: the outer dimension (the seed's 100)"));
     c_ = dimensionBox(problemBox, 4000, QStringLiteral("shapeC"), QStringLiteral("C: the middle dimension (the seed's 4000)"));
     n_ = dimensionBox(problemBox, 5, QStringLiteral("shapeN"), QStringLiteral("N: the inner dimension (the seed's 5)"));
@@ -61,7 +68,7 @@ RunSetupWidget::RunSetupWidget(models::StrategyListModel* strategies, models::De
     problemForm->addRow(QStringLiteral("Shape R\u00d7C\u00d7N"), shapeRow);
     dtype_ = new QComboBox(problemBox);
     dtype_->setObjectName(QStringLiteral("dtype"));
-    dtype_->addItem(QStringLiteral("f64 (double, as in the seed)"), QStringLiteral("f64"));
+    dtype_->addItem(QStringLiteral("f64 (the seed's)"), QStringLiteral("f64"));
     dtype_->addItem(QStringLiteral("f32 (float)"), QStringLiteral("f32"));
     problemForm->addRow(QStringLiteral("Element type"), dtype_);
     work_ = new QSpinBox(problemBox);
@@ -82,7 +89,8 @@ RunSetupWidget::RunSetupWidget(models::StrategyListModel* strategies, models::De
     layout->addWidget(problemBox);
 
     // Strategies.
-    auto* strategyBox = new QGroupBox(QStringLiteral("Strategies: how the work is sliced"), this);
+    auto* strategyBox = new QGroupBox(QStringLiteral("Strategies"), this);
+    strategyBox->setToolTip(QStringLiteral("How the work is cut into workers and launched. Tick several to compare."));
     auto* strategyLayout = new QVBoxLayout(strategyBox);
     strategyView_ = new QListView(strategyBox);
     strategyView_->setObjectName(QStringLiteral("strategies"));
@@ -120,8 +128,8 @@ RunSetupWidget::RunSetupWidget(models::StrategyListModel* strategies, models::De
     auto* launchForm = new QFormLayout(launchBox);
     blockMode_ = new QComboBox(launchBox);
     blockMode_->setObjectName(QStringLiteral("blockMode"));
-    blockMode_->addItem(QStringLiteral("numba 0.38: 64 threads"), QStringLiteral("numba"));
-    blockMode_->addItem(QStringLiteral("numba-cuda: largest allowed"), QStringLiteral("numba-cuda"));
+    blockMode_->addItem(QStringLiteral("numba: 64"), QStringLiteral("numba"));
+    blockMode_->addItem(QStringLiteral("numba-cuda: largest"), QStringLiteral("numba-cuda"));
     blockMode_->addItem(QStringLiteral("explicit"), QStringLiteral("explicit"));
     blockMode_->setToolTip(QStringLiteral("Threads per block: numba 0.38 launched gufuncs with 64; numba-cuda today "
                                           "takes the largest block the kernel allows; or choose."));
@@ -136,7 +144,7 @@ RunSetupWidget::RunSetupWidget(models::StrategyListModel* strategies, models::De
     connect(blockMode_, &QComboBox::currentIndexChanged, this, &RunSetupWidget::updateBlockMode);
     memory_ = new QComboBox(launchBox);
     memory_->setObjectName(QStringLiteral("memory"));
-    memory_->addItem(QStringLiteral("pageable (as in the seed)"), QStringLiteral("pageable"));
+    memory_->addItem(QStringLiteral("pageable (the seed's)"), QStringLiteral("pageable"));
     memory_->addItem(QStringLiteral("pinned"), QStringLiteral("pinned"));
     memory_->addItem(QStringLiteral("managed"), QStringLiteral("managed"));
     memory_->addItem(QStringLiteral("mapped (zero-copy)"), QStringLiteral("mapped"));
@@ -148,10 +156,13 @@ RunSetupWidget::RunSetupWidget(models::StrategyListModel* strategies, models::De
     repeat_->setRange(1, 10000);
     repeat_->setToolTip(QStringLiteral("Repetitions of the copy / compute / copy sequence"));
     launchForm->addRow(QStringLiteral("Repeat"), repeat_);
-    counters_ = new QCheckBox(QStringLiteral("achieved occupancy (CUPTI counters, replays kernels)"), launchBox);
+    counters_ = new QCheckBox(QStringLiteral("achieved occupancy"), launchBox);
     counters_->setObjectName(QStringLiteral("counters"));
-    sampleOccupancy_ = new QCheckBox(QStringLiteral("occupancy over time (PM sampling)"), launchBox);
+    counters_->setToolTip(QStringLiteral("Measure achieved occupancy with CUPTI counters (GPU only; replays each "
+                                         "kernel, so the run takes longer)."));
+    sampleOccupancy_ = new QCheckBox(QStringLiteral("occupancy over time"), launchBox);
     sampleOccupancy_->setObjectName(QStringLiteral("sampleOccupancy"));
+    sampleOccupancy_->setToolTip(QStringLiteral("Sample achieved occupancy over time with CUPTI PM sampling (GPU only)."));
     launchForm->addRow(QStringLiteral("Counters"), counters_);
     launchForm->addRow(QString(), sampleOccupancy_);
     device_ = new QComboBox(launchBox);
@@ -277,9 +288,9 @@ models::RunConfig RunSetupWidget::config() const {
 }
 
 void RunSetupWidget::setConfig(const models::RunConfig& c) {
-    r_->setValue(int(std::min<quint64>(c.r, 2'000'000'000)));
-    c_->setValue(int(std::min<quint64>(c.c, 2'000'000'000)));
-    n_->setValue(int(std::min<quint64>(c.n, 2'000'000'000)));
+    r_->setValue(int(std::min<quint64>(c.r, 100'000'000)));
+    c_->setValue(int(std::min<quint64>(c.c, 100'000'000)));
+    n_->setValue(int(std::min<quint64>(c.n, 100'000'000)));
     dtype_->setCurrentIndex(std::max(0, dtype_->findData(c.dtype)));
     work_->setValue(c.work);
     strategies_->setCheckedNames(c.strategies);

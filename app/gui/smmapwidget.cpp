@@ -86,11 +86,16 @@ void SmMapWidget::paint(QPainter& painter, const QRectF& rect, const occupancy::
         const QRectF cell(g.origin.x() + col * g.cell + pad / 2, g.origin.y() + row * g.cell + pad / 2,
                           g.cell - pad, g.cell - pad);
         painter.fillRect(cell, theme::freeSlotColor());
-        const double residentH = cell.height() * std::min(1.0, sm.warps / maxWarps);
-        const double busyH = cell.height() * std::min(1.0, sm.busyWarps / maxWarps);
+        // Never thinner than 2 px when non-zero: one busy warp of 64 must still show.
+        auto barHeight = [&cell, maxWarps](double warps) {
+            return warps <= 0 ? 0.0 : std::max(2.0, cell.height() * std::min(1.0, warps / maxWarps));
+        };
+        const double residentH = barHeight(sm.warps);
+        const double busyH = barHeight(sm.busyWarps);
         painter.fillRect(QRectF(cell.left(), cell.bottom() - residentH, cell.width(), residentH), theme::idleWarpColor());
         painter.fillRect(QRectF(cell.left(), cell.bottom() - busyH, cell.width(), busyH), theme::busyWarpColor());
-        painter.setPen(QPen(QColor(0x88, 0x88, 0x88), 0.8));
+        // SMs that hold blocks get a strong outline: on a mostly idle GPU they are what to see.
+        painter.setPen(sm.blocks > 0 ? QPen(theme::busyWarpColor().darker(140), 2) : QPen(QColor(0x9a, 0x9a, 0x9a), 0.8));
         painter.setBrush(Qt::NoBrush);
         painter.drawRect(cell);
         if (sm.blocks > 0 && g.cell >= 18) {

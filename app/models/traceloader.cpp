@@ -51,7 +51,8 @@ LoadResult TraceLoader::loadNow(const QString& path, RunOrigin origin, const tra
     return result;
 }
 
-void TraceLoader::load(const QString& path, RunOrigin origin) {
+quint64 TraceLoader::load(const QString& path, RunOrigin origin) {
+    const quint64 request = nextRequest_++;
     auto cancel = std::make_shared<std::atomic<bool>>(false);
     cancelFlags_.push_back(cancel);
     const quint64 generation = generation_;
@@ -77,15 +78,18 @@ void TraceLoader::load(const QString& path, RunOrigin origin) {
         emit busyChanged(true);
     }
     watcher->setFuture(QtConcurrent::run(
-        [path, origin, cancel](QPromise<LoadResult>& promise) {
+        [path, origin, cancel, request](QPromise<LoadResult>& promise) {
             promise.setProgressRange(0, 1000);
             trace::ReadOptions options;
             options.cancel = cancel.get();
             options.progress = [&promise](double fraction) {
                 promise.setProgressValue(int(std::clamp(fraction, 0.0, 1.0) * 1000));
             };
-            promise.addResult(loadNow(path, origin, options));
+            LoadResult result = loadNow(path, origin, options);
+            result.request = request;
+            promise.addResult(std::move(result));
         }));
+    return request;
 }
 
 void TraceLoader::cancelAll() {

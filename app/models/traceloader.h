@@ -14,6 +14,7 @@ namespace slicescope::models {
 
 // What loading one trace file gave: its runs, ready to join the session, or an error.
 struct LoadResult {
+    quint64 request = 0; // what load() returned
     QString path;
     RunOrigin origin = RunOrigin::Opened;
     std::vector<RunEntryPtr> runs;
@@ -32,8 +33,9 @@ class TraceLoader : public QObject {
     explicit TraceLoader(QObject* parent = nullptr);
     ~TraceLoader() override;
 
-    // Starts loading a file (or a Qt resource, ":/..."); returns at once.
-    void load(const QString& path, RunOrigin origin);
+    // Starts loading a file (or a Qt resource, ":/..."); returns at once with the request's
+    // number, which its result carries (loads finish in any order).
+    quint64 load(const QString& path, RunOrigin origin);
     // Stops every load in flight; none of them reports.
     void cancelAll();
     bool isBusy() const { return inFlight_ > 0; }
@@ -52,6 +54,7 @@ class TraceLoader : public QObject {
   private:
     struct Job;
     quint64 generation_ = 0;
+    quint64 nextRequest_ = 1;
     int inFlight_ = 0;
     std::vector<std::shared_ptr<std::atomic<bool>>> cancelFlags_;
 };
