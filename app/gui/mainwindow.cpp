@@ -156,6 +156,7 @@ MainWindow::MainWindow(const StartOptions& options, QWidget* parent)
     });
     connect(loader_, &models::TraceLoader::busyChanged, this, [this](bool busy) {
         if (!runner_->isRunning()) {
+            cancelAction_->setEnabled(busy);
             setBusy(busy, busy ? QStringLiteral("Reading traces\u2026") : QString());
         }
     });
@@ -194,7 +195,7 @@ MainWindow::MainWindow(const StartOptions& options, QWidget* parent)
     connect(runner_, &models::CliRunner::finished, this, [this](bool cancelled) {
         setup_->setRunning(false);
         runAction_->setEnabled(true);
-        cancelAction_->setEnabled(false);
+        cancelAction_->setEnabled(loader_->isBusy());
         setBusy(loader_->isBusy(), cancelled ? QStringLiteral("Run cancelled") : QString());
         status_->setText(cancelled ? QStringLiteral("Run cancelled.") : QStringLiteral("Run finished."));
         emit runFinished(cancelled);
@@ -310,6 +311,8 @@ void MainWindow::createDocks() {
     traceDock->setWidget(traceWidget);
     addDockWidget(Qt::BottomDockWidgetArea, traceDock);
     connect(traceShowAll_, &QCheckBox::toggled, traceProxy_, &models::GpuTraceProxy::setShowAll);
+    connect(traceShowAll_, &QCheckBox::toggled, this, [this] { onSelectedRunChanged(state_->selectedRun()); });
+    connect(timeline_, &TimelineView::activityClicked, traceDock, [traceDock] { traceDock->raise(); });
     connect(traceTable_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) {
                 if (!current.isValid() || !traceModel_->run()) {
@@ -358,7 +361,8 @@ void MainWindow::createActions() {
     auto* runMenu = menuBar()->addMenu(QStringLiteral("&Run"));
     runAction_ = runMenu->addAction(QStringLiteral("&Run checked strategies"), this, &MainWindow::startRun);
     runAction_->setShortcuts({QKeySequence(Qt::Key_F5), QKeySequence(QStringLiteral("Ctrl+R"))});
-    cancelAction_ = runMenu->addAction(QStringLiteral("&Cancel run"), this, &MainWindow::cancelRun);
+    cancelAction_ = runMenu->addAction(QStringLiteral("&Cancel"), this, &MainWindow::cancelRun);
+    cancelAction_->setToolTip(QStringLiteral("Stop the run (the child process ends at once) or the loading of traces"));
     cancelAction_->setShortcut(QKeySequence(Qt::Key_Escape));
     cancelAction_->setEnabled(false);
     runMenu->addSeparator();
@@ -536,10 +540,13 @@ void MainWindow::onDevicesListed(int exitCode, const QByteArray& output, const Q
             why = QStringLiteral("this build has no CUDA backend");
         }
         infoBanner_->show(MessageBanner::Kind::Info,
-                          QStringLiteral("<b>No NVIDIA GPU here</b>%1. You can open traces (the shipped H200 samples "
-                                         "open at start), run the CPU strategies, and model GPU strategies on a "
-                                         "device preset: modelled runs are hatched and labelled \u201cmodelled\u201d.")
-                              .arg(why.isEmpty() ? QString() : QStringLiteral(" (") + why.toHtmlEscaped() + QLatin1Char(')')));
+                          QStringLiteral("<b>No NVIDIA GPU here</b>%1. You can open traces%2, run the CPU strategies, "
+                                         "and model GPU strategies on a device preset: modelled runs are hatched and "
+                                         "labelled \u201cmodelled\u201d.")
+                              .arg(why.isEmpty() ? QString() : QStringLiteral(" (") + why.toHtmlEscaped() + QLatin1Char(')'),
+                                   sampleTraces().isEmpty()
+                                       ? QString()
+                                       : QStringLiteral(" (the shipped sample traces, measured on a real GPU, open at start)")));
     }
     appendLog(QStringLiteral("devices: %1 GPU(s), %2 preset(s)")
                   .arg(devices_->detectedCount())
@@ -616,6 +623,10 @@ void MainWindow::applyLoaded(const models::LoadResult& result) {
 }
 
 void MainWindow::onSessionChanged() {
+    setWindowTitle(session_->isEmpty() ? QStringLiteral("SliceScope")
+                                       : QStringLiteral("SliceScope \u2014 %1 %2")
+                                             .arg(session_->count())
+                                             .arg(session_->count() == 1 ? QStringLiteral("run") : QStringLiteral("runs")));
     if (!autosaveArmed_) {
         autosavePending_ = true;
     } else {
@@ -654,10 +665,13 @@ void MainWindow::onSelectedRunChanged(const QString& runId) {
     if (entry && traceTable_->isVisible()) {
         traceTable_->resizeColumnsToContents(); // looks at the rows in view, not all of them
     }
-    traceCaption_->setText(entry ? QStringLiteral("<b>%1</b>: %2 %3").arg(entry->id.toHtmlEscaped()).arg(rows).arg(
-                                       traceModel_->hasDeviceActivities() && !traceProxy_->showAll()
-                                           ? QStringLiteral("device activities (nvprof --print-gpu-trace)")
-                                           : QStringLiteral("activities"))
+    traceCaption_->setText(entry ? QStringLiteral("<b>%1</b>%2: %3 %4")
+                                       .arg(entry->id.toHtmlEscaped(),
+                                            entry->isModelled() ? QStringLiteral(" (<i>modelled</i>)") : QString())
+                                       .arg(rows)
+                                       .arg(traceModel_->hasDeviceActivities() && !traceProxy_->showAll()
+                                                ? QStringLiteral("device activities (nvprof --print-gpu-trace)")
+                                                : QStringLiteral("activities"))
                                  : QStringLiteral("No run selected."));
     verdict_->setText(entry ? QStringLiteral("<b>%1</b>: %2").arg(entry->id.toHtmlEscaped(), entry->verdict.toHtmlEscaped())
                             : QString());
@@ -707,11 +721,28 @@ void MainWindow::startRun() {
     runner_->start(plan.jobs);
 }
 
-void MainWindow::cancelRun() { runner_->cancel(); }
+void MainWindow::cancelRun() {
+    if (runner_->isRunning()) {
+        runner_->cancel();
+        return;
+    }
+    if (loader_->isBusy()) {
+        // Loading traces: stop reading; nothing of it joins the session.
+        loader_->cancelAll();
+        loadOrder_.clear();
+        loadsArrived_.clear();
+        if (loadingRestore_) {
+            loadingRestore_ = false;
+            autosaveArmed_ = true;
+        }
+        status_->setText(QStringLiteral("Loading cancelled."));
+        appendLog(QStringLiteral("loading cancelled"));
+    }
+}
 
 void MainWindow::setBusy(bool busy, const QString& text) {
     progress_->setVisible(busy);
-    cancelButton_->setVisible(busy && runner_->isRunning());
+    cancelButton_->setVisible(busy);
     if (busy) {
         progress_->setValue(0);
     }

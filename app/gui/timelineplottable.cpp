@@ -44,7 +44,10 @@ QString headerText(const models::RunEntry& e) {
     if (run.problem) {
         text += QStringLiteral("  \u00b7  ") + models::toQString(run.problem->describe());
     }
-    text += QStringLiteral("  \u00b7  ") + models::toQString(trace::formatDurationNs(e.summary.perRepetitionNs())) +
+    const QString what = e.summary.hasDeviceWork() ? QStringLiteral("copies + kernels ")
+                         : e.summary.hostComputeNs > 0 ? QStringLiteral("compute ")
+                                                        : QString();
+    text += QStringLiteral("  \u00b7  ") + what + models::toQString(trace::formatDurationNs(e.summary.perRepetitionNs())) +
             (e.summary.repeat > 1 ? QStringLiteral(" per repetition") : QString());
     return text;
 }

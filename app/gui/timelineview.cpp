@@ -241,7 +241,9 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
         state_->setSelectedActivity({});
         return;
     }
-    state_->setSelectedActivity({plottable_->runs()[std::size_t(hit->run)]->id, hit->activity});
+    const models::ActivityRef ref{plottable_->runs()[std::size_t(hit->run)]->id, hit->activity};
+    state_->setSelectedActivity(ref);
+    emit activityClicked(ref);
 }
 
 void TimelineView::mouseDoubleClickEvent(QMouseEvent* event) {

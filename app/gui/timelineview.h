@@ -40,6 +40,8 @@ class TimelineView : public QCustomPlot {
 
   signals:
     void activityHovered(const QString& tooltip);
+    // The user clicked an event (not a programmatic selection).
+    void activityClicked(const slicescope::models::ActivityRef& activity);
 
   protected:
     void mousePressEvent(QMouseEvent* event) override;
