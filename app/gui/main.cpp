@@ -89,7 +89,7 @@ int main(int argc, char** argv) {
     }
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("SliceScope"));
-    QApplication::setOrganizationName(QStringLiteral("SliceScope"));
+    QApplication::setOrganizationName(QStringLiteral("SliceScope")); // ~/.config/SliceScope/SliceScope.conf
     QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
     QApplication::setDesktopFileName(QStringLiteral("slicescope"));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/slicescope.svg")));

@@ -22,6 +22,7 @@
 #include <QPlainTextEdit>
 #include <QProcess>
 #include <QProgressBar>
+#include <QScopeGuard>
 #include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
@@ -525,6 +526,14 @@ void MainWindow::queryDevices() {
 }
 
 void MainWindow::onDevicesListed(int exitCode, const QByteArray& output, const QString& error) {
+    devicesProcess_ = nullptr;
+    // Whatever the outcome, a run that waited for the list goes now (and says what is missing).
+    const auto runIfWaiting = qScopeGuard([this] {
+        if (runAfterDevices_) {
+            runAfterDevices_ = false;
+            startRun();
+        }
+    });
     QString parseError;
     if (exitCode != 0 || !devices_->setFromJson(output, &parseError)) {
         devices_->setFromJson("{}");
@@ -713,7 +722,14 @@ void MainWindow::startRun() {
         showError(QStringLiteral("Cannot create a temporary folder for run traces."));
         return;
     }
-    const models::RunPlan plan = models::planRun(setup_->config(), runDir_.path(), ++runSequence_);
+    const models::RunConfig config = setup_->config();
+    if (devicesProcess_ && config.device.kind == models::DeviceChoice::Kind::None) {
+        // The device list is still on its way: run as soon as it is here.
+        runAfterDevices_ = true;
+        status_->setText(QStringLiteral("Waiting for slicescope-cli's device list\u2026"));
+        return;
+    }
+    const models::RunPlan plan = models::planRun(config, runDir_.path(), ++runSequence_);
     if (!plan.error.isEmpty()) {
         showError(plan.error.toHtmlEscaped());
         return;

@@ -165,6 +165,7 @@ class MainWindow : public QMainWindow {
     bool autosaveArmed_ = true;   // false while the restore offer is open
     bool autosavePending_ = false;
     bool loadingRestore_ = false;
+    bool runAfterDevices_ = false; // Run was asked for before the device list arrived
     QString pendingSelectRun_;
 };
 

@@ -78,6 +78,12 @@ void TimelineView::rebuild() {
                         ? QStringLiteral("time since each run's first activity")
                         : QStringLiteral("time since the first run's first activity"));
     updateLaneLabels();
+    const bool empty = plottable_->runs().empty();
+    xAxis->setTickLabels(!empty);
+    xAxis->setTicks(!empty);
+    if (empty) {
+        xAxis->setLabel(QString());
+    }
     resetZoom();
     applySelection();
 }

@@ -17,7 +17,8 @@ SessionStore::SessionStore(QString path, QObject* parent) : QObject(parent), pat
 SessionStore::~SessionStore() { pool_.waitForDone(); }
 
 QString SessionStore::defaultPath() {
-    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/session.json");
+    return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) +
+           QStringLiteral("/SliceScope/session.json");
 }
 
 bool SessionStore::exists() const { return QFileInfo::exists(path_); }

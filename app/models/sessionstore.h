@@ -26,7 +26,7 @@ class SessionStore : public QObject {
     explicit SessionStore(QString path, QObject* parent = nullptr);
     ~SessionStore() override;
 
-    // <AppDataLocation>/session.json (XDG_DATA_HOME/SliceScope/ on Linux).
+    // <GenericDataLocation>/SliceScope/session.json: ~/.local/share/SliceScope/session.json on Linux.
     static QString defaultPath();
     const QString& path() const { return path_; }
     bool exists() const;

@@ -168,6 +168,15 @@ TEST(Verdict, CpuRunComparedWithTheFastestGpuRun) {
         << text;
 }
 
+TEST(Verdict, CpuRunWithinTenPercentOfTheGpuIsAboutAsFast) {
+    const trace::Run gpu = gpuRun("elementwise-broadcast");
+    const trace::Run close = cpuRun("cpu-parallel", 13'000'000);  // 12.4 ms on the GPU
+    const trace::Run slower = cpuRun("cpu-serial", 37'200'000);   // 3x
+    const auto all = summarized({&gpu, &close, &slower});
+    EXPECT_NE(verdict(all[1], all).find("about as fast as the fastest GPU run"), std::string::npos);
+    EXPECT_NE(verdict(all[2], all).find("3.0x slower than the fastest GPU run"), std::string::npos);
+}
+
 TEST(DescribeLaunch, TheSeedsOneWorker) {
     trace::Run run = gpuRun("one-worker");
     LaunchInfo launch;

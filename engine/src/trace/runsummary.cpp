@@ -112,6 +112,9 @@ std::string cpuVerdict(const SummarizedRun& subject, std::span<const SummarizedR
             text += ", faster than the fastest GPU run (" + gpu->run->id + ", " + formatDurationNs(gpuNs) +
                     " with its copies" + (gpu->run->mode == RunMode::Modelled ? ", modelled" : "") +
                     "): the data moves more than it is worked on";
+        } else if (double(s.perRepetitionNs()) < 1.1 * double(gpuNs)) {
+            text += ", about as fast as the fastest GPU run (" + gpu->run->id + ", " + formatDurationNs(gpuNs) +
+                    " with its copies" + (gpu->run->mode == RunMode::Modelled ? ", modelled" : "") + ")";
         } else {
             text += ", " + formatRatio(double(s.perRepetitionNs()) / double(gpuNs)) +
                     "x slower than the fastest GPU run (" + gpu->run->id + ", " + formatDurationNs(gpuNs) +
