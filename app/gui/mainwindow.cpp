@@ -49,6 +49,7 @@
 #include "models/sessionstore.h"
 #include "models/strategylistmodel.h"
 #include "models/viewstate.h"
+#include "slicescope/strategy/strategy.h"
 #include "slicescope/trace/exporters.h"
 #include "slicescope/trace/tracejson.h"
 
@@ -723,7 +724,11 @@ void MainWindow::startRun() {
         return;
     }
     const models::RunConfig config = setup_->config();
-    if (devicesProcess_ && config.device.kind == models::DeviceChoice::Kind::None) {
+    const bool wantsGpu = std::any_of(config.strategies.begin(), config.strategies.end(), [](const QString& name) {
+        const auto id = strategy::parseStrategy(name.toStdString());
+        return id && strategy::isGpu(*id);
+    });
+    if (wantsGpu && devicesProcess_ && config.device.kind == models::DeviceChoice::Kind::None) {
         // The device list is still on its way: run as soon as it is here.
         runAfterDevices_ = true;
         status_->setText(QStringLiteral("Waiting for slicescope-cli's device list\u2026"));
