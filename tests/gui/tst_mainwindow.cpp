@@ -40,6 +40,7 @@ class TestMainWindow : public QObject {
     void corruptTraceShowsAnErrorAndTheWindowLivesOn();
     void cpuRunJoinsTheAutosavedSession();
     void modelledRunThroughTheWindow();
+    void runNowWaitsForTheDeviceList();
     void cancelStopsTheRunWithinASecond();
     void noGpuBannerSaysSo();
     void timelineAndTableSelectTogether();
@@ -150,6 +151,35 @@ void TestMainWindow::modelledRunThroughTheWindow() {
         QVERIFY(entry->isModelled());
     }
     QVERIFY(!window.errorBanner()->isVisible());
+}
+
+void TestMainWindow::runNowWaitsForTheDeviceList() {
+    QByteArray devices;
+    QCOMPARE(testhelpers::runCli({QStringLiteral("devices"), QStringLiteral("--json")}, &devices), 0);
+    const auto presets = QJsonDocument::fromJson(devices).object().value(QStringLiteral("presets")).toArray();
+    if (presets.isEmpty()) {
+        QSKIP("this build's slicescope-cli lists no device presets to model on");
+    }
+    // As `slicescope --strategies slice-2d,cpu-serial --device PRESET --run`: the run is asked for
+    // before the device list has arrived, and must start once it has, on the preset.
+    StartOptions o = options(QStringLiteral("runnow"));
+    RunConfig config;
+    config.r = 10;
+    config.c = 100;
+    config.n = 5;
+    config.strategies = {QStringLiteral("slice-2d"), QStringLiteral("cpu-serial")};
+    o.run = config;
+    o.device = presets.at(0).toObject().value(QStringLiteral("id")).toString();
+    o.runNow = true;
+    MainWindow window(o);
+    QSignalSpy finished(&window, &MainWindow::runFinished);
+    window.show();
+    window.start();
+    QVERIFY(finished.wait(kGenerousMs));
+    QTRY_COMPARE_WITH_TIMEOUT(window.session()->count(), 2, kGenerousMs);
+    QVERIFY(!window.errorBanner()->isVisible());
+    QVERIFY(window.session()->find(QStringLiteral("slice-2d"))->isModelled());
+    QVERIFY(window.session()->find(QStringLiteral("cpu-serial"))->run->mode == trace::RunMode::MeasuredCpu);
 }
 
 void TestMainWindow::cancelStopsTheRunWithinASecond() {
