@@ -39,6 +39,7 @@
 #include "gui/occupancyview.h"
 #include "gui/reportrenderer.h"
 #include "gui/runsetupwidget.h"
+#include "gui/theme.h"
 #include "gui/timelineview.h"
 #include "models/clirunner.h"
 #include "models/devicelistmodel.h"
@@ -83,6 +84,7 @@ MainWindow::MainWindow(const StartOptions& options, QWidget* parent)
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(QStringLiteral("SliceScope"));
     setAcceptDrops(true);
+    baseFont_ = QApplication::font();
     session_ = new models::Session(this);
     state_ = new models::ViewState(this);
     store_ = new models::SessionStore(
@@ -121,7 +123,6 @@ MainWindow::MainWindow(const StartOptions& options, QWidget* parent)
     scroll->setObjectName(QStringLiteral("occupancyScroll"));
     scroll->setWidget(occupancy_);
     scroll->setWidgetResizable(true);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     scroll->setMinimumWidth(300);
     splitter->addWidget(timeline_);
     splitter->addWidget(scroll);
@@ -216,6 +217,9 @@ MainWindow::MainWindow(const StartOptions& options, QWidget* parent)
     setup_->restoreSettings(settings);
     if (settings.value(QStringLiteral("view/absoluteTime")).toBool()) {
         alignAction_->setChecked(true);
+    }
+    if (settings.value(QStringLiteral("view/largeText")).toBool()) {
+        presentationAction_->setChecked(true);
     }
     updateRecentMenu();
     if (options_.run) {
@@ -401,6 +405,11 @@ void MainWindow::createActions() {
     connect(alignAction_, &QAction::toggled, this, [this](bool absolute) {
         state_->setAlignment(absolute ? models::Alignment::Absolute : models::Alignment::RunStart);
     });
+    presentationAction_ = viewMenu_->addAction(QStringLiteral("&Large text (projector)"));
+    presentationAction_->setCheckable(true);
+    presentationAction_->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+P")));
+    presentationAction_->setToolTip(QStringLiteral("Larger text in every view and chart, for a projector"));
+    connect(presentationAction_, &QAction::toggled, this, &MainWindow::setPresentationMode);
     viewMenu_->addSeparator();
     for (auto* dock : findChildren<QDockWidget*>()) {
         viewMenu_->addAction(dock->toggleViewAction());
@@ -761,6 +770,22 @@ void MainWindow::cancelRun() {
     }
 }
 
+void MainWindow::setPresentationMode(bool on) {
+    constexpr double kProjectorScale = 1.4;
+    theme::setPresentationScale(on ? kProjectorScale : 1.0);
+    QFont font = baseFont_;
+    font.setPointSizeF(baseFont_.pointSizeF() * (on ? kProjectorScale : 1.0));
+    QApplication::setFont(font);
+    QFont verdictFont = font;
+    verdictFont.setPointSizeF(font.pointSizeF() * 1.2);
+    verdict_->setFont(verdictFont);
+    timeline_->applyTheme();
+    occupancy_->applyTheme();
+    if (auto* dock = findChild<QDockWidget*>(QStringLiteral("runDock"))) {
+        resizeDocks({dock}, {int(380 * (on ? kProjectorScale : 1.0))}, Qt::Horizontal);
+    }
+}
+
 void MainWindow::setBusy(bool busy, const QString& text) {
     progress_->setVisible(busy);
     cancelButton_->setVisible(busy);
@@ -910,6 +935,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
         settings.setValue(QStringLiteral("window/splitter"), splitter->saveState());
     }
     settings.setValue(QStringLiteral("view/absoluteTime"), alignAction_->isChecked());
+    settings.setValue(QStringLiteral("view/largeText"), presentationAction_->isChecked());
     setup_->saveSettings(settings);
     runner_->cancel();
     store_->waitForIdle();

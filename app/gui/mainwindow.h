@@ -120,6 +120,7 @@ class MainWindow : public QMainWindow {
     void removeSelectedRun();
     void loadSamples();
     void setBusy(bool busy, const QString& text = {});
+    void setPresentationMode(bool on);
 
     StartOptions options_;
     models::Session* session_;
@@ -155,6 +156,8 @@ class MainWindow : public QMainWindow {
     QAction* runAction_ = nullptr;
     QAction* cancelAction_ = nullptr;
     QAction* alignAction_ = nullptr;
+    QAction* presentationAction_ = nullptr;
+    QFont baseFont_;
 
     // Loads finish in any order; their runs join the session in the order they were asked for.
     std::deque<quint64> loadOrder_;

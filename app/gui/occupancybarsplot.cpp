@@ -54,7 +54,7 @@ void OccupancyBarsPlot::rebuild() {
         plotLayout()->setRowStretchFactor(2, 0.001);
         plotLayout()->setRowSpacing(2);
         legend->setFillOrder(QCPLegend::foColumnsFirst);
-        legend->setWrap(3);
+        legend->setWrap(2);
         legend->setBorderPen(Qt::NoPen);
         legend->setFont(theme::plotFont(8.5));
         legend->setMargins(QMargins(4, 0, 4, 2));

@@ -8,7 +8,6 @@ namespace slicescope::gui {
 
 OccupancyCurvePlot::OccupancyCurvePlot(QWidget* parent) : QCustomPlot(parent) {
     setObjectName(QStringLiteral("occupancyCurves"));
-    setMinimumHeight(int(360 * theme::presentationScale()));
     setToolTip(QStringLiteral(
         "Theoretical occupancy of this kernel if only the block size (left) or only the registers per thread "
         "(right) changed. An SM holds a limited number of warps, blocks, registers and bytes of shared memory; "
@@ -23,6 +22,19 @@ OccupancyCurvePlot::OccupancyCurvePlot(QWidget* parent) : QCustomPlot(parent) {
     plotLayout()->addElement(2, 0, byRegisters_);
     setUpRect(byBlock_, QStringLiteral("threads per block"), 1024);
     setUpRect(byRegisters_, QStringLiteral("registers per thread"), 255);
+    applyTheme();
+}
+
+void OccupancyCurvePlot::applyTheme() {
+    setMinimumHeight(int(360 * theme::presentationScale()));
+    title_->setFont(theme::plotFont(10, true));
+    for (auto* rect : {byBlock_, byRegisters_}) {
+        for (auto* axis : {rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft)}) {
+            axis->setLabelFont(theme::plotFont(8.5));
+            axis->setTickLabelFont(theme::plotFont(8));
+        }
+    }
+    setFacts(facts_); // redraws the marker labels in the new font
 }
 
 void OccupancyCurvePlot::setUpRect(QCPAxisRect* rect, const QString& xLabel, double xMax) {
@@ -32,13 +44,9 @@ void OccupancyCurvePlot::setUpRect(QCPAxisRect* rect, const QString& xLabel, dou
     }
     rect->axis(QCPAxis::atBottom)->setLabel(xLabel);
     rect->axis(QCPAxis::atBottom)->setRange(0, xMax);
-    rect->axis(QCPAxis::atBottom)->setLabelFont(theme::plotFont(8.5));
-    rect->axis(QCPAxis::atBottom)->setTickLabelFont(theme::plotFont(8));
     auto* y = rect->axis(QCPAxis::atLeft);
     y->setRange(0, 105);
     y->setLabel(QStringLiteral("occupancy %"));
-    y->setLabelFont(theme::plotFont(8.5));
-    y->setTickLabelFont(theme::plotFont(8));
     QSharedPointer<QCPAxisTickerFixed> ticker(new QCPAxisTickerFixed);
     ticker->setTickStep(25);
     y->setTicker(ticker);
@@ -76,6 +84,7 @@ void OccupancyCurvePlot::addCurve(QCPAxisRect* rect, const QVector<double>& x, c
 }
 
 void OccupancyCurvePlot::setFacts(const models::OccupancyFacts& f) {
+    facts_ = f;
     clearGraphs();
     clearItems();
     blockMarker_ = registerMarker_ = QPointF(-1, -1);

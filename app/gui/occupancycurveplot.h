@@ -15,12 +15,14 @@ class OccupancyCurvePlot : public QCustomPlot {
     explicit OccupancyCurvePlot(QWidget* parent = nullptr);
 
     void setFacts(const models::OccupancyFacts& facts);
+    void applyTheme();
     // The marked point of each chart (x, occupancy 0..1), for tests.
     QPointF blockMarker() const { return blockMarker_; }
     QPointF registerMarker() const { return registerMarker_; }
 
   private:
     void setUpRect(QCPAxisRect* rect, const QString& xLabel, double xMax);
+    models::OccupancyFacts facts_;
     void addCurve(QCPAxisRect* rect, const QVector<double>& x, const QVector<double>& y, double markX,
                   double markY, const QString& markText, QPointF& marker);
 

@@ -23,6 +23,8 @@ QLabel* makeLabel(QWidget* parent, double pointSize, bool bold, const QString& n
     label->setWordWrap(true);
     label->setTextInteractionFlags(Qt::TextSelectableByMouse);
     label->setFont(theme::plotFont(pointSize, bold));
+    label->setProperty("basePointSize", pointSize);
+    label->setProperty("baseBold", bold);
     return label;
 }
 
@@ -92,6 +94,20 @@ OccupancyView::OccupancyView(models::Session* session, models::ViewState* state,
         showRun(state_->selectedRun());
     });
     showRun(state_->selectedRun());
+}
+
+void OccupancyView::applyTheme() {
+    for (QLabel* label : findChildren<QLabel*>()) {
+        if (label->property("basePointSize").isValid()) {
+            label->setFont(theme::plotFont(label->property("basePointSize").toDouble(), label->property("baseBold").toBool()));
+        }
+    }
+    if (auto* title = qobject_cast<QCPTextElement*>(series_->plotLayout()->element(0, 0))) {
+        title->setFont(theme::plotFont(10, true));
+    }
+    bars_->rebuild();
+    curves_->applyTheme();
+    series_->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void OccupancyView::showRun(const QString& runId) {

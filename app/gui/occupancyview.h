@@ -36,6 +36,8 @@ class OccupancyView : public QWidget {
 
     // Paints the whole view into rect (image export): the same charts, laid out for the page.
     void render(QCPPainter* painter, const QRectF& rect);
+    // Re-reads fonts after the presentation scale changed.
+    void applyTheme();
 
   private:
     void showRun(const QString& runId);

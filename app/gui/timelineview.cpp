@@ -27,8 +27,6 @@ TimelineView::TimelineView(models::Session* session, models::ViewState* state, Q
     setAutoAddPlottableToLegend(false);
 
     xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new TimeTicker));
-    xAxis->setTickLabelFont(theme::plotFont(9));
-    xAxis->setLabelFont(theme::plotFont(9.5));
     xAxis->grid()->setPen(QPen(QColor(0xdd, 0xdd, 0xdd), 1, Qt::DotLine));
     xAxis->grid()->setZeroLinePen(QPen(QColor(0xbb, 0xbb, 0xbb), 1));
     laneTicker_.reset(new QCPAxisTickerText);
@@ -37,12 +35,12 @@ TimelineView::TimelineView(models::Session* session, models::ViewState* state, Q
     yAxis->grid()->setVisible(false);
     yAxis->setTickLength(0, 0);
     yAxis->setSubTicks(false);
-    yAxis->setTickLabelFont(theme::plotFont(9));
     yAxis->setBasePen(QPen(QColor(0xaa, 0xaa, 0xaa)));
     xAxis2->setVisible(false);
     yAxis2->setVisible(false);
     axisRect()->setBackground(QBrush(Qt::white));
 
+    applyTheme();
     plottable_ = new TimelinePlottable(xAxis, yAxis);
     plottable_->setEmptyText(QStringLiteral(
         "No runs yet.\nChoose a problem and strategies on the left and press Run (F5),\nor open a trace (Ctrl+O)."));
@@ -65,6 +63,16 @@ TimelineView::TimelineView(models::Session* session, models::ViewState* state, Q
 }
 
 TimelineView::~TimelineView() = default;
+
+void TimelineView::applyTheme() {
+    xAxis->setTickLabelFont(theme::plotFont(9));
+    xAxis->setLabelFont(theme::plotFont(9.5));
+    yAxis->setTickLabelFont(theme::plotFont(9));
+    if (plottable_) {
+        fitRows(visibleRowsHeightPx());
+        replot(QCustomPlot::rpQueuedReplot);
+    }
+}
 
 void TimelineView::rebuild() {
     std::vector<models::ConstRunEntryPtr> runs;

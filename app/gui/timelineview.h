@@ -37,6 +37,8 @@ class TimelineView : public QCustomPlot {
     // The value span an export of heightPx shows: every row, none taller than on screen.
     double rowsForExport(int heightPx) const;
     void rebuild();
+    // Re-reads fonts and row heights after the presentation scale changed.
+    void applyTheme();
 
   signals:
     void activityHovered(const QString& tooltip);
@@ -62,7 +64,7 @@ class TimelineView : public QCustomPlot {
 
     models::Session* session_;
     models::ViewState* state_;
-    TimelinePlottable* plottable_;
+    TimelinePlottable* plottable_ = nullptr;
     QSharedPointer<QCPAxisTickerText> laneTicker_;
     QPoint pressPos_;
     bool clamping_ = false;
