@@ -10,6 +10,8 @@
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFutureWatcher>
+#include <QtConcurrent/QtConcurrentRun>
 #include <QFontDatabase>
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -33,6 +35,8 @@
 #include <QToolBar>
 #include <QToolButton>
 #include <QVBoxLayout>
+
+#include <filesystem>
 
 #include "gui/exportimagedialog.h"
 #include "gui/messagebanner.h"
@@ -844,20 +848,63 @@ void MainWindow::openDialog() {
     }
 }
 
+QString MainWindow::askForPath(const QString& title, const QString& filter) {
+    const QString path = QFileDialog::getSaveFileName(this, title, QSettings().value(QStringLiteral("lastDir")).toString(),
+                                                      filter);
+    if (!path.isEmpty()) {
+        QSettings().setValue(QStringLiteral("lastDir"), QFileInfo(path).absolutePath());
+    }
+    return path;
+}
+
 void MainWindow::saveSessionAs() {
-    const QString path = QFileDialog::getSaveFileName(this, QStringLiteral("Save session"),
-                                                      QSettings().value(QStringLiteral("lastDir")).toString(),
-                                                      QStringLiteral("SliceScope traces (*.json)"));
-    if (path.isEmpty()) {
-        return;
+    const QString path = askForPath(QStringLiteral("Save session"), QStringLiteral("SliceScope traces (*.json)"));
+    if (!path.isEmpty()) {
+        exportSession(path, SessionFormat::Trace);
     }
-    const auto written = trace::writeTrace(session_->toTrace(true), path.toStdString());
-    if (!written) {
-        showError(QStringLiteral("Could not save the session: ") + models::toQString(written.error().message).toHtmlEscaped());
-        return;
+}
+
+QFuture<QString> MainWindow::exportSession(const QString& path, SessionFormat format) {
+    if (session_->isEmpty()) {
+        const QString message = QStringLiteral("There are no runs to save or export.");
+        showError(message);
+        return QtFuture::makeReadyFuture(message);
     }
-    status_->setText(QStringLiteral("Saved %1 runs to %2").arg(session_->count()).arg(path));
-    addRecentFile(path);
+    // Immutable runs are shared with the worker; it builds the trace and writes it.
+    std::vector<std::pair<std::string, std::shared_ptr<const trace::Run>>> runs;
+    for (const auto& entry : session_->runs()) {
+        runs.emplace_back(entry->id.toStdString(), entry->run);
+    }
+    status_->setText(QStringLiteral("Writing %1\u2026").arg(path));
+    QFuture<QString> future = QtConcurrent::run([runs = std::move(runs), path, format] {
+        trace::Trace t;
+        t.generator = "slicescope 0.1.0";
+        for (const auto& [id, run] : runs) {
+            t.runs.push_back(*run);
+            t.runs.back().id = id;
+        }
+        const std::filesystem::path target = path.toStdString();
+        const Status done = format == SessionFormat::Trace ? trace::writeTrace(t, target)
+                            : format == SessionFormat::Csv ? trace::exportCsv(t, target)
+                                                           : trace::exportChromeTrace(t, target);
+        return done ? QString() : models::toQString(done.error().message);
+    });
+    auto* watcher = new QFutureWatcher<QString>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, path, format] {
+        watcher->deleteLater();
+        const QString error = watcher->result();
+        if (!error.isEmpty()) {
+            showError(QStringLiteral("Could not write %1: %2").arg(path.toHtmlEscaped(), error.toHtmlEscaped()));
+            return;
+        }
+        status_->setText(QStringLiteral("Wrote %1").arg(path));
+        appendLog(QStringLiteral("wrote %1").arg(path));
+        if (format == SessionFormat::Trace) {
+            addRecentFile(path);
+        }
+    });
+    watcher->setFuture(future);
+    return future;
 }
 
 bool MainWindow::exportImage(const QString& path, const QSize& sizePx, double dpi, QString* error) {
@@ -890,25 +937,12 @@ void MainWindow::exportImageDialog() {
 }
 
 void MainWindow::exportTable(bool chrome) {
-    if (session_->isEmpty()) {
-        showError(QStringLiteral("There are no runs to export."));
-        return;
+    const QString path = chrome ? askForPath(QStringLiteral("Export Chrome trace"),
+                                             QStringLiteral("Chrome Trace Event JSON (*.json)"))
+                                : askForPath(QStringLiteral("Export CSV"), QStringLiteral("CSV (*.csv)"));
+    if (!path.isEmpty()) {
+        exportSession(path, chrome ? SessionFormat::Chrome : SessionFormat::Csv);
     }
-    const QString path = QFileDialog::getSaveFileName(
-        this, chrome ? QStringLiteral("Export Chrome trace") : QStringLiteral("Export CSV"),
-        QSettings().value(QStringLiteral("lastDir")).toString(),
-        chrome ? QStringLiteral("Chrome Trace Event JSON (*.json)") : QStringLiteral("CSV (*.csv)"));
-    if (path.isEmpty()) {
-        return;
-    }
-    const trace::Trace t = session_->toTrace(true);
-    const auto done = chrome ? trace::exportChromeTrace(t, path.toStdString()) : trace::exportCsv(t, path.toStdString());
-    if (!done) {
-        showError(QStringLiteral("Could not export %1: %2")
-                      .arg(path.toHtmlEscaped(), models::toQString(done.error().message).toHtmlEscaped()));
-        return;
-    }
-    status_->setText(QStringLiteral("Exported %1").arg(path));
 }
 
 void MainWindow::newSession() {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QFuture>
 #include <QMainWindow>
 #include <QPointer>
 #include <QTemporaryDir>
@@ -65,6 +66,10 @@ class MainWindow : public QMainWindow {
     bool exportImage(const QString& path, const QSize& sizePx, double dpi, QString* error = nullptr);
     void startRun();
     void cancelRun();
+    // Writes the session's runs (samples included) as a trace, CSV or Chrome trace, on a worker
+    // thread; the future holds the error message, empty on success. Errors also show in the window.
+    enum class SessionFormat { Trace, Csv, Chrome };
+    QFuture<QString> exportSession(const QString& path, SessionFormat format);
 
     models::Session* session() const { return session_; }
     models::ViewState* viewState() const { return state_; }
@@ -114,6 +119,7 @@ class MainWindow : public QMainWindow {
     void updateRecentMenu();
     void openDialog();
     void saveSessionAs();
+    QString askForPath(const QString& title, const QString& filter);
     void exportImageDialog();
     void exportTable(bool chrome);
     void newSession();

@@ -4,6 +4,8 @@
 #include <QApplication>
 #include <QDropEvent>
 #include <QFile>
+#include <QFileInfo>
+#include <QFuture>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -22,6 +24,7 @@
 #include "models/gputraceproxy.h"
 #include "models/session.h"
 #include "models/sessionstore.h"
+#include "models/traceloader.h"
 #include "models/viewstate.h"
 #include "testhelpers.h"
 
@@ -46,6 +49,8 @@ class TestMainWindow : public QObject {
     void timelineAndTableSelectTogether();
     void dropOpensFiles();
     void exportsAnImage();
+    void savesAndExportsTheSession();
+    void largeTextForProjectors();
 
   private:
     StartOptions options(const QString& name) const;
@@ -280,5 +285,74 @@ void TestMainWindow::exportsAnImage() {
     QVERIFY(window.errorBanner()->isVisible()); // shown in the window, not a dialog
 }
 
+void TestMainWindow::savesAndExportsTheSession() {
+    MainWindow window(options(QStringLiteral("save")));
+    window.show();
+    window.start();
+    QSignalSpy loaded(&window, &MainWindow::traceLoaded);
+    window.openTrace(testhelpers::writeTrace(
+        dir_, QStringLiteral("save-in.json"),
+        trace::Trace{"test", {testhelpers::gpuShapedRun("g", trace::RunMode::MeasuredGpu, 2),
+                              testhelpers::gpuShapedRun("g", trace::RunMode::Modelled)}}));
+    QVERIFY(loaded.wait(kGenerousMs));
+    QCOMPARE(window.session()->count(), 2);
+
+    const QString saved = dir_.filePath(QStringLiteral("saved.json"));
+    QFuture<QString> done = window.exportSession(saved, MainWindow::SessionFormat::Trace);
+    done.waitForFinished();
+    QVERIFY2(done.result().isEmpty(), qPrintable(done.result()));
+    const LoadResult back = TraceLoader::loadNow(saved, RunOrigin::Opened);
+    QVERIFY2(back.ok(), qPrintable(back.error));
+    QCOMPARE(back.runs.size(), std::size_t(2));
+    QCOMPARE(back.runs[1]->id, QStringLiteral("g-2")); // the session's unique ids
+    QVERIFY(back.runs[1]->isModelled());
+
+    const QString csv = dir_.filePath(QStringLiteral("saved.csv"));
+    done = window.exportSession(csv, MainWindow::SessionFormat::Csv);
+    done.waitForFinished();
+    QVERIFY2(done.result().isEmpty(), qPrintable(done.result()));
+    QFile csvFile(csv);
+    QVERIFY(csvFile.open(QIODevice::ReadOnly));
+    const QByteArray csvText = csvFile.readAll();
+    QVERIFY(csvText.contains("Duration"));
+    QVERIFY(csvText.contains("sliceOuterKernel"));
+    QVERIFY(csvText.contains("modelled"));
+
+    const QString chrome = dir_.filePath(QStringLiteral("saved-chrome.json"));
+    done = window.exportSession(chrome, MainWindow::SessionFormat::Chrome);
+    done.waitForFinished();
+    QVERIFY2(done.result().isEmpty(), qPrintable(done.result()));
+    QFile chromeFile(chrome);
+    QVERIFY(chromeFile.open(QIODevice::ReadOnly));
+    const QJsonObject chromeTrace = QJsonDocument::fromJson(chromeFile.readAll()).object();
+    QVERIFY(chromeTrace.value(QStringLiteral("traceEvents")).toArray().size() > 10);
+
+    // A path that cannot be written: an error in the window, no crash.
+    done = window.exportSession(QStringLiteral("/nonexistent-dir/x.json"), MainWindow::SessionFormat::Trace);
+    done.waitForFinished();
+    QVERIFY(!done.result().isEmpty());
+    QTRY_VERIFY(window.errorBanner()->isVisible());
+}
+
+void TestMainWindow::largeTextForProjectors() {
+    MainWindow window(options(QStringLiteral("large")));
+    window.show();
+    window.start();
+    QAction* large = nullptr;
+    for (QAction* action : window.findChildren<QAction*>()) {
+        if (action->text().contains(QStringLiteral("Large text"))) {
+            large = action;
+        }
+    }
+    QVERIFY(large);
+    const double before = window.timeline()->xAxis->tickLabelFont().pointSizeF();
+    large->trigger();
+    QVERIFY(window.timeline()->xAxis->tickLabelFont().pointSizeF() > before * 1.3);
+    QVERIFY(QApplication::font().pointSizeF() > 0);
+    large->trigger();
+    QCOMPARE(window.timeline()->xAxis->tickLabelFont().pointSizeF(), before);
+}
+
 QTEST_MAIN(TestMainWindow)
 #include "tst_mainwindow.moc"
+
