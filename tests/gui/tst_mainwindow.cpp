@@ -2,6 +2,7 @@
 // CPU run and a modelled run through the real slicescope-cli join the (autosaved) session,
 // Cancel, the no-GPU banner, timeline/table selection, drag and drop, export.
 #include <QApplication>
+#include <QDockWidget>
 #include <QDropEvent>
 #include <QFile>
 #include <QFileInfo>
@@ -10,6 +11,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QMimeData>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
@@ -51,6 +53,7 @@ class TestMainWindow : public QObject {
     void exportsAnImage();
     void savesAndExportsTheSession();
     void largeTextForProjectors();
+    void layoutInputsAndRecentFilesPersist();
 
   private:
     StartOptions options(const QString& name) const;
@@ -351,6 +354,39 @@ void TestMainWindow::largeTextForProjectors() {
     QVERIFY(QApplication::font().pointSizeF() > 0);
     large->trigger();
     QCOMPARE(window.timeline()->xAxis->tickLabelFont().pointSizeF(), before);
+}
+
+void TestMainWindow::layoutInputsAndRecentFilesPersist() {
+    QSettings().clear();
+    const QString path = testhelpers::writeTrace(dir_, QStringLiteral("recent.json"),
+                                                 trace::Trace{"test", {testhelpers::denseRun("recent", 5)}});
+    {
+        MainWindow window(options(QStringLiteral("persist")));
+        window.show();
+        window.start();
+        QSignalSpy loaded(&window, &MainWindow::traceLoaded);
+        window.openTrace(path);
+        QVERIFY(loaded.wait(kGenerousMs));
+        RunConfig config = window.runSetup()->config();
+        config.r = 321;
+        config.strategies = {QStringLiteral("cpu-parallel")};
+        window.runSetup()->setConfig(config);
+        window.findChild<QDockWidget*>(QStringLiteral("logDock"))->hide();
+        window.close(); // saves the layout and the inputs
+    }
+    QSettings settings;
+    QCOMPARE(settings.value(QStringLiteral("recentFiles")).toStringList().value(0), QFileInfo(path).absoluteFilePath());
+    QVERIFY(settings.contains(QStringLiteral("window/state")));
+    MainWindow again(options(QStringLiteral("persist2")));
+    again.show();
+    QCOMPARE(again.runSetup()->config().r, quint64(321));
+    QCOMPARE(again.runSetup()->config().strategies, QStringList{QStringLiteral("cpu-parallel")});
+    QVERIFY(again.findChild<QDockWidget*>(QStringLiteral("logDock"))->isHidden());
+    bool listed = false;
+    for (QAction* action : again.findChildren<QAction*>()) {
+        listed = listed || action->text().endsWith(QFileInfo(path).absoluteFilePath());
+    }
+    QVERIFY(listed); // File > Open recent
 }
 
 QTEST_MAIN(TestMainWindow)
