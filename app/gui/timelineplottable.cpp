@@ -374,10 +374,7 @@ std::optional<QRectF> TimelinePlottable::activityRect(int run, int activity) con
         return std::nullopt;
     }
     const trace::Activity& a = e.run->activities[std::size_t(activity)];
-    const LaneKind kind = models::laneKindOf(a.kind);
-    const bool byThread = kind == LaneKind::Api || kind == LaneKind::Host || kind == LaneKind::Sync ||
-                          kind == LaneKind::Overhead;
-    const std::uint32_t key = byThread ? a.threadId : a.stream;
+    const auto [kind, key] = models::laneOf(a);
     for (const Row& row : rows_) {
         if (row.type != Row::Type::Lane || row.run != run) {
             continue;

@@ -74,6 +74,15 @@ std::string laneLabel(LaneKind kind, std::uint32_t key, std::size_t keysOfKind) 
     return label + " stream " + std::to_string(key);
 }
 
+} // namespace
+
+std::pair<LaneKind, std::uint32_t> laneOf(const trace::Activity& activity) {
+    const LaneKind kind = laneKindOf(activity.kind);
+    return {kind, keyedByThread(kind) ? activity.threadId : activity.stream};
+}
+
+namespace {
+
 void fillRows(Lane& lane, std::vector<LaneEvent>& events) {
     std::stable_sort(events.begin(), events.end(),
                      [](const LaneEvent& a, const LaneEvent& b) { return a.startNs < b.startNs; });
@@ -108,10 +117,8 @@ RunLanes buildLanes(const trace::Run& run) {
     bool any = false;
     for (std::size_t i = 0; i < run.activities.size(); ++i) {
         const trace::Activity& a = run.activities[i];
-        const LaneKind kind = laneKindOf(a.kind);
-        const std::uint32_t key = keyedByThread(kind) ? a.threadId : a.stream;
         const std::int64_t end = std::max(a.startNs, a.endNs);
-        byLane[{kind, key}].push_back(LaneEvent{a.startNs, end, std::uint32_t(i)});
+        byLane[laneOf(a)].push_back(LaneEvent{a.startNs, end, std::uint32_t(i)});
         result.beginNs = any ? std::min(result.beginNs, a.startNs) : a.startNs;
         result.endNs = any ? std::max(result.endNs, end) : end;
         any = true;

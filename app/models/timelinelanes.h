@@ -53,6 +53,9 @@ struct RunLanes {
 inline constexpr std::size_t kMaxRowsPerLane = 4;
 
 LaneKind laneKindOf(trace::ActivityKind kind);
+// The lane an activity belongs to: its kind and its host thread (API, host, sync, profiler
+// lanes) or stream (device lanes).
+std::pair<LaneKind, std::uint32_t> laneOf(const trace::Activity& activity);
 std::string laneKindName(LaneKind kind); // "API", "HtoD", "kernels", ...
 
 // Arranges a run's activities; O(n log n). Activities with end < start are drawn as instants.
