@@ -121,6 +121,8 @@ void OccupancyBarsPlot::rebuild() {
         text->setColor(QColor(0x66, 0x66, 0x66));
         legend->setVisible(false);
     }
+    xAxis->setVisible(!runIds_.isEmpty());
+    yAxis->setVisible(!runIds_.isEmpty());
     yAxis->setTicker(ticker);
     yAxis->setRangeReversed(true);
     yAxis->setRange(-0.6, std::max(0, key - 1) + 0.6);

@@ -152,7 +152,7 @@ void OccupancyView::updateSeries(const models::RunEntry* entry) {
     series_->clearGraphs();
     const bool has = entry && !entry->run->occupancySeries.empty();
     series_->setVisible(has);
-    if (!entry || entry->run->mode == trace::RunMode::MeasuredCpu) {
+    if (!entry || !facts_.hasLaunch) {
         noSeries_->clear();
     } else if (!has) {
         noSeries_->setText(QStringLiteral(

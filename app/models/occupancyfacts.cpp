@@ -78,6 +78,10 @@ OccupancyFacts computeOccupancyFacts(const RunEntry& entry) {
         }
     }
     f.limiterWords = limiterInPlainWords(limiter, d, f.activeBlocksPerSm, f.blockSize);
+    if (run.occupancy && !run.occupancy->explanation.empty()) {
+        // The calculator's own sentence, with its exact figures, after the plain-words one.
+        f.limiterWords += QLatin1Char(' ') + toQString(run.occupancy->explanation);
+    }
     const std::uint64_t launched = l.grid.count() * l.block.count();
     f.residency = occupancy::modelResidency(d, l.grid, l.block, std::min(l.workers, launched), f.activeBlocksPerSm);
 
