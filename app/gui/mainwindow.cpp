@@ -396,6 +396,20 @@ void MainWindow::createActions() {
     right->setShortcut(QKeySequence(Qt::Key_Right));
     right->setShortcutContext(Qt::WidgetShortcut);
     timeline_->addAction(right);
+    // Perfetto's keys, for people who live in trace viewers: W/S zoom, A/D pan.
+    const std::pair<QKeySequence, std::function<void()>> wasd[] = {
+        {QKeySequence(Qt::Key_W), [this] { timeline_->zoomBy(0.8); }},
+        {QKeySequence(Qt::Key_S), [this] { timeline_->zoomBy(1.25); }},
+        {QKeySequence(Qt::Key_A), [this] { timeline_->panBy(-0.1); }},
+        {QKeySequence(Qt::Key_D), [this] { timeline_->panBy(0.1); }},
+    };
+    for (const auto& [key, action] : wasd) {
+        auto* shortcut = new QAction(timeline_);
+        shortcut->setShortcut(key);
+        shortcut->setShortcutContext(Qt::WidgetShortcut);
+        connect(shortcut, &QAction::triggered, this, action);
+        timeline_->addAction(shortcut);
+    }
     timeline_->setFocusPolicy(Qt::StrongFocus);
     auto* zoomEvent = viewMenu_->addAction(QStringLiteral("Zoom to selected event"), this,
                                            [this] { timeline_->zoomToActivity(state_->selectedActivity()); });

@@ -218,6 +218,24 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event) {
     if (event->buttons() != Qt::NoButton) {
         return;
     }
+    if (event->position().x() < axisRect()->rect().left()) {
+        // Over the lane labels: say what the lane holds.
+        const double value = yAxis->pixelToCoord(event->position().y());
+        for (const auto& row : plottable_->rows()) {
+            if (row.type == TimelinePlottable::Row::Type::Lane && value >= row.top && value < row.top + row.height) {
+                const auto& entry = *plottable_->runs()[std::size_t(row.run)];
+                const auto& lane = entry.lanes->lanes[std::size_t(row.lane)];
+                QToolTip::showText(event->globalPosition().toPoint(),
+                                   QStringLiteral("<b>%1</b> of %2: %3 (%4 events)")
+                                       .arg(models::toQString(lane.label), entry.id, theme::laneDescription(lane.kind),
+                                            models::toQString(trace::formatCount(lane.eventCount))),
+                                   this);
+                return;
+            }
+        }
+        QToolTip::hideText();
+        return;
+    }
     const auto hit = plottable_->hitTest(event->position());
     if (!hit) {
         QToolTip::hideText();

@@ -54,6 +54,7 @@ class TestMainWindow : public QObject {
     void savesAndExportsTheSession();
     void largeTextForProjectors();
     void layoutInputsAndRecentFilesPersist();
+    void keyboardZoomsAndPans();
 
   private:
     StartOptions options(const QString& name) const;
@@ -387,6 +388,33 @@ void TestMainWindow::layoutInputsAndRecentFilesPersist() {
         listed = listed || action->text().endsWith(QFileInfo(path).absoluteFilePath());
     }
     QVERIFY(listed); // File > Open recent
+}
+
+void TestMainWindow::keyboardZoomsAndPans() {
+    MainWindow window(options(QStringLiteral("keys")));
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.start();
+    QSignalSpy loaded(&window, &MainWindow::traceLoaded);
+    window.openTrace(testhelpers::writeTrace(dir_, QStringLiteral("keys.json"),
+                                             trace::Trace{"test", {testhelpers::gpuShapedRun("k", trace::RunMode::MeasuredGpu, 3)}}));
+    QVERIFY(loaded.wait(kGenerousMs));
+    TimelineView* timeline = window.timeline();
+    timeline->setFocus();
+    const QCPRange full = timeline->xAxis->range();
+    QTest::keyClick(timeline, Qt::Key_W);
+    const QCPRange zoomed = timeline->xAxis->range();
+    QVERIFY(zoomed.size() < full.size() * 0.9);
+    QTest::keyClick(timeline, Qt::Key_D);
+    QVERIFY(timeline->xAxis->range().lower > zoomed.lower);
+    QTest::keyClick(timeline, Qt::Key_A);
+    QTest::keyClick(timeline, Qt::Key_A);
+    QVERIFY(timeline->xAxis->range().lower < zoomed.lower);
+    QTest::keyClick(timeline, Qt::Key_S);
+    QVERIFY(timeline->xAxis->range().size() > zoomed.size());
+    QTest::keyClick(&window, Qt::Key_Home); // reset, from anywhere in the window
+    QCOMPARE(timeline->xAxis->range().lower, full.lower);
+    QCOMPARE(timeline->xAxis->range().upper, full.upper);
 }
 
 QTEST_MAIN(TestMainWindow)
