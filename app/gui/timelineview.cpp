@@ -226,9 +226,10 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event) {
                 const auto& entry = *plottable_->runs()[std::size_t(row.run)];
                 const auto& lane = entry.lanes->lanes[std::size_t(row.lane)];
                 QToolTip::showText(event->globalPosition().toPoint(),
-                                   QStringLiteral("<b>%1</b> of %2: %3 (%4 events)")
+                                   QStringLiteral("<b>%1</b> of %2: %3 (%4 %5)")
                                        .arg(models::toQString(lane.label), entry.id, theme::laneDescription(lane.kind),
-                                            models::toQString(trace::formatCount(lane.eventCount))),
+                                            models::toQString(trace::formatCount(lane.eventCount)),
+                                            lane.eventCount == 1 ? QStringLiteral("event") : QStringLiteral("events")),
                                    this);
                 return;
             }
