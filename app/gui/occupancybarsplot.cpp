@@ -87,6 +87,7 @@ void OccupancyBarsPlot::rebuild() {
             band->setPen(Qt::NoPen);
             band->setBrush(QColor(0xff, 0xf3, 0xc4));
             band->setClipToAxisRect(true);
+            band->setLayer(QStringLiteral("grid")); // under the bars, which live on "main"
         }
         ticker->addTick(key, entry->isModelled() ? entry->id + QStringLiteral("\n(modelled)") : entry->id);
         theoretical->addData(key, run.occupancy->theoretical * 100);
@@ -120,6 +121,9 @@ void OccupancyBarsPlot::rebuild() {
         text->setFont(theme::plotFont(9));
         text->setColor(QColor(0x66, 0x66, 0x66));
         legend->setVisible(false);
+    }
+    if (achieved->dataCount() == 0) {
+        achieved->removeFromLegend(); // none measured: no promise of a bar that is not there
     }
     xAxis->setVisible(!runIds_.isEmpty());
     yAxis->setVisible(!runIds_.isEmpty());

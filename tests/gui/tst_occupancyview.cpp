@@ -148,6 +148,16 @@ void TestOccupancyView::barsForGpuRunsOnlyAndClickSelects() {
     QCOMPARE(theoretical->data()->at(0)->value, 100.0);
     auto* achieved = qobject_cast<QCPBars*>(bars.plottable(1));
     QCOMPARE(achieved->dataCount(), 0); // never measured: no bar, not a zero
+    QVERIFY(!bars.legend->hasItemWithPlottable(achieved));
+    state.setSelectedRun(QStringLiteral("a"));
+    int bands = 0;
+    for (int i = 0; i < bars.itemCount(); ++i) {
+        if (auto* band = qobject_cast<QCPItemRect*>(bars.item(i))) {
+            QCOMPARE(band->layer()->name(), QStringLiteral("grid")); // the highlight stays under the bars
+            ++bands;
+        }
+    }
+    QCOMPARE(bands, 1);
     bars.resize(500, 300);
     bars.show();
     QVERIFY(QTest::qWaitForWindowExposed(&bars));
