@@ -18,7 +18,7 @@ GpuResults runGpu(const std::vector<strategy::StrategyId>& ids, const RunRequest
     }
     const auto failAll = [&](const Error& error) {
         for (auto id : ids) {
-            out.runs.push_back(fail(error.code, std::string(strategy::toString(id)) + ": " + error.message));
+            out.runs.push_back(fail(error.code, std::string(strategy::toString(id)) + " cannot run: " + error.message));
         }
         return out;
     };
@@ -33,8 +33,9 @@ GpuResults runGpu(const std::vector<strategy::StrategyId>& ids, const RunRequest
     }
     auto session = cuda::GpuSession::open(request.deviceIndex, options);
     if (!session) {
-        for (std::size_t i = 0; i < ids.size(); ++i) {
-            out.runs.push_back(tl::unexpected(session.error()));
+        for (auto id : ids) {
+            out.runs.push_back(fail(session.error().code, std::string(strategy::toString(id)) +
+                                                              " cannot run: " + session.error().message));
         }
         return out;
     }
