@@ -122,4 +122,43 @@ std::int64_t Run::endNs() const {
         ->endNs;
 }
 
+NameTable::NameTable(Run& run)
+    : run_(&run), ids_(run.strings.size() * 2 + 16, Hash{&run.strings}, Equal{&run.strings}) {
+    // Index 0 is "no name" and stays out of the set; the first copy of a duplicate wins.
+    for (std::size_t i = 1; i < run.strings.size(); ++i) {
+        if (!run.strings[i].empty()) {
+            ids_.insert(std::uint32_t(i));
+        }
+    }
+}
+
+std::uint32_t NameTable::intern(std::string_view text) {
+    if (text.empty()) {
+        return 0;
+    }
+    if (const auto it = ids_.find(text); it != ids_.end()) {
+        return *it;
+    }
+    run_->strings.emplace_back(text);
+    const auto id = std::uint32_t(run_->strings.size() - 1);
+    ids_.insert(id);
+    return id;
+}
+
+std::size_t NameTable::Hash::operator()(std::string_view text) const noexcept {
+    return std::hash<std::string_view>{}(text);
+}
+
+std::size_t NameTable::Hash::operator()(std::uint32_t id) const noexcept {
+    return (*this)(std::string_view((*strings)[id]));
+}
+
+bool NameTable::Equal::operator()(std::string_view a, std::uint32_t b) const noexcept {
+    return a == std::string_view((*strings)[b]);
+}
+
+bool NameTable::Equal::operator()(std::uint32_t a, std::string_view b) const noexcept {
+    return std::string_view((*strings)[a]) == b;
+}
+
 } // namespace slicescope::trace

@@ -1,15 +1,106 @@
-// PLACEHOLDER: replaced by the trace JSON work (issue 2). Not done.
+// The slicescope-trace JSON format (docs/trace-format.md): file handling around the reader
+// (tracereader.cpp) and the writer (tracewriter.cpp).
 #include "slicescope/trace/tracejson.h"
 
+#include "atomicfile.h"
+#include "tracereader.h"
+#include "tracewriter.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 namespace slicescope::trace {
-Result<Trace> parseTrace(std::string_view, const ReadOptions&) {
-    return fail(Error::Code::Internal, "not implemented yet");
+
+namespace {
+
+Result<std::string> readWholeFile(const std::filesystem::path& path) {
+    const auto ioError = [&path](int error) {
+        return fail(Error::Code::Io, "cannot read " + path.string() + ": " + std::strerror(error));
+    };
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        return ioError(errno);
+    }
+    struct stat info {};
+    if (::fstat(fd, &info) != 0) {
+        const int error = errno;
+        ::close(fd);
+        return ioError(error);
+    }
+    if (S_ISDIR(info.st_mode)) {
+        ::close(fd);
+        return ioError(EISDIR);
+    }
+    // The size is a first guess (the file may change while we read, or be a pipe): read until
+    // the end, in steps.
+    std::string data;
+    std::size_t size = 0;
+    data.resize(S_ISREG(info.st_mode) && info.st_size > 0 ? std::size_t(info.st_size) + 1
+                                                          : 1 << 16);
+    for (;;) {
+        if (size == data.size()) {
+            data.resize(data.size() * 2);
+        }
+        const ssize_t got = ::read(fd, data.data() + size, data.size() - size);
+        if (got < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            const int error = errno;
+            ::close(fd);
+            return ioError(error);
+        }
+        if (got == 0) {
+            break;
+        }
+        size += std::size_t(got);
+    }
+    ::close(fd);
+    data.resize(size);
+    return data;
 }
-Result<Trace> readTrace(const std::filesystem::path&, const ReadOptions&) {
-    return fail(Error::Code::Internal, "not implemented yet");
+
+} // namespace
+
+Result<Trace> parseTrace(std::string_view json, const ReadOptions& options) {
+    return readTraceText(json, options);
 }
-std::string toJson(const Trace&) { return {}; }
-Status writeTrace(const Trace&, const std::filesystem::path&) {
-    return fail(Error::Code::Internal, "not implemented yet");
+
+Result<Trace> readTrace(const std::filesystem::path& path, const ReadOptions& options) {
+    auto text = readWholeFile(path);
+    if (!text) {
+        return tl::unexpected(text.error());
+    }
+    auto trace = parseTrace(*text, options);
+    if (!trace && trace.error().code == Error::Code::Parse) {
+        return fail(Error::Code::Parse, path.string() + ": " + trace.error().message);
+    }
+    return trace;
 }
+
+std::string toJson(const Trace& trace) {
+    std::string out;
+    std::size_t activities = 0;
+    for (const auto& run : trace.runs) {
+        activities += run.activities.size();
+    }
+    out.reserve(4096 + activities * 128);
+    writeTraceText(trace, out, nullptr);
+    return out;
+}
+
+Status writeTrace(const Trace& trace, const std::filesystem::path& path) {
+    return writeFileAtomically(path, [&trace](std::ostream& stream) {
+        std::string buffer;
+        buffer.reserve((std::size_t(1) << 20) + 65536);
+        writeTraceText(trace, buffer, [&stream](std::string& text) {
+            stream.write(text.data(), std::streamsize(text.size()));
+            text.clear();
+        });
+    });
+}
+
 } // namespace slicescope::trace

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include "slicescope/core/dim3.h"
@@ -135,6 +136,35 @@ struct Run {
     // The earliest start and latest end over all activities (0, 0 when there are none).
     std::int64_t beginNs() const;
     std::int64_t endNs() const;
+};
+
+// Interns names into one run's string table in constant time per name, for code that adds many
+// activities (trace readers, GPU backends). It indexes run.strings at construction; while it
+// lives, add names only through it. The run must outlive it and stay at the same address.
+class NameTable {
+  public:
+    explicit NameTable(Run& run);
+    // Same contract as Run::intern: 0 for the empty name, otherwise the index of text.
+    std::uint32_t intern(std::string_view text);
+
+  private:
+    // The set holds indices into run.strings, hashed and compared by the text they name, so
+    // names are stored once and lookups by string_view allocate nothing.
+    struct Hash {
+        using is_transparent = void;
+        const std::vector<std::string>* strings;
+        std::size_t operator()(std::string_view text) const noexcept;
+        std::size_t operator()(std::uint32_t id) const noexcept;
+    };
+    struct Equal {
+        using is_transparent = void;
+        const std::vector<std::string>* strings;
+        bool operator()(std::uint32_t a, std::uint32_t b) const noexcept { return a == b; }
+        bool operator()(std::string_view a, std::uint32_t b) const noexcept;
+        bool operator()(std::uint32_t a, std::string_view b) const noexcept;
+    };
+    Run* run_;
+    std::unordered_set<std::uint32_t, Hash, Equal> ids_;
 };
 
 struct Trace {

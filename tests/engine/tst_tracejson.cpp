@@ -1,0 +1,775 @@
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <sstream>
+#include <unistd.h>
+
+#include "slicescope/trace/tracejson.h"
+
+namespace slicescope::trace {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::int64_t kBaseNs = 1'764'675'720'123'456'789; // a CUPTI-like timestamp, ~1.7e18
+
+std::string readFile(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+// A folder of its own for each test, removed afterwards.
+class TempDir {
+  public:
+    TempDir() {
+        path_ = fs::temp_directory_path() /
+                ("tst_tracejson-" + std::to_string(::getpid()) + "-" + std::to_string(counter_++));
+        fs::remove_all(path_);
+        fs::create_directories(path_);
+    }
+    ~TempDir() { fs::remove_all(path_); }
+    const fs::path& path() const { return path_; }
+
+  private:
+    static inline int counter_ = 0;
+    fs::path path_;
+};
+
+Activity activity(ActivityKind kind, std::int64_t startNs, std::int64_t endNs) {
+    Activity a;
+    a.kind = kind;
+    a.startNs = startNs;
+    a.endNs = endNs;
+    return a;
+}
+
+// A trace with every run field set, every activity kind and all four modes.
+Trace fullTrace() {
+    Trace trace;
+    trace.generator = "tst_tracejson";
+
+    Run gpu;
+    gpu.id = "slice-middle";
+    gpu.strategy = "slice-middle";
+    gpu.mode = RunMode::MeasuredGpu;
+    gpu.problem = problem::Problem{{100, 4000, 5}, problem::Dtype::F64, 1};
+    gpu.device.id = "h200";
+    gpu.device.name = "NVIDIA H200";
+    gpu.device.computeMajor = 9;
+    gpu.device.computeMinor = 0;
+    gpu.device.smCount = 132;
+    gpu.device.maxThreadsPerSm = 2048;
+    gpu.device.memoryBandwidthGBps = 4800.5;
+    gpu.device.globalMemoryBytes = 150'000'000'000ULL;
+    gpu.device.sources["smCount"] = "sources are not stored in traces";
+    LaunchInfo launch;
+    launch.grid = {63, 1, 1};
+    launch.block = {64, 2, 3};
+    launch.workers = 4000;
+    launch.elementsPerWorker = 500;
+    launch.layout = "crn";
+    launch.blockOption = "numba-cuda";
+    launch.gridStride = true;
+    launch.registersPerThread = 40;
+    launch.staticSharedBytes = 1024;
+    launch.dynamicSharedBytes = 2048;
+    gpu.launch = launch;
+    OccupancyInfo occupancy;
+    occupancy.theoretical = 0.5;
+    occupancy.achieved = 0.123456789012345;
+    occupancy.threadSlotsBusy = 1.0 / 3.0;
+    occupancy.limiter = "registers";
+    occupancy.explanation = "Registers limit the SM to 16 blocks.";
+    occupancy.activeBlocksPerSm = 16;
+    occupancy.smBusyShare = 0.875;
+    gpu.occupancy = occupancy;
+    gpu.verification = Verification{true, 1e-300};
+    gpu.memoryMode = "pinned";
+    gpu.repeat = 3;
+    gpu.wallNs = 987'654'321;
+    gpu.createdAt = "2026-12-02T11:42:00Z";
+    gpu.droppedRecords = 5;
+    gpu.notes = {"no counters: \"not permitted\"", "second note\nwith a line break"};
+    gpu.occupancySeries = {{kBaseNs, 0.0f}, {kBaseNs + 100'000, 0.4375f}, {kBaseNs + 200'000, 1.0f}};
+
+    Activity api = activity(ActivityKind::Api, kBaseNs, kBaseNs + 5'000);
+    api.nameId = gpu.intern("cudaMemcpyAsync");
+    api.correlationId = 77;
+    api.threadId = 4242;
+    gpu.activities.push_back(api);
+    for (const auto kind : {ActivityKind::HtoD, ActivityKind::DtoH, ActivityKind::DtoD, ActivityKind::HtoH}) {
+        Activity copy = activity(kind, kBaseNs + 10'000, kBaseNs + 6'010'001);
+        copy.bytes = 16'000'000;
+        copy.srcKind = kind == ActivityKind::HtoD ? MemoryKind::Pinned : MemoryKind::Device;
+        copy.dstKind = kind == ActivityKind::DtoH ? MemoryKind::Managed : MemoryKind::Array;
+        copy.stream = 13;
+        copy.correlationId = 78;
+        copy.iteration = 2;
+        gpu.activities.push_back(copy);
+    }
+    Activity kernel = activity(ActivityKind::Kernel, kBaseNs + 7'000'000, kBaseNs + 16'000'123);
+    kernel.nameId = gpu.intern("slice_middle<double>(double*, \"crn\", int)\t\\");
+    kernel.grid = {63, 2, 1};
+    kernel.block = {64, 1, 4};
+    kernel.registersPerThread = 40;
+    kernel.staticSharedBytes = 48;
+    kernel.dynamicSharedBytes = 96;
+    kernel.stream = 13;
+    kernel.correlationId = 79;
+    kernel.theoreticalOccupancy = 0.5f;
+    kernel.achievedOccupancy = 0.1234567f;
+    gpu.activities.push_back(kernel);
+    Activity memset = activity(ActivityKind::Memset, kBaseNs + 16'100'000, kBaseNs + 16'100'000);
+    memset.bytes = 4096;
+    memset.dstKind = MemoryKind::Device;
+    memset.stream = 13;
+    gpu.activities.push_back(memset);
+    Activity sync = activity(ActivityKind::Sync, kBaseNs + 6'000, kBaseNs + 16'000'200);
+    sync.nameId = gpu.intern("cudaStreamSynchronize");
+    sync.threadId = 4242;
+    gpu.activities.push_back(sync);
+    Activity host = activity(ActivityKind::Host, kBaseNs - 1'000'000, kBaseNs - 1);
+    host.nameId = gpu.intern("layout C\u00d7R\u00d7N \xF0\x9F\x9A\x80"); // non-ASCII text
+    gpu.activities.push_back(host);
+    Activity overhead = activity(ActivityKind::Overhead, kBaseNs + 17'000'000, kBaseNs + 17'500'000);
+    overhead.nameId = gpu.intern("CUPTI buffer flush");
+    overhead.threadId = 9;
+    gpu.activities.push_back(overhead);
+    trace.runs.push_back(gpu);
+
+    Run modelled;
+    modelled.id = "one-worker";
+    modelled.strategy = "one-worker";
+    modelled.mode = RunMode::Modelled;
+    modelled.problem = problem::Problem{{100, 4000, 5}, problem::Dtype::F32, 7};
+    modelled.device.name = "NVIDIA GeForce GTX 1080 Ti";
+    modelled.launch = LaunchInfo{{1, 1, 1}, {64, 1, 1}, 1, 2'000'000, "rcn", "numba", false, 0, 0, 0};
+    modelled.occupancy = OccupancyInfo{0.03125, std::nullopt, 1.0 / 458752.0, "blocks", "", 1, std::nullopt};
+    Activity modelledKernel = activity(ActivityKind::Kernel, 0, 1'200'000'000);
+    modelledKernel.nameId = modelled.intern("one_worker");
+    modelled.activities.push_back(modelledKernel);
+    trace.runs.push_back(modelled);
+
+    Run cpu;
+    cpu.id = "cpu-parallel";
+    cpu.strategy = "cpu-parallel";
+    cpu.mode = RunMode::MeasuredCpu;
+    cpu.problem = problem::Problem{{2, 3, 4}, problem::Dtype::F64, 1};
+    cpu.device.name = "Example CPU";
+    cpu.verification = Verification{false, std::numeric_limits<double>::quiet_NaN()};
+    for (std::uint32_t thread = 0; thread < 3; ++thread) {
+        Activity work = activity(ActivityKind::Host, kBaseNs + thread, kBaseNs + 1000 + thread);
+        work.nameId = cpu.intern("compute");
+        work.threadId = thread;
+        work.iteration = std::uint16_t(thread);
+        cpu.activities.push_back(work);
+    }
+    trace.runs.push_back(cpu);
+
+    Run recorded;
+    recorded.id = "recorded";
+    recorded.strategy = "recorded";
+    recorded.mode = RunMode::Recorded;
+    recorded.device.name = "NVIDIA H200";
+    recorded.command = "python3 seed.py --shape '100 4000 5'";
+    recorded.exitStatus = -11;
+    recorded.droppedRecords = std::numeric_limits<std::uint64_t>::max();
+    trace.runs.push_back(recorded);
+    return trace;
+}
+
+bool sameFloat(double a, double b) { return (std::isnan(a) && std::isnan(b)) || a == b; }
+
+void expectSameActivity(const Run& runA, const Activity& a, const Run& runB, const Activity& b) {
+    EXPECT_EQ(a.kind, b.kind);
+    EXPECT_EQ(a.startNs, b.startNs);
+    EXPECT_EQ(a.endNs, b.endNs);
+    EXPECT_EQ(a.bytes, b.bytes);
+    EXPECT_EQ(a.grid, b.grid);
+    EXPECT_EQ(a.block, b.block);
+    EXPECT_EQ(runA.name(a), runB.name(b));
+    EXPECT_EQ(a.correlationId, b.correlationId);
+    EXPECT_EQ(a.stream, b.stream);
+    EXPECT_EQ(a.threadId, b.threadId);
+    EXPECT_EQ(a.staticSharedBytes, b.staticSharedBytes);
+    EXPECT_EQ(a.dynamicSharedBytes, b.dynamicSharedBytes);
+    EXPECT_EQ(a.registersPerThread, b.registersPerThread);
+    EXPECT_EQ(a.iteration, b.iteration);
+    EXPECT_EQ(a.srcKind, b.srcKind);
+    EXPECT_EQ(a.dstKind, b.dstKind);
+    EXPECT_TRUE(sameFloat(a.theoreticalOccupancy, b.theoreticalOccupancy));
+    EXPECT_TRUE(sameFloat(a.achievedOccupancy, b.achievedOccupancy));
+}
+
+void expectSameRun(const Run& a, const Run& b) {
+    SCOPED_TRACE("run " + a.id);
+    EXPECT_EQ(a.id, b.id);
+    EXPECT_EQ(a.strategy, b.strategy);
+    EXPECT_EQ(a.mode, b.mode);
+    EXPECT_EQ(a.problem, b.problem);
+    EXPECT_EQ(a.device.id, b.device.id);
+    EXPECT_EQ(a.device.name, b.device.name);
+    EXPECT_EQ(a.device.computeCapability(), b.device.computeCapability());
+    EXPECT_EQ(a.device.smCount, b.device.smCount);
+    EXPECT_EQ(a.device.memoryBandwidthGBps, b.device.memoryBandwidthGBps);
+    EXPECT_EQ(a.device.globalMemoryBytes, b.device.globalMemoryBytes);
+    ASSERT_EQ(a.launch.has_value(), b.launch.has_value());
+    if (a.launch) {
+        EXPECT_EQ(a.launch->grid, b.launch->grid);
+        EXPECT_EQ(a.launch->block, b.launch->block);
+        EXPECT_EQ(a.launch->workers, b.launch->workers);
+        EXPECT_EQ(a.launch->elementsPerWorker, b.launch->elementsPerWorker);
+        EXPECT_EQ(a.launch->layout, b.launch->layout);
+        EXPECT_EQ(a.launch->blockOption, b.launch->blockOption);
+        EXPECT_EQ(a.launch->gridStride, b.launch->gridStride);
+        EXPECT_EQ(a.launch->registersPerThread, b.launch->registersPerThread);
+        EXPECT_EQ(a.launch->staticSharedBytes, b.launch->staticSharedBytes);
+        EXPECT_EQ(a.launch->dynamicSharedBytes, b.launch->dynamicSharedBytes);
+    }
+    ASSERT_EQ(a.occupancy.has_value(), b.occupancy.has_value());
+    if (a.occupancy) {
+        EXPECT_EQ(a.occupancy->theoretical, b.occupancy->theoretical);
+        EXPECT_EQ(a.occupancy->achieved, b.occupancy->achieved);
+        EXPECT_EQ(a.occupancy->threadSlotsBusy, b.occupancy->threadSlotsBusy);
+        EXPECT_EQ(a.occupancy->limiter, b.occupancy->limiter);
+        EXPECT_EQ(a.occupancy->explanation, b.occupancy->explanation);
+        EXPECT_EQ(a.occupancy->activeBlocksPerSm, b.occupancy->activeBlocksPerSm);
+        EXPECT_EQ(a.occupancy->smBusyShare, b.occupancy->smBusyShare);
+    }
+    ASSERT_EQ(a.verification.has_value(), b.verification.has_value());
+    if (a.verification) {
+        EXPECT_EQ(a.verification->passed, b.verification->passed);
+        EXPECT_TRUE(sameFloat(a.verification->maxAbsError, b.verification->maxAbsError));
+    }
+    EXPECT_EQ(a.memoryMode, b.memoryMode);
+    EXPECT_EQ(a.repeat, b.repeat);
+    EXPECT_EQ(a.wallNs, b.wallNs);
+    EXPECT_EQ(a.createdAt, b.createdAt);
+    EXPECT_EQ(a.command, b.command);
+    EXPECT_EQ(a.exitStatus, b.exitStatus);
+    EXPECT_EQ(a.droppedRecords, b.droppedRecords);
+    EXPECT_EQ(a.notes, b.notes);
+    ASSERT_EQ(a.occupancySeries.size(), b.occupancySeries.size());
+    for (std::size_t i = 0; i < a.occupancySeries.size(); ++i) {
+        EXPECT_EQ(a.occupancySeries[i].timeNs, b.occupancySeries[i].timeNs);
+        EXPECT_EQ(a.occupancySeries[i].value, b.occupancySeries[i].value);
+    }
+    ASSERT_EQ(a.activities.size(), b.activities.size());
+    for (std::size_t i = 0; i < a.activities.size(); ++i) {
+        SCOPED_TRACE("activity " + std::to_string(i));
+        expectSameActivity(a, a.activities[i], b, b.activities[i]);
+    }
+}
+
+void expectSameTrace(const Trace& a, const Trace& b) {
+    EXPECT_EQ(a.generator, b.generator);
+    ASSERT_EQ(a.runs.size(), b.runs.size());
+    for (std::size_t i = 0; i < a.runs.size(); ++i) {
+        expectSameRun(a.runs[i], b.runs[i]);
+    }
+}
+
+Error parseError(std::string_view text) {
+    auto trace = parseTrace(text);
+    if (trace) {
+        ADD_FAILURE() << "accepted: " << text.substr(0, 300);
+        return {};
+    }
+    return trace.error();
+}
+
+// ---------------------------------------------------------------------------------------------
+
+TEST(TraceJson, RoundTripKeepsEveryFieldOfEveryKindAndMode) {
+    const Trace original = fullTrace();
+    const std::string text = toJson(original);
+    auto parsed = parseTrace(text);
+    ASSERT_TRUE(parsed) << parsed.error().message;
+    expectSameTrace(original, *parsed);
+    // Writing what was read gives the same text: nothing is lost or reordered on the way.
+    EXPECT_EQ(toJson(*parsed), text);
+}
+
+TEST(TraceJson, OutputIsValidJsonWithTheDocumentedNames) {
+    const auto json = nlohmann::json::parse(toJson(fullTrace()));
+    EXPECT_EQ(json["format"], "slicescope-trace");
+    EXPECT_EQ(json["version"], 1);
+    EXPECT_EQ(json["generator"], "tst_tracejson");
+    ASSERT_EQ(json["runs"].size(), 4U);
+    const auto& gpu = json["runs"][0];
+    EXPECT_EQ(gpu["mode"], "measured-gpu");
+    EXPECT_EQ(gpu["problem"]["shape"], nlohmann::json::parse("[100, 4000, 5]"));
+    EXPECT_EQ(gpu["problem"]["dtype"], "f64");
+    EXPECT_EQ(gpu["problem"]["work_per_element"], 1);
+    EXPECT_EQ(gpu["device"]["name"], "NVIDIA H200");
+    EXPECT_EQ(gpu["device"]["compute_capability"], "9.0");
+    EXPECT_FALSE(gpu["device"].contains("sources")) << "traces carry no sources";
+    EXPECT_EQ(gpu["launch"]["grid"], nlohmann::json::parse("[63, 1, 1]"));
+    EXPECT_EQ(gpu["launch"]["workers"], 4000);
+    EXPECT_EQ(gpu["occupancy"]["theoretical"], 0.5);
+    EXPECT_EQ(gpu["occupancy"]["limiter"], "registers");
+    EXPECT_EQ(gpu["verification"]["passed"], true);
+    EXPECT_EQ(gpu["occupancy_series"][1], nlohmann::json::parse("[1764675720123556789, 0.4375]"));
+
+    const auto& kernel = gpu["activities"][5];
+    EXPECT_EQ(kernel["kind"], "kernel");
+    EXPECT_EQ(kernel["name"], "slice_middle<double>(double*, \"crn\", int)\t\\");
+    EXPECT_EQ(kernel["grid"], nlohmann::json::parse("[63, 2, 1]"));
+    EXPECT_EQ(kernel["block"], nlohmann::json::parse("[64, 1, 4]"));
+    EXPECT_EQ(kernel["registers_per_thread"], 40);
+    EXPECT_EQ(kernel["static_shared_bytes"], 48);
+    EXPECT_EQ(kernel["dynamic_shared_bytes"], 96);
+    EXPECT_EQ(kernel["stream"], 13);
+    EXPECT_EQ(kernel["correlation_id"], 79);
+    const auto& htod = gpu["activities"][1];
+    EXPECT_EQ(htod["kind"], "htod");
+    EXPECT_EQ(htod["bytes"], 16000000);
+    EXPECT_EQ(htod["src_kind"], "pinned");
+    EXPECT_EQ(htod["dst_kind"], "array");
+    EXPECT_EQ(htod["iteration"], 2);
+    // Fields that do not apply to a kind and hold their default are left out.
+    EXPECT_FALSE(htod.contains("grid"));
+    EXPECT_FALSE(htod.contains("name"));
+    EXPECT_FALSE(gpu["activities"][0].contains("bytes"));
+    EXPECT_EQ(gpu["activities"][0]["thread_id"], 4242);
+
+    const auto& modelled = json["runs"][1];
+    EXPECT_EQ(modelled["mode"], "modelled");
+    EXPECT_TRUE(modelled["occupancy"]["achieved"].is_null());
+    EXPECT_TRUE(modelled["verification"].is_null());
+    const auto& cpu = json["runs"][2];
+    EXPECT_TRUE(cpu["launch"].is_null());
+    EXPECT_TRUE(cpu["verification"]["max_abs_error"].is_null()) << "NaN is written as null";
+    const auto& recorded = json["runs"][3];
+    EXPECT_EQ(recorded["mode"], "recorded");
+    EXPECT_TRUE(recorded["problem"].is_null());
+    EXPECT_EQ(recorded["exit_status"], -11);
+    EXPECT_EQ(recorded["activities"], nlohmann::json::array());
+}
+
+TEST(TraceJson, IntegersRoundTripExactly) {
+    Trace trace;
+    trace::Run& run = trace.runs.emplace_back();
+    run.id = "limits";
+    run.strategy = "recorded";
+    run.mode = RunMode::Recorded;
+    run.wallNs = std::numeric_limits<std::int64_t>::min();
+    run.droppedRecords = std::numeric_limits<std::uint64_t>::max();
+    run.repeat = std::numeric_limits<std::uint32_t>::max();
+    run.exitStatus = std::numeric_limits<int>::min();
+    // Neighbours of a 1.7e18 timestamp differ in the last digit, which a double cannot hold.
+    const std::int64_t starts[] = {kBaseNs, kBaseNs + 1, kBaseNs + 3, 9'007'199'254'740'993};
+    for (std::size_t i = 0; i < std::size(starts); ++i) {
+        Activity a = activity(ActivityKind::HtoD, starts[i], starts[i] + 1);
+        a.bytes = std::numeric_limits<std::uint64_t>::max() - i;
+        a.correlationId = std::numeric_limits<std::uint32_t>::max();
+        a.stream = std::numeric_limits<std::uint32_t>::max() - 1;
+        run.activities.push_back(a);
+    }
+    run.activities.push_back(activity(ActivityKind::Host, std::numeric_limits<std::int64_t>::min(),
+                                      std::numeric_limits<std::int64_t>::max()));
+    Activity kernel = activity(ActivityKind::Kernel, -5, -4);
+    kernel.grid = {std::numeric_limits<std::uint32_t>::max(), 65535, 65535};
+    kernel.registersPerThread = std::numeric_limits<std::uint16_t>::max();
+    kernel.iteration = std::numeric_limits<std::uint16_t>::max();
+    kernel.dynamicSharedBytes = std::numeric_limits<std::uint32_t>::max();
+    run.activities.push_back(kernel);
+
+    const std::string text = toJson(trace);
+    EXPECT_NE(text.find("\"start_ns\":1764675720123456790"), std::string::npos);
+    EXPECT_NE(text.find("\"bytes\":18446744073709551615"), std::string::npos);
+    EXPECT_NE(text.find("\"start_ns\":-9223372036854775808"), std::string::npos);
+    auto parsed = parseTrace(text);
+    ASSERT_TRUE(parsed) << parsed.error().message;
+    expectSameTrace(trace, *parsed);
+}
+
+TEST(TraceJson, DoublesRoundTripExactly) {
+    Trace trace = fullTrace();
+    auto& occupancy = *trace.runs[0].occupancy;
+    for (const double value : {0.1, 1.0 / 3.0, 5e-324, 1.7976931348623157e308, 2.5e-7}) {
+        occupancy.theoretical = value;
+        auto parsed = parseTrace(toJson(trace));
+        ASSERT_TRUE(parsed) << parsed.error().message;
+        EXPECT_EQ(parsed->runs[0].occupancy->theoretical, value);
+    }
+    for (const float value : {0.1f, 1.0f / 3.0f, 1e-45f, 3.4028235e38f, 0.9999999f}) {
+        trace.runs[0].activities[5].theoreticalOccupancy = value;
+        auto parsed = parseTrace(toJson(trace));
+        ASSERT_TRUE(parsed) << parsed.error().message;
+        EXPECT_EQ(parsed->runs[0].activities[5].theoreticalOccupancy, value);
+    }
+}
+
+TEST(TraceJson, ReadsTheFormatExample) {
+    auto trace = readTrace(fs::path(SLICESCOPE_TEST_DATA_DIR) / "format-example.json");
+    ASSERT_TRUE(trace) << trace.error().message;
+    ASSERT_EQ(trace->runs.size(), 4U);
+    const trace::Run& gpu = trace->runs[0];
+    EXPECT_EQ(gpu.mode, RunMode::MeasuredGpu);
+    ASSERT_TRUE(gpu.problem);
+    EXPECT_EQ(gpu.problem->shape, (problem::Shape{100, 4000, 5}));
+    EXPECT_EQ(gpu.device.smCount, 132U);
+    EXPECT_EQ(gpu.device.computeCapability(), "9.0");
+    ASSERT_TRUE(gpu.occupancy && gpu.occupancy->achieved);
+    EXPECT_DOUBLE_EQ(*gpu.occupancy->achieved, 0.0234);
+    ASSERT_EQ(gpu.activities.size(), 10U);
+    EXPECT_EQ(gpu.activities[1].startNs, 1'764'675'720'000'001'500);
+    EXPECT_EQ(gpu.name(gpu.activities[2]), "slice_outer<double, \"rcn\">(double*, double const*, int)");
+    EXPECT_EQ(gpu.activities[2].dynamicSharedBytes, 16U);
+    EXPECT_EQ(gpu.occupancySeries.size(), 2U);
+    EXPECT_EQ(trace->runs[1].mode, RunMode::Modelled);
+    EXPECT_FALSE(trace->runs[1].occupancy->achieved);
+    EXPECT_EQ(trace->runs[2].problem->dtype, problem::Dtype::F32);
+    EXPECT_EQ(trace->runs[2].problem->workPerElement, 3U);
+    EXPECT_EQ(trace->runs[2].activities[1].iteration, 1U);
+    EXPECT_FALSE(trace->runs[3].problem);
+    EXPECT_EQ(trace->runs[3].exitStatus, 3);
+    EXPECT_EQ(trace->runs[3].droppedRecords, 12U);
+}
+
+TEST(TraceJson, InternsEachNameOnce) {
+    Trace trace;
+    trace::Run& run = trace.runs.emplace_back();
+    run.id = "names";
+    run.strategy = "recorded";
+    run.mode = RunMode::Recorded;
+    for (int i = 0; i < 1000; ++i) {
+        Activity a = activity(ActivityKind::Api, i, i + 1);
+        a.nameId = run.intern(i % 2 == 0 ? "cudaLaunchKernel" : "cudaMemcpy");
+        run.activities.push_back(a);
+    }
+    auto parsed = parseTrace(toJson(trace));
+    ASSERT_TRUE(parsed) << parsed.error().message;
+    EXPECT_EQ(parsed->runs[0].strings.size(), 3U); // "", and the two names
+    EXPECT_EQ(parsed->runs[0].name(parsed->runs[0].activities[999]), "cudaMemcpy");
+}
+
+TEST(TraceJson, NameTableInternsLikeRunIntern) {
+    trace::Run run;
+    const std::uint32_t existing = run.intern("existing");
+    NameTable names(run);
+    EXPECT_EQ(names.intern(""), 0U);
+    EXPECT_EQ(names.intern("existing"), existing);
+    const std::uint32_t fresh = names.intern("fresh");
+    EXPECT_EQ(run.strings.at(fresh), "fresh");
+    for (int i = 0; i < 100; ++i) {
+        names.intern("name " + std::to_string(i)); // grows the table past rehashes
+    }
+    EXPECT_EQ(names.intern("fresh"), fresh);
+    EXPECT_EQ(names.intern("name 42"), run.intern("name 42"));
+    EXPECT_EQ(run.strings.size(), 103U);
+}
+
+TEST(TraceJson, InvalidUtf8InANameIsReplacedNotWrittenRaw) {
+    Trace trace;
+    trace::Run& run = trace.runs.emplace_back();
+    run.id = "bad-bytes";
+    run.strategy = "recorded";
+    run.mode = RunMode::Recorded;
+    Activity a = activity(ActivityKind::Kernel, 1, 2);
+    a.nameId = run.intern(std::string("k\xFF\xC3(\x01") + '\0' + "end");
+    run.activities.push_back(a);
+    const std::string text = toJson(trace);
+    EXPECT_TRUE(nlohmann::json::accept(text));
+    auto parsed = parseTrace(text);
+    ASSERT_TRUE(parsed) << parsed.error().message;
+    EXPECT_EQ(parsed->runs[0].name(parsed->runs[0].activities[0]),
+              std::string("k\xEF\xBF\xBD\xEF\xBF\xBD(\x01") + '\0' + "end");
+}
+
+TEST(TraceJson, ReadsEscapesAndIgnoresUnknownFields) {
+    const std::string text = R"({"version": 1, "future": {"a": [1, 2, {"b": null}]}, "runs": [
+        {"id": "r\u00e9\ud83d\ude80\n", "strategy": "x", "mode": "recorded", "device": {"name": "d"},
+         "activities": [{"end_ns": 2, "kind": "api", "start_ns": 1, "name": "a\/b", "later": [true, false]}],
+         "new_run_field": 1.5e3}],
+        "format": "slicescope-trace"})";
+    auto trace = parseTrace(text);
+    ASSERT_TRUE(trace) << trace.error().message;
+    EXPECT_EQ(trace->runs[0].id, "r\u00e9\xF0\x9F\x9A\x80\n");
+    EXPECT_EQ(trace->runs[0].name(trace->runs[0].activities[0]), "a/b");
+    EXPECT_EQ(trace->runs[0].activities[0].endNs, 2);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rejection of malformed input: each case must give Error::Code::Parse and say where and what.
+
+struct Malformed {
+    const char* name;
+    std::string text;
+    const char* expected; // a piece of the message
+};
+
+std::string withRun(const std::string& runFields, const std::string& activities = "[]") {
+    return R"({"format": "slicescope-trace", "version": 1, "runs": [{"id": "r", "strategy": "s", "mode": "modelled", "device": {"name": "d"}, )" +
+           runFields + (runFields.empty() ? "" : ", ") + "\"activities\": " + activities + "}]}";
+}
+
+std::string replaced(std::string text, std::string_view from, std::string_view to) {
+    return text.replace(text.find(from), from.size(), to);
+}
+
+std::string withActivity(const std::string& fields) {
+    return withRun("", R"([{"kind": "api", "start_ns": 1, "end_ns": 2}, {)" + fields + "}]");
+}
+
+std::vector<Malformed> malformedCases() {
+    static constexpr char kWithNul[] = "{\"format\": \"slicescope-trace\",\0 \"version\": 1, \"runs\": []}";
+    const std::string deep(100000, '[');
+    return {
+        {"empty file", "", "empty"},
+        {"only whitespace", " \n\t ", "empty"},
+        {"not an object", "[1, 2]", "expected a JSON object"},
+        {"null document", "null", "expected a JSON object"},
+        {"trailing garbage", withRun("") + " x", "after the end"},
+        {"two documents", withRun("") + withRun(""), "after the end"},
+        {"wrong format", R"({"format": "chrome-trace", "version": 1, "runs": []})", "not a SliceScope trace"},
+        {"format not a string", R"({"format": 1, "version": 1, "runs": []})", "\"format\" must be a string"},
+        {"missing format", R"({"version": 1, "runs": []})", "missing the field \"format\""},
+        {"future version", R"({"format": "slicescope-trace", "version": 2, "runs": []})", "unsupported trace version 2"},
+        {"version zero", R"({"format": "slicescope-trace", "version": 0, "runs": []})", "unsupported trace version 0"},
+        {"version as text", R"({"format": "slicescope-trace", "version": "1", "runs": []})", "\"version\" must be a whole number"},
+        {"version fractional", R"({"format": "slicescope-trace", "version": 1.5, "runs": []})", "\"version\" must be a whole number"},
+        {"missing version", R"({"format": "slicescope-trace", "runs": []})", "missing the field \"version\""},
+        {"missing runs", R"({"format": "slicescope-trace", "version": 1})", "missing the field \"runs\""},
+        {"runs not an array", R"({"format": "slicescope-trace", "version": 1, "runs": {}})", "\"runs\" must be an array"},
+        {"run not an object", R"({"format": "slicescope-trace", "version": 1, "runs": [3]})", "a run must be an object"},
+        {"duplicate field", R"({"format": "slicescope-trace", "format": "slicescope-trace", "version": 1, "runs": []})", "duplicate field \"format\""},
+        {"run missing mode", R"({"format": "slicescope-trace", "version": 1, "runs": [{"id": "r", "strategy": "s", "device": {"name": "d"}, "activities": []}]})", "missing the field \"mode\""},
+        {"run missing device", R"({"format": "slicescope-trace", "version": 1, "runs": [{"id": "r", "strategy": "s", "mode": "modelled", "activities": []}]})", "missing the field \"device\""},
+        {"run missing activities", R"({"format": "slicescope-trace", "version": 1, "runs": [{"id": "r", "strategy": "s", "mode": "modelled", "device": {"name": "d"}}]})", "missing the field \"activities\""},
+        {"unknown mode", replaced(withRun(""), "modelled", "guessed"), "unknown run mode 'guessed'"},
+        {"id not a string", replaced(withRun(""), "\"id\": \"r\"", "\"id\": 7"), "\"id\" must be a string"},
+        {"device without name", R"({"format": "slicescope-trace", "version": 1, "runs": [{"id": "r", "strategy": "s", "mode": "modelled", "device": {"sm_count": 1}, "activities": []}]})", "name"},
+        {"device field of wrong type", R"({"format": "slicescope-trace", "version": 1, "runs": [{"id": "r", "strategy": "s", "mode": "modelled", "device": {"name": "d", "sm_count": "many"}, "activities": []}]})", "sm_count"},
+        {"device not an object", R"({"format": "slicescope-trace", "version": 1, "runs": [{"id": "r", "strategy": "s", "mode": "modelled", "device": "H200", "activities": []}]})", "\"device\" must be an object"},
+        {"problem with a zero dimension", withRun(R"("problem": {"shape": [100, 0, 5], "dtype": "f64", "work_per_element": 1})"), "invalid \"problem\""},
+        {"problem shape of two", withRun(R"("problem": {"shape": [100, 5], "dtype": "f64", "work_per_element": 1})"), "exactly 3"},
+        {"problem shape of four", withRun(R"("problem": {"shape": [1, 1, 1, 1], "dtype": "f64", "work_per_element": 1})"), "exactly 3"},
+        {"problem overflowing", withRun(R"("problem": {"shape": [4294967296, 4294967296, 2], "dtype": "f64", "work_per_element": 1})"), "invalid \"problem\""},
+        {"problem bad dtype", withRun(R"("problem": {"shape": [1, 1, 1], "dtype": "f16", "work_per_element": 1})"), "dtype"},
+        {"problem missing shape", withRun(R"("problem": {"dtype": "f64"})"), "missing the field \"shape\""},
+        {"problem work zero", withRun(R"("problem": {"shape": [1, 1, 1], "work_per_element": 0})"), "invalid \"problem\""},
+        {"launch missing workers", withRun(R"("launch": {"grid": [1, 1, 1], "block": [64, 1, 1]})"), "missing the field \"workers\""},
+        {"launch grid stride not bool", withRun(R"("launch": {"grid": [1, 1, 1], "block": [64, 1, 1], "workers": 1, "grid_stride": 1})"), "true or false"},
+        {"occupancy achieved as text", withRun(R"("occupancy": {"theoretical": 1, "thread_slots_busy": 0, "limiter": "warps", "achieved": "high"})"), "\"achieved\" must be a number"},
+        {"verification missing passed", withRun(R"("verification": {"max_abs_error": 0})"), "missing the field \"passed\""},
+        {"repeat negative", withRun(R"("repeat": -1)"), "\"repeat\" must be a whole number >= 0"},
+        {"repeat too large", withRun(R"("repeat": 4294967296)"), "\"repeat\" is too large"},
+        {"exit status out of range", withRun(R"("exit_status": 4294967296)"), "\"exit_status\" is out of range"},
+        {"notes not strings", withRun(R"("notes": [1])"), "\"notes\" must be a string"},
+        {"series sample of three", withRun(R"("occupancy_series": [[1, 0.5, 2]])"), "[time_ns, value]"},
+        {"series sample not an array", withRun(R"("occupancy_series": [1])"), "[time_ns, value]"},
+        {"activities not an array", withRun("", "{}"), "\"activities\" must be an array"},
+        {"activity not an object", withRun("", "[1]"), "an activity must be an object"},
+        {"activity missing kind", withActivity(R"("start_ns": 1, "end_ns": 2)"), "missing the field \"kind\""},
+        {"activity missing start", withActivity(R"("kind": "api", "end_ns": 2)"), "missing the field \"start_ns\""},
+        {"activity missing end", withActivity(R"("kind": "api", "start_ns": 2)"), "missing the field \"end_ns\""},
+        {"end before start", withActivity(R"("kind": "api", "start_ns": 5, "end_ns": 4)"), "\"end_ns\" (4) is before \"start_ns\" (5)"},
+        {"unknown kind", withActivity(R"("kind": "teleport", "start_ns": 1, "end_ns": 2)"), "unknown activity kind 'teleport'"},
+        {"kind not a string", withActivity(R"("kind": 4, "start_ns": 1, "end_ns": 2)"), "\"kind\" must be a string"},
+        {"unknown memory kind", withActivity(R"("kind": "htod", "start_ns": 1, "end_ns": 2, "src_kind": "disk")"), "unknown memory kind 'disk'"},
+        {"start as text", withActivity(R"("kind": "api", "start_ns": "1", "end_ns": 2)"), "\"start_ns\" must be a whole number, not a string"},
+        {"start as a double", withActivity(R"("kind": "api", "start_ns": 1.5, "end_ns": 2)"), "\"start_ns\" must be a whole number"},
+        {"start with exponent", withActivity(R"("kind": "api", "start_ns": 1e18, "end_ns": 2)"), "\"start_ns\" must be a whole number"},
+        {"start past int64", withActivity(R"("kind": "api", "start_ns": 9223372036854775808, "end_ns": 2)"), "does not fit in 64 bits"},
+        {"start far past int64", withActivity(R"("kind": "api", "start_ns": 123456789012345678901234567890, "end_ns": 2)"), "does not fit in 64 bits"},
+        {"bytes past uint64", withActivity(R"("kind": "htod", "start_ns": 1, "end_ns": 2, "bytes": 18446744073709551616)"), "\"bytes\" is too large"},
+        {"bytes negative", withActivity(R"("kind": "htod", "start_ns": 1, "end_ns": 2, "bytes": -1)"), "\"bytes\" must be a whole number >= 0"},
+        {"stream past uint32", withActivity(R"("kind": "kernel", "start_ns": 1, "end_ns": 2, "stream": 4294967296)"), "\"stream\" is too large"},
+        {"registers past uint16", withActivity(R"("kind": "kernel", "start_ns": 1, "end_ns": 2, "registers_per_thread": 65536)"), "\"registers_per_thread\" is too large"},
+        {"grid of two", withActivity(R"("kind": "kernel", "start_ns": 1, "end_ns": 2, "grid": [1, 2])"), "exactly 3"},
+        {"grid of four", withActivity(R"("kind": "kernel", "start_ns": 1, "end_ns": 2, "grid": [1, 2, 3, 4])"), "exactly 3"},
+        {"grid not an array", withActivity(R"x("kind": "kernel", "start_ns": 1, "end_ns": 2, "grid": "(1,1,1)")x"), "\"grid\" must be an array"},
+        {"occupancy huge", withActivity(R"("kind": "kernel", "start_ns": 1, "end_ns": 2, "theoretical_occupancy": 1e999)"), "out of range"},
+        {"occupancy beyond float", withActivity(R"("kind": "kernel", "start_ns": 1, "end_ns": 2, "achieved_occupancy": 1e39)"), "out of range"},
+        {"NaN literal", withActivity(R"("kind": "kernel", "start_ns": 1, "end_ns": 2, "achieved_occupancy": NaN)"), "must be a number"},
+        {"leading zero", withActivity(R"("kind": "api", "start_ns": 01, "end_ns": 2)"), "leading zero"},
+        {"plus sign", withActivity(R"("kind": "api", "start_ns": +1, "end_ns": 2)"), "must be a whole number"},
+        {"bare minus", withActivity(R"("kind": "api", "start_ns": -, "end_ns": 2)"), "malformed number"},
+        {"dot without digits", withActivity(R"("kind": "kernel", "start_ns": 1, "end_ns": 2, "theoretical_occupancy": 1.)"), "digits must follow"},
+        {"duplicate activity field", withActivity(R"("kind": "api", "start_ns": 1, "start_ns": 1, "end_ns": 2)"), "duplicate field \"start_ns\""},
+        {"trailing comma in object", withActivity(R"("kind": "api", "start_ns": 1, "end_ns": 2,)"), "must be a string"},
+        {"trailing comma in array", withRun("", R"([{"kind": "api", "start_ns": 1, "end_ns": 2},])"), "an activity must be an object"},
+        {"single quotes", withActivity(R"('kind': 'api', "start_ns": 1, "end_ns": 2)"), "must be a string"},
+        {"comment", withActivity(R"(/* c */ "kind": "api", "start_ns": 1, "end_ns": 2)"), "must be a string"},
+        {"missing colon", withActivity(R"("kind" "api", "start_ns": 1, "end_ns": 2)"), "expected ':'"},
+        {"missing comma", withActivity(R"("kind": "api" "start_ns": 1, "end_ns": 2)"), "expected ',' or '}'"},
+        {"unterminated string", R"({"format": "slicescope-trace)", "truncated"},
+        {"invalid escape", withActivity(R"("kind": "api", "start_ns": 1, "end_ns": 2, "name": "a\qb")"), "invalid escape"},
+        {"short unicode escape", withActivity(R"("kind": "api", "start_ns": 1, "end_ns": 2, "name": "\u12")"), "four hex digits"},
+        {"lone high surrogate", withActivity(R"("kind": "api", "start_ns": 1, "end_ns": 2, "name": "\ud800x")"), "surrogate"},
+        {"lone low surrogate", withActivity(R"("kind": "api", "start_ns": 1, "end_ns": 2, "name": "\udc00")"), "surrogate"},
+        {"raw control character", withActivity("\"kind\": \"api\", \"start_ns\": 1, \"end_ns\": 2, \"name\": \"a\x01b\""), "control character"},
+        {"invalid UTF-8 byte", withActivity("\"kind\": \"api\", \"start_ns\": 1, \"end_ns\": 2, \"name\": \"a\xFF\""), "invalid UTF-8"},
+        {"overlong UTF-8", withActivity("\"kind\": \"api\", \"start_ns\": 1, \"end_ns\": 2, \"name\": \"\xC0\xAF\""), "invalid UTF-8"},
+        {"UTF-8 surrogate", withActivity("\"kind\": \"api\", \"start_ns\": 1, \"end_ns\": 2, \"name\": \"\xED\xA0\x80\""), "invalid UTF-8"},
+        {"truncated UTF-8", withActivity("\"kind\": \"api\", \"start_ns\": 1, \"end_ns\": 2, \"name\": \"\xE2\x82\""), "invalid UTF-8"},
+        {"invalid UTF-8 in a key", withActivity("\"k\xFF\": 1, \"kind\": \"api\", \"start_ns\": 1, \"end_ns\": 2"), "invalid UTF-8"},
+        {"deep nesting in an unknown field", R"({"format": "slicescope-trace", "version": 1, "x": )" + deep, "nested deeper than 64"},
+        {"deep nesting in the device", replaced(withRun(""), "{\"name\": \"d\"}", "{\"name\": \"d\", \"x\": " + deep + "}"), "nested deeper than 64"},
+        {"NUL byte", std::string(kWithNul, sizeof kWithNul - 1), "byte 0x00"},
+    };
+}
+
+TEST(TraceJson, RejectsMalformedInputWithAParseErrorSayingWhereAndWhat) {
+    for (const auto& bad : malformedCases()) {
+        SCOPED_TRACE(bad.name);
+        const Error error = parseError(bad.text);
+        EXPECT_EQ(error.code, Error::Code::Parse);
+        EXPECT_NE(error.message.find(bad.expected), std::string::npos) << error.message;
+        EXPECT_EQ(error.message.rfind("byte ", 0), 0U) << error.message;
+    }
+}
+
+TEST(TraceJson, ErrorsNameTheRunAndActivity) {
+    const std::string text = withRun("", R"([{"kind": "api", "start_ns": 1, "end_ns": 2},
+        {"kind": "api", "start_ns": 1, "end_ns": 2}, {"kind": "api", "start_ns": 3, "end_ns": 2}])");
+    const Error error = parseError(text);
+    EXPECT_NE(error.message.find("(run 0, activity 2)"), std::string::npos) << error.message;
+    // The offset points at the activity's opening brace.
+    const std::size_t offset = text.find("{\"kind\": \"api\", \"start_ns\": 3");
+    EXPECT_EQ(error.message.rfind("byte " + std::to_string(offset) + " ", 0), 0U) << error.message;
+}
+
+TEST(TraceJson, RejectsEveryTruncationOfAValidFile) {
+    const std::string text = readFile(fs::path(SLICESCOPE_TEST_DATA_DIR) / "format-example.json");
+    ASSERT_TRUE(parseTrace(text));
+    const std::size_t end = text.find_last_of('}');
+    for (std::size_t length = 0; length <= end; ++length) {
+        auto trace = parseTrace(std::string_view(text).substr(0, length));
+        ASSERT_FALSE(trace) << "accepted a file cut at byte " << length;
+        ASSERT_EQ(trace.error().code, Error::Code::Parse) << length;
+    }
+}
+
+TEST(TraceJson, RejectsCorruptedBytesWithoutCrashing) {
+    // Not a fuzzer, but every single-byte damage of a valid file must end in a value or a
+    // Parse error (run under the asan preset, this also checks for out-of-bounds reads).
+    const std::string text = readFile(fs::path(SLICESCOPE_TEST_DATA_DIR) / "format-example.json");
+    for (std::size_t i = 0; i < text.size(); i += 3) {
+        for (const char replacement : {'\0', '"', '{', ']', '9', '\xFF'}) {
+            std::string damaged = text;
+            damaged[i] = replacement;
+            auto trace = parseTrace(damaged);
+            if (!trace) {
+                ASSERT_EQ(trace.error().code, Error::Code::Parse) << i;
+            }
+        }
+    }
+}
+
+TEST(TraceJson, ReportsProgressAndStopsWhenCancelled) {
+    Trace trace;
+    trace::Run& run = trace.runs.emplace_back();
+    run.id = "many";
+    run.strategy = "recorded";
+    run.mode = RunMode::Recorded;
+    for (int i = 0; i < 50'000; ++i) {
+        run.activities.push_back(activity(ActivityKind::Api, i, i + 1));
+    }
+    const std::string text = toJson(trace);
+
+    std::vector<double> fractions;
+    ReadOptions options;
+    options.progress = [&fractions](double fraction) { fractions.push_back(fraction); };
+    ASSERT_TRUE(parseTrace(text, options));
+    ASSERT_GE(fractions.size(), 3U);
+    EXPECT_TRUE(std::is_sorted(fractions.begin(), fractions.end()));
+    EXPECT_GT(fractions[fractions.size() / 2], 0.0);
+    EXPECT_EQ(fractions.back(), 1.0);
+
+    std::atomic<bool> cancel{false};
+    int calls = 0;
+    options.cancel = &cancel;
+    options.progress = [&](double) {
+        if (++calls == 2) {
+            cancel = true;
+        }
+    };
+    auto cancelled = parseTrace(text, options);
+    ASSERT_FALSE(cancelled);
+    EXPECT_EQ(cancelled.error().code, Error::Code::Cancelled);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Files
+
+TEST(TraceJson, WritesAndReadsAFile) {
+    TempDir dir;
+    const fs::path path = dir.path() / "trace.json";
+    const Trace trace = fullTrace();
+    ASSERT_TRUE(writeTrace(trace, path));
+    EXPECT_EQ(readFile(path), toJson(trace));
+    auto read = readTrace(path);
+    ASSERT_TRUE(read) << read.error().message;
+    expectSameTrace(trace, *read);
+    // Only the file itself is left: the temporary was renamed over it.
+    EXPECT_EQ(std::distance(fs::directory_iterator(dir.path()), fs::directory_iterator()), 1);
+}
+
+TEST(TraceJson, ReplacesAnExistingFileWhole) {
+    TempDir dir;
+    const fs::path path = dir.path() / "trace.json";
+    { std::ofstream(path) << std::string(1 << 20, 'x'); }
+    fs::permissions(path, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
+    Trace small;
+    small.generator = "small";
+    ASSERT_TRUE(writeTrace(small, path));
+    EXPECT_EQ(readFile(path), toJson(small));
+    EXPECT_EQ(fs::status(path).permissions() & fs::perms::all,
+              fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
+}
+
+TEST(TraceJson, AFailedWriteLeavesTheTargetAndNoTemporaryBehind) {
+    TempDir dir;
+    // A folder where the file should go: the rename over it fails after everything was written.
+    const fs::path blocked = dir.path() / "blocked.json";
+    fs::create_directory(blocked);
+    fs::path inside = blocked / "keep.txt";
+    { std::ofstream(inside) << "keep"; }
+    auto written = writeTrace(fullTrace(), blocked);
+    ASSERT_FALSE(written);
+    EXPECT_EQ(written.error().code, Error::Code::Io);
+    EXPECT_NE(written.error().message.find("blocked.json"), std::string::npos) << written.error().message;
+    EXPECT_EQ(readFile(inside), "keep");
+    EXPECT_EQ(std::distance(fs::directory_iterator(dir.path()), fs::directory_iterator()), 1);
+
+    auto missingFolder = writeTrace(fullTrace(), dir.path() / "no-such-folder" / "t.json");
+    ASSERT_FALSE(missingFolder);
+    EXPECT_EQ(missingFolder.error().code, Error::Code::Io);
+    EXPECT_NE(missingFolder.error().message.find("t.json"), std::string::npos);
+    EXPECT_NE(missingFolder.error().message.find("No such file or directory"), std::string::npos);
+}
+
+TEST(TraceJson, ReadingAMissingFileOrAFolderIsAnIoError) {
+    TempDir dir;
+    auto missing = readTrace(dir.path() / "missing.json");
+    ASSERT_FALSE(missing);
+    EXPECT_EQ(missing.error().code, Error::Code::Io);
+    EXPECT_NE(missing.error().message.find("missing.json"), std::string::npos);
+    auto folder = readTrace(dir.path());
+    ASSERT_FALSE(folder);
+    EXPECT_EQ(folder.error().code, Error::Code::Io);
+}
+
+TEST(TraceJson, ParseErrorsFromAFileNameTheFile) {
+    TempDir dir;
+    const fs::path path = dir.path() / "cut.json";
+    { std::ofstream(path) << toJson(fullTrace()).substr(0, 500); }
+    auto trace = readTrace(path);
+    ASSERT_FALSE(trace);
+    EXPECT_EQ(trace.error().code, Error::Code::Parse);
+    EXPECT_EQ(trace.error().message.rfind(path.string() + ": byte ", 0), 0U) << trace.error().message;
+    EXPECT_NE(trace.error().message.find("truncated"), std::string::npos) << trace.error().message;
+}
+
+} // namespace
+} // namespace slicescope::trace
