@@ -49,38 +49,44 @@ step() {
 } >"$REPORT"
 pack
 
-step configure 300 cmake -S "$SRC" -B "$BUILD" -G Ninja \
-    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSLICESCOPE_BUILD_GUI=OFF -DSLICESCOPE_CUDA=ON \
-    -DSLICESCOPE_WERROR=OFF -DCMAKE_PREFIX_PATH="$CARRY/prefix" \
-    -DSLICESCOPE_GTEST_SOURCE_DIR="$CARRY/googletest" -DCMAKE_POLICY_VERSION_MINIMUM=3.5 \
-    -DCMAKE_CUDA_COMPILER="$(command -v nvcc)"
-step build 600 cmake --build "$BUILD" -j "$JOBS" --target slicescope-cli slicescope-bench-gpu \
+CONFIGURE=(cmake -S "$SRC" -B "$BUILD" -G Ninja
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSLICESCOPE_BUILD_GUI=OFF -DSLICESCOPE_CUDA=ON
+    -DSLICESCOPE_WERROR=OFF -DCMAKE_PREFIX_PATH="$CARRY/prefix"
+    -DSLICESCOPE_GTEST_SOURCE_DIR="$CARRY/googletest" -DCMAKE_POLICY_VERSION_MINIMUM=3.5
+    -DCMAKE_CUDA_COMPILER="$(command -v nvcc)")
+if ! step configure 180 "${CONFIGURE[@]}"; then
+    # Point FindCUDAToolkit at the toolkit nvcc belongs to, should it have looked elsewhere.
+    rm -rf "$BUILD"
+    step configure-again 180 "${CONFIGURE[@]}" \
+        -DCUDAToolkit_ROOT="$(dirname "$(dirname "$(readlink -f "$(command -v nvcc)")")")"
+fi
+step build 400 cmake --build "$BUILD" -j "$JOBS" --target slicescope-cli slicescope-bench-gpu \
     tst_gpubackend tst_gpufaults tst_activityrecorddecoder tst_gpunodevice
 CLI=$BUILD/bin/slicescope-cli
-step devices 60 "$CLI" devices
+step devices 60 "$CLI" devices --json
 
 # The gpu tests, then the device-free decoding tests for good measure.
-step ctest-gpu 900 ctest --test-dir "$BUILD" -L gpu --output-on-failure --timeout 600
-step ctest-decoder 120 ctest --test-dir "$BUILD" -R "ActivityRecordDecoder|ActivityBufferPool" --output-on-failure
-
-step bench 600 "$BUILD/bin/slicescope-bench-gpu" --cli "$CLI"
+step ctest-gpu 400 ctest --test-dir "$BUILD" -L gpu --output-on-failure --timeout 300
+step ctest-decoder 60 ctest --test-dir "$BUILD" -R "ActivityRecordDecoder|ActivityBufferPool" --output-on-failure
 
 # Sample traces (resources/samples/): real measurements, written by the CLI.
 S=$WORK/samples
-step sample-seed-pageable 300 "$CLI" run --shape 100x4000x5 --strategy all --memory pageable \
+step sample-seed-pageable 120 "$CLI" run --shape 100x4000x5 --strategy all --memory pageable \
     --print-gpu-trace -o "$S/seed-100x4000x5-f64-pageable.json"
-step sample-seed-pinned 300 "$CLI" run --shape 100x4000x5 --strategy all --memory pinned \
+step sample-seed-pinned 120 "$CLI" run --shape 100x4000x5 --strategy all --memory pinned \
     -o "$S/seed-100x4000x5-f64-pinned.json"
-step sample-seed-counters 300 "$CLI" run --shape 100x4000x5 --strategy all --memory pageable --counters \
+step sample-seed-counters 180 "$CLI" run --shape 100x4000x5 --strategy all --memory pageable --counters \
     -o "$S/seed-100x4000x5-f64-pageable-counters.json"
-step sample-larger 300 "$CLI" run --shape 400x16000x5 --strategy all --memory pinned \
+step sample-larger 180 "$CLI" run --shape 400x16000x5 --strategy all --memory pinned \
     -o "$S/larger-400x16000x5-f64-pinned.json"
 ls -l "$S" >>"$REPORT"
+
+step bench 300 "$BUILD/bin/slicescope-bench-gpu" --cli "$CLI"
 
 {
     echo
     echo "--- ctest -L gpu (tail)"
-    tail -n 40 "$WORK/logs/ctest-gpu.log"
+    tail -n 60 "$WORK/logs/ctest-gpu.log"
     echo
     echo "--- bench"
     cat "$WORK/logs/bench.log"

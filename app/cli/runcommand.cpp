@@ -131,8 +131,11 @@ int finish(const RunOptions& o, const std::vector<StrategyId>& ids,
     int failures = 0;
     for (std::size_t i = 0; i < results.size(); ++i) {
         if (!results[i]) {
-            reportError(Error{results[i].error().code, std::string(strategy::toString(ids[i])) +
-                                                           ": " + results[i].error().message});
+            // Engine messages often start with the strategy's name already.
+            const std::string name(strategy::toString(ids[i]));
+            const std::string& message = results[i].error().message;
+            reportError(Error{results[i].error().code,
+                              message.rfind(name, 0) == 0 ? message : name + ": " + message});
             ++failures;
             continue;
         }
