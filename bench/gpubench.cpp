@@ -40,7 +40,7 @@ double median(std::vector<double> v) {
 struct Options {
     std::string cli;
     int cliRuns = 7;
-    std::uint32_t block = 0; // 0: the fastest of 128, 256, 512, 1024
+    std::uint32_t block = 0;   // 0: the fastest of 128, 256, 512, 1024
     std::uint64_t rows = 1024; // 1024 x 50000 x 5 f64: 2.048 GB per array
 };
 
@@ -65,15 +65,19 @@ double timeCli(const std::string& cli, std::vector<std::string> args) {
     }
     int status = 0;
     waitpid(child, &status, 0);
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        std::fprintf(stderr, "%s exited with status %d\n", cli.c_str(), WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+        std::fprintf(stderr, "%s exited with status %d\n", cli.c_str(),
+                     WIFEXITED(status) ? WEXITSTATUS(status) : -1);
         return -1;
     }
     return seconds;
 }
 
-const char* verdict(bool met) { return met ? "met" : "NOT met"; }
+const char* verdict(bool met) {
+    return met ? "met" : "NOT met";
+}
 
 } // namespace
 
@@ -91,8 +95,8 @@ int main(int argc, char** argv) {
         } else if (a == "--rows" && i + 1 < argc) {
             o.rows = std::uint64_t(std::atoll(argv[++i]));
         } else {
-            std::fprintf(stderr,
-                         "usage: slicescope-bench-gpu [--cli PATH] [--cli-runs N] [--block THREADS] [--rows R]\n");
+            std::fprintf(stderr, "usage: slicescope-bench-gpu [--cli PATH] [--cli-runs N] [--block "
+                                 "THREADS] [--rows R]\n");
             return 2;
         }
     }
@@ -102,8 +106,8 @@ int main(int argc, char** argv) {
         return 1;
     }
     const auto& device = detected.devices.front();
-    std::printf("device: %s (cc %s, %u SMs)\n", device.name.c_str(), device.computeCapability().c_str(),
-                device.smCount);
+    std::printf("device: %s (cc %s, %u SMs)\n", device.name.c_str(),
+                device.computeCapability().c_str(), device.smCount);
     int failures = 0;
 
     const auto big = *problem::makeProblem({o.rows, 50000, 5}, problem::Dtype::F64, 1);
@@ -122,8 +126,8 @@ int main(int argc, char** argv) {
                 ns.push_back(double(k.cuptiNs));
             }
             const double gbps = bytesMoved / median(ns);
-            std::printf("block %4u: elementwise-broadcast kernel median %.3f ms, %.0f GB/s\n", block,
-                        median(ns) / 1e6, gbps);
+            std::printf("block %4u: elementwise-broadcast kernel median %.3f ms, %.0f GB/s\n",
+                        block, median(ns) / 1e6, gbps);
             if (gbps > best) {
                 best = gbps;
                 o.block = block;
@@ -143,7 +147,8 @@ int main(int argc, char** argv) {
     auto runs = backend::runGpu({StrategyId::ElementwiseBroadcast}, request);
     double kernelBandwidth = std::nan(""), runHtoD = std::nan("");
     if (!runs[0]) {
-        std::fprintf(stderr, "elementwise-broadcast run failed: %s\n", runs[0].error().message.c_str());
+        std::fprintf(stderr, "elementwise-broadcast run failed: %s\n",
+                     runs[0].error().message.c_str());
         ++failures;
     } else {
         std::vector<double> kernelS, htodS;
@@ -158,13 +163,15 @@ int main(int argc, char** argv) {
         runHtoD = double(big.arrayBytes()) / median(htodS) / 1e9;
         std::printf("run: %s, %s, block %u, verified %s, kernel median %.3f ms over %zu launches\n",
                     big.describe().c_str(), "pinned", o.block,
-                    runs[0]->verification->passed ? "yes" : "NO", median(kernelS) * 1e3, kernelS.size());
+                    runs[0]->verification->passed ? "yes" : "NO", median(kernelS) * 1e3,
+                    kernelS.size());
         failures += runs[0]->verification->passed ? 0 : 1;
     }
     const auto d2d = cuda::probes::deviceCopyGBps(0, big.arrayBytes(), 10);
     const auto plainHtoD = cuda::probes::pinnedHtoDGBps(0, big.arrayBytes(), 5);
     if (!d2d || !plainHtoD) {
-        std::fprintf(stderr, "copy probes failed: %s\n", (!d2d ? d2d.error() : plainHtoD.error()).message.c_str());
+        std::fprintf(stderr, "copy probes failed: %s\n",
+                     (!d2d ? d2d.error() : plainHtoD.error()).message.c_str());
         ++failures;
     }
 
@@ -187,9 +194,10 @@ int main(int argc, char** argv) {
     }
 
     // 3 and 5: the CLI at the seed shape, CUPTI on and off, alternating; one warm-up first.
-    const auto scratch = std::filesystem::temp_directory_path() / ("slicescope-bench-" + std::to_string(::getpid()) + ".json");
-    const std::vector<std::string> seedArgs{"run", "--shape", "100x4000x5", "--strategy", "all", "-q",
-                                            "-o", scratch.string()};
+    const auto scratch = std::filesystem::temp_directory_path() /
+                         ("slicescope-bench-" + std::to_string(::getpid()) + ".json");
+    const std::vector<std::string> seedArgs{"run", "--shape", "100x4000x5", "--strategy",
+                                            "all", "-q",      "-o",         scratch.string()};
     auto withoutCupti = seedArgs;
     withoutCupti.push_back("--no-cupti");
     (void)timeCli(o.cli, seedArgs);
@@ -212,15 +220,21 @@ int main(int argc, char** argv) {
     const double f3 = onS / offS - 1.0;
     const double f4 = cuptiMs / eventMs - 1.0;
     std::printf("\n| # | figure | measured | target | |\n|---|---|---|---|---|\n");
-    std::printf("| 1 | elementwise-broadcast effective bandwidth / device-to-device cudaMemcpy | %.0f / %.0f GB/s = %.3f | >= 0.95 | %s |\n",
+    std::printf("| 1 | elementwise-broadcast effective bandwidth / device-to-device cudaMemcpy | "
+                "%.0f / %.0f GB/s = %.3f | >= 0.95 | %s |\n",
                 kernelBandwidth, d2d ? *d2d : std::nan(""), f1, verdict(f1 >= 0.95));
-    std::printf("| 2 | pinned HtoD in the run / plain cudaMemcpy from pinned memory | %.1f / %.1f GB/s = %.3f | >= 0.95 | %s |\n",
+    std::printf("| 2 | pinned HtoD in the run / plain cudaMemcpy from pinned memory | %.1f / %.1f "
+                "GB/s = %.3f | >= 0.95 | %s |\n",
                 runHtoD, plainHtoD ? *plainHtoD : std::nan(""), f2, verdict(f2 >= 0.95));
-    std::printf("| 3 | `run --strategy all` at 100x4000x5, CUPTI on vs off (median of %d each) | %.3f s vs %.3f s: %+.1f %% | <= 5 %% | %s |\n",
+    std::printf("| 3 | `run --strategy all` at 100x4000x5, CUPTI on vs off (median of %d each) | "
+                "%.3f s vs %.3f s: %+.1f %% | <= 5 %% | %s |\n",
                 o.cliRuns, onS, offS, f3 * 100, verdict(f3 <= 0.05));
-    std::printf("| 4 | CUPTI kernel duration vs cudaEvent timing, same launches (median of %zu) | %.4f ms vs %.4f ms: %+.2f %% (worst launch %.2f %%) | within 5 %% | %s |\n",
-                timing ? timing->size() : 0, cuptiMs, eventMs, f4 * 100, worst * 100, verdict(std::fabs(f4) <= 0.05));
-    std::printf("| 5 | `run --strategy all` turnaround at 100x4000x5 (median of %d) | %.3f s | <= 1.0 s | %s |\n",
+    std::printf("| 4 | CUPTI kernel duration vs cudaEvent timing, same launches (median of %zu) | "
+                "%.4f ms vs %.4f ms: %+.2f %% (worst launch %.2f %%) | within 5 %% | %s |\n",
+                timing ? timing->size() : 0, cuptiMs, eventMs, f4 * 100, worst * 100,
+                verdict(std::fabs(f4) <= 0.05));
+    std::printf("| 5 | `run --strategy all` turnaround at 100x4000x5 (median of %d) | %.3f s | <= "
+                "1.0 s | %s |\n",
                 o.cliRuns, onS, verdict(onS <= 1.0));
     return failures == 0 ? 0 : 1;
 }

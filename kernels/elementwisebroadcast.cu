@@ -27,9 +27,9 @@ template <> struct Vector<float> {
     }
 };
 
-// Walks `count` items (vectors or scalars) with a grid stride, `kUnroll` loads in flight per thread.
-// The broadcast column (index within one C x N row of multBy) advances by stride mod rowItems, so
-// the loop needs no 64-bit division.
+// Walks `count` items (vectors or scalars) with a grid stride, `kUnroll` loads in flight per
+// thread. The broadcast column (index within one C x N row of multBy) advances by stride mod
+// rowItems, so the loop needs no 64-bit division.
 template <typename Item, typename Apply>
 __device__ void gridStride(const Item* __restrict__ discount, const Item* __restrict__ multBy,
                            Item* __restrict__ cv, std::uint64_t count, std::uint64_t rowItems,
@@ -73,12 +73,13 @@ template <typename T> __global__ void elementwiseBroadcastKernel(KernelArgs a) {
     const unsigned k = a.workPerElement;
     if (a.vectorWidth == V::kWidth) {
         gridStride(static_cast<const typename V::Type*>(a.discount),
-                   static_cast<const typename V::Type*>(a.multBy), static_cast<typename V::Type*>(a.cv),
-                   elements / V::kWidth, row / V::kWidth,
+                   static_cast<const typename V::Type*>(a.multBy),
+                   static_cast<typename V::Type*>(a.cv), elements / V::kWidth, row / V::kWidth,
                    [k](typename V::Type m, typename V::Type d) { return V::apply(m, d, k); });
     } else {
-        gridStride(static_cast<const T*>(a.discount), static_cast<const T*>(a.multBy), static_cast<T*>(a.cv),
-                   elements, row, [k](T m, T d) { return compute::workChain<T>(m, d, k); });
+        gridStride(static_cast<const T*>(a.discount), static_cast<const T*>(a.multBy),
+                   static_cast<T*>(a.cv), elements, row,
+                   [k](T m, T d) { return compute::workChain<T>(m, d, k); });
     }
 }
 

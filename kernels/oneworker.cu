@@ -16,7 +16,8 @@ template <typename T> __global__ void oneWorkerKernel(KernelArgs a) {
     const std::uint64_t cn = a.c * a.n;
     for (std::uint64_t r = 0; r < a.r; ++r) {
         for (std::uint64_t i = 0; i < cn; ++i) {
-            cv[r * cn + i] = compute::workChain<T>(multBy[i], discount[r * cn + i], a.workPerElement);
+            cv[r * cn + i] =
+                compute::workChain<T>(multBy[i], discount[r * cn + i], a.workPerElement);
         }
     }
 }

@@ -17,12 +17,14 @@ template <typename T> __global__ void sliceMiddleKernel(KernelArgs a) {
     T* __restrict__ cv = static_cast<T*>(a.cv) + c * rn;
     for (std::uint64_t r = 0; r < a.r; ++r) {
         for (std::uint64_t n = 0; n < a.n; ++n) {
-            cv[r * a.n + n] = compute::workChain<T>(multBy[n], discount[r * a.n + n], a.workPerElement);
+            cv[r * a.n + n] =
+                compute::workChain<T>(multBy[n], discount[r * a.n + n], a.workPerElement);
         }
     }
 }
 
-extern const KernelEntry kSliceMiddleKernels{reinterpret_cast<const void*>(&sliceMiddleKernel<double>),
-                                             reinterpret_cast<const void*>(&sliceMiddleKernel<float>)};
+extern const KernelEntry kSliceMiddleKernels{
+    reinterpret_cast<const void*>(&sliceMiddleKernel<double>),
+    reinterpret_cast<const void*>(&sliceMiddleKernel<float>)};
 
 } // namespace slicescope::kernels

@@ -19,7 +19,8 @@ template <typename T> __global__ void sliceOuterKernel(KernelArgs a) {
     }
 }
 
-extern const KernelEntry kSliceOuterKernels{reinterpret_cast<const void*>(&sliceOuterKernel<double>),
-                                            reinterpret_cast<const void*>(&sliceOuterKernel<float>)};
+extern const KernelEntry kSliceOuterKernels{
+    reinterpret_cast<const void*>(&sliceOuterKernel<double>),
+    reinterpret_cast<const void*>(&sliceOuterKernel<float>)};
 
 } // namespace slicescope::kernels

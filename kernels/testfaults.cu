@@ -5,7 +5,9 @@
 namespace slicescope::kernels {
 
 // A trap instruction: the launch fails with a sticky error that poisons the CUDA context.
-__global__ void testTrapKernel(KernelArgs) { __trap(); }
+__global__ void testTrapKernel(KernelArgs) {
+    __trap();
+}
 
 __device__ __forceinline__ std::uint64_t globalTimerNs() {
     std::uint64_t t;

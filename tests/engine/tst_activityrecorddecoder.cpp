@@ -23,11 +23,14 @@ template <typename Record> Record blank(CUpti_ActivityKind kind) {
     return r;
 }
 
-const CUpti_Activity& asRecord(const void* r) { return *static_cast<const CUpti_Activity*>(r); }
+const CUpti_Activity& asRecord(const void* r) {
+    return *static_cast<const CUpti_Activity*>(r);
+}
 
 ActivityRecordDecoder fakeDecoder() {
     return ActivityRecordDecoder([](CUpti_CallbackDomain domain, CUpti_CallbackId id) {
-        return std::string(domain == CUPTI_CB_DOMAIN_RUNTIME_API ? "runtime#" : "driver#") + std::to_string(id);
+        return std::string(domain == CUPTI_CB_DOMAIN_RUNTIME_API ? "runtime#" : "driver#") +
+               std::to_string(id);
     });
 }
 
@@ -67,8 +70,9 @@ TEST(ActivityRecordDecoder, KernelRecordKeepsLaunchFacts) {
     EXPECT_EQ(d->activity.correlationId, 42u);
     EXPECT_EQ(d->gridId, 9);
     EXPECT_TRUE(d->timed);
-    EXPECT_EQ(decoder.name(d->activity.nameId),
-              "void slicescope::kernels::sliceOuterKernel<double>(slicescope::kernels::KernelArgs)");
+    EXPECT_EQ(
+        decoder.name(d->activity.nameId),
+        "void slicescope::kernels::sliceOuterKernel<double>(slicescope::kernels::KernelArgs)");
     EXPECT_TRUE(std::isnan(d->activity.theoreticalOccupancy));
 }
 

@@ -15,12 +15,14 @@ TEST(GpuBackendWithoutDevice, SaysWhyAndFailsEveryStrategy) {
     EXPECT_FALSE(detected.why.empty());
     RunRequest request;
     request.problem = *problem::makeProblem({10, 10, 10}, problem::Dtype::F64, 1);
-    const auto results = runGpu({StrategyId::SliceOuter, StrategyId::ElementwiseBroadcast}, request);
+    const auto results =
+        runGpu({StrategyId::SliceOuter, StrategyId::ElementwiseBroadcast}, request);
     ASSERT_EQ(results.size(), 2u);
     for (const auto& r : results) {
         ASSERT_FALSE(r);
         EXPECT_EQ(r.error().code, Error::Code::Unsupported);
-        EXPECT_NE(r.error().message.find(gpuBackendBuilt() ? "no GPU" : "no CUDA backend"), std::string::npos)
+        EXPECT_NE(r.error().message.find(gpuBackendBuilt() ? "no GPU" : "no CUDA backend"),
+                  std::string::npos)
             << r.error().message;
     }
     EXPECT_NE(results[0].error().message.find("slice-outer"), std::string::npos);

@@ -22,8 +22,12 @@ using trace::ActivityKind;
 namespace {
 
 const std::vector<StrategyId> kGpuStrategies{
-    StrategyId::OneWorker,          StrategyId::SliceOuter, StrategyId::SliceMiddle,
-    StrategyId::SliceMiddleStrided, StrategyId::Slice2d,    StrategyId::ElementwiseMaterialized,
+    StrategyId::OneWorker,
+    StrategyId::SliceOuter,
+    StrategyId::SliceMiddle,
+    StrategyId::SliceMiddleStrided,
+    StrategyId::Slice2d,
+    StrategyId::ElementwiseMaterialized,
     StrategyId::ElementwiseBroadcast,
 };
 
@@ -32,7 +36,9 @@ const device::DeviceSpec* firstDevice() {
     return detected.devices.empty() ? nullptr : &detected.devices.front();
 }
 
-std::string noDeviceReason() { return "no CUDA device: " + detectDevices().why; }
+std::string noDeviceReason() {
+    return "no CUDA device: " + detectDevices().why;
+}
 
 #define REQUIRE_DEVICE()                                                                           \
     do {                                                                                           \
@@ -78,7 +84,8 @@ std::string notes(const trace::Run& run) {
 strategy::LaunchGeometry expectedGeometry(StrategyId id, const RunRequest& r) {
     const auto* device = firstDevice();
     strategy::LaunchLimits limits;
-    limits.kernelMaxThreadsPerBlock = *cuda::probes::kernelMaxThreadsPerBlock(0, id, r.problem.dtype);
+    limits.kernelMaxThreadsPerBlock =
+        *cuda::probes::kernelMaxThreadsPerBlock(0, id, r.problem.dtype);
     limits.smCount = device->smCount;
     limits.maxThreadsPerSm = device->maxThreadsPerSm;
     return *strategy::launchGeometry(id, r.problem, r.block, limits);
@@ -98,8 +105,10 @@ void expectCopiesAndKernels(StrategyId id, const RunRequest& r, const trace::Run
     }
     EXPECT_EQ(run.launch->grid, geometry.grid);
     EXPECT_EQ(run.launch->block, geometry.block);
-    // The output is poisoned before each launch: by a device memset, or on the host for mapped memory.
-    EXPECT_EQ(ofKind(run, ActivityKind::Memset).size(), r.memory == MemoryMode::Mapped ? 0u : r.repeat);
+    // The output is poisoned before each launch: by a device memset, or on the host for mapped
+    // memory.
+    EXPECT_EQ(ofKind(run, ActivityKind::Memset).size(),
+              r.memory == MemoryMode::Mapped ? 0u : r.repeat);
     const bool copies = r.memory == MemoryMode::Pageable || r.memory == MemoryMode::Pinned;
     const auto htod = ofKind(run, ActivityKind::HtoD);
     const auto dtoh = ofKind(run, ActivityKind::DtoH);
@@ -108,7 +117,8 @@ void expectCopiesAndKernels(StrategyId id, const RunRequest& r, const trace::Run
         EXPECT_TRUE(dtoh.empty());
         return;
     }
-    const auto hostKind = r.memory == MemoryMode::Pinned ? trace::MemoryKind::Pinned : trace::MemoryKind::Pageable;
+    const auto hostKind =
+        r.memory == MemoryMode::Pinned ? trace::MemoryKind::Pinned : trace::MemoryKind::Pageable;
     std::vector<std::uint64_t> toDevice, toHost;
     for (const auto& t : strategy::transfers(id, r.problem)) {
         (t.direction == strategy::Direction::HostToDevice ? toDevice : toHost).push_back(t.bytes);
@@ -141,8 +151,10 @@ TEST_P(EveryStrategy, VerifiedInEveryDtypeAndMemoryModeWithItsRecords) {
     REQUIRE_DEVICE();
     const StrategyId id = GetParam();
     for (Dtype dtype : {Dtype::F64, Dtype::F32}) {
-        for (MemoryMode memory : {MemoryMode::Pageable, MemoryMode::Pinned, MemoryMode::Managed, MemoryMode::Mapped}) {
-            SCOPED_TRACE(std::string(problem::toString(dtype)) + " " + std::string(toString(memory)));
+        for (MemoryMode memory :
+             {MemoryMode::Pageable, MemoryMode::Pinned, MemoryMode::Managed, MemoryMode::Mapped}) {
+            SCOPED_TRACE(std::string(problem::toString(dtype)) + " " +
+                         std::string(toString(memory)));
             // 212 = 4 x 53: the vector path of elementwise-broadcast; work 3: the chain.
             const auto r = request({37, 212, 5}, dtype, memory, 2, 3);
             const std::int64_t before = hostNowNs();
@@ -152,10 +164,12 @@ TEST_P(EveryStrategy, VerifiedInEveryDtypeAndMemoryModeWithItsRecords) {
             ASSERT_TRUE(results[0]) << results[0].error().message;
             const auto& run = *results[0];
             ASSERT_TRUE(run.verification);
-            EXPECT_TRUE(run.verification->passed) << "max abs error " << run.verification->maxAbsError;
+            EXPECT_TRUE(run.verification->passed)
+                << "max abs error " << run.verification->maxAbsError;
             EXPECT_EQ(run.mode, trace::RunMode::MeasuredGpu);
             EXPECT_EQ(run.droppedRecords, 0u);
-            EXPECT_FALSE(ofKind(run, ActivityKind::Api).empty()) << "runtime API calls are recorded";
+            EXPECT_FALSE(ofKind(run, ActivityKind::Api).empty())
+                << "runtime API calls are recorded";
             expectCopiesAndKernels(id, r, run);
             // One clock: every activity, host or device, lies within the call.
             for (const auto& a : run.activities) {
@@ -177,10 +191,12 @@ INSTANTIATE_TEST_SUITE_P(Gpu, EveryStrategy, ::testing::ValuesIn(kGpuStrategies)
 TEST(GpuBackend, BlockOptionsAndScalarPathsLaunchWhatTheStrategySays) {
     REQUIRE_DEVICE();
     using Mode = strategy::BlockOption::Mode;
-    for (strategy::BlockOption block : {strategy::BlockOption{Mode::NumbaCuda, 0}, strategy::BlockOption{Mode::Explicit, 96},
-                                        strategy::BlockOption{Mode::Explicit, 1000}}) {
+    for (strategy::BlockOption block :
+         {strategy::BlockOption{Mode::NumbaCuda, 0}, strategy::BlockOption{Mode::Explicit, 96},
+          strategy::BlockOption{Mode::Explicit, 1000}}) {
         for (StrategyId id : kGpuStrategies) {
-            SCOPED_TRACE(std::string(strategy::toString(id)) + " block " + strategy::toString(block));
+            SCOPED_TRACE(std::string(strategy::toString(id)) + " block " +
+                         strategy::toString(block));
             // 211 is prime: elementwise-broadcast takes its scalar path.
             const auto r = request({37, 211, 5}, Dtype::F32, MemoryMode::Pinned, 1, 1, block);
             auto results = runGpu({id}, r);
@@ -204,7 +220,9 @@ TEST(GpuBackend, SeedShapeAllStrategiesInOneSession) {
         EXPECT_EQ(results[i]->strategy, strategy::toString(kGpuStrategies[i]));
     }
     // The seed's lesson, measured: one busy thread is far slower than one thread per element.
-    const auto kernelNs = [&](std::size_t i) { return ofKind(*results[i], ActivityKind::Kernel).front()->durationNs(); };
+    const auto kernelNs = [&](std::size_t i) {
+        return ofKind(*results[i], ActivityKind::Kernel).front()->durationNs();
+    };
     EXPECT_GT(kernelNs(0), 50 * kernelNs(6)) << "one-worker vs elementwise-broadcast";
     // One worker keeps one thread of the whole GPU busy.
     EXPECT_LT(results[0]->occupancy->threadSlotsBusy, 1e-3);
@@ -215,15 +233,18 @@ TEST(GpuBackend, TheoreticalOccupancyEqualsTheCudaApi) {
     for (StrategyId id : kGpuStrategies) {
         for (Dtype dtype : {Dtype::F64, Dtype::F32}) {
             const auto maxThreads = *cuda::probes::kernelMaxThreadsPerBlock(0, id, dtype);
-            for (std::uint32_t block : {1u, 32u, 64u, 96u, 128u, 192u, 256u, 384u, 512u, 640u, 768u, 1000u, 1024u}) {
+            for (std::uint32_t block :
+                 {1u, 32u, 64u, 96u, 128u, 192u, 256u, 384u, 512u, 640u, 768u, 1000u, 1024u}) {
                 if (block > maxThreads) {
                     continue;
                 }
-                SCOPED_TRACE(std::string(strategy::toString(id)) + " " + std::string(problem::toString(dtype)) +
-                             " block " + std::to_string(block));
+                SCOPED_TRACE(std::string(strategy::toString(id)) + " " +
+                             std::string(problem::toString(dtype)) + " block " +
+                             std::to_string(block));
                 auto c = cuda::probes::compareOccupancy(0, id, dtype, block);
                 ASSERT_TRUE(c) << c.error().message;
-                ASSERT_TRUE(c->calculatorActiveBlocksPerSm) << "the occupancy calculator failed: " << c->calculatorError;
+                ASSERT_TRUE(c->calculatorActiveBlocksPerSm)
+                    << "the occupancy calculator failed: " << c->calculatorError;
                 EXPECT_EQ(*c->calculatorActiveBlocksPerSm, c->cudaActiveBlocksPerSm)
                     << c->registersPerThread << " registers per thread";
             }
@@ -278,8 +299,9 @@ TEST(GpuBackend, OccupancySamplesCoverTheRun) {
         EXPECT_GE(s.timeNs, run.beginNs() - 1'000'000);
         EXPECT_LE(s.timeNs, run.endNs());
     }
-    const auto top = std::max_element(run.occupancySeries.begin(), run.occupancySeries.end(),
-                                      [](const auto& a, const auto& b) { return a.value < b.value; });
+    const auto top =
+        std::max_element(run.occupancySeries.begin(), run.occupancySeries.end(),
+                         [](const auto& a, const auto& b) { return a.value < b.value; });
     EXPECT_GT(top->value, 0.05f) << "some sample sees the element-wise kernel at work";
 }
 
@@ -292,9 +314,11 @@ TEST(GpuBackend, ProblemTooLargeForTheDeviceIsRefusedBeforeAllocating) {
     auto results = runGpu({StrategyId::SliceOuter}, r);
     ASSERT_FALSE(results[0]);
     EXPECT_EQ(results[0].error().code, Error::Code::InsufficientMemory);
-    EXPECT_NE(results[0].error().message.find("device memory"), std::string::npos) << results[0].error().message;
+    EXPECT_NE(results[0].error().message.find("device memory"), std::string::npos)
+        << results[0].error().message;
     // The session is fine afterwards.
-    auto next = runGpu({StrategyId::SliceOuter}, request({10, 20, 5}, Dtype::F64, MemoryMode::Pageable, 1));
+    auto next =
+        runGpu({StrategyId::SliceOuter}, request({10, 20, 5}, Dtype::F64, MemoryMode::Pageable, 1));
     ASSERT_TRUE(next[0]) << next[0].error().message;
     EXPECT_TRUE(next[0]->verification->passed);
 }

@@ -30,7 +30,8 @@ std::string readFile(const std::filesystem::path& path) {
 
 std::filesystem::path workDir() {
     auto dir = std::filesystem::temp_directory_path() /
-               ("slicescope-gpufaults-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "-" +
+               ("slicescope-gpufaults-" +
+                std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "-" +
                 ::testing::UnitTest::GetInstance()->current_test_info()->name());
     std::filesystem::create_directories(dir);
     return dir;
@@ -39,8 +40,8 @@ std::filesystem::path workDir() {
 CliResult runCli(const std::string& args) {
     const auto dir = workDir();
     const auto out = dir / "stdout.txt", err = dir / "stderr.txt";
-    const std::string command =
-        std::string("'") + SLICESCOPE_CLI + "' " + args + " >'" + out.string() + "' 2>'" + err.string() + "'";
+    const std::string command = std::string("'") + SLICESCOPE_CLI + "' " + args + " >'" +
+                                out.string() + "' 2>'" + err.string() + "'";
     const auto start = std::chrono::steady_clock::now();
     const int status = std::system(command.c_str());
     CliResult r;
@@ -52,11 +53,13 @@ CliResult runCli(const std::string& args) {
 }
 
 std::string describe(const CliResult& r) {
-    return "exit " + std::to_string(r.exitStatus) + " after " + std::to_string(r.seconds) + " s\n--- stdout\n" +
-           r.out + "--- stderr\n" + r.err;
+    return "exit " + std::to_string(r.exitStatus) + " after " + std::to_string(r.seconds) +
+           " s\n--- stdout\n" + r.out + "--- stderr\n" + r.err;
 }
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
 
 class GpuFaults : public ::testing::Test {
   protected:
@@ -70,7 +73,8 @@ class GpuFaults : public ::testing::Test {
 
     // The next run in a new process works and verifies.
     void expectNextRunWorks() {
-        const auto next = runCli("run --shape 100x4000x5 --strategy slice-outer -o '" + output("next.json") + "'");
+        const auto next = runCli("run --shape 100x4000x5 --strategy slice-outer -o '" +
+                                 output("next.json") + "'");
         EXPECT_EQ(next.exitStatus, 0) << describe(next);
         EXPECT_TRUE(contains(next.out, "slice-outer [measured-gpu]")) << describe(next);
         EXPECT_TRUE(contains(next.out, "verified")) << describe(next);
@@ -81,8 +85,10 @@ class GpuFaults : public ::testing::Test {
 
 TEST_F(GpuFaults, TrapIsReportedAndTheOtherStrategiesAreKept) {
     const auto trace = output("trap.json");
-    const auto r = runCli("run --shape 100x4000x5 --strategy slice-outer,slice-2d,elementwise-broadcast,cpu-serial "
-                          "--test-fault trap -o '" + trace + "'");
+    const auto r = runCli(
+        "run --shape 100x4000x5 --strategy slice-outer,slice-2d,elementwise-broadcast,cpu-serial "
+        "--test-fault trap -o '" +
+        trace + "'");
     EXPECT_EQ(r.exitStatus, 1) << describe(r);
     EXPECT_TRUE(contains(r.err, "slice-outer")) << describe(r);
     EXPECT_TRUE(contains(r.err, "fault")) << describe(r);
@@ -99,8 +105,10 @@ TEST_F(GpuFaults, TrapIsReportedAndTheOtherStrategiesAreKept) {
 
 TEST_F(GpuFaults, SpinPastTheTimeoutEndsTheRunWithoutHanging) {
     const auto trace = output("spin.json");
-    const auto r = runCli("run --shape 100x4000x5 --strategy slice-outer,cpu-serial --test-fault spin "
-                          "--kernel-timeout 2 -o '" + trace + "'");
+    const auto r =
+        runCli("run --shape 100x4000x5 --strategy slice-outer,cpu-serial --test-fault spin "
+               "--kernel-timeout 2 -o '" +
+               trace + "'");
     EXPECT_EQ(r.exitStatus, 1) << describe(r);
     EXPECT_TRUE(contains(r.err, "did not finish within 2 s")) << describe(r);
     EXPECT_LT(r.seconds, 15.0) << "the CLI must not wait for the spinning kernel\n" << describe(r);
@@ -110,7 +118,8 @@ TEST_F(GpuFaults, SpinPastTheTimeoutEndsTheRunWithoutHanging) {
 
 TEST_F(GpuFaults, ProblemLargerThanTheDeviceIsRefusedClearly) {
     // 4e10 float64 elements: 320 GB per array, more than any device has.
-    const auto r = runCli("run --shape 20000x20000x100 --strategy slice-outer -o '" + output("big.json") + "'");
+    const auto r = runCli("run --shape 20000x20000x100 --strategy slice-outer -o '" +
+                          output("big.json") + "'");
     EXPECT_EQ(r.exitStatus, 1) << describe(r);
     EXPECT_TRUE(contains(r.err, "of device memory")) << describe(r);
     EXPECT_LT(r.seconds, 30.0) << describe(r);

@@ -57,7 +57,9 @@ void ActivityBufferPool::release(std::uint8_t* buffer) {
     --outstanding_;
 }
 
-void ActivityBufferPool::freeOrphan(std::uint8_t* buffer) { freeBuffer(buffer); }
+void ActivityBufferPool::freeOrphan(std::uint8_t* buffer) {
+    freeBuffer(buffer);
+}
 
 std::size_t ActivityBufferPool::outstanding() const {
     const std::lock_guard lock(mutex_);

@@ -12,7 +12,9 @@ namespace {
 using trace::ActivityKind;
 using trace::MemoryKind;
 
-std::int64_t ns(std::uint64_t timestamp) { return std::int64_t(timestamp); }
+std::int64_t ns(std::uint64_t timestamp) {
+    return std::int64_t(timestamp);
+}
 
 // "cudaLaunchKernel_v7000" -> "cudaLaunchKernel".
 std::string withoutVersionSuffix(std::string name) {
@@ -26,8 +28,8 @@ std::string withoutVersionSuffix(std::string name) {
 
 std::string demangle(const char* mangled) {
     int status = 0;
-    std::unique_ptr<char, void (*)(void*)> text(abi::__cxa_demangle(mangled, nullptr, nullptr, &status),
-                                                std::free);
+    std::unique_ptr<char, void (*)(void*)> text(
+        abi::__cxa_demangle(mangled, nullptr, nullptr, &status), std::free);
     return status == 0 && text ? std::string(text.get()) : std::string(mangled);
 }
 
@@ -83,7 +85,9 @@ std::string_view overheadName(CUpti_ActivityOverheadKind kind) {
     }
 }
 
-std::uint32_t nonNegative(std::int32_t v) { return v < 0 ? 0u : std::uint32_t(v); }
+std::uint32_t nonNegative(std::int32_t v) {
+    return v < 0 ? 0u : std::uint32_t(v);
+}
 
 } // namespace
 
@@ -108,7 +112,8 @@ std::string cuptiCallbackName(CUpti_CallbackDomain domain, CUpti_CallbackId id) 
     return withoutVersionSuffix(name);
 }
 
-ActivityRecordDecoder::ActivityRecordDecoder(NameResolver resolver) : resolver_(std::move(resolver)) {}
+ActivityRecordDecoder::ActivityRecordDecoder(NameResolver resolver)
+    : resolver_(std::move(resolver)) {}
 
 std::string_view ActivityRecordDecoder::name(std::uint32_t id) const {
     return id < names_.size() ? std::string_view(names_[id]) : std::string_view();
@@ -231,7 +236,8 @@ std::optional<DecodedActivity> ActivityRecordDecoder::decode(const CUpti_Activit
         a.kind = ActivityKind::Overhead;
         a.nameId = intern(overheadName(r.overheadKind));
         a.correlationId = r.correlationId;
-        if (r.objectKind == CUPTI_ACTIVITY_OBJECT_THREAD || r.objectKind == CUPTI_ACTIVITY_OBJECT_PROCESS) {
+        if (r.objectKind == CUPTI_ACTIVITY_OBJECT_THREAD ||
+            r.objectKind == CUPTI_ACTIVITY_OBJECT_PROCESS) {
             a.threadId = r.objectId.pt.threadId;
         }
         std::free(r.overheadData); // the client owns it (cupti_activity.h)

@@ -24,8 +24,8 @@
 namespace slicescope::cuda {
 
 struct DecodedActivity {
-    trace::Activity activity;      // nameId indexes ActivityRecordDecoder::names()
-    std::uint32_t deviceId = 0;    // copies, kernels, memsets
+    trace::Activity activity;   // nameId indexes ActivityRecordDecoder::names()
+    std::uint32_t deviceId = 0; // copies, kernels, memsets
     std::uint32_t contextId = 0;
     std::int64_t gridId = 0;       // kernels: unique per launch
     std::uint32_t returnValue = 0; // api and sync records: the call's result code

@@ -36,9 +36,9 @@ Result<device::DeviceSpec> describe(int ordinal) {
     d.memoryBandwidthGBps = 2.0 * memoryClockKHz * 1e3 * (busWidthBits / 8.0) / 1e9;
     d.globalMemoryBytes = prop.totalGlobalMem;
     const std::string source = "cudaGetDeviceProperties on this machine";
-    for (const char* field : {"name", "computeMajor", "computeMinor", "smCount", "maxThreadsPerSm",
-                              "maxBlocksPerSm", "registersPerSm", "sharedMemoryPerSmBytes",
-                              "globalMemoryBytes"}) {
+    for (const char* field :
+         {"name", "computeMajor", "computeMinor", "smCount", "maxThreadsPerSm", "maxBlocksPerSm",
+          "registersPerSm", "sharedMemoryPerSmBytes", "globalMemoryBytes"}) {
         d.sources[field] = source;
     }
     d.sources["clockMHz"] = "cudaDevAttrClockRate on this machine";

@@ -10,8 +10,9 @@ std::atomic<CuptiActivityCollector*> CuptiActivityCollector::active_{nullptr};
 
 std::vector<CUpti_ActivityKind> CuptiActivityCollector::defaultKinds() {
     // CONCURRENT_KERNEL, not KERNEL: KERNEL would serialize kernels.
-    return {CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_ACTIVITY_KIND_MEMCPY, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
-            CUPTI_ACTIVITY_KIND_MEMSET,  CUPTI_ACTIVITY_KIND_SYNCHRONIZATION, CUPTI_ACTIVITY_KIND_OVERHEAD};
+    return {CUPTI_ACTIVITY_KIND_RUNTIME,           CUPTI_ACTIVITY_KIND_MEMCPY,
+            CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMSET,
+            CUPTI_ACTIVITY_KIND_SYNCHRONIZATION,   CUPTI_ACTIVITY_KIND_OVERHEAD};
 }
 
 CuptiActivityCollector::CuptiActivityCollector(Options options)
@@ -19,14 +20,18 @@ CuptiActivityCollector::CuptiActivityCollector(Options options)
     completed_.reserve(options_.maxBuffers); // the completion callback never reallocates
 }
 
-Result<std::unique_ptr<CuptiActivityCollector>> CuptiActivityCollector::start() { return start(Options{}); }
+Result<std::unique_ptr<CuptiActivityCollector>> CuptiActivityCollector::start() {
+    return start(Options{});
+}
 
 Result<std::unique_ptr<CuptiActivityCollector>> CuptiActivityCollector::start(Options options) {
-    std::unique_ptr<CuptiActivityCollector> collector(new CuptiActivityCollector(std::move(options)));
+    std::unique_ptr<CuptiActivityCollector> collector(
+        new CuptiActivityCollector(std::move(options)));
     CuptiActivityCollector* expected = nullptr;
     if (!active_.compare_exchange_strong(expected, collector.get())) {
-        return fail(Error::Code::Unsupported,
-                    "a CUPTI activity collector is already active in this process (CUPTI allows one)");
+        return fail(
+            Error::Code::Unsupported,
+            "a CUPTI activity collector is already active in this process (CUPTI allows one)");
     }
     auto registered = [&]() -> Status {
         CUPTI_CHECK(cuptiActivityRegisterCallbacks(&bufferRequested, &bufferCompleted));
@@ -61,7 +66,8 @@ Status CuptiActivityCollector::enable() {
     for (auto kind : options_.kinds) {
         const CUptiResult result = cuptiActivityEnable(kind);
         if (result != CUPTI_SUCCESS) {
-            return tl::unexpected(cuptiError(result, ("cuptiActivityEnable(kind " + std::to_string(int(kind)) + ")").c_str()));
+            return tl::unexpected(cuptiError(
+                result, ("cuptiActivityEnable(kind " + std::to_string(int(kind)) + ")").c_str()));
         }
     }
     enabled_ = true;
@@ -73,7 +79,8 @@ Status CuptiActivityCollector::disable() {
     for (auto kind : options_.kinds) {
         const CUptiResult result = cuptiActivityDisable(kind);
         if (result != CUPTI_SUCCESS && status) {
-            status = tl::unexpected(cuptiError(result, ("cuptiActivityDisable(kind " + std::to_string(int(kind)) + ")").c_str()));
+            status = tl::unexpected(cuptiError(
+                result, ("cuptiActivityDisable(kind " + std::to_string(int(kind)) + ")").c_str()));
         }
     }
     enabled_ = false;
@@ -105,14 +112,16 @@ void CuptiActivityCollector::bufferRequested(std::uint8_t** buffer, std::size_t*
 }
 
 void CuptiActivityCollector::bufferCompleted(CUcontext context, std::uint32_t streamId,
-                                             std::uint8_t* buffer, std::size_t, std::size_t validSize) {
+                                             std::uint8_t* buffer, std::size_t,
+                                             std::size_t validSize) {
     auto* self = active_.load(std::memory_order_acquire);
     if (self == nullptr) {
         ActivityBufferPool::freeOrphan(buffer);
         return;
     }
     std::size_t dropped = 0;
-    if (cuptiActivityGetNumDroppedRecords(context, streamId, &dropped) == CUPTI_SUCCESS && dropped > 0) {
+    if (cuptiActivityGetNumDroppedRecords(context, streamId, &dropped) == CUPTI_SUCCESS &&
+        dropped > 0) {
         self->dropped_.fetch_add(dropped);
     }
     if (buffer == nullptr) {

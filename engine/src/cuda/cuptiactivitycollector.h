@@ -72,7 +72,8 @@ class CuptiActivityCollector {
   private:
     explicit CuptiActivityCollector(Options options);
 
-    static void bufferRequested(std::uint8_t** buffer, std::size_t* size, std::size_t* maxNumRecords);
+    static void bufferRequested(std::uint8_t** buffer, std::size_t* size,
+                                std::size_t* maxNumRecords);
     static void bufferCompleted(CUcontext context, std::uint32_t streamId, std::uint8_t* buffer,
                                 std::size_t size, std::size_t validSize);
 

@@ -37,9 +37,7 @@ Error cuptiError(CUptiResult result, const char* callText) {
     case CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED:
     case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
     case CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED:
-    case CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED:
-        code = Error::Code::Unsupported;
-        break;
+    case CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED: code = Error::Code::Unsupported; break;
     default: break;
     }
     return Error{code, std::move(message)};

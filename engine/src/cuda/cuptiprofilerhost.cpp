@@ -27,7 +27,8 @@ Result<std::shared_ptr<ProfilerInitialization>> ProfilerInitialization::acquire(
 }
 
 ProfilerInitialization::~ProfilerInitialization() {
-    CUpti_Profiler_DeInitialize_Params params{CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE, nullptr};
+    CUpti_Profiler_DeInitialize_Params params{CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE,
+                                              nullptr};
     (void)cuptiProfilerDeInitialize(&params);
 }
 
@@ -38,38 +39,45 @@ Result<std::string> chipName(int deviceIndex) {
     return std::string(params.pChipName ? params.pChipName : "");
 }
 
-Result<std::unique_ptr<ProfilerHost>> ProfilerHost::create(CUpti_ProfilerType type, const std::string& chip,
-                                                           const std::vector<std::uint8_t>& counterAvailability,
-                                                           std::vector<std::string> metrics) {
+Result<std::unique_ptr<ProfilerHost>>
+ProfilerHost::create(CUpti_ProfilerType type, const std::string& chip,
+                     const std::vector<std::uint8_t>& counterAvailability,
+                     std::vector<std::string> metrics) {
     std::unique_ptr<ProfilerHost> host(new ProfilerHost());
     host->metrics_ = std::move(metrics);
 
-    auto init = cuptiParams<CUpti_Profiler_Host_Initialize_Params>(CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE);
+    auto init = cuptiParams<CUpti_Profiler_Host_Initialize_Params>(
+        CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE);
     init.profilerType = type;
     init.pChipName = chip.c_str();
-    init.pCounterAvailabilityImage = counterAvailability.empty() ? nullptr : counterAvailability.data();
+    init.pCounterAvailabilityImage =
+        counterAvailability.empty() ? nullptr : counterAvailability.data();
     CUPTI_CHECK(cuptiProfilerHostInitialize(&init));
     host->object_ = init.pHostObject;
 
     auto names = host->metricPointers();
-    auto add = cuptiParams<CUpti_Profiler_Host_ConfigAddMetrics_Params>(CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE);
+    auto add = cuptiParams<CUpti_Profiler_Host_ConfigAddMetrics_Params>(
+        CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE);
     add.pHostObject = host->object_;
     add.ppMetricNames = names.data();
     add.numMetrics = names.size();
     CUPTI_CHECK(cuptiProfilerHostConfigAddMetrics(&add));
 
-    auto size = cuptiParams<CUpti_Profiler_Host_GetConfigImageSize_Params>(CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE);
+    auto size = cuptiParams<CUpti_Profiler_Host_GetConfigImageSize_Params>(
+        CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE);
     size.pHostObject = host->object_;
     CUPTI_CHECK(cuptiProfilerHostGetConfigImageSize(&size));
     host->config_.resize(size.configImageSize);
 
-    auto image = cuptiParams<CUpti_Profiler_Host_GetConfigImage_Params>(CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE);
+    auto image = cuptiParams<CUpti_Profiler_Host_GetConfigImage_Params>(
+        CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE);
     image.pHostObject = host->object_;
     image.configImageSize = host->config_.size();
     image.pConfigImage = host->config_.data();
     CUPTI_CHECK(cuptiProfilerHostGetConfigImage(&image));
 
-    auto passes = cuptiParams<CUpti_Profiler_Host_GetNumOfPasses_Params>(CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE);
+    auto passes = cuptiParams<CUpti_Profiler_Host_GetNumOfPasses_Params>(
+        CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE);
     passes.configImageSize = host->config_.size();
     passes.pConfigImage = host->config_.data();
     CUPTI_CHECK(cuptiProfilerHostGetNumOfPasses(&passes));
@@ -79,7 +87,8 @@ Result<std::unique_ptr<ProfilerHost>> ProfilerHost::create(CUpti_ProfilerType ty
 
 ProfilerHost::~ProfilerHost() {
     if (object_ != nullptr) {
-        auto params = cuptiParams<CUpti_Profiler_Host_Deinitialize_Params>(CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE);
+        auto params = cuptiParams<CUpti_Profiler_Host_Deinitialize_Params>(
+            CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE);
         params.pHostObject = object_;
         (void)cuptiProfilerHostDeinitialize(&params);
     }
@@ -97,7 +106,8 @@ Result<std::vector<double>> ProfilerHost::evaluate(const std::vector<std::uint8_
                                                    std::size_t index) const {
     auto names = metricPointers();
     std::vector<double> values(names.size(), 0.0);
-    auto params = cuptiParams<CUpti_Profiler_Host_EvaluateToGpuValues_Params>(CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE);
+    auto params = cuptiParams<CUpti_Profiler_Host_EvaluateToGpuValues_Params>(
+        CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE);
     params.pHostObject = object_;
     params.pCounterDataImage = counterData.data();
     params.counterDataImageSize = counterData.size();

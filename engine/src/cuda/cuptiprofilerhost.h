@@ -39,9 +39,9 @@ Result<std::string> chipName(int deviceIndex);
 
 class ProfilerHost {
   public:
-    static Result<std::unique_ptr<ProfilerHost>> create(CUpti_ProfilerType type, const std::string& chip,
-                                                        const std::vector<std::uint8_t>& counterAvailability,
-                                                        std::vector<std::string> metrics);
+    static Result<std::unique_ptr<ProfilerHost>>
+    create(CUpti_ProfilerType type, const std::string& chip,
+           const std::vector<std::uint8_t>& counterAvailability, std::vector<std::string> metrics);
     ~ProfilerHost();
     ProfilerHost(const ProfilerHost&) = delete;
     ProfilerHost& operator=(const ProfilerHost&) = delete;
@@ -52,7 +52,8 @@ class ProfilerHost {
     std::vector<const char*> metricPointers() const;
 
     // The metrics' values for one range (Range Profiler) or sample (PM sampling).
-    Result<std::vector<double>> evaluate(const std::vector<std::uint8_t>& counterData, std::size_t index) const;
+    Result<std::vector<double>> evaluate(const std::vector<std::uint8_t>& counterData,
+                                         std::size_t index) const;
 
   private:
     ProfilerHost() = default;

@@ -6,9 +6,13 @@
 
 namespace slicescope::backend {
 
-bool gpuBackendBuilt() { return true; }
+bool gpuBackendBuilt() {
+    return true;
+}
 
-DetectedDevices detectDevices() { return cuda::detect(); }
+DetectedDevices detectDevices() {
+    return cuda::detect();
+}
 
 GpuResults runGpu(const std::vector<strategy::StrategyId>& ids, const RunRequest& request,
                   const GpuOptions& options, const Progress& progress) {
@@ -18,7 +22,8 @@ GpuResults runGpu(const std::vector<strategy::StrategyId>& ids, const RunRequest
     }
     const auto failAll = [&](const Error& error) {
         for (auto id : ids) {
-            out.runs.push_back(fail(error.code, std::string(strategy::toString(id)) + " cannot run: " + error.message));
+            out.runs.push_back(fail(error.code, std::string(strategy::toString(id)) +
+                                                    " cannot run: " + error.message));
         }
         return out;
     };
@@ -34,15 +39,17 @@ GpuResults runGpu(const std::vector<strategy::StrategyId>& ids, const RunRequest
     auto session = cuda::GpuSession::open(request.deviceIndex, options);
     if (!session) {
         for (auto id : ids) {
-            out.runs.push_back(fail(session.error().code, std::string(strategy::toString(id)) +
-                                                              " cannot run: " + session.error().message));
+            out.runs.push_back(
+                fail(session.error().code, std::string(strategy::toString(id)) +
+                                               " cannot run: " + session.error().message));
         }
         return out;
     }
     bool faultPending = options.testFault != TestFault::None;
     for (auto id : ids) {
         if (!(*session)->usable()) {
-            out.runs.push_back(fail(Error::Code::DeviceFault, "not run: " + (*session)->whyUnusable()));
+            out.runs.push_back(
+                fail(Error::Code::DeviceFault, "not run: " + (*session)->whyUnusable()));
             if (!(*session)->hung()) {
                 out.notStarted.push_back(id);
             }

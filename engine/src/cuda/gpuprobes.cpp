@@ -24,7 +24,9 @@ const void* kernelOf(strategy::StrategyId id, problem::Dtype dtype) {
     case StrategyId::SliceMiddle: family = kernels::Family::SliceMiddle; break;
     case StrategyId::SliceMiddleStrided: family = kernels::Family::SliceMiddleStrided; break;
     case StrategyId::Slice2d: family = kernels::Family::Slice2d; break;
-    case StrategyId::ElementwiseMaterialized: family = kernels::Family::ElementwiseMaterialized; break;
+    case StrategyId::ElementwiseMaterialized:
+        family = kernels::Family::ElementwiseMaterialized;
+        break;
     case StrategyId::ElementwiseBroadcast: family = kernels::Family::ElementwiseBroadcast; break;
     default: break;
     }
@@ -70,7 +72,9 @@ struct PinnedMemory {
 
 double median(std::vector<double> v) {
     std::sort(v.begin(), v.end());
-    return v.empty() ? 0.0 : v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+    return v.empty()      ? 0.0
+           : v.size() % 2 ? v[v.size() / 2]
+                          : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
 }
 
 // Times `copy` with events `repeats` times after one warm-up; returns the median in seconds.
@@ -95,8 +99,8 @@ template <typename Copy> Result<double> medianSeconds(int repeats, Copy copy) {
 
 } // namespace
 
-Result<OccupancyComparison> compareOccupancy(int deviceIndex, strategy::StrategyId id, problem::Dtype dtype,
-                                             std::uint32_t blockThreads) {
+Result<OccupancyComparison> compareOccupancy(int deviceIndex, strategy::StrategyId id,
+                                             problem::Dtype dtype, std::uint32_t blockThreads) {
     auto device = describe(deviceIndex);
     if (!device) {
         return tl::unexpected(device.error());
@@ -105,8 +109,8 @@ Result<OccupancyComparison> compareOccupancy(int deviceIndex, strategy::Strategy
     const void* kernel = kernelOf(id, dtype);
     cudaFuncAttributes attributes{};
     CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
-    auto check = crossCheckOccupancy(*device, kernel, blockThreads, std::uint32_t(attributes.numRegs),
-                                     attributes.sharedSizeBytes);
+    auto check = crossCheckOccupancy(*device, kernel, blockThreads,
+                                     std::uint32_t(attributes.numRegs), attributes.sharedSizeBytes);
     if (!check) {
         return tl::unexpected(check.error());
     }
@@ -119,7 +123,8 @@ Result<OccupancyComparison> compareOccupancy(int deviceIndex, strategy::Strategy
     return out;
 }
 
-Result<std::uint32_t> kernelMaxThreadsPerBlock(int deviceIndex, strategy::StrategyId id, problem::Dtype dtype) {
+Result<std::uint32_t> kernelMaxThreadsPerBlock(int deviceIndex, strategy::StrategyId id,
+                                               problem::Dtype dtype) {
     CUDA_CHECK(cudaSetDevice(deviceIndex));
     cudaFuncAttributes attributes{};
     CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernelOf(id, dtype)));
@@ -132,7 +137,8 @@ Result<double> deviceCopyGBps(int deviceIndex, std::uint64_t bytes, int repeats)
     CUDA_CHECK(cudaMalloc(&from.ptr, bytes));
     CUDA_CHECK(cudaMalloc(&to.ptr, bytes));
     CUDA_CHECK(cudaMemset(from.ptr, 0x3f, bytes));
-    auto s = medianSeconds(repeats, [&] { return cudaMemcpy(to.ptr, from.ptr, bytes, cudaMemcpyDeviceToDevice); });
+    auto s = medianSeconds(
+        repeats, [&] { return cudaMemcpy(to.ptr, from.ptr, bytes, cudaMemcpyDeviceToDevice); });
     if (!s) {
         return tl::unexpected(s.error());
     }
@@ -146,15 +152,18 @@ Result<double> pinnedHtoDGBps(int deviceIndex, std::uint64_t bytes, int repeats)
     CUDA_CHECK(cudaMallocHost(&host.ptr, bytes));
     CUDA_CHECK(cudaMalloc(&device.ptr, bytes));
     std::fill_n(static_cast<unsigned char*>(host.ptr), bytes, 0x3f);
-    auto s = medianSeconds(repeats, [&] { return cudaMemcpy(device.ptr, host.ptr, bytes, cudaMemcpyHostToDevice); });
+    auto s = medianSeconds(
+        repeats, [&] { return cudaMemcpy(device.ptr, host.ptr, bytes, cudaMemcpyHostToDevice); });
     if (!s) {
         return tl::unexpected(s.error());
     }
     return double(bytes) / *s / 1e9;
 }
 
-Result<std::vector<KernelTiming>> kernelTimingCuptiVsEvents(int deviceIndex, const problem::Problem& problem,
-                                                            std::uint32_t blockThreads, int launches) {
+Result<std::vector<KernelTiming>> kernelTimingCuptiVsEvents(int deviceIndex,
+                                                            const problem::Problem& problem,
+                                                            std::uint32_t blockThreads,
+                                                            int launches) {
     auto device = describe(deviceIndex);
     if (!device) {
         return tl::unexpected(device.error());
@@ -172,7 +181,8 @@ Result<std::vector<KernelTiming>> kernelTimingCuptiVsEvents(int deviceIndex, con
     limits.kernelMaxThreadsPerBlock = std::uint32_t(attributes.maxThreadsPerBlock);
     limits.smCount = device->smCount;
     limits.maxThreadsPerSm = device->maxThreadsPerSm;
-    auto geometry = strategy::launchGeometry(id, problem, {strategy::BlockOption::Mode::Explicit, blockThreads}, limits);
+    auto geometry = strategy::launchGeometry(
+        id, problem, {strategy::BlockOption::Mode::Explicit, blockThreads}, limits);
     if (!geometry) {
         return tl::unexpected(geometry.error());
     }
@@ -223,13 +233,15 @@ Result<std::vector<KernelTiming>> kernelTimingCuptiVsEvents(int deviceIndex, con
     });
     std::sort(kernelsByStart.begin(), kernelsByStart.end());
     if (kernelsByStart.size() != std::size_t(launches)) {
-        return fail(Error::Code::Internal, "expected " + std::to_string(launches) + " kernel records, got " +
+        return fail(Error::Code::Internal, "expected " + std::to_string(launches) +
+                                               " kernel records, got " +
                                                std::to_string(kernelsByStart.size()));
     }
     std::vector<KernelTiming> out;
     for (int i = 0; i < launches; ++i) {
         float ms = 0;
-        CUDA_CHECK(cudaEventElapsedTime(&ms, starts[std::size_t(i)].event, stops[std::size_t(i)].event));
+        CUDA_CHECK(
+            cudaEventElapsedTime(&ms, starts[std::size_t(i)].event, stops[std::size_t(i)].event));
         out.push_back({kernelsByStart[std::size_t(i)].second, std::int64_t(double(ms) * 1e6)});
     }
     return out;

@@ -23,11 +23,12 @@ struct OccupancyComparison {
     std::optional<std::uint32_t> calculatorActiveBlocksPerSm;
     std::string calculatorError;
 };
-Result<OccupancyComparison> compareOccupancy(int deviceIndex, strategy::StrategyId id, problem::Dtype dtype,
-                                             std::uint32_t blockThreads);
+Result<OccupancyComparison> compareOccupancy(int deviceIndex, strategy::StrategyId id,
+                                             problem::Dtype dtype, std::uint32_t blockThreads);
 
 // The largest block the strategy's kernel allows (cudaFuncAttributes::maxThreadsPerBlock).
-Result<std::uint32_t> kernelMaxThreadsPerBlock(int deviceIndex, strategy::StrategyId id, problem::Dtype dtype);
+Result<std::uint32_t> kernelMaxThreadsPerBlock(int deviceIndex, strategy::StrategyId id,
+                                               problem::Dtype dtype);
 
 // Median bandwidth of a plain device-to-device cudaMemcpy of `bytes`, counting bytes read plus
 // bytes written, timed with CUDA events.
@@ -41,7 +42,9 @@ struct KernelTiming {
     std::int64_t cuptiNs = 0;
     std::int64_t eventNs = 0;
 };
-Result<std::vector<KernelTiming>> kernelTimingCuptiVsEvents(int deviceIndex, const problem::Problem& problem,
-                                                            std::uint32_t blockThreads, int launches);
+Result<std::vector<KernelTiming>> kernelTimingCuptiVsEvents(int deviceIndex,
+                                                            const problem::Problem& problem,
+                                                            std::uint32_t blockThreads,
+                                                            int launches);
 
 } // namespace slicescope::cuda::probes

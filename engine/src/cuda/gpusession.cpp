@@ -65,8 +65,9 @@ class HostBuffer {
         case MemoryMode::Pageable:
             b.host_ = ::operator new(bytes, std::align_val_t(64), std::nothrow);
             if (b.host_ == nullptr) {
-                return fail(Error::Code::InsufficientMemory,
-                            "could not allocate " + std::to_string(bytes >> 20) + " MiB of host memory");
+                return fail(Error::Code::InsufficientMemory, "could not allocate " +
+                                                                 std::to_string(bytes >> 20) +
+                                                                 " MiB of host memory");
             }
             break;
         case MemoryMode::Pinned: CUDA_CHECK(cudaMallocHost(&b.host_, bytes)); break;
@@ -168,7 +169,9 @@ void fillPeriodic(T* out, std::uint64_t count, unsigned period, T (*value)(unsig
     }
 }
 
-std::uint16_t clampIteration(std::size_t i) { return std::uint16_t(std::min<std::size_t>(i, 0xffff)); }
+std::uint16_t clampIteration(std::size_t i) {
+    return std::uint16_t(std::min<std::size_t>(i, 0xffff));
+}
 
 // C x R x N from R x C x N (and back with the roles of R and C swapped): N-element rows move whole.
 template <typename T>
@@ -182,11 +185,13 @@ void transpose(const T* from, T* to, std::uint64_t outer, std::uint64_t middle, 
 
 } // namespace
 
-Result<OccupancyCrossCheck> crossCheckOccupancy(const device::DeviceSpec& device, const void* kernel,
-                                                std::uint32_t blockThreads, std::uint32_t registersPerThread,
+Result<OccupancyCrossCheck> crossCheckOccupancy(const device::DeviceSpec& device,
+                                                const void* kernel, std::uint32_t blockThreads,
+                                                std::uint32_t registersPerThread,
                                                 std::uint64_t sharedBytes) {
     int cudaBlocks = 0;
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&cudaBlocks, kernel, int(blockThreads), 0));
+    CUDA_CHECK(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&cudaBlocks, kernel, int(blockThreads), 0));
     OccupancyCrossCheck out;
     out.cudaActiveBlocksPerSm = std::uint32_t(cudaBlocks);
     const std::uint32_t warpSize = device.warpSize ? device.warpSize : 32;
@@ -203,13 +208,14 @@ Result<OccupancyCrossCheck> crossCheckOccupancy(const device::DeviceSpec& device
         out.calculatorError = calculated.error().message;
         out.info.activeBlocksPerSm = out.cudaActiveBlocksPerSm;
         out.info.theoretical = device.maxWarpsPerSm > 0
-                                   ? std::min(1.0, double(out.cudaActiveBlocksPerSm) * warpsPerBlock /
-                                                       device.maxWarpsPerSm)
+                                   ? std::min(1.0, double(out.cudaActiveBlocksPerSm) *
+                                                       warpsPerBlock / device.maxWarpsPerSm)
                                    : 0.0;
-        out.info.explanation = "From cudaOccupancyMaxActiveBlocksPerMultiprocessor: " +
-                               std::to_string(out.cudaActiveBlocksPerSm) +
-                               " blocks per SM (the engine's occupancy calculator failed: " +
-                               out.calculatorError + ").";
+        out.info.explanation =
+            "From cudaOccupancyMaxActiveBlocksPerMultiprocessor: " +
+            std::to_string(out.cudaActiveBlocksPerSm) +
+            " blocks per SM (the engine's occupancy calculator failed: " + out.calculatorError +
+            ").";
     }
     return out;
 }
@@ -218,7 +224,8 @@ std::int64_t GpuSession::now() const {
     return collector_ ? CuptiActivityCollector::timestampNs() : hostNowNs();
 }
 
-Result<std::unique_ptr<GpuSession>> GpuSession::open(int deviceIndex, const backend::GpuOptions& options) {
+Result<std::unique_ptr<GpuSession>> GpuSession::open(int deviceIndex,
+                                                     const backend::GpuOptions& options) {
     std::unique_ptr<GpuSession> s(new GpuSession());
     s->deviceIndex_ = deviceIndex;
     s->options_ = options;
@@ -227,10 +234,11 @@ Result<std::unique_ptr<GpuSession>> GpuSession::open(int deviceIndex, const back
         return fail(Error::Code::Unsupported, "no GPU to run on: " + detect().why);
     }
     if (deviceIndex < 0 || deviceIndex >= count) {
-        return fail(Error::Code::InvalidArgument,
-                    "CUDA device " + std::to_string(deviceIndex) + " does not exist; this machine has " +
-                        std::to_string(count) + (count == 1 ? " device (0)" : " devices (0 to " +
-                                                                                 std::to_string(count - 1) + ")"));
+        return fail(
+            Error::Code::InvalidArgument,
+            "CUDA device " + std::to_string(deviceIndex) + " does not exist; this machine has " +
+                std::to_string(count) +
+                (count == 1 ? " device (0)" : " devices (0 to " + std::to_string(count - 1) + ")"));
     }
     auto spec = describe(deviceIndex);
     if (!spec) {
@@ -242,7 +250,8 @@ Result<std::unique_ptr<GpuSession>> GpuSession::open(int deviceIndex, const back
         auto collector = CuptiActivityCollector::start();
         if (!collector) {
             return fail(Error::Code::Unsupported,
-                        "CUPTI is unavailable, so nothing can be measured: " + collector.error().message);
+                        "CUPTI is unavailable, so nothing can be measured: " +
+                            collector.error().message);
         }
         s->collector_ = std::move(*collector);
     }
@@ -300,7 +309,8 @@ Error GpuSession::fault(cudaError_t error, const std::string& what) {
         contextLost_ = true;
         e.code = Error::Code::DeviceFault;
         whyUnusable_ = e.message;
-        e.message += "; the GPU reported a fault, and this process's CUDA context cannot be used again";
+        e.message +=
+            "; the GPU reported a fault, and this process's CUDA context cannot be used again";
     }
     return e;
 }
@@ -311,11 +321,13 @@ Status GpuSession::wait(std::string_view what) {
         const auto waited = waiter_->wait(stream_, options_.kernelTimeoutS);
         if (!waited) {
             hung_ = true;
-            whyUnusable_ = std::string(what) + " did not finish within " + seconds(options_.kernelTimeoutS) + " s";
-            return fail(Error::Code::DeviceFault,
-                        whyUnusable_ +
-                            " (--kernel-timeout); it still occupies the GPU, so nothing more can run in "
-                            "this process, and the driver ends it when the process exits");
+            whyUnusable_ = std::string(what) + " did not finish within " +
+                           seconds(options_.kernelTimeoutS) + " s";
+            return fail(
+                Error::Code::DeviceFault,
+                whyUnusable_ +
+                    " (--kernel-timeout); it still occupies the GPU, so nothing more can run in "
+                    "this process, and the driver ends it when the process exits");
         }
         result = *waited;
     } else {
@@ -414,11 +426,13 @@ Result<trace::Run> GpuSession::runTyped(StrategyId id, const backend::RunRequest
     const void* kernel = std::is_same_v<T, double> ? entry.f64 : entry.f32;
     const void* launched = kernel;
     if (injectFault) {
-        launched = kernels::kernelEntry(options_.testFault == backend::TestFault::Trap ? kernels::Family::TestTrap
-                                                                                      : kernels::Family::TestSpin)
+        launched = kernels::kernelEntry(options_.testFault == backend::TestFault::Trap
+                                            ? kernels::Family::TestTrap
+                                            : kernels::Family::TestSpin)
                        .f64;
-        run.notes.push_back("test fault: the kernel was replaced by one that " +
-                            std::string(options_.testFault == backend::TestFault::Trap ? "traps" : "spins"));
+        run.notes.push_back(
+            "test fault: the kernel was replaced by one that " +
+            std::string(options_.testFault == backend::TestFault::Trap ? "traps" : "spins"));
     }
     cudaFuncAttributes attributes{};
     CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
@@ -441,13 +455,16 @@ Result<trace::Run> GpuSession::runTyped(StrategyId id, const backend::RunRequest
     std::size_t freeDeviceBytes = 0, totalDeviceBytes = 0;
     CUDA_CHECK(cudaMemGetInfo(&freeDeviceBytes, &totalDeviceBytes));
     if (mode != MemoryMode::Mapped) {
-        if (auto fits = strategy::checkFits(id, p, std::numeric_limits<std::uint64_t>::max(), freeDeviceBytes);
+        if (auto fits = strategy::checkFits(id, p, std::numeric_limits<std::uint64_t>::max(),
+                                            freeDeviceBytes);
             !fits) {
             return tl::unexpected(fits.error());
         }
     }
     if (auto available = problem::availableHostMemoryBytes()) {
-        if (auto fits = strategy::checkFits(id, p, *available, std::numeric_limits<std::uint64_t>::max()); !fits) {
+        if (auto fits =
+                strategy::checkFits(id, p, *available, std::numeric_limits<std::uint64_t>::max());
+            !fits) {
             return tl::unexpected(fits.error());
         }
     }
@@ -482,7 +499,8 @@ Result<trace::Run> GpuSession::runTyped(StrategyId id, const backend::RunRequest
             multByRow.resize(cn);
         }
     } catch (const std::bad_alloc&) {
-        return fail(Error::Code::InsufficientMemory, "could not allocate the host buffers for " + p.describe());
+        return fail(Error::Code::InsufficientMemory,
+                    "could not allocate the host buffers for " + p.describe());
     }
     span("allocate host buffers (" + std::string(backend::toString(mode)) + ")", t0);
 
@@ -504,13 +522,14 @@ Result<trace::Run> GpuSession::runTyped(StrategyId id, const backend::RunRequest
     t0 = now();
     fillPeriodic(crn ? discountRcn.data() : discountHost->template host<T>(), elements,
                  compute::kDiscountPeriod, &compute::discountValue<T>);
-    fillPeriodic(materialized ? multByRow.data() : multByHost->template host<T>(), cn, compute::kMultByPeriod,
-                 &compute::multByValue<T>);
+    fillPeriodic(materialized ? multByRow.data() : multByHost->template host<T>(), cn,
+                 compute::kMultByPeriod, &compute::multByValue<T>);
     std::memset(cvHost->template host<T>(), 0xff, arrayBytes); // NaN until written
     span("fill inputs", t0);
     if (crn) {
         t0 = now();
-        transpose(discountRcn.data(), discountHost->template host<T>(), p.shape.r, p.shape.c, p.shape.n);
+        transpose(discountRcn.data(), discountHost->template host<T>(), p.shape.r, p.shape.c,
+                  p.shape.n);
         span("layout: discount to C x R x N", t0);
     }
     if (materialized) {
@@ -520,8 +539,9 @@ Result<trace::Run> GpuSession::runTyped(StrategyId id, const backend::RunRequest
         }
         span("materialize multBy to R x C x N", t0);
     }
-    const bool referenceCached = referenceProblem_ && *referenceProblem_ == p &&
-                                 !(std::is_same_v<T, double> ? referenceF64_.empty() : referenceF32_.empty());
+    const bool referenceCached =
+        referenceProblem_ && *referenceProblem_ == p &&
+        !(std::is_same_v<T, double> ? referenceF64_.empty() : referenceF32_.empty());
     t0 = now();
     const std::vector<T>& expected = reference<T>(p);
     if (!referenceCached) {
@@ -580,7 +600,8 @@ Result<trace::Run> GpuSession::runTyped(StrategyId id, const backend::RunRequest
         if (progress.cancelled()) {
             return fail(Error::Code::Cancelled, "cancelled");
         }
-        progress(name + ": iteration " + std::to_string(iteration + 1) + " of " + std::to_string(request.repeat),
+        progress(name + ": iteration " + std::to_string(iteration + 1) + " of " +
+                     std::to_string(request.repeat),
                  double(iteration) / request.repeat);
         const auto it = clampIteration(iteration);
         iterationStarts.push_back(now());
@@ -591,9 +612,11 @@ Result<trace::Run> GpuSession::runTyped(StrategyId id, const backend::RunRequest
                 }
                 const bool isDiscount = t.name == "discount";
                 void* to = isDiscount ? discountDevice.get() : multByDevice.get();
-                const void* from = isDiscount ? static_cast<const void*>(discountHost->template host<T>())
-                                              : static_cast<const void*>(multByHost->template host<T>());
-                const cudaError_t e = cudaMemcpyAsync(to, from, t.bytes, cudaMemcpyHostToDevice, stream_);
+                const void* from = isDiscount
+                                       ? static_cast<const void*>(discountHost->template host<T>())
+                                       : static_cast<const void*>(multByHost->template host<T>());
+                const cudaError_t e =
+                    cudaMemcpyAsync(to, from, t.bytes, cudaMemcpyHostToDevice, stream_);
                 if (e != cudaSuccess) {
                     return tl::unexpected(fault(e, "copying " + t.name + " to the device"));
                 }
@@ -621,8 +644,8 @@ Result<trace::Run> GpuSession::runTyped(StrategyId id, const backend::RunRequest
                 if (t.direction != strategy::Direction::DeviceToHost) {
                     continue;
                 }
-                const cudaError_t e = cudaMemcpyAsync(cvHost->template host<T>(), cvDevice.get(), t.bytes,
-                                                      cudaMemcpyDeviceToHost, stream_);
+                const cudaError_t e = cudaMemcpyAsync(cvHost->template host<T>(), cvDevice.get(),
+                                                      t.bytes, cudaMemcpyDeviceToHost, stream_);
                 if (e != cudaSuccess) {
                     return tl::unexpected(fault(e, "copying " + t.name + " to the host"));
                 }
@@ -704,22 +727,24 @@ Result<trace::Run> GpuSession::runTyped(StrategyId id, const backend::RunRequest
     }
 
     // Occupancy of the launch.
-    auto occupancy = crossCheckOccupancy(device_, kernel, geometry->block.x, std::uint32_t(attributes.numRegs),
-                                         attributes.sharedSizeBytes);
+    auto occupancy =
+        crossCheckOccupancy(device_, kernel, geometry->block.x, std::uint32_t(attributes.numRegs),
+                            attributes.sharedSizeBytes);
     if (!occupancy) {
         return tl::unexpected(occupancy.error());
     }
     trace::OccupancyInfo occ = occupancy->info;
-    occ.threadSlotsBusy = strategy::threadSlotsBusy(*geometry, occ.activeBlocksPerSm, device_.smCount,
-                                                    device_.maxThreadsPerSm);
+    occ.threadSlotsBusy = strategy::threadSlotsBusy(*geometry, occ.activeBlocksPerSm,
+                                                    device_.smCount, device_.maxThreadsPerSm);
     if (occupancy->calculatorActiveBlocksPerSm && !occupancy->agree()) {
         run.notes.push_back("theoretical occupancy mismatch: the engine's calculator gives " +
                             std::to_string(*occupancy->calculatorActiveBlocksPerSm) +
                             " blocks per SM, cudaOccupancyMaxActiveBlocksPerMultiprocessor " +
                             std::to_string(occupancy->cudaActiveBlocksPerSm));
     } else if (!occupancy->calculatorActiveBlocksPerSm) {
-        run.notes.push_back("theoretical occupancy from the CUDA API: the engine's calculator failed (" +
-                            occupancy->calculatorError + ")");
+        run.notes.push_back(
+            "theoretical occupancy from the CUDA API: the engine's calculator failed (" +
+            occupancy->calculatorError + ")");
     }
 
     trace::LaunchInfo info;
@@ -748,7 +773,9 @@ Result<trace::Run> GpuSession::runTyped(StrategyId id, const backend::RunRequest
     const auto decoded = collect();
     const auto iterationAt = [&](std::int64_t ns) {
         const auto after = std::upper_bound(iterationStarts.begin(), iterationStarts.end(), ns);
-        return clampIteration(after == iterationStarts.begin() ? 0 : std::size_t(after - iterationStarts.begin()) - 1);
+        return clampIteration(after == iterationStarts.begin()
+                                  ? 0
+                                  : std::size_t(after - iterationStarts.begin()) - 1);
     };
     std::unordered_map<std::uint32_t, std::uint16_t> iterationByCorrelation;
     for (const auto& r : decoded.records) {
@@ -771,8 +798,9 @@ Result<trace::Run> GpuSession::runTyped(StrategyId id, const backend::RunRequest
         }
         a.nameId = slot->second;
         const auto found = iterationByCorrelation.find(a.correlationId);
-        a.iteration = found != iterationByCorrelation.end() && a.kind != ActivityKind::Api ? found->second
-                                                                                           : iterationAt(a.startNs);
+        a.iteration = found != iterationByCorrelation.end() && a.kind != ActivityKind::Api
+                          ? found->second
+                          : iterationAt(a.startNs);
         if (a.kind == ActivityKind::Kernel) {
             a.theoreticalOccupancy = float(occ.theoretical);
             kernelIndices.push_back(run.activities.size());
@@ -795,8 +823,9 @@ Result<trace::Run> GpuSession::runTyped(StrategyId id, const backend::RunRequest
             run.activities[kernelIndices[i]].achievedOccupancy = float(ranges[i].achievedOccupancy);
         }
         if (ranges.size() != kernelIndices.size()) {
-            run.notes.push_back("the counted pass gave " + std::to_string(ranges.size()) + " ranges for " +
-                                std::to_string(kernelIndices.size()) + " traced kernels");
+            run.notes.push_back("the counted pass gave " + std::to_string(ranges.size()) +
+                                " ranges for " + std::to_string(kernelIndices.size()) +
+                                " traced kernels");
         }
     }
     run.occupancy = occ;
@@ -819,7 +848,8 @@ Result<trace::Run> GpuSession::runTyped(StrategyId id, const backend::RunRequest
                 }
             }
             if (pmSampler_->overflowed()) {
-                run.notes.push_back("the PM sampling buffer overflowed: the occupancy series is cut short");
+                run.notes.push_back(
+                    "the PM sampling buffer overflowed: the occupancy series is cut short");
             }
         } else {
             run.notes.push_back("no occupancy samples: " + samples.error().message);
@@ -832,24 +862,29 @@ Result<trace::Run> GpuSession::runTyped(StrategyId id, const backend::RunRequest
         run.droppedRecords = collector_->droppedRecords() - droppedBefore;
         const auto refused = collector_->refusedBuffers() - refusedBefore;
         if (refused > 0) {
-            run.notes.push_back(std::to_string(refused) +
-                                " CUPTI buffer requests were refused (pool full): records were dropped");
+            run.notes.push_back(
+                std::to_string(refused) +
+                " CUPTI buffer requests were refused (pool full): records were dropped");
         }
         if (decoded.unknown > 0) {
-            run.notes.push_back(std::to_string(decoded.unknown) + " CUPTI records of kinds SliceScope does not read");
+            run.notes.push_back(std::to_string(decoded.unknown) +
+                                " CUPTI records of kinds SliceScope does not read");
         }
         if (untimed > 0) {
-            run.notes.push_back(std::to_string(untimed) + " CUPTI records without timestamps were left out");
+            run.notes.push_back(std::to_string(untimed) +
+                                " CUPTI records without timestamps were left out");
         }
     } else {
         run.notes.push_back("CUPTI off: the run has host activities only");
     }
     if (mode == MemoryMode::Managed) {
-        run.notes.push_back("managed memory: the kernel reads and writes unified memory and pages migrate on "
-                            "demand, so the run has no copy activities");
+        run.notes.push_back(
+            "managed memory: the kernel reads and writes unified memory and pages migrate on "
+            "demand, so the run has no copy activities");
     } else if (mode == MemoryMode::Mapped) {
-        run.notes.push_back("mapped zero-copy memory: the kernel reads and writes pinned host memory across "
-                            "the bus, so the run has no copy activities");
+        run.notes.push_back(
+            "mapped zero-copy memory: the kernel reads and writes pinned host memory across "
+            "the bus, so the run has no copy activities");
     }
     std::sort(run.activities.begin(), run.activities.end(),
               [](const Activity& a, const Activity& b) { return a.startNs < b.startNs; });

@@ -35,13 +35,15 @@ struct OccupancyCrossCheck {
     }
 };
 
-Result<OccupancyCrossCheck> crossCheckOccupancy(const device::DeviceSpec& device, const void* kernel,
-                                                std::uint32_t blockThreads, std::uint32_t registersPerThread,
+Result<OccupancyCrossCheck> crossCheckOccupancy(const device::DeviceSpec& device,
+                                                const void* kernel, std::uint32_t blockThreads,
+                                                std::uint32_t registersPerThread,
                                                 std::uint64_t sharedBytes);
 
 class GpuSession {
   public:
-    static Result<std::unique_ptr<GpuSession>> open(int deviceIndex, const backend::GpuOptions& options);
+    static Result<std::unique_ptr<GpuSession>> open(int deviceIndex,
+                                                    const backend::GpuOptions& options);
     ~GpuSession();
     GpuSession(const GpuSession&) = delete;
     GpuSession& operator=(const GpuSession&) = delete;

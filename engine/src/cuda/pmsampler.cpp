@@ -23,7 +23,8 @@ Result<std::unique_ptr<PmSampler>> PmSampler::create(int deviceIndex, std::uint6
         return tl::unexpected(chip.error());
     }
 
-    auto availability = cuptiParams<CUpti_PmSampling_GetCounterAvailability_Params>(CUpti_PmSampling_GetCounterAvailability_Params_STRUCT_SIZE);
+    auto availability = cuptiParams<CUpti_PmSampling_GetCounterAvailability_Params>(
+        CUpti_PmSampling_GetCounterAvailability_Params_STRUCT_SIZE);
     availability.deviceIndex = std::size_t(deviceIndex);
     CUPTI_CHECK(cuptiPmSamplingGetCounterAvailability(&availability));
     std::vector<std::uint8_t> image(availability.counterAvailabilityImageSize);
@@ -37,13 +38,15 @@ Result<std::unique_ptr<PmSampler>> PmSampler::create(int deviceIndex, std::uint6
     }
     sampler->host_ = std::move(*host);
 
-    auto enable = cuptiParams<CUpti_PmSampling_Enable_Params>(CUpti_PmSampling_Enable_Params_STRUCT_SIZE);
+    auto enable =
+        cuptiParams<CUpti_PmSampling_Enable_Params>(CUpti_PmSampling_Enable_Params_STRUCT_SIZE);
     enable.deviceIndex = std::size_t(deviceIndex);
     CUPTI_CHECK(cuptiPmSamplingEnable(&enable));
     sampler->object_ = enable.pPmSamplingObject;
 
     const auto& config = sampler->host_->configImage();
-    auto setConfig = cuptiParams<CUpti_PmSampling_SetConfig_Params>(CUpti_PmSampling_SetConfig_Params_STRUCT_SIZE);
+    auto setConfig = cuptiParams<CUpti_PmSampling_SetConfig_Params>(
+        CUpti_PmSampling_SetConfig_Params_STRUCT_SIZE);
     setConfig.pPmSamplingObject = sampler->object_;
     setConfig.configSize = config.size();
     setConfig.pConfig = config.data();
@@ -54,7 +57,8 @@ Result<std::unique_ptr<PmSampler>> PmSampler::create(int deviceIndex, std::uint6
     CUPTI_CHECK(cuptiPmSamplingSetConfig(&setConfig));
 
     auto names = sampler->host_->metricPointers();
-    auto size = cuptiParams<CUpti_PmSampling_GetCounterDataSize_Params>(CUpti_PmSampling_GetCounterDataSize_Params_STRUCT_SIZE);
+    auto size = cuptiParams<CUpti_PmSampling_GetCounterDataSize_Params>(
+        CUpti_PmSampling_GetCounterDataSize_Params_STRUCT_SIZE);
     size.pPmSamplingObject = sampler->object_;
     size.pMetricNames = names.data();
     size.numMetrics = names.size();
@@ -66,19 +70,22 @@ Result<std::unique_ptr<PmSampler>> PmSampler::create(int deviceIndex, std::uint6
 
 PmSampler::~PmSampler() {
     if (object_ != nullptr) {
-        auto params = cuptiParams<CUpti_PmSampling_Disable_Params>(CUpti_PmSampling_Disable_Params_STRUCT_SIZE);
+        auto params = cuptiParams<CUpti_PmSampling_Disable_Params>(
+            CUpti_PmSampling_Disable_Params_STRUCT_SIZE);
         params.pPmSamplingObject = object_;
         (void)cuptiPmSamplingDisable(&params);
     }
 }
 
 Status PmSampler::start() {
-    auto init = cuptiParams<CUpti_PmSampling_CounterDataImage_Initialize_Params>(CUpti_PmSampling_CounterDataImage_Initialize_Params_STRUCT_SIZE);
+    auto init = cuptiParams<CUpti_PmSampling_CounterDataImage_Initialize_Params>(
+        CUpti_PmSampling_CounterDataImage_Initialize_Params_STRUCT_SIZE);
     init.pPmSamplingObject = object_;
     init.counterDataSize = counterData_.size();
     init.pCounterData = counterData_.data();
     CUPTI_CHECK(cuptiPmSamplingCounterDataImageInitialize(&init));
-    auto params = cuptiParams<CUpti_PmSampling_Start_Params>(CUpti_PmSampling_Start_Params_STRUCT_SIZE);
+    auto params =
+        cuptiParams<CUpti_PmSampling_Start_Params>(CUpti_PmSampling_Start_Params_STRUCT_SIZE);
     params.pPmSamplingObject = object_;
     CUPTI_CHECK(cuptiPmSamplingStart(&params));
     dropFirst_ = true;
@@ -86,7 +93,8 @@ Status PmSampler::start() {
 }
 
 Status PmSampler::stop() {
-    auto params = cuptiParams<CUpti_PmSampling_Stop_Params>(CUpti_PmSampling_Stop_Params_STRUCT_SIZE);
+    auto params =
+        cuptiParams<CUpti_PmSampling_Stop_Params>(CUpti_PmSampling_Stop_Params_STRUCT_SIZE);
     params.pPmSamplingObject = object_;
     CUPTI_CHECK(cuptiPmSamplingStop(&params));
     return {};
@@ -97,19 +105,22 @@ Result<std::vector<PmSample>> PmSampler::decode() {
     // The counter data image holds kSamplesPerDecode samples: decode, read, reset, until the
     // hardware buffer is empty.
     for (;;) {
-        auto decode = cuptiParams<CUpti_PmSampling_DecodeData_Params>(CUpti_PmSampling_DecodeData_Params_STRUCT_SIZE);
+        auto decode = cuptiParams<CUpti_PmSampling_DecodeData_Params>(
+            CUpti_PmSampling_DecodeData_Params_STRUCT_SIZE);
         decode.pPmSamplingObject = object_;
         decode.pCounterDataImage = counterData_.data();
         decode.counterDataImageSize = counterData_.size();
         CUPTI_CHECK(cuptiPmSamplingDecodeData(&decode));
         overflowed_ = overflowed_ || decode.overflow != 0;
 
-        auto info = cuptiParams<CUpti_PmSampling_GetCounterDataInfo_Params>(CUpti_PmSampling_GetCounterDataInfo_Params_STRUCT_SIZE);
+        auto info = cuptiParams<CUpti_PmSampling_GetCounterDataInfo_Params>(
+            CUpti_PmSampling_GetCounterDataInfo_Params_STRUCT_SIZE);
         info.pCounterDataImage = counterData_.data();
         info.counterDataImageSize = counterData_.size();
         CUPTI_CHECK(cuptiPmSamplingGetCounterDataInfo(&info));
         for (std::size_t i = 0; i < info.numCompletedSamples; ++i) {
-            auto sample = cuptiParams<CUpti_PmSampling_CounterData_GetSampleInfo_Params>(CUpti_PmSampling_CounterData_GetSampleInfo_Params_STRUCT_SIZE);
+            auto sample = cuptiParams<CUpti_PmSampling_CounterData_GetSampleInfo_Params>(
+                CUpti_PmSampling_CounterData_GetSampleInfo_Params_STRUCT_SIZE);
             sample.pPmSamplingObject = object_;
             sample.pCounterDataImage = counterData_.data();
             sample.counterDataImageSize = counterData_.size();
@@ -123,10 +134,11 @@ Result<std::vector<PmSample>> PmSampler::decode() {
                 dropFirst_ = false;
                 continue;
             }
-            samples.push_back({std::int64_t(sample.startTimestamp), std::int64_t(sample.endTimestamp),
-                               (*values)[0] / 100.0});
+            samples.push_back({std::int64_t(sample.startTimestamp),
+                               std::int64_t(sample.endTimestamp), (*values)[0] / 100.0});
         }
-        auto reset = cuptiParams<CUpti_PmSampling_CounterDataImage_Initialize_Params>(CUpti_PmSampling_CounterDataImage_Initialize_Params_STRUCT_SIZE);
+        auto reset = cuptiParams<CUpti_PmSampling_CounterDataImage_Initialize_Params>(
+            CUpti_PmSampling_CounterDataImage_Initialize_Params_STRUCT_SIZE);
         reset.pPmSamplingObject = object_;
         reset.counterDataSize = counterData_.size();
         reset.pCounterData = counterData_.data();

@@ -24,7 +24,8 @@ struct PmSample {
 
 class PmSampler {
   public:
-    static Result<std::unique_ptr<PmSampler>> create(int deviceIndex, std::uint64_t intervalNs = 10'000);
+    static Result<std::unique_ptr<PmSampler>> create(int deviceIndex,
+                                                     std::uint64_t intervalNs = 10'000);
     ~PmSampler();
 
     Status start();

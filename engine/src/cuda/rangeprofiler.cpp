@@ -16,7 +16,8 @@ class EnabledRangeProfiler {
   public:
     explicit EnabledRangeProfiler(CUpti_RangeProfiler_Object* object) : object_(object) {}
     ~EnabledRangeProfiler() {
-        auto params = cuptiParams<CUpti_RangeProfiler_Disable_Params>(CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE);
+        auto params = cuptiParams<CUpti_RangeProfiler_Disable_Params>(
+            CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE);
         params.pRangeProfilerObject = object_;
         (void)cuptiRangeProfilerDisable(&params);
     }
@@ -34,7 +35,8 @@ Result<CUcontext> currentContext() {
     using GetCurrent = CUresult (*)(CUcontext*);
     void* symbol = nullptr;
     cudaDriverEntryPointQueryResult found{};
-    CUDA_CHECK(cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &symbol, 12000, cudaEnableDefault, &found));
+    CUDA_CHECK(cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &symbol, 12000,
+                                                cudaEnableDefault, &found));
     if (found != cudaDriverEntryPointSuccess || symbol == nullptr) {
         return fail(Error::Code::Unsupported, "the CUDA driver does not provide cuCtxGetCurrent");
     }
@@ -75,14 +77,16 @@ Result<std::unique_ptr<RangeProfiler>> RangeProfiler::create(int deviceIndex, CU
         return tl::unexpected(chip.error());
     }
 
-    auto availability = cuptiParams<CUpti_Profiler_GetCounterAvailability_Params>(CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE);
+    auto availability = cuptiParams<CUpti_Profiler_GetCounterAvailability_Params>(
+        CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE);
     availability.ctx = context;
     CUPTI_CHECK(cuptiProfilerGetCounterAvailability(&availability));
     std::vector<std::uint8_t> image(availability.counterAvailabilityImageSize);
     availability.pCounterAvailabilityImage = image.data();
     CUPTI_CHECK(cuptiProfilerGetCounterAvailability(&availability));
 
-    auto host = ProfilerHost::create(CUPTI_PROFILER_TYPE_RANGE_PROFILER, *chip, image, metricNames());
+    auto host =
+        ProfilerHost::create(CUPTI_PROFILER_TYPE_RANGE_PROFILER, *chip, image, metricNames());
     if (!host) {
         return tl::unexpected(host.error());
     }
@@ -97,13 +101,15 @@ Result<std::vector<RangeMetrics>> RangeProfiler::profile(std::size_t launches,
     if (launches == 0) {
         return std::vector<RangeMetrics>{};
     }
-    auto enable = cuptiParams<CUpti_RangeProfiler_Enable_Params>(CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
+    auto enable = cuptiParams<CUpti_RangeProfiler_Enable_Params>(
+        CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
     enable.ctx = context_;
     CUPTI_CHECK(cuptiRangeProfilerEnable(&enable));
     const EnabledRangeProfiler object(enable.pRangeProfilerObject);
 
     auto names = host_->metricPointers();
-    auto size = cuptiParams<CUpti_RangeProfiler_GetCounterDataSize_Params>(CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE);
+    auto size = cuptiParams<CUpti_RangeProfiler_GetCounterDataSize_Params>(
+        CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE);
     size.pRangeProfilerObject = object.get();
     size.pMetricNames = names.data();
     size.numMetrics = names.size();
@@ -112,14 +118,16 @@ Result<std::vector<RangeMetrics>> RangeProfiler::profile(std::size_t launches,
     CUPTI_CHECK(cuptiRangeProfilerGetCounterDataSize(&size));
     std::vector<std::uint8_t> counterData(size.counterDataSize);
 
-    auto initImage = cuptiParams<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE);
+    auto initImage = cuptiParams<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(
+        CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE);
     initImage.pRangeProfilerObject = object.get();
     initImage.counterDataSize = counterData.size();
     initImage.pCounterData = counterData.data();
     CUPTI_CHECK(cuptiRangeProfilerCounterDataImageInitialize(&initImage));
 
     const auto& config = host_->configImage();
-    auto setConfig = cuptiParams<CUpti_RangeProfiler_SetConfig_Params>(CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE);
+    auto setConfig = cuptiParams<CUpti_RangeProfiler_SetConfig_Params>(
+        CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE);
     setConfig.pRangeProfilerObject = object.get();
     setConfig.configSize = config.size();
     setConfig.pConfig = config.data();
@@ -138,11 +146,13 @@ Result<std::vector<RangeMetrics>> RangeProfiler::profile(std::size_t launches,
     // need the workload again, with a bound so a misbehaving driver cannot loop forever.
     bool allSubmitted = false;
     for (std::size_t round = 0; !allSubmitted && round < host_->passes() + 1; ++round) {
-        auto start = cuptiParams<CUpti_RangeProfiler_Start_Params>(CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
+        auto start = cuptiParams<CUpti_RangeProfiler_Start_Params>(
+            CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
         start.pRangeProfilerObject = object.get();
         CUPTI_CHECK(cuptiRangeProfilerStart(&start));
         const Status launched = launch();
-        auto stop = cuptiParams<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
+        auto stop = cuptiParams<CUpti_RangeProfiler_Stop_Params>(
+            CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
         stop.pRangeProfilerObject = object.get();
         const CUptiResult stopped = cuptiRangeProfilerStop(&stop);
         if (!launched) {
@@ -158,18 +168,21 @@ Result<std::vector<RangeMetrics>> RangeProfiler::profile(std::size_t launches,
                                                std::to_string(host_->passes()) + " passes");
     }
 
-    auto decode = cuptiParams<CUpti_RangeProfiler_DecodeData_Params>(CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE);
+    auto decode = cuptiParams<CUpti_RangeProfiler_DecodeData_Params>(
+        CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE);
     decode.pRangeProfilerObject = object.get();
     CUPTI_CHECK(cuptiRangeProfilerDecodeData(&decode));
 
-    auto info = cuptiParams<CUpti_RangeProfiler_GetCounterDataInfo_Params>(CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE);
+    auto info = cuptiParams<CUpti_RangeProfiler_GetCounterDataInfo_Params>(
+        CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE);
     info.pCounterDataImage = counterData.data();
     info.counterDataImageSize = counterData.size();
     CUPTI_CHECK(cuptiRangeProfilerGetCounterDataInfo(&info));
 
     std::vector<RangeMetrics> ranges;
     for (std::size_t i = 0; i < info.numTotalRanges; ++i) {
-        auto rangeInfo = cuptiParams<CUpti_RangeProfiler_CounterData_GetRangeInfo_Params>(CUpti_RangeProfiler_CounterData_GetRangeInfo_Params_STRUCT_SIZE);
+        auto rangeInfo = cuptiParams<CUpti_RangeProfiler_CounterData_GetRangeInfo_Params>(
+            CUpti_RangeProfiler_CounterData_GetRangeInfo_Params_STRUCT_SIZE);
         rangeInfo.pCounterDataImage = counterData.data();
         rangeInfo.counterDataImageSize = counterData.size();
         rangeInfo.rangeIndex = i;

@@ -27,7 +27,9 @@ struct RangeMetrics {
     double smCyclesActiveMax = 0; // sm__cycles_active.max
     double gpuTimeNs = 0;         // gpu__time_duration.sum (under replay)
     // The share of SMs that were busy: avg / max of the per-SM active cycles.
-    double smBusyShare() const { return smCyclesActiveMax > 0 ? smCyclesActiveAvg / smCyclesActiveMax : 0; }
+    double smBusyShare() const {
+        return smCyclesActiveMax > 0 ? smCyclesActiveAvg / smCyclesActiveMax : 0;
+    }
 };
 
 class RangeProfiler {
@@ -42,7 +44,8 @@ class RangeProfiler {
 
     // Counts the kernels that `launch` starts (it must launch `launches` kernels and wait for
     // them), calling it again while CUPTI needs more passes. One entry per range, in launch order.
-    Result<std::vector<RangeMetrics>> profile(std::size_t launches, const std::function<Status()>& launch);
+    Result<std::vector<RangeMetrics>> profile(std::size_t launches,
+                                              const std::function<Status()>& launch);
 
     std::size_t passes() const { return host_->passes(); }
 

@@ -24,7 +24,8 @@ StreamWaiter::StreamWaiter(int device) : state_(std::make_shared<State>()) {
         }
         std::unique_lock lock(state->mutex);
         for (;;) {
-            state->changed.wait(lock, [&] { return state->stop || (state->pending && !state->done); });
+            state->changed.wait(lock,
+                                [&] { return state->stop || (state->pending && !state->done); });
             if (state->stop) {
                 return;
             }
@@ -56,7 +57,8 @@ std::optional<cudaError_t> StreamWaiter::wait(cudaStream_t stream, double timeou
     state_->pending = true;
     state_->done = false;
     state_->changed.notify_all();
-    if (!state_->changed.wait_for(lock, std::chrono::duration<double>(timeoutS), [&] { return state_->done; })) {
+    if (!state_->changed.wait_for(lock, std::chrono::duration<double>(timeoutS),
+                                  [&] { return state_->done; })) {
         return std::nullopt;
     }
     state_->pending = false;
