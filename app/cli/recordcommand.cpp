@@ -152,7 +152,8 @@ int runRecord(const RecordOptions& o) {
         return written;
     }
     if (recording->signal) {
-        std::cerr << "slicescope-cli: the program was killed by signal " << *recording->signal << '\n';
+        std::cerr << "slicescope-cli: the program was killed by " << record::signalName(*recording->signal)
+                  << " (exit status " << recording->exitStatus << ")\n";
     } else if (!o.quiet && recording->exitStatus != 0) {
         std::cerr << "slicescope-cli: the program exited with status " << recording->exitStatus << '\n';
     }

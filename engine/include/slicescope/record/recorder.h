@@ -86,4 +86,7 @@ Result<trace::Run> runFromSpools(const SpoolSource& source);
 // The command line as a shell would read it back: arguments quoted where needed.
 std::string shellQuote(const std::vector<std::string>& command);
 
+// "SIGSEGV" for 11, "signal 77" for a number without a name.
+std::string signalName(int signal);
+
 } // namespace slicescope::record
