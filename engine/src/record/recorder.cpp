@@ -212,16 +212,9 @@ struct Conversion {
     std::optional<CounterJoin> counters;
 };
 
-std::vector<device::DeviceSpec> candidateDevices(bool detect) {
-    std::vector<device::DeviceSpec> out;
-    if (detect && backend::gpuBackendBuilt()) {
-        auto detected = backend::detectDevices();
-        out = std::move(detected.devices);
-    }
-    for (const auto& preset : device::presets()) {
-        out.push_back(preset);
-    }
-    return out;
+// Devices found on this machine (the recorder's view; the same machine the program ran on).
+std::vector<device::DeviceSpec> detectedDevices() {
+    return backend::gpuBackendBuilt() ? backend::detectDevices().devices : std::vector<device::DeviceSpec>{};
 }
 
 void finishRun(Conversion& c, const SpoolDirectory& tracePass, const SpoolDirectory* countingPass,
@@ -278,7 +271,11 @@ void finishRun(Conversion& c, const SpoolDirectory& tracePass, const SpoolDirect
         ++kernelsPerDevice[k.deviceId];
     }
     const bool needDetails = !c.builder.devices().empty() || !kernels.empty();
-    const auto candidates = needDetails ? candidateDevices(true) : std::vector<device::DeviceSpec>{};
+    const auto detected = needDetails ? detectedDevices() : std::vector<device::DeviceSpec>{};
+    std::vector<device::DeviceSpec> candidates = detected;
+    if (needDetails) {
+        candidates.insert(candidates.end(), device::presets().begin(), device::presets().end());
+    }
     for (const auto& [id, frame] : c.builder.devices()) {
         auto spec = toDeviceSpec(frame);
         const std::string where = completeDeviceSpec(spec, candidates);
@@ -288,7 +285,17 @@ void finishRun(Conversion& c, const SpoolDirectory& tracePass, const SpoolDirect
         devices.emplace(id, std::move(spec));
     }
     for (const auto& [id, count] : kernelsPerDevice) {
-        if (devices.count(id) == 0) {
+        if (devices.count(id) > 0) {
+            continue;
+        }
+        if (id < detected.size()) {
+            // The program ran here: CUDA device `id` of this machine is the one it used, unless
+            // its environment reordered the devices (CUDA_VISIBLE_DEVICES).
+            run.notes.push_back("device " + std::to_string(id) + ", " + detected[id].name +
+                                ": CUPTI gave no device record; figures from this machine's CUDA device " +
+                                std::to_string(id));
+            devices.emplace(id, detected[id]);
+        } else {
             run.notes.push_back("device " + std::to_string(id) + ": CUPTI gave no device record; its " +
                                 std::to_string(count) + " kernels have no theoretical occupancy");
         }

@@ -191,7 +191,9 @@ void InjectionRecorder::startCupti() {
     }
     collector_ = std::move(*collector);
     if (auto period = collector_->setFlushPeriod(config_.flushPeriodMs); !period) {
-        queueMessage(record::MessageSeverity::Error, period.error().message);
+        // The writer thread asks for the flush itself each period instead.
+        ownFlush_ = true;
+        queueMessage(record::MessageSeverity::Note, period.error().message + "; flushing from the writer thread");
     }
     // Device records give the figures theoretical occupancy needs, with no CUDA call of ours.
     if (const CUptiResult r = cuptiActivityEnable(CUPTI_ACTIVITY_KIND_DEVICE); r != CUPTI_SUCCESS) {
@@ -298,6 +300,9 @@ void InjectionRecorder::run() {
                 end.reason = record::EndReason(request.reason);
                 end.signal = request.signal;
             }
+        }
+        if (ownFlush_ && collector_) {
+            (void)cuptiActivityFlushAll(0); // completed records only
         }
         drainAndWrite();
         if (final) {

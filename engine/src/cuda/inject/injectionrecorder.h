@@ -87,6 +87,7 @@ class InjectionRecorder {
     int doneRead_ = -1, doneWrite_ = -1; // its answers to final requests
     std::thread writer_;
     std::atomic<bool> finished_{false};
+    bool ownFlush_ = false; // CUPTI's flush period is unavailable: flush from the writer thread
 };
 
 } // namespace slicescope::cuda
