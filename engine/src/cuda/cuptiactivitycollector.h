@@ -31,8 +31,10 @@ namespace slicescope::cuda {
 class CuptiActivityCollector {
   public:
     struct Options {
-        std::size_t bufferBytes = std::size_t(8) << 20;
-        std::size_t maxBuffers = 32;
+        // Small buffers: CUPTI prepares each buffer it is given (the cost shows as "activity
+        // buffer request" overhead), and a run's records fill a few kilobytes.
+        std::size_t bufferBytes = std::size_t(1) << 20;
+        std::size_t maxBuffers = 256;
         std::vector<CUpti_ActivityKind> kinds = defaultKinds();
         // Called on CUPTI's thread each time a buffer is queued for drain(); it must be O(1) and
         // must not call CUPTI (an injection library wakes its writer thread here).

@@ -4,10 +4,8 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
-#include <future>
 #include <limits>
 #include <new>
-#include <thread>
 #include <unordered_map>
 
 #include "cudacheck.h"
@@ -156,6 +154,20 @@ struct HostSpan {
     std::uint16_t iteration;
 };
 
+// The inputs repeat with a short period (compute/workchain.h): fill them from one period's values,
+// computed by the same functions, instead of dividing once per element.
+template <typename T>
+void fillPeriodic(T* out, std::uint64_t count, unsigned period, T (*value)(unsigned long long)) {
+    std::vector<T> table(period);
+    for (unsigned k = 0; k < period; ++k) {
+        table[k] = value(k);
+    }
+    for (std::uint64_t i = 0, k = 0; i < count; ++i) {
+        out[i] = table[k];
+        k = k + 1 == period ? 0 : k + 1;
+    }
+}
+
 std::uint16_t clampIteration(std::size_t i) { return std::uint16_t(std::min<std::size_t>(i, 0xffff)); }
 
 // C x R x N from R x C x N (and back with the roles of R and C swapped): N-element rows move whole.
@@ -225,6 +237,7 @@ Result<std::unique_ptr<GpuSession>> GpuSession::open(int deviceIndex, const back
         return tl::unexpected(spec.error());
     }
     s->device_ = std::move(*spec);
+    const std::int64_t t0 = hostNowNs();
     if (options.cupti) {
         auto collector = CuptiActivityCollector::start();
         if (!collector) {
@@ -233,11 +246,28 @@ Result<std::unique_ptr<GpuSession>> GpuSession::open(int deviceIndex, const back
         }
         s->collector_ = std::move(*collector);
     }
+    const std::int64_t t1 = hostNowNs();
     CUDA_CHECK(cudaSetDevice(deviceIndex));
     CUDA_CHECK(cudaFree(nullptr)); // creates the context now, outside any run
     CUDA_CHECK(cudaStreamCreateWithFlags(&s->stream_, cudaStreamNonBlocking));
     CUDA_CHECK(cudaDeviceSynchronize());
+    const std::int64_t t2 = hostNowNs();
+    if (options.kernelTimeoutS > 0) {
+        try {
+            s->waiter_ = std::make_unique<StreamWaiter>(deviceIndex);
+        } catch (const std::system_error&) {
+            // No thread to spare: waits happen on this thread, without the time limit.
+        }
+    }
     (void)s->collect(); // context creation belongs to no run
+    const auto ms = [](std::int64_t ns) {
+        char text[32];
+        std::snprintf(text, sizeof text, "%.1f ms", double(ns) / 1e6);
+        return std::string(text);
+    };
+    s->setupNote_ = "session setup before this run: " +
+                    (options.cupti ? "CUPTI start " + ms(t1 - t0) : std::string("CUPTI off")) +
+                    ", CUDA context creation " + ms(t2 - t1);
     return s;
 }
 
@@ -245,6 +275,10 @@ GpuSession::~GpuSession() {
     if (hung_) {
         // A kernel still runs: anything that waits for the device would wait forever. The process
         // is about to end without cleanup; the driver tears the context down.
+        if (waiter_) {
+            waiter_->abandon();
+        }
+        (void)waiter_.release();
         (void)collector_.release();
         (void)rangeProfiler_.release();
         (void)pmSampler_.release();
@@ -252,6 +286,7 @@ GpuSession::~GpuSession() {
     }
     pmSampler_.reset();
     rangeProfiler_.reset();
+    waiter_.reset();
     if (stream_ != nullptr) {
         (void)cudaStreamDestroy(stream_);
     }
@@ -272,37 +307,18 @@ Error GpuSession::fault(cudaError_t error, const std::string& what) {
 
 Status GpuSession::wait(std::string_view what) {
     cudaError_t result = cudaSuccess;
-    const double timeoutS = options_.kernelTimeoutS;
-    bool waited = false;
-    if (timeoutS > 0) {
-        // The wait happens on a helper thread so this one can give up: a kernel that never ends
-        // must not hang the caller.
-        try {
-            auto done = std::make_shared<std::promise<cudaError_t>>();
-            auto future = done->get_future();
-            const int device = deviceIndex_;
-            cudaStream_t stream = stream_;
-            std::thread([done, device, stream] {
-                if (device != 0) {
-                    (void)cudaSetDevice(device);
-                }
-                done->set_value(cudaStreamSynchronize(stream));
-            }).detach();
-            if (future.wait_for(std::chrono::duration<double>(timeoutS)) != std::future_status::ready) {
-                hung_ = true;
-                whyUnusable_ = std::string(what) + " did not finish within " + seconds(timeoutS) + " s";
-                return fail(Error::Code::DeviceFault,
-                            whyUnusable_ +
-                                " (--kernel-timeout); it still occupies the GPU, so nothing more can run in "
-                                "this process, and the driver ends it when the process exits");
-            }
-            result = future.get();
-            waited = true;
-        } catch (const std::system_error&) {
-            waited = false; // no thread: wait here, without the limit
+    if (waiter_) {
+        const auto waited = waiter_->wait(stream_, options_.kernelTimeoutS);
+        if (!waited) {
+            hung_ = true;
+            whyUnusable_ = std::string(what) + " did not finish within " + seconds(options_.kernelTimeoutS) + " s";
+            return fail(Error::Code::DeviceFault,
+                        whyUnusable_ +
+                            " (--kernel-timeout); it still occupies the GPU, so nothing more can run in "
+                            "this process, and the driver ends it when the process exits");
         }
-    }
-    if (!waited) {
+        result = *waited;
+    } else {
         result = cudaStreamSynchronize(stream_);
     }
     if (result != cudaSuccess) {
@@ -372,7 +388,6 @@ Result<trace::Run> GpuSession::runTyped(StrategyId id, const backend::RunRequest
     const std::int64_t runStart = now();
     const std::uint64_t droppedBefore = collector_ ? collector_->droppedRecords() : 0;
     const std::uint64_t refusedBefore = collector_ ? collector_->refusedBuffers() : 0;
-    (void)collect(); // nothing before this run belongs to it
 
     trace::Run run;
     run.id = name;
@@ -384,6 +399,10 @@ Result<trace::Run> GpuSession::runTyped(StrategyId id, const backend::RunRequest
     run.memoryMode = std::string(backend::toString(mode));
     run.repeat = request.repeat;
     run.createdAt = isoTimestampUtc();
+    if (!setupNote_.empty()) {
+        run.notes.push_back(std::move(setupNote_));
+        setupNote_.clear();
+    }
     std::vector<HostSpan> host;
     const auto span = [&](std::string what, std::int64_t startNs, std::uint16_t iteration = 0) {
         host.push_back({std::move(what), startNs, now(), iteration});
@@ -483,14 +502,10 @@ Result<trace::Run> GpuSession::runTyped(StrategyId id, const backend::RunRequest
     }
 
     t0 = now();
-    T* discountFill = crn ? discountRcn.data() : discountHost->template host<T>();
-    for (std::uint64_t i = 0; i < elements; ++i) {
-        discountFill[i] = compute::discountValue<T>(i);
-    }
-    T* multByFill = materialized ? multByRow.data() : multByHost->template host<T>();
-    for (std::uint64_t i = 0; i < cn; ++i) {
-        multByFill[i] = compute::multByValue<T>(i);
-    }
+    fillPeriodic(crn ? discountRcn.data() : discountHost->template host<T>(), elements,
+                 compute::kDiscountPeriod, &compute::discountValue<T>);
+    fillPeriodic(materialized ? multByRow.data() : multByHost->template host<T>(), cn, compute::kMultByPeriod,
+                 &compute::multByValue<T>);
     std::memset(cvHost->template host<T>(), 0xff, arrayBytes); // NaN until written
     span("fill inputs", t0);
     if (crn) {

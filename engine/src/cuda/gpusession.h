@@ -16,6 +16,7 @@
 #include "cuptiactivitycollector.h"
 #include "pmsampler.h"
 #include "rangeprofiler.h"
+#include "streamwaiter.h"
 #include "slicescope/backend/gpubackend.h"
 #include "slicescope/device/devicespec.h"
 #include "slicescope/occupancy/occupancycalculator.h"
@@ -79,6 +80,8 @@ class GpuSession {
     backend::GpuOptions options_;
     device::DeviceSpec device_;
     cudaStream_t stream_ = nullptr;
+    std::unique_ptr<StreamWaiter> waiter_; // with a kernel timeout
+    std::string setupNote_;                // how long the session took to start, for its first run
     std::unique_ptr<CuptiActivityCollector> collector_;
     ActivityRecordDecoder decoder_;
     std::unique_ptr<RangeProfiler> rangeProfiler_;
