@@ -65,15 +65,16 @@ step ctest-record 240 ctest --test-dir "$BUILD" --output-on-failure --timeout 20
 
 # The samples (resources/samples/): real recordings, never edited.
 S=$WORK/samples
-mkdir -p "$WORK/numbafix"
+# The commands of docs/recording.md, from the source tree.
+cd "$SRC"
+mkdir -p /tmp/numbafix
 # numba-cuda 0.30 needs numpy.row_stack, which NumPy 2 removed (shared/docs/CUPTI.md).
 printf 'import numpy\nif not hasattr(numpy, "row_stack"):\n    numpy.row_stack = numpy.vstack\n' \
-    >"$WORK/numbafix/sitecustomize.py"
-step sample-numba 150 "$CLI" record --counters --progress --env PYTHONPATH="$WORK/numbafix" \
-    -o "$S/recorded-numba.json" -- python3 "$SRC/docs/recording/seed_numba.py"
-step compile-seed 60 nvcc -O2 -arch=sm_90 -o "$WORK/seed" "$SRC/docs/recording/seed.cu"
-step sample-cpp 90 "$CLI" record --counters --progress -o "$S/recorded-cpp.json" -- "$WORK/seed"
-rm -f "$WORK/seed"
+    >/tmp/numbafix/sitecustomize.py
+step sample-numba 150 "$CLI" record --counters --progress --env PYTHONPATH=/tmp/numbafix \
+    -o "$S/recorded-numba.json" -- python3 docs/recording/seed_numba.py
+step compile-seed 60 nvcc -O2 -arch=sm_90 -o /tmp/seed docs/recording/seed.cu
+step sample-cpp 90 "$CLI" record --counters --progress -o "$S/recorded-cpp.json" -- /tmp/seed
 ls -l "$S" >>"$REPORT"
 
 summarize() { # the key figures of a recorded trace
