@@ -56,11 +56,11 @@ if ! step configure 120 "${CONFIGURE[@]}"; then
     step configure-again 120 "${CONFIGURE[@]}" \
         -DCUDAToolkit_ROOT="$(dirname "$(dirname "$(readlink -f "$(command -v nvcc)")")")"
 fi
-step build 240 cmake --build "$BUILD" -j "$JOBS" --target slicescope-cli slicescope-inject recordme \
+step build 200 cmake --build "$BUILD" -j "$JOBS" --target slicescope-cli slicescope-inject recordme \
     tst_record tst_injectionlifecycle tst_recorder tst_spoolformat
 CLI=$BUILD/bin/slicescope-cli
 
-step ctest-record 240 ctest --test-dir "$BUILD" --output-on-failure --timeout 200 -V \
+step ctest-record 200 ctest --test-dir "$BUILD" --output-on-failure --timeout 120 -V \
     -R 'RecordGpu|InjectionLifecycle|RunFromSpools|RecordProgram|SpoolFormat|ShellQuote|cli\.record'
 
 # The samples (resources/samples/): real recordings, never edited.
@@ -71,7 +71,7 @@ mkdir -p /tmp/numbafix
 # numba-cuda 0.30 needs numpy.row_stack, which NumPy 2 removed (shared/docs/CUPTI.md).
 printf 'import numpy\nif not hasattr(numpy, "row_stack"):\n    numpy.row_stack = numpy.vstack\n' \
     >/tmp/numbafix/sitecustomize.py
-step sample-numba 150 "$CLI" record --counters --progress --env PYTHONPATH=/tmp/numbafix \
+step sample-numba 120 "$CLI" record --counters --progress --env PYTHONPATH=/tmp/numbafix \
     -o "$S/recorded-numba.json" -- python3 docs/recording/seed_numba.py
 step compile-seed 60 nvcc -O2 -arch=sm_90 -o /tmp/seed docs/recording/seed.cu
 step sample-cpp 90 "$CLI" record --counters --progress -o "$S/recorded-cpp.json" -- /tmp/seed
