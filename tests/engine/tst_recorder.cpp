@@ -15,10 +15,26 @@
 #include "slicescope/device/devicespec.h"
 #include "slicescope/occupancy/occupancycalculator.h"
 #include "slicescope/record/recorder.h"
+#include "slicescope/trace/tracejson.h"
 #include "spoolformat.h"
 
 namespace slicescope::record {
 namespace {
+
+// A recorded run must read back through the trace reader unchanged in what matters.
+void expectReadsBack(const trace::Run& run) {
+    trace::Trace t;
+    t.runs.push_back(run);
+    auto parsed = trace::parseTrace(trace::toJson(t));
+    ASSERT_TRUE(parsed) << parsed.error().message;
+    ASSERT_EQ(parsed->runs.size(), 1u);
+    const auto& back = parsed->runs.front();
+    EXPECT_EQ(back.mode, trace::RunMode::Recorded);
+    EXPECT_EQ(back.activities.size(), run.activities.size());
+    EXPECT_EQ(back.notes, run.notes);
+    EXPECT_EQ(back.exitStatus, run.exitStatus);
+    EXPECT_EQ(back.device.name, run.device.name);
+}
 
 using trace::ActivityKind;
 
@@ -191,6 +207,7 @@ TEST(RunFromSpools, BuildsARecordedRunWithNamesGeometryAndTheoreticalOccupancy) 
     EXPECT_TRUE(std::isnan(fill->achievedOccupancy));
     EXPECT_TRUE(hasNote(*run, "opt-in and reserved shared memory per block from")) << notes(*run);
     EXPECT_FALSE(hasNote(*run, "without a final flush")) << notes(*run);
+    expectReadsBack(*run);
 }
 
 TEST(RunFromSpools, SaysWhatWasLostWhenAProcessDiedWithoutFlushing) {
@@ -252,6 +269,7 @@ TEST(RunFromSpools, NoSpoolMeansNoCuda) {
     EXPECT_TRUE(run->activities.empty());
     EXPECT_FALSE(run->device.name.empty());
     EXPECT_TRUE(hasNote(*run, "never initialised CUDA")) << notes(*run);
+    expectReadsBack(*run);
 }
 
 // The counting pass: three launches, untimed, and their ranges in launch order.
