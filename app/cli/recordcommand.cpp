@@ -8,6 +8,8 @@
 #include <signal.h>
 
 #include <atomic>
+#include <cmath>
+#include <filesystem>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -126,6 +128,12 @@ int runRecord(const RecordOptions& o) {
         if (entry.find('=') == std::string::npos || entry.front() == '=') {
             return reportUsageError("--env takes NAME=VALUE (got '" + entry + "')");
         }
+    }
+    // Fail before the program runs, not after, when the trace could not be written anyway.
+    const auto parent = std::filesystem::absolute(o.output).parent_path();
+    if (std::error_code ec; !std::filesystem::is_directory(parent, ec)) {
+        return reportError(Error{Error::Code::Io, "cannot write " + o.output + ": the directory " +
+                                                      parent.string() + " does not exist"});
     }
     record::RecordRequest request;
     request.command = o.command;

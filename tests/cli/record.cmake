@@ -24,7 +24,8 @@ if(SLICESCOPE_HAVE_CUDA)
         ARGS record -o @WORK@/t.json -- /etc/hostname)
     slicescope_cli_test(record_bad_env EXIT 2 STDERR "--env takes NAME=VALUE"
         ARGS record --env NOVALUE -o @WORK@/t.json -- true)
-    slicescope_cli_test(record_unwritable EXIT 1 STDERR "t.json"
-        ARGS record -o /nonexistent-dir/t.json -- true)
+    # Refused before the program runs: it must not print.
+    slicescope_cli_test(record_unwritable EXIT 1 MATCH "^$" STDERR "cannot write /nonexistent-dir/t.json"
+        ARGS record -o /nonexistent-dir/t.json -- echo ran)
 endif()
 slicescope_cli_test(record_no_command EXIT 2 STDERR "record needs the program" ARGS record -o @WORK@/t.json)
