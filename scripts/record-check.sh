@@ -7,12 +7,14 @@
 # figures of each trace, and packs logs, report and traces into ONE archive:
 # $OUT/record-check.tar.gz (report.txt beside it). Every step runs even when one before failed.
 #
-# Needs SLICESCOPE_CARRY=<dir> holding prefix/ and googletest/ (default: ../.carry beside the
-# sources), as scripts/gpu-check.sh does.
+# Needs SLICESCOPE_CARRY=<dir> holding prefix/ and googletest/ (default: .carry in the sources,
+# else ../.carry beside them), as scripts/gpu-check.sh does. From the repository root on the
+# device machine: OUT=$OUT bash scripts/record-check.sh
 set -u
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 OUT=${OUT:-$SRC/record-check-out}
-CARRY=${SLICESCOPE_CARRY:-$SRC/../.carry}
+if [ -d "$SRC/.carry" ]; then DEFAULT_CARRY=$SRC/.carry; else DEFAULT_CARRY=$SRC/../.carry; fi
+CARRY=${SLICESCOPE_CARRY:-$DEFAULT_CARRY}
 BUILD=${SLICESCOPE_BUILD_DIR:-/tmp/slicescope-record-build}
 ARCH=${SLICESCOPE_CUDA_ARCHITECTURES:-90}
 JOBS=${JOBS:-$(nproc)}

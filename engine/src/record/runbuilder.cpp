@@ -56,7 +56,8 @@ void RunBuilder::add(ProcessSpool& process, const Frame& frame) {
             ++tally_.invalid;
             break;
         }
-        if (!f.timed) {
+        // A forced flush at the end hands over work still running: no end time yet.
+        if (!f.timed || f.startNs == 0 || f.endNs == 0) {
             ++tally_.untimed;
             break;
         }

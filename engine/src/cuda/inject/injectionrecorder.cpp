@@ -190,10 +190,10 @@ void InjectionRecorder::startCupti() {
         return;
     }
     collector_ = std::move(*collector);
+    // CUPTI's own periodic flush hands over full buffers only (cupti_activity.h); the writer
+    // thread's default flush each period hands over partly filled ones too.
     if (auto period = collector_->setFlushPeriod(config_.flushPeriodMs); !period) {
-        // The writer thread asks for the flush itself each period instead.
-        ownFlush_ = true;
-        queueMessage(record::MessageSeverity::Note, period.error().message + "; flushing from the writer thread");
+        queueMessage(record::MessageSeverity::Note, period.error().message);
     }
     // Device records give the figures theoretical occupancy needs, with no CUDA call of ours.
     if (const CUptiResult r = cuptiActivityEnable(CUPTI_ACTIVITY_KIND_DEVICE); r != CUPTI_SUCCESS) {
@@ -301,8 +301,10 @@ void InjectionRecorder::run() {
                 end.signal = request.signal;
             }
         }
-        if (ownFlush_ && collector_) {
-            (void)cuptiActivityFlushAll(0); // completed records only
+        if (collector_) {
+            // Every buffer whose records are all complete, full or not: what a SIGKILL can lose
+            // is bounded by the flush period.
+            (void)cuptiActivityFlushAll(0);
         }
         drainAndWrite();
         if (final) {

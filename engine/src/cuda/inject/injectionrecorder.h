@@ -3,9 +3,10 @@
 // What the injection library does in a recorded program: CUPTI activity records decoded by the
 // engine's own decoder and appended, as spool frames, to this process's spool file by a writer
 // thread, so that they survive however the program ends:
-// - CUPTI hands buffers back at least every flush period (and whenever one fills); the writer
-//   thread decodes and writes them at once, so a program that dies abruptly (os._exit, SIGKILL)
-//   loses at most about one flush period of records;
+// - every flush period the writer thread asks CUPTI for every buffer whose records are complete
+//   (cuptiActivityFlushAll(0); CUPTI's own periodic flush returns full buffers only), and CUPTI
+//   hands over each buffer that fills; the thread decodes and writes them at once, so a program
+//   that dies abruptly (os._exit, SIGKILL) loses about one flush period of records;
 // - exit() and returning from main run an atexit handler that flushes everything and writes an
 //   End frame;
 // - fatal signals whose disposition was the default (SIGTERM, SIGINT, SIGSEGV, SIGABRT from an
@@ -87,7 +88,6 @@ class InjectionRecorder {
     int doneRead_ = -1, doneWrite_ = -1; // its answers to final requests
     std::thread writer_;
     std::atomic<bool> finished_{false};
-    bool ownFlush_ = false; // CUPTI's flush period is unavailable: flush from the writer thread
 };
 
 } // namespace slicescope::cuda
