@@ -7,7 +7,9 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 
@@ -288,9 +290,13 @@ void InjectionRecorder::run() {
     sigset_t all;
     sigfillset(&all);
     pthread_sigmask(SIG_BLOCK, &all, nullptr);
+    using Clock = std::chrono::steady_clock;
+    const auto period = std::chrono::milliseconds(config_.flushPeriodMs);
+    auto nextFlush = Clock::now() + period;
     for (;;) {
+        const auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(nextFlush - Clock::now());
         pollfd p{wakeRead_, POLLIN, 0};
-        (void)::poll(&p, 1, int(config_.flushPeriodMs));
+        (void)::poll(&p, 1, int(std::max<std::int64_t>(0, wait.count())));
         bool final = false;
         record::EndFrame end;
         Request request;
@@ -301,10 +307,12 @@ void InjectionRecorder::run() {
                 end.signal = request.signal;
             }
         }
-        if (collector_) {
+        if (collector_ && Clock::now() >= nextFlush) {
             // Every buffer whose records are all complete, full or not: what a SIGKILL can lose
-            // is bounded by the flush period.
+            // is bounded by the flush period. On the period only: a buffer it hands over wakes
+            // this thread again, which must not turn into a loop of flushes.
             (void)cuptiActivityFlushAll(0);
+            nextFlush = Clock::now() + period;
         }
         drainAndWrite();
         if (final) {
