@@ -2,7 +2,7 @@
 
 cv[r][c][n] = multBy[c][n] * discount[r][c][n], float64, R x C x N = 100 x 4000 x 5, three ways:
   1. @guvectorize whose signature maps the whole array to one worker (the seed's slow version),
-  2. @guvectorize sliced along the outer dimension (R = 100 workers),
+  2. @guvectorize sliced along the outer dimension (R = 100 workers; multBy repeated per slice),
   3. @vectorize, one thread per element, with multBy expanded to the full shape on the host.
 Each result is checked against NumPy. Plain numba-cuda: nothing here knows it is being recorded.
 """
@@ -54,7 +54,8 @@ def main():
         "guvectorize, whole array (1 worker)": timed(
             "guvectorize, whole array (1 worker)", lambda: whole_array(mult_by, discount)),
         "guvectorize, outer slices (100 workers)": timed(
-            "guvectorize, outer slices (100 workers)", lambda: outer_slice(mult_by, discount)),
+            "guvectorize, outer slices (100 workers)",
+            lambda: outer_slice(np.ascontiguousarray(np.broadcast_to(mult_by, discount.shape)), discount)),
         "vectorize, one thread per element": timed(
             "vectorize, one thread per element",
             lambda: multiply(np.ascontiguousarray(np.broadcast_to(mult_by, discount.shape)), discount)),
