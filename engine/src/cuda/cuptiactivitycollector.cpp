@@ -131,11 +131,24 @@ void CuptiActivityCollector::bufferCompleted(CUcontext context, std::uint32_t st
         self->pool_.release(buffer);
         return;
     }
-    const std::lock_guard lock(self->completedMutex_);
-    self->completed_.push_back({buffer, validSize});
+    {
+        const std::lock_guard lock(self->completedMutex_);
+        self->completed_.push_back({buffer, validSize});
+    }
+    if (self->options_.onBufferCompleted) {
+        self->options_.onBufferCompleted();
+    }
 }
 
 void CuptiActivityCollector::drain(ActivityRecordDecoder& decoder, const Sink& sink) {
+    drainRecords([&](const CUpti_Activity& record) {
+        if (auto decoded = decoder.decode(record)) {
+            sink(*decoded);
+        }
+    });
+}
+
+void CuptiActivityCollector::drainRecords(const std::function<void(const CUpti_Activity&)>& each) {
     std::vector<Completed> ready;
     {
         const std::lock_guard lock(completedMutex_);
@@ -145,9 +158,7 @@ void CuptiActivityCollector::drain(ActivityRecordDecoder& decoder, const Sink& s
     for (const auto& c : ready) {
         CUpti_Activity* record = nullptr;
         while (cuptiActivityGetNextRecord(c.buffer, c.validBytes, &record) == CUPTI_SUCCESS) {
-            if (auto decoded = decoder.decode(*record)) {
-                sink(*decoded);
-            }
+            each(*record);
         }
         pool_.release(c.buffer);
     }

@@ -36,6 +36,9 @@ class CuptiActivityCollector {
         std::size_t bufferBytes = std::size_t(1) << 20;
         std::size_t maxBuffers = 256;
         std::vector<CUpti_ActivityKind> kinds = defaultKinds();
+        // Called on CUPTI's thread each time a buffer is queued for drain(); it must be O(1) and
+        // must not call CUPTI (an injection library wakes its writer thread here).
+        std::function<void()> onBufferCompleted;
     };
     // RUNTIME, MEMCPY, CONCURRENT_KERNEL, MEMSET, SYNCHRONIZATION, OVERHEAD.
     static std::vector<CUpti_ActivityKind> defaultKinds();
@@ -60,6 +63,9 @@ class CuptiActivityCollector {
     // pool. Runs on the caller's thread, never inside a CUPTI callback.
     using Sink = std::function<void(const DecodedActivity&)>;
     void drain(ActivityRecordDecoder& decoder, const Sink& sink);
+    // The same, handing over each raw record instead (for kinds the decoder does not know, such
+    // as device records). The record lives only during the call.
+    void drainRecords(const std::function<void(const CUpti_Activity&)>& each);
 
     // Records CUPTI dropped (cuptiActivityGetNumDroppedRecords, summed: CUPTI resets it on read).
     std::uint64_t droppedRecords() const { return dropped_.load(); }
