@@ -41,7 +41,10 @@ struct Options {
     std::string cli;
     int cliRuns = 7;
     std::uint32_t block = 0;   // 0: the fastest of 128, 256, 512, 1024
-    std::uint64_t rows = 1024; // 1024 x 50000 x 5 f64: 2.048 GB per array
+    // The seed's C x N (multBy 160 KB, as in the seed) with R scaled up: 12800 x 4000 x 5 f64 is
+    // 2.048 GB per array.
+    std::uint64_t rows = 12800;
+    std::uint64_t columns = 4000;
 };
 
 // Runs the CLI and returns its wall time in seconds, or a negative number if it failed.
@@ -94,9 +97,11 @@ int main(int argc, char** argv) {
             o.block = std::uint32_t(std::atoi(argv[++i]));
         } else if (a == "--rows" && i + 1 < argc) {
             o.rows = std::uint64_t(std::atoll(argv[++i]));
+        } else if (a == "--columns" && i + 1 < argc) {
+            o.columns = std::uint64_t(std::atoll(argv[++i]));
         } else {
             std::fprintf(stderr, "usage: slicescope-bench-gpu [--cli PATH] [--cli-runs N] [--block "
-                                 "THREADS] [--rows R]\n");
+                                 "THREADS] [--rows R] [--columns C]\n");
             return 2;
         }
     }
@@ -110,7 +115,7 @@ int main(int argc, char** argv) {
                 device.computeCapability().c_str(), device.smCount);
     int failures = 0;
 
-    const auto big = *problem::makeProblem({o.rows, 50000, 5}, problem::Dtype::F64, 1);
+    const auto big = *problem::makeProblem({o.rows, o.columns, 5}, problem::Dtype::F64, 1);
     const double bytesMoved = 2.0 * double(big.arrayBytes()) + double(big.multByBytes());
     // The block size for figure 1: the fastest of a few, each timed by CUPTI over 10 launches.
     if (o.block == 0) {

@@ -86,6 +86,8 @@ step sample-larger 180 "$CLI" run --shape 400x16000x5 --strategy all --memory pi
 ls -l "$S" >>"$REPORT"
 
 step bench 300 "$BUILD/bin/slicescope-bench-gpu" --cli "$CLI"
+# Figure 1 on wide rows too (multBy 2 MB, past L1), for comparison with the seed's proportions.
+step bench-wide 120 "$BUILD/bin/slicescope-bench-gpu" --cli "$CLI" --rows 1024 --columns 50000 --cli-runs 1
 
 {
     echo
@@ -94,6 +96,9 @@ step bench 300 "$BUILD/bin/slicescope-bench-gpu" --cli "$CLI"
     echo
     echo "--- bench"
     cat "$WORK/logs/bench.log"
+    echo
+    echo "--- bench, wide rows"
+    cat "$WORK/logs/bench-wide.log"
 } >>"$REPORT"
 pack
 echo "archive: $OUT/gpu-check.tar.gz"

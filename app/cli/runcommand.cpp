@@ -1,21 +1,16 @@
 // `run` (measured runs) and `model` (modelled runs): the same problem and launch options.
 #include <CLI/CLI.hpp>
 
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
-#include <cstdlib>
-#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <optional>
 
 #include "clioutput.h"
 #include "commands.h"
+#include "gpuworker.h"
+#include "runoptions.h"
 #include "slicescope/backend/cpubackend.h"
 #include "slicescope/backend/gpubackend.h"
 #include "slicescope/backend/modelbackend.h"
@@ -29,26 +24,7 @@ namespace {
 using backend::RunRequest;
 using strategy::StrategyId;
 
-struct RunOptions {
-    std::string shape;
-    std::string dtype = "f64";
-    std::int64_t work = 1;
-    std::string strategies;
-    std::string block = "numba";
-    std::string memory = "pageable";
-    std::int64_t repeat = 1;
-    std::string output;
-    bool printGpuTrace = false;
-    bool counters = false;
-    bool sampleOccupancy = false;
-    int device = 0;
-    bool progress = false;
-    bool quiet = false;
-    double kernelTimeoutS = 60;
-    std::string testFault; // hidden, tests only: "trap" or "spin"
-    bool noCupti = false;  // hidden, benchmarks only: measure without CUPTI
-    std::string preset;    // model only
-};
+
 
 void addSharedOptions(CLI::App* cmd, RunOptions& o) {
     cmd->add_option("--shape", o.shape, "Array shape RxCxN, e.g. 100x4000x5 (the seed's)")
@@ -174,59 +150,6 @@ int finish(const RunOptions& o, const std::vector<StrategyId>& ids,
     return kExitOk;
 }
 
-// Runs GPU strategies that an earlier kernel fault kept from running, in a fresh slicescope-cli
-// process (a fault poisons this process's CUDA context for good), and returns its runs.
-Result<std::vector<trace::Run>> runInFreshProcess(const RunOptions& o, const std::vector<StrategyId>& ids) {
-    std::string list;
-    for (auto id : ids) {
-        list += (list.empty() ? "" : ",") + std::string(strategy::toString(id));
-    }
-    std::error_code ec;
-    const auto output = std::filesystem::temp_directory_path(ec) /
-                        ("slicescope-rerun-" + std::to_string(::getpid()) + ".json");
-    std::vector<std::string> args{"slicescope-cli", "run",      "--shape",  o.shape,         "--dtype",
-                                  o.dtype,          "--work",   std::to_string(o.work),      "--strategy",
-                                  list,             "--block",  o.block,    "--memory",      o.memory,
-                                  "--repeat",       std::to_string(o.repeat), "--device",    std::to_string(o.device),
-                                  "--kernel-timeout", std::to_string(o.kernelTimeoutS), "-q", "-o", output.string()};
-    if (o.counters) {
-        args.push_back("--counters");
-    }
-    if (o.sampleOccupancy) {
-        args.push_back("--sample-occupancy");
-    }
-    if (o.noCupti) {
-        args.push_back("--no-cupti");
-    }
-    if (o.progress) {
-        args.push_back("--progress");
-    }
-    std::vector<char*> argv;
-    for (auto& a : args) {
-        argv.push_back(a.data());
-    }
-    argv.push_back(nullptr);
-    pid_t child = 0;
-    if (const int e = posix_spawn(&child, "/proc/self/exe", nullptr, nullptr, argv.data(), ::environ); e != 0) {
-        return fail(Error::Code::Internal, std::string("could not start a fresh slicescope-cli: ") + std::strerror(e));
-    }
-    int status = 0;
-    while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
-    }
-    auto trace = trace::readTrace(output);
-    std::filesystem::remove(output, ec);
-    if (!trace) {
-        return fail(Error::Code::DeviceFault, "the fresh process wrote no runs (exit status " +
-                                                  std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) +
-                                                  "): " + trace.error().message);
-    }
-    for (auto& run : trace->runs) {
-        run.notes.push_back("run in a fresh process: an earlier kernel fault had made this process's CUDA "
-                            "context unusable");
-    }
-    return std::move(trace->runs);
-}
-
 backend::Progress progressFor(const RunOptions& o, StrategyId id, std::size_t index, std::size_t count) {
     backend::Progress progress;
     if (o.progress) {
@@ -238,15 +161,18 @@ backend::Progress progressFor(const RunOptions& o, StrategyId id, std::size_t in
 }
 
 int runMeasured(const RunOptions& o) {
+    if (o.gpuWorker) {
+        return runGpuWorker(o);
+    }
     auto parsed = parseOptions(o);
     if (!parsed) {
         return reportError(parsed.error());
     }
     const auto& ids = parsed->strategies;
     std::vector<Result<trace::Run>> results(ids.size(), fail(Error::Code::Internal, "not run"));
-    bool deviceHung = false;
 
-    // GPU strategies share one process session (one context, one CUPTI subscription).
+    // GPU strategies run in a worker process (gpuworker.h): a fault, a crash or a kernel that
+    // never ends costs that process, never this one or the CPU strategies' runs.
     std::vector<StrategyId> gpuIds;
     std::vector<std::size_t> gpuSlots;
     for (std::size_t i = 0; i < ids.size(); ++i) {
@@ -256,39 +182,10 @@ int runMeasured(const RunOptions& o) {
         }
     }
     if (!gpuIds.empty()) {
-        backend::Progress progress;
-        if (o.progress) {
-            progress.report = [&o, count = ids.size()](std::string_view stage, double fraction) {
-                printProgress(true, "gpu", 0, count, stage, fraction);
-            };
-        }
-        backend::GpuOptions options;
-        options.kernelTimeoutS = o.kernelTimeoutS;
-        options.cupti = !o.noCupti;
-        options.testFault = o.testFault == "trap"   ? backend::TestFault::Trap
-                            : o.testFault == "spin" ? backend::TestFault::Spin
-                                                    : backend::TestFault::None;
-        auto gpu = backend::runGpu(gpuIds, parsed->request, options, progress);
-        for (std::size_t k = 0; k < gpuSlots.size() && k < gpu.runs.size(); ++k) {
-            results[gpuSlots[k]] = std::move(gpu.runs[k]);
-        }
-        deviceHung = gpu.deviceHung;
-        if (!gpu.notStarted.empty()) {
-            // Strategies after a fault: a fresh process has a fresh context.
-            auto rerun = runInFreshProcess(o, gpu.notStarted);
-            if (!rerun) {
-                printWarning(rerun.error().message);
-            } else {
-                for (auto& run : *rerun) {
-                    auto id = strategy::parseStrategy(run.strategy);
-                    for (std::size_t k = 0; id && k < gpuSlots.size(); ++k) {
-                        if (gpuIds[k] == *id && !results[gpuSlots[k]]) {
-                            results[gpuSlots[k]] = std::move(run);
-                            break;
-                        }
-                    }
-                }
-            }
+        auto gpu = backend::gpuBackendBuilt() ? runGpuInWorker(o, gpuIds)
+                                              : runGpuHere(o, gpuIds, parsed->request).runs;
+        for (std::size_t k = 0; k < gpuSlots.size() && k < gpu.size(); ++k) {
+            results[gpuSlots[k]] = std::move(gpu[k]);
         }
     }
     for (std::size_t i = 0; i < ids.size(); ++i) {
@@ -296,16 +193,7 @@ int runMeasured(const RunOptions& o) {
             results[i] = backend::runCpu(ids[i], parsed->request, progressFor(o, ids[i], i, ids.size()));
         }
     }
-    const int status = finish(o, ids, results);
-    if (deviceHung) {
-        // A kernel still runs on the GPU: CUDA's exit-time cleanup would wait for it. End now;
-        // the driver tears the context down.
-        std::cout.flush();
-        std::cerr.flush();
-        std::fflush(nullptr);
-        std::_Exit(status);
-    }
-    return status;
+    return finish(o, ids, results);
 }
 
 int runModelled(RunOptions o) {
@@ -363,6 +251,7 @@ void addRunCommands(CLI::App& app, int& exitStatus) {
         ->check(CLI::IsMember({"trap", "spin"}))
         ->group("");
     run->add_flag("--no-cupti", runOptions->noCupti, "Measure without CUPTI (host activities only)")->group("");
+    run->add_flag("--gpu-worker", runOptions->gpuWorker, "Internal: run GPU strategies for a parent")->group("");
     run->callback([runOptions, &exitStatus] { exitStatus = runMeasured(*runOptions); });
 
     auto modelOptions = std::make_shared<RunOptions>();

@@ -1,0 +1,321 @@
+#include "gpuworker.h"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+#include <string>
+#include <thread>
+
+#include "clioutput.h"
+#include "slicescope/trace/tracejson.h"
+
+extern char** environ;
+
+namespace slicescope::cli {
+
+namespace {
+
+using strategy::StrategyId;
+
+std::string joinStrategies(const std::vector<StrategyId>& ids) {
+    std::string list;
+    for (auto id : ids) {
+        list += (list.empty() ? "" : ",") + std::string(strategy::toString(id));
+    }
+    return list;
+}
+
+std::filesystem::path temporaryTrace(const char* what) {
+    std::error_code ec;
+    return std::filesystem::temp_directory_path(ec) /
+           ("slicescope-" + std::string(what) + "-" + std::to_string(::getpid()) + ".json");
+}
+
+// Starts this program with args; its stdout goes to stdoutFd when that is >= 0.
+Result<pid_t> spawnSelf(std::vector<std::string> args, int stdoutFd, int closeFd) {
+    std::vector<char*> argv;
+    for (auto& a : args) {
+        argv.push_back(a.data());
+    }
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    if (stdoutFd >= 0) {
+        posix_spawn_file_actions_adddup2(&actions, stdoutFd, STDOUT_FILENO);
+    }
+    if (closeFd >= 0) {
+        posix_spawn_file_actions_addclose(&actions, closeFd);
+    }
+    pid_t child = 0;
+    const int e = posix_spawn(&child, "/proc/self/exe", &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    if (e != 0) {
+        return fail(Error::Code::Internal, std::string("could not start slicescope-cli: ") + std::strerror(e));
+    }
+    return child;
+}
+
+// Strategies a kernel fault kept from running, in a fresh `slicescope-cli run`.
+Result<std::vector<trace::Run>> runInFreshProcess(const RunOptions& o, const std::vector<StrategyId>& ids) {
+    const auto output = temporaryTrace("rerun");
+    auto child = spawnSelf(childRunArguments(o, joinStrategies(ids), output.string()), -1, -1);
+    if (!child) {
+        return tl::unexpected(child.error());
+    }
+    int status = 0;
+    while (waitpid(*child, &status, 0) < 0 && errno == EINTR) {
+    }
+    auto trace = trace::readTrace(output);
+    std::error_code ec;
+    std::filesystem::remove(output, ec);
+    if (!trace) {
+        return fail(Error::Code::DeviceFault, "the fresh process wrote no runs (exit status " +
+                                                  std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) +
+                                                  "): " + trace.error().message);
+    }
+    for (auto& run : trace->runs) {
+        run.notes.push_back("run in a fresh process: an earlier kernel fault had made this process's CUDA "
+                            "context unusable");
+    }
+    return std::move(trace->runs);
+}
+
+// Waits up to limit for the child to end; false if it is still running then.
+bool reapWithin(pid_t child, std::chrono::milliseconds limit) {
+    const auto deadline = std::chrono::steady_clock::now() + limit;
+    int status = 0;
+    while (true) {
+        const pid_t done = waitpid(child, &status, WNOHANG);
+        if (done == child || (done < 0 && errno != EINTR)) {
+            return true;
+        }
+        if (std::chrono::steady_clock::now() >= deadline) {
+            return false;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+}
+
+} // namespace
+
+std::vector<std::string> childRunArguments(const RunOptions& o, const std::string& strategies,
+                                           const std::string& output) {
+    std::vector<std::string> args{"slicescope-cli", "run", "--shape", o.shape, "--dtype", o.dtype,
+                                  "--work", std::to_string(o.work), "--strategy", strategies,
+                                  "--block", o.block, "--memory", o.memory,
+                                  "--repeat", std::to_string(o.repeat), "--device", std::to_string(o.device),
+                                  "--kernel-timeout", std::to_string(o.kernelTimeoutS), "-q", "-o", output};
+    for (const auto& [on, flag] : {std::pair{o.counters, "--counters"},
+                                   std::pair{o.sampleOccupancy, "--sample-occupancy"},
+                                   std::pair{o.noCupti, "--no-cupti"}, std::pair{o.progress, "--progress"}}) {
+        if (on) {
+            args.emplace_back(flag);
+        }
+    }
+    return args;
+}
+
+backend::GpuResults runGpuHere(const RunOptions& o, const std::vector<StrategyId>& ids,
+                               const backend::RunRequest& request) {
+    backend::Progress progress;
+    if (o.progress) {
+        progress.report = [count = ids.size()](std::string_view stage, double fraction) {
+            printProgress(true, "gpu", 0, count, stage, fraction);
+        };
+    }
+    backend::GpuOptions options;
+    options.kernelTimeoutS = o.kernelTimeoutS;
+    options.cupti = !o.noCupti;
+    options.testFault = o.testFault == "trap"   ? backend::TestFault::Trap
+                        : o.testFault == "spin" ? backend::TestFault::Spin
+                                                : backend::TestFault::None;
+    auto gpu = backend::runGpu(ids, request, options, progress);
+    if (!gpu.notStarted.empty() && !gpu.deviceHung) {
+        auto rerun = runInFreshProcess(o, gpu.notStarted);
+        if (!rerun) {
+            printWarning(rerun.error().message);
+        } else {
+            for (auto& run : *rerun) {
+                auto id = strategy::parseStrategy(run.strategy);
+                for (std::size_t k = 0; id && k < ids.size() && k < gpu.runs.size(); ++k) {
+                    if (ids[k] == *id && !gpu.runs[k]) {
+                        gpu.runs[k] = std::move(run);
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    return gpu;
+}
+
+int runGpuWorker(const RunOptions& o) {
+    int status = kExitOk;
+    bool hung = false;
+    auto parsed = [&]() -> Result<std::pair<backend::RunRequest, std::vector<StrategyId>>> {
+        // The parent validated the options already; parse them the same way.
+        auto shape = problem::parseShape(o.shape);
+        auto dtype = problem::parseDtype(o.dtype);
+        auto strategies = strategy::parseStrategyList(o.strategies);
+        auto block = strategy::parseBlockOption(o.block);
+        auto memory = backend::parseMemoryMode(o.memory);
+        if (!shape || !dtype || !strategies || !block || !memory) {
+            return fail(Error::Code::InvalidArgument, "the GPU worker got options it cannot parse");
+        }
+        auto problem = problem::makeProblem(*shape, *dtype, o.work);
+        if (!problem) {
+            return tl::unexpected(problem.error());
+        }
+        backend::RunRequest request;
+        request.problem = *problem;
+        request.block = *block;
+        request.memory = *memory;
+        request.repeat = std::uint32_t(o.repeat);
+        request.counters = o.counters;
+        request.sampleOccupancy = o.sampleOccupancy;
+        request.deviceIndex = o.device;
+        return std::pair{request, *strategies};
+    }();
+    if (!parsed) {
+        status = reportError(parsed.error());
+    } else {
+        const auto& ids = parsed->second;
+        auto gpu = runGpuHere(o, ids, parsed->first);
+        hung = gpu.deviceHung;
+        trace::Trace trace;
+        trace.generator = "slicescope-cli 0.1.0";
+        for (std::size_t k = 0; k < gpu.runs.size() && k < ids.size(); ++k) {
+            if (gpu.runs[k]) {
+                trace.runs.push_back(std::move(*gpu.runs[k]));
+                continue;
+            }
+            status = kExitFailure;
+            const nlohmann::json error = {{"strategy", strategy::toString(ids[k])},
+                                          {"code", int(gpu.runs[k].error().code)},
+                                          {"message", gpu.runs[k].error().message}};
+            std::cout << "worker-error " << error.dump() << '\n';
+        }
+        if (auto written = trace::writeTrace(trace, o.output); !written) {
+            status = reportError(written.error());
+        }
+    }
+    std::cout << "worker-done " << status << std::endl;
+    // Nothing may wait on this process from here: a hung kernel can hold its exit for as long as
+    // the driver takes to tear the context down.
+    std::fflush(nullptr);
+    const int devNull = ::open("/dev/null", O_RDWR);
+    if (devNull >= 0) {
+        ::dup2(devNull, STDOUT_FILENO);
+        ::dup2(devNull, STDERR_FILENO);
+    }
+    if (hung) {
+        std::_Exit(status); // CUDA's exit-time cleanup would wait for the kernel
+    }
+    return status;
+}
+
+std::vector<Result<trace::Run>> runGpuInWorker(const RunOptions& o, const std::vector<StrategyId>& ids) {
+    std::vector<Result<trace::Run>> results(
+        ids.size(), fail(Error::Code::DeviceFault, "the GPU worker ended before it reported this strategy"));
+    int pipeFds[2];
+    if (::pipe2(pipeFds, O_CLOEXEC) != 0) {
+        results.assign(ids.size(), fail(Error::Code::Internal, std::string("pipe: ") + std::strerror(errno)));
+        return results;
+    }
+    const auto output = temporaryTrace("gpu");
+    auto args = childRunArguments(o, joinStrategies(ids), output.string());
+    args.emplace_back("--gpu-worker");
+    if (!o.testFault.empty()) {
+        args.insert(args.end(), {"--test-fault", o.testFault});
+    }
+    auto child = spawnSelf(std::move(args), pipeFds[1], pipeFds[0]);
+    ::close(pipeFds[1]);
+    if (!child) {
+        ::close(pipeFds[0]);
+        results.assign(ids.size(), tl::unexpected(child.error()));
+        return results;
+    }
+
+    std::optional<int> workerStatus;
+    std::vector<std::pair<std::string, Error>> errors;
+    if (FILE* in = ::fdopen(pipeFds[0], "r")) {
+        char* line = nullptr;
+        std::size_t capacity = 0;
+        ssize_t length = 0;
+        while ((length = ::getline(&line, &capacity, in)) > 0) {
+            std::string_view text(line, std::size_t(length));
+            if (text.ends_with('\n')) {
+                text.remove_suffix(1);
+            }
+            if (text.starts_with("progress ")) {
+                if (o.progress) {
+                    std::cout << text << std::endl;
+                }
+            } else if (text.starts_with("worker-error ")) {
+                const auto j = nlohmann::json::parse(text.substr(13), nullptr, false);
+                if (j.is_object() && j.contains("strategy") && j.contains("code") && j.contains("message")) {
+                    errors.emplace_back(j["strategy"].get<std::string>(),
+                                        Error{Error::Code(j["code"].get<int>()), j["message"].get<std::string>()});
+                }
+            } else if (text.starts_with("worker-done ")) {
+                workerStatus = std::atoi(std::string(text.substr(12)).c_str());
+            } else {
+                std::cout << text << '\n'; // anything else the worker printed
+            }
+        }
+        std::free(line);
+        std::fclose(in);
+    } else {
+        ::close(pipeFds[0]);
+    }
+    // The worker has said all it will. One still alive now is held by the driver (a hung
+    // kernel): leave it to end on its own rather than wait for it.
+    if (!reapWithin(*child, std::chrono::milliseconds(workerStatus ? 2000 : 10000))) {
+        printWarning("the GPU worker (pid " + std::to_string(*child) +
+                     ") is still ending: a kernel that did not finish holds it until the driver tears "
+                     "its context down");
+    }
+
+    std::error_code ec;
+    auto trace = std::filesystem::exists(output, ec) ? trace::readTrace(output) : Result<trace::Trace>{};
+    std::filesystem::remove(output, ec);
+    if (trace) {
+        for (auto& run : trace->runs) {
+            for (std::size_t k = 0; k < ids.size(); ++k) {
+                if (run.strategy == strategy::toString(ids[k]) && !results[k]) {
+                    results[k] = std::move(run);
+                    break;
+                }
+            }
+        }
+    }
+    for (auto& [name, error] : errors) {
+        for (std::size_t k = 0; k < ids.size(); ++k) {
+            if (name == strategy::toString(ids[k])) {
+                results[k] = tl::unexpected(error);
+            }
+        }
+    }
+    if (!workerStatus) {
+        for (auto& r : results) {
+            if (!r) {
+                r = fail(Error::Code::DeviceFault,
+                         "the GPU worker ended without reporting (it crashed or was killed)");
+            }
+        }
+    }
+    return results;
+}
+
+} // namespace slicescope::cli

@@ -1,0 +1,34 @@
+#pragma once
+
+// GPU strategies run in a worker process, a `slicescope-cli run --gpu-worker` child. A kernel fault
+// poisons a CUDA context for good, and a kernel that never ends holds its process at exit until
+// the driver tears the context down: in a worker, either costs that process only. The parent
+// never touches CUDA, so it reports, writes the trace and exits on time whatever the GPU does.
+//
+// The worker speaks to its parent on stdout, one line each:
+//   progress {json}        forwarded by the parent when it was asked for progress
+//   worker-error {json}    a strategy that failed: {"strategy", "code", "message"}
+//   worker-done N          the worker's exit status; its runs are in the trace file it was given
+// and closes stdout and stderr before it exits, so nothing waits for a process the driver holds.
+
+#include <vector>
+
+#include "runoptions.h"
+#include "slicescope/backend/gpubackend.h"
+
+namespace slicescope::cli {
+
+// Parent side: runs the GPU strategies in a worker; one result per strategy, in order.
+std::vector<Result<trace::Run>> runGpuInWorker(const RunOptions& o,
+                                               const std::vector<strategy::StrategyId>& ids);
+
+// Worker side: the body of `run --gpu-worker`.
+int runGpuWorker(const RunOptions& o);
+
+// Runs the GPU strategies in this process (the worker's work; also used without a CUDA backend,
+// where every strategy fails at once saying why). Strategies that a kernel fault kept from
+// running are re-run in a fresh child process.
+backend::GpuResults runGpuHere(const RunOptions& o, const std::vector<strategy::StrategyId>& ids,
+                               const backend::RunRequest& request);
+
+} // namespace slicescope::cli

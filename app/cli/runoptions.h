@@ -1,0 +1,37 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace slicescope::cli {
+
+// The options of `run` and `model`, as given on the command line.
+struct RunOptions {
+    std::string shape;
+    std::string dtype = "f64";
+    std::int64_t work = 1;
+    std::string strategies;
+    std::string block = "numba";
+    std::string memory = "pageable";
+    std::int64_t repeat = 1;
+    std::string output;
+    bool printGpuTrace = false;
+    bool counters = false;
+    bool sampleOccupancy = false;
+    int device = 0;
+    bool progress = false;
+    bool quiet = false;
+    double kernelTimeoutS = 60;
+    std::string testFault; // hidden, tests only: "trap" or "spin"
+    bool noCupti = false;  // hidden, benchmarks only: measure without CUPTI
+    bool gpuWorker = false; // hidden: this process is a parent's GPU worker (gpuworker.h)
+    std::string preset;    // model only
+};
+
+// The arguments of a child `slicescope-cli run` for these strategies with the same problem and
+// launch options, quiet, writing its trace to output.
+std::vector<std::string> childRunArguments(const RunOptions& o, const std::string& strategies,
+                                           const std::string& output);
+
+} // namespace slicescope::cli
