@@ -373,9 +373,9 @@ TEST(TraceJson, IntegersRoundTripExactly) {
         a.stream = std::numeric_limits<std::uint32_t>::max() - 1;
         run.activities.push_back(a);
     }
-    run.activities.push_back(activity(ActivityKind::Host, std::numeric_limits<std::int64_t>::min(),
-                                      std::numeric_limits<std::int64_t>::max()));
-    Activity kernel = activity(ActivityKind::Kernel, -5, -4);
+    // Timestamps are >= 0 (see RejectsNegativeTimestampsSoEveryDifferenceFitsIn64Bits).
+    run.activities.push_back(activity(ActivityKind::Host, 0, std::numeric_limits<std::int64_t>::max()));
+    Activity kernel = activity(ActivityKind::Kernel, 0, 1);
     kernel.grid = {std::numeric_limits<std::uint32_t>::max(), 65535, 65535};
     kernel.registersPerThread = std::numeric_limits<std::uint16_t>::max();
     kernel.iteration = std::numeric_limits<std::uint16_t>::max();
@@ -385,7 +385,8 @@ TEST(TraceJson, IntegersRoundTripExactly) {
     const std::string text = toJson(trace);
     EXPECT_NE(text.find("\"start_ns\":1764675720123456790"), std::string::npos);
     EXPECT_NE(text.find("\"bytes\":18446744073709551615"), std::string::npos);
-    EXPECT_NE(text.find("\"start_ns\":-9223372036854775808"), std::string::npos);
+    EXPECT_NE(text.find("\"end_ns\":9223372036854775807"), std::string::npos);
+    EXPECT_NE(text.find("\"wall_ns\": -9223372036854775808"), std::string::npos);
     auto parsed = parseTrace(text);
     ASSERT_TRUE(parsed) << parsed.error().message;
     expectSameTrace(trace, *parsed);
@@ -637,6 +638,37 @@ TEST(TraceJson, ErrorsNameTheRunAndActivity) {
     // The offset points at the activity's opening brace.
     const std::size_t offset = text.find("{\"kind\": \"api\", \"start_ns\": 3");
     EXPECT_EQ(error.message.rfind("byte " + std::to_string(offset) + " ", 0), 0U) << error.message;
+}
+
+// Found by fuzz_tracereader (tests/data/fuzz-regressions/tracereader/
+// negative-timestamps-difference-overflow.json): an activity from INT64_MIN to INT64_MAX was
+// accepted, and its duration, or its start relative to the run's first activity, overflowed a
+// signed 64-bit integer in every consumer (the CSV export first). Timestamps are >= 0, so any
+// two of them differ by at most INT64_MAX.
+TEST(TraceJson, RejectsNegativeTimestampsSoEveryDifferenceFitsIn64Bits) {
+    const std::pair<std::string, const char*> cases[] = {
+        {withActivity(R"("kind": "api", "start_ns": -1, "end_ns": 2)"), "\"start_ns\" must be >= 0"},
+        {withActivity(R"("kind": "api", "start_ns": -9223372036854775808, "end_ns": 9223372036854775807)"), "\"start_ns\" must be >= 0"},
+        {withActivity(R"("kind": "api", "end_ns": -2, "start_ns": -3)"), "\"end_ns\" must be >= 0"},
+        {withRun(R"("occupancy_series": [[-1, 0.5]])"), "\"occupancy_series time\" must be >= 0"},
+    };
+    for (const auto& [text, expected] : cases) {
+        SCOPED_TRACE(text);
+        const Error error = parseError(text);
+        EXPECT_EQ(error.code, Error::Code::Parse);
+        EXPECT_NE(error.message.find(expected), std::string::npos) << error.message;
+    }
+    const fs::path finding = fs::path(SLICESCOPE_TEST_DATA_DIR) / "fuzz-regressions" / "tracereader" /
+                             "negative-timestamps-difference-overflow.json";
+    auto rejected = readTrace(finding);
+    ASSERT_FALSE(rejected);
+    EXPECT_NE(rejected.error().message.find("must be >= 0"), std::string::npos)
+        << rejected.error().message;
+
+    // The widest interval left is the whole non-negative range, and its duration fits.
+    auto widest = parseTrace(withActivity(R"("kind": "host", "start_ns": 0, "end_ns": 9223372036854775807)"));
+    ASSERT_TRUE(widest) << widest.error().message;
+    EXPECT_EQ(widest->runs[0].activities[1].durationNs(), std::numeric_limits<std::int64_t>::max());
 }
 
 TEST(TraceJson, RejectsEveryTruncationOfAValidFile) {
