@@ -96,6 +96,19 @@ std::string checkDeviceInput(std::string_view data) {
                    : "deviceFromJson failed with a code other than Parse: " + spec.error().message;
     }
     const nlohmann::json written = device::deviceToJson(*spec, true);
+    // Every figure the input gave is kept as given: a value the field cannot hold is an error,
+    // not silently changed. (compute_capability is normalised, "09.0" to "9.0"; sources are
+    // checked by the round trip below.)
+    for (const auto& [key, value] : written.items()) {
+        if (key == "compute_capability" || key == "sources") {
+            continue;
+        }
+        const auto given = object.find(key);
+        if (given != object.end() && *given != value) {
+            return "device field \"" + key + "\" was given as " + given->dump() +
+                   " but reads as " + value.dump();
+        }
+    }
     const auto again = device::deviceFromJson(written);
     if (!again) {
         return "deviceFromJson rejects what deviceToJson wrote: " + again.error().message;
