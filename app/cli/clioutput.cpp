@@ -69,12 +69,14 @@ void printRunSummary(const trace::Run& run) {
     }
     if (run.occupancy) {
         char occ[64];
-        std::snprintf(occ, sizeof occ, ", occupancy %.1f%%", run.occupancy->theoretical * 100);
+        std::snprintf(occ, sizeof occ, ", occupancy %.1f%% (theoretical)", run.occupancy->theoretical * 100);
         line << occ;
         if (run.occupancy->achieved) {
-            std::snprintf(occ, sizeof occ, " (achieved %.1f%%)", *run.occupancy->achieved * 100);
+            std::snprintf(occ, sizeof occ, " %.1f%% (achieved)", *run.occupancy->achieved * 100);
             line << occ;
         }
+        std::snprintf(occ, sizeof occ, ", thread slots busy %.3g%%", run.occupancy->threadSlotsBusy * 100);
+        line << occ;
     }
     if (run.verification) {
         line << (run.verification->passed ? ", verified" : ", VERIFICATION FAILED");

@@ -38,3 +38,17 @@ slicescope_cli_test(occupancy_unknown_device EXIT 1 STDERR "unknown device prese
 # Export.
 slicescope_cli_test(export_needs_target EXIT 2 STDERR "--csv" ARGS export @DATA@/none.json)
 slicescope_cli_test(export_missing_file EXIT 1 STDERR "no-such-trace.json" ARGS export @WORK@/no-such-trace.json --csv @WORK@/out.csv)
+
+# Modelled runs.
+slicescope_cli_test(model_seed_all
+    MATCH "one-worker \\[modelled\\].*elementwise-broadcast \\[modelled\\].*wrote 7 runs"
+    MATCH_FILE "@WORK@/model.json|\"mode\": *\"modelled\".*\"mode\": *\"modelled\""
+    ARGS model --device h200 --shape 100x4000x5 --strategy all -o @WORK@/model.json)
+slicescope_cli_test(model_gpu_trace MATCH "modelled"
+    ARGS model --device gtx-970 --shape 100x4000x5 --strategy slice-outer --print-gpu-trace -o @WORK@/m.json)
+slicescope_cli_test(model_cpu_strategy EXIT 2 STDERR "cannot be modelled"
+    ARGS model --device h200 --shape 100x4000x5 --strategy cpu-serial -o @WORK@/m.json)
+slicescope_cli_test(model_unknown_preset EXIT 1 STDERR "unknown device preset 'h900'"
+    ARGS model --device h900 --shape 100x4000x5 --strategy all -o @WORK@/m.json)
+slicescope_cli_test(model_too_large EXIT 1 STDERR "device memory"
+    ARGS model --device t4 --shape 100000x100000x10 --strategy elementwise-broadcast -o @WORK@/m.json)

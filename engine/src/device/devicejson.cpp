@@ -34,6 +34,21 @@ template <typename Visitor> void visitFields(DeviceSpec& d, Visitor&& visit) {
 
 } // namespace
 
+const std::vector<std::string>& deviceFigureKeys() {
+    // Read off the same table as the mapping, so the list cannot fall behind it.
+    static const std::vector<std::string> keys = [] {
+        std::vector<std::string> out;
+        DeviceSpec scratch;
+        visitFields(scratch, [&out](const char* key, const auto& value) {
+            if constexpr (!std::is_same_v<std::decay_t<decltype(value)>, std::string>) {
+                out.emplace_back(key);
+            }
+        });
+        return out;
+    }();
+    return keys;
+}
+
 nlohmann::json deviceToJson(const DeviceSpec& device, bool withSources) {
     nlohmann::json j = nlohmann::json::object();
     DeviceSpec copy = device;

@@ -40,7 +40,8 @@ struct DeviceSpec {
     double pinnedHtoDGBps = 0;        // host link, pinned host memory
     double pinnedDtoHGBps = 0;
 
-    // Where each figure came from, by field name ("smCount": "NVIDIA H200 datasheet").
+    // Where each figure came from, by JSON key ("sm_count": "NVIDIA H200 datasheet"); a figure that
+    // is not from a datasheet, guide or measurement says "estimate: ..." and how it was made.
     std::map<std::string, std::string> sources;
 
     bool runnableWithCuda13() const { return computeMajor * 10 + computeMinor >= 75; }
