@@ -671,6 +671,37 @@ TEST(TraceJson, RejectsNegativeTimestampsSoEveryDifferenceFitsIn64Bits) {
     EXPECT_EQ(widest->runs[0].activities[1].durationNs(), std::numeric_limits<std::int64_t>::max());
 }
 
+// Found by fuzz_device (tests/data/fuzz-regressions/device/registers-per-sm-past-uint32.json):
+// deviceFromJson, which reads a trace's "device" and the presets, took 655364294967296 for the
+// 32-bit "registers_per_sm" and kept its low bits, 3825205248. A figure the field cannot hold is
+// a Parse error naming the field; compute_capability must read "M.m".
+TEST(TraceJson, RejectsDeviceFiguresTheFieldCannotHold) {
+    const std::pair<const char*, const char*> cases[] = {
+        {R"("registers_per_sm": 655364294967296)", "\"registers_per_sm\""},
+        {R"("sm_count": 4294967296)", "\"sm_count\""},
+        {R"("warp_size": 18446744073709551615)", "\"warp_size\""},
+        {R"("clock_mhz": -1980)", "\"clock_mhz\""},
+        {R"("compute_capability": "99999999999.0")", "\"compute_capability\""},
+        {R"("compute_capability": "9.0 beta")", "\"compute_capability\""},
+        {R"("compute_capability": "-9.-1")", "\"compute_capability\""},
+    };
+    for (const auto& [figure, expected] : cases) {
+        SCOPED_TRACE(figure);
+        const Error error =
+            parseError(replaced(withRun(""), R"({"name": "d"})", std::string(R"({"name": "d", )") + figure + "}"));
+        EXPECT_EQ(error.code, Error::Code::Parse);
+        EXPECT_NE(error.message.find("invalid \"device\""), std::string::npos) << error.message;
+        EXPECT_NE(error.message.find(expected), std::string::npos) << error.message;
+    }
+    // The largest values each field holds still read, unchanged.
+    auto largest = parseTrace(replaced(withRun(""), R"({"name": "d"})",
+                                       R"({"name": "d", "sm_count": 4294967295, "global_memory_bytes": 18446744073709551615, "compute_capability": "12.1"})"));
+    ASSERT_TRUE(largest) << largest.error().message;
+    EXPECT_EQ(largest->runs[0].device.smCount, 4294967295U);
+    EXPECT_EQ(largest->runs[0].device.globalMemoryBytes, 18446744073709551615ULL);
+    EXPECT_EQ(largest->runs[0].device.computeCapability(), "12.1");
+}
+
 TEST(TraceJson, RejectsEveryTruncationOfAValidFile) {
     const std::string text = readFile(fs::path(SLICESCOPE_TEST_DATA_DIR) / "format-example.json");
     ASSERT_TRUE(parseTrace(text));

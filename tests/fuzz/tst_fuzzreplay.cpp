@@ -21,6 +21,10 @@ struct Input {
     fs::path path;
 };
 
+void PrintTo(const Input& input, std::ostream* out) {
+    *out << input.path.string();
+}
+
 std::string readFile(const fs::path& path) {
     std::ifstream in(path, std::ios::binary);
     std::ostringstream text;
