@@ -51,6 +51,10 @@ std::string checkTraceInput(std::string_view data) {
         }
         return {};
     }
+    // Differential: what the hand-written reader accepts must be JSON to nlohmann::json too.
+    if (!nlohmann::json::accept(data)) {
+        return "the reader accepted text that is not valid JSON";
+    }
     if (!progressInRange || lastFraction != 1.0) {
         return "progress went backwards, past 1, or did not end at 1";
     }
