@@ -2,11 +2,18 @@
 #include <nlohmann/json.hpp>
 
 #include <atomic>
+#include <chrono>
 #include <cmath>
+#include <csignal>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <limits>
 #include <sstream>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
 
 #include "slicescope/trace/tracejson.h"
@@ -810,6 +817,143 @@ TEST(TraceJson, AFailedWriteLeavesTheTargetAndNoTemporaryBehind) {
     EXPECT_EQ(missingFolder.error().code, Error::Code::Io);
     EXPECT_NE(missingFolder.error().message.find("t.json"), std::string::npos);
     EXPECT_NE(missingFolder.error().message.find("No such file or directory"), std::string::npos);
+}
+
+// The files a writer leaves, other than path itself (temporaries).
+std::vector<fs::path> othersIn(const fs::path& dir, const fs::path& path) {
+    std::vector<fs::path> others;
+    for (const auto& entry : fs::directory_iterator(dir)) {
+        if (entry.path() != path) {
+            others.push_back(entry.path());
+        }
+    }
+    return others;
+}
+
+// A trace of about 20 MB: long enough to write that a kill lands in the middle.
+Trace largeTrace() {
+    Trace trace;
+    trace.generator = "large";
+    Run& run = trace.runs.emplace_back();
+    run.id = "large";
+    run.strategy = "recorded";
+    run.mode = RunMode::Recorded;
+    for (int i = 0; i < 200'000; ++i) {
+        Activity a = activity(ActivityKind::Kernel, kBaseNs + i, kBaseNs + i + 1);
+        a.nameId = run.intern("kernel");
+        run.activities.push_back(a);
+    }
+    return trace;
+}
+
+// A trace the reader would reject must not replace a good file: such a file could never be
+// opened again (no lost data). writeTrace checks what the in-memory model allows and the format
+// does not.
+TEST(TraceJson, RefusesToWriteATraceItCouldNotReadBackAndKeepsTheOldFile) {
+    TempDir dir;
+    const fs::path path = dir.path() / "trace.json";
+    ASSERT_TRUE(writeTrace(fullTrace(), path));
+    const std::string good = readFile(path);
+
+    const std::pair<const char*, std::function<void(Trace&)>> cases[] = {
+        {"start_ns", [](Trace& t) { t.runs[0].activities[0].startNs = -1; }},
+        {"before", [](Trace& t) { t.runs[0].activities[1].endNs = t.runs[0].activities[1].startNs - 1; }},
+        {"occupancy_series", [](Trace& t) { t.runs[0].occupancySeries[0].timeNs = -5; }},
+        {"occupancy_series", [](Trace& t) { t.runs[0].occupancySeries[1].value = kNoValue; }},
+        {"problem", [](Trace& t) { t.runs[1].problem->shape.c = 0; }},
+        {"problem", [](Trace& t) { t.runs[1].problem->workPerElement = 0; }},
+        {"clock_mhz", [](Trace& t) { t.runs[0].device.clockMHz = -1; }},
+        {"memory_bandwidth_gbps", [](Trace& t) { t.runs[0].device.memoryBandwidthGBps = std::numeric_limits<double>::infinity(); }},
+        {"compute_capability", [](Trace& t) { t.runs[0].device.computeMajor = 1000; }},
+        {"compute_capability", [](Trace& t) { t.runs[2].device.computeMinor = -1; }},
+    };
+    for (const auto& [expected, breakIt] : cases) {
+        Trace bad = fullTrace();
+        breakIt(bad);
+        const std::string text = toJson(bad);
+        SCOPED_TRACE(expected);
+        ASSERT_FALSE(parseTrace(text)) << "the reader accepts this case: it is no test of the writer";
+        auto written = writeTrace(bad, path);
+        ASSERT_FALSE(written);
+        EXPECT_EQ(written.error().code, Error::Code::InvalidArgument);
+        EXPECT_NE(written.error().message.find(path.string()), std::string::npos) << written.error().message;
+        EXPECT_NE(written.error().message.find(expected), std::string::npos) << written.error().message;
+        EXPECT_EQ(readFile(path), good);
+        EXPECT_TRUE(othersIn(dir.path(), path).empty());
+    }
+}
+
+// A writer killed at any moment (SIGKILL: no handler, no clean-up) leaves the old file whole.
+TEST(TraceJson, AWriterKilledMidWayLeavesTheOldFileWhole) {
+    TempDir dir;
+    const fs::path path = dir.path() / "trace.json";
+    const Trace old = fullTrace();
+    ASSERT_TRUE(writeTrace(old, path));
+    const Trace large = largeTrace();
+
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        (void)writeTrace(large, path);
+        ::_exit(0);
+    }
+    // Kill it once its temporary file holds some of the text, but not all of it.
+    bool killedMidWay = false;
+    for (int poll = 0; poll < 20'000 && !killedMidWay; ++poll) {
+        for (const auto& other : othersIn(dir.path(), path)) {
+            std::error_code error;
+            if (fs::file_size(other, error) > 0 && !error) {
+                ::kill(child, SIGKILL);
+                killedMidWay = true;
+                break;
+            }
+        }
+        if (!killedMidWay) {
+            std::this_thread::sleep_for(std::chrono::microseconds(500));
+        }
+    }
+    int status = 0;
+    ASSERT_EQ(::waitpid(child, &status, 0), child);
+    EXPECT_TRUE(killedMidWay) << "the writer finished before the test saw its temporary file";
+    EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+
+    auto read = readTrace(path);
+    ASSERT_TRUE(read) << read.error().message;
+    expectSameTrace(old, *read);
+
+    // The killed writer's temporary is left behind; the next write of that file removes it,
+    // since the process that owned it is gone.
+    ASSERT_TRUE(writeTrace(old, path));
+    EXPECT_TRUE(othersIn(dir.path(), path).empty());
+}
+
+// A full disk (here: a file size limit, so write() fails with EFBIG) fails the write with an Io
+// error, keeps the old file and removes the temporary.
+TEST(TraceJson, AFullDiskLeavesTheOldFileAndNoTemporaryBehind) {
+    TempDir dir;
+    const fs::path path = dir.path() / "trace.json";
+    ASSERT_TRUE(writeTrace(fullTrace(), path));
+    const std::string good = readFile(path);
+    const Trace large = largeTrace();
+
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        std::signal(SIGXFSZ, SIG_IGN);
+        const rlimit limit{256 * 1024, 256 * 1024};
+        ::setrlimit(RLIMIT_FSIZE, &limit);
+        auto written = writeTrace(large, path);
+        const bool reported = !written && written.error().code == Error::Code::Io &&
+                              written.error().message.find(path.string()) != std::string::npos &&
+                              written.error().message.find(std::strerror(EFBIG)) != std::string::npos;
+        ::_exit(reported ? 42 : 1);
+    }
+    int status = 0;
+    ASSERT_EQ(::waitpid(child, &status, 0), child);
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 42) << "writeTrace did not report the failed write as an Io error";
+    EXPECT_EQ(readFile(path), good);
+    EXPECT_TRUE(othersIn(dir.path(), path).empty());
 }
 
 TEST(TraceJson, ReadingAMissingFileOrAFolderIsAnIoError) {

@@ -1,6 +1,7 @@
 #include "devicejson.h"
 
 #include <charconv>
+#include <cmath>
 #include <limits>
 
 namespace slicescope::device {
@@ -91,8 +92,10 @@ Result<DeviceSpec> deviceFromJson(const nlohmann::json& object) {
                 return;
             }
         } else if constexpr (std::is_floating_point_v<T>) {
-            if (!it->is_number() || !(it->template get<double>() >= 0)) {
-                error = std::string("device field \"") + key + "\" must be a number >= 0";
+            // Finite: a JSON file cannot hold infinity (nlohmann writes it as null).
+            if (!it->is_number() || !std::isfinite(it->template get<double>()) ||
+                it->template get<double>() < 0) {
+                error = std::string("device field \"") + key + "\" must be a finite number >= 0";
                 return;
             }
         } else {
