@@ -68,18 +68,20 @@ for t in "${targets[@]}"; do
     before=$(find "$artifacts" -type f | wc -l)
     echo "== fuzz_$t for ${seconds}s (log: $log)"
     # -timeout: an input that takes over 10 s is a hang; -rss_limit_mb: a blow-up is a finding.
+    started=$SECONDS
     # shellcheck disable=SC2086
     nice -n "$niceness" build-fuzz/bin/fuzz_$t "${dict[@]}" \
         -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=8192 \
         -print_final_stats=1 -artifact_prefix="$artifacts/" ${FUZZ_ARGS:-} \
         "$corpus" "$seeds" >"$log" 2>&1
     rc=$?
+    elapsed=$((SECONDS - started))
     after=$(find "$artifacts" -type f | wc -l)
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
     rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
     rss=$(sed -n 's/^stat::peak_rss_mb: *//p' "$log" | tail -1)
     files=$(find "$corpus" -type f | wc -l)
-    line="fuzz_$t: ${seconds}s, ${runs:-?} runs, ${rate:-?} exec/s, peak RSS ${rss:-?} MB, corpus $files files, findings $((after - before)), exit $rc"
+    line="fuzz_$t: ${elapsed}s of ${seconds}s, ${runs:-?} runs, ${rate:-?} exec/s, peak RSS ${rss:-?} MB, corpus $files files, findings $((after - before)), exit $rc"
     echo "$line"
     summary+=("$line")
     if [ "$rc" -ne 0 ] || [ "$after" -gt "$before" ]; then
