@@ -1,0 +1,159 @@
+#include "gui/occupancybarsplot.h"
+
+#include <cmath>
+
+#include "gui/theme.h"
+#include "models/session.h"
+#include "models/viewstate.h"
+
+namespace slicescope::gui {
+
+namespace {
+
+QCPBars* makeBars(QCustomPlot* plot, const QString& name, const QColor& color, QCPBarsGroup* group) {
+    auto* bars = new QCPBars(plot->yAxis, plot->xAxis);
+    bars->setName(name);
+    bars->setPen(QPen(color.darker(130), 1));
+    bars->setBrush(color);
+    bars->setWidth(0.26);
+    bars->setBarsGroup(group);
+    return bars;
+}
+
+QString percentLabel(double fraction) { return models::toQString(trace::formatPercent(fraction)); }
+
+} // namespace
+
+OccupancyBarsPlot::OccupancyBarsPlot(models::Session* session, models::ViewState* state, QWidget* parent)
+    : QCustomPlot(parent), session_(session), state_(state) {
+    setObjectName(QStringLiteral("occupancyBars"));
+    setToolTip(QStringLiteral(
+        "<b>Occupancy</b>: how many of an SM's warp slots a launch keeps filled.<ul>"
+        "<li><b>Theoretical</b>: what the block size, registers and shared memory allow (occupancy calculator).</li>"
+        "<li><b>Achieved</b>: what the SMs really held on average (CUPTI counters; only for GPU runs measured "
+        "with counters).</li>"
+        "<li><b>Thread slots doing work</b>: threads that have work / (SMs \u00d7 threads per SM). "
+        "One block with one busy thread scores almost 0 % even at 50 % theoretical occupancy.</li></ul>"));
+    connect(session_, &models::Session::changed, this, &OccupancyBarsPlot::rebuild);
+    connect(state_, &models::ViewState::selectedRunChanged, this, &OccupancyBarsPlot::rebuild);
+    rebuild();
+}
+
+int OccupancyBarsPlot::preferredHeight() const {
+    return int((110 + 46 * std::max<qsizetype>(1, runIds_.size())) * theme::presentationScale());
+}
+
+void OccupancyBarsPlot::rebuild() {
+    clearPlottables();
+    clearItems();
+    runIds_.clear();
+    if (plotLayout()->rowCount() == 1) {
+        plotLayout()->insertRow(0);
+        plotLayout()->addElement(0, 0, new QCPTextElement(this, QString(), theme::plotFont(10.5, true)));
+        plotLayout()->addElement(2, 0, legend);
+        plotLayout()->setRowStretchFactor(2, 0.001);
+        plotLayout()->setRowSpacing(2);
+        legend->setFillOrder(QCPLegend::foColumnsFirst);
+        legend->setWrap(2);
+        legend->setBorderPen(Qt::NoPen);
+        legend->setFont(theme::plotFont(8.5));
+        legend->setMargins(QMargins(4, 0, 4, 2));
+    }
+    if (auto* title = qobject_cast<QCPTextElement*>(plotLayout()->element(0, 0))) {
+        title->setText(QStringLiteral("Occupancy of each GPU run"));
+        title->setFont(theme::plotFont(10.5, true));
+    }
+    legend->setVisible(true);
+
+    auto* group = new QCPBarsGroup(this);
+    group->setSpacingType(QCPBarsGroup::stAbsolute);
+    group->setSpacing(1);
+    auto* theoretical = makeBars(this, QStringLiteral("theoretical"), theme::theoreticalColor(), group);
+    auto* achieved = makeBars(this, QStringLiteral("achieved"), theme::achievedColor(), group);
+    auto* busy = makeBars(this, QStringLiteral("thread slots working"), theme::slotsBusyColor(), group);
+
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    int key = 0;
+    const QFont valueFont = theme::plotFont(8);
+    for (const auto& entry : session_->runs()) {
+        const auto& run = *entry->run;
+        if (!run.occupancy || !entry->visible) {
+            continue;
+        }
+        if (entry->id == state_->selectedRun()) {
+            auto* band = new QCPItemRect(this);
+            band->topLeft->setCoords(-5, key - 0.48);
+            band->bottomRight->setCoords(200, key + 0.48);
+            band->setPen(Qt::NoPen);
+            band->setBrush(QColor(0xff, 0xf3, 0xc4));
+            band->setClipToAxisRect(true);
+            band->setLayer(QStringLiteral("grid")); // under the bars, which live on "main"
+        }
+        ticker->addTick(key, entry->isModelled() ? entry->id + QStringLiteral("\n(modelled)") : entry->id);
+        theoretical->addData(key, run.occupancy->theoretical * 100);
+        busy->addData(key, run.occupancy->threadSlotsBusy * 100);
+        if (run.occupancy->achieved) {
+            achieved->addData(key, *run.occupancy->achieved * 100);
+        }
+        const auto label = [&](double fraction, double offset) {
+            auto* text = new QCPItemText(this);
+            text->position->setCoords(fraction * 100 + 1.5, key + offset);
+            text->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+            text->setText(percentLabel(fraction));
+            text->setFont(valueFont);
+            text->setColor(QColor(0x33, 0x33, 0x33));
+            text->setClipToAxisRect(false);
+        };
+        label(run.occupancy->theoretical, -0.27);
+        if (run.occupancy->achieved) {
+            label(*run.occupancy->achieved, 0);
+        }
+        label(run.occupancy->threadSlotsBusy, 0.27);
+        runIds_ << entry->id;
+        ++key;
+    }
+    if (runIds_.isEmpty()) {
+        auto* text = new QCPItemText(this);
+        text->position->setType(QCPItemPosition::ptAxisRectRatio);
+        text->position->setCoords(0.5, 0.5);
+        text->setText(QStringLiteral("No GPU runs yet.\nOccupancy is how a GPU launch fills the SMs;\n"
+                                     "CPU runs have none."));
+        text->setFont(theme::plotFont(9));
+        text->setColor(QColor(0x66, 0x66, 0x66));
+        legend->setVisible(false);
+    }
+    if (achieved->dataCount() == 0) {
+        achieved->removeFromLegend(); // none measured: no promise of a bar that is not there
+    }
+    xAxis->setVisible(!runIds_.isEmpty());
+    yAxis->setVisible(!runIds_.isEmpty());
+    yAxis->setTicker(ticker);
+    yAxis->setRangeReversed(true);
+    yAxis->setRange(-0.6, std::max(0, key - 1) + 0.6);
+    yAxis->setTickLabelFont(theme::plotFont(9));
+    yAxis->setSubTicks(false);
+    yAxis->setTickLength(0, 0);
+    yAxis->grid()->setVisible(false);
+    xAxis->setRange(0, 118);
+    QSharedPointer<QCPAxisTickerFixed> percent(new QCPAxisTickerFixed);
+    percent->setTickStep(25);
+    xAxis->setTicker(percent);
+    xAxis->setLabel(QStringLiteral("% of the SMs' warp or thread slots"));
+    xAxis->setLabelFont(theme::plotFont(8.5));
+    xAxis->setTickLabelFont(theme::plotFont(8.5));
+    setMinimumHeight(std::min(preferredHeight(), 420));
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
+void OccupancyBarsPlot::mousePressEvent(QMouseEvent* event) {
+    QCustomPlot::mousePressEvent(event);
+    if (runIds_.isEmpty() || !axisRect()->rect().contains(event->pos())) {
+        return;
+    }
+    const int key = int(std::lround(yAxis->pixelToCoord(event->position().y())));
+    if (key >= 0 && key < runIds_.size()) {
+        state_->setSelectedRun(runIds_[key]);
+    }
+}
+
+} // namespace slicescope::gui

@@ -1,0 +1,215 @@
+#include "gui/occupancyview.h"
+
+#include <QLabel>
+#include <QPainter>
+#include <QVBoxLayout>
+
+#include "gui/qcp.h"
+
+#include "gui/occupancybarsplot.h"
+#include "gui/occupancycurveplot.h"
+#include "gui/smmapwidget.h"
+#include "gui/theme.h"
+#include "models/session.h"
+#include "models/viewstate.h"
+
+namespace slicescope::gui {
+
+namespace {
+
+QLabel* makeLabel(QWidget* parent, double pointSize, bool bold, const QString& name) {
+    auto* label = new QLabel(parent);
+    label->setObjectName(name);
+    label->setWordWrap(true);
+    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    label->setFont(theme::plotFont(pointSize, bold));
+    label->setProperty("basePointSize", pointSize);
+    label->setProperty("baseBold", bold);
+    return label;
+}
+
+const QString kSmCaption = QStringLiteral(
+    "Model of residency, not a measurement: the first wave of blocks handed to the SMs round-robin. "
+    "Dark: warps with work; light: resident warps without work; grey: free warp slots. "
+    "The number is the blocks an SM holds.");
+
+void drawWrapped(QCPPainter* painter, QRectF& area, const QString& text, const QFont& font, const QColor& color) {
+    if (text.isEmpty()) {
+        return;
+    }
+    painter->setFont(font);
+    painter->setPen(color);
+    const QRectF bounds =
+        painter->boundingRect(QRectF(area.left(), area.top(), area.width(), 10000), Qt::TextWordWrap, text);
+    painter->drawText(QRectF(area.left(), area.top(), area.width(), bounds.height()), Qt::TextWordWrap, text);
+    area.setTop(area.top() + bounds.height() + 4);
+}
+
+} // namespace
+
+OccupancyView::OccupancyView(models::Session* session, models::ViewState* state, QWidget* parent)
+    : QWidget(parent), session_(session), state_(state) {
+    setObjectName(QStringLiteral("occupancyView"));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 6);
+    layout->setSpacing(6);
+    bars_ = new OccupancyBarsPlot(session, state, this);
+    layout->addWidget(bars_);
+
+    title_ = makeLabel(this, 11, true, QStringLiteral("occupancyTitle"));
+    launch_ = makeLabel(this, 11, false, QStringLiteral("launchWords"));
+    launch_->setToolTip(QStringLiteral("The launch in plain words: how many blocks and threads it starts, how many "
+                                       "of those threads have work, and how many SMs get nothing to do."));
+    limiter_ = makeLabel(this, 9.5, false, QStringLiteral("limiterWords"));
+    limiter_->setToolTip(QStringLiteral(
+        "The <b>limiter</b> is the SM resource that runs out first and so caps how many blocks of this kernel "
+        "an SM can hold at once: warp slots, block slots, registers or shared memory."));
+    smMap_ = new SmMapWidget(this);
+    smMap_->setToolTip(kSmCaption);
+    smCaption_ = makeLabel(this, 8.5, false, QStringLiteral("smCaption"));
+    curves_ = new OccupancyCurvePlot(this);
+    series_ = new QCustomPlot(this);
+    series_->setObjectName(QStringLiteral("occupancySeries"));
+    series_->setMinimumHeight(140);
+    series_->plotLayout()->insertRow(0);
+    series_->plotLayout()->addElement(
+        0, 0, new QCPTextElement(series_, QStringLiteral("Achieved occupancy over time (PM sampling)"), theme::plotFont(10, true)));
+    series_->yAxis->setRange(0, 105);
+    series_->yAxis->setLabel(QStringLiteral("occupancy %"));
+    series_->xAxis->setLabel(QStringLiteral("ms since the run's first activity"));
+    noSeries_ = makeLabel(this, 8.5, false, QStringLiteral("noSeries"));
+    noSeries_->setStyleSheet(QStringLiteral("color: #666"));
+
+    for (QWidget* w : {static_cast<QWidget*>(title_), static_cast<QWidget*>(launch_), static_cast<QWidget*>(limiter_),
+                       static_cast<QWidget*>(smMap_), static_cast<QWidget*>(smCaption_),
+                       static_cast<QWidget*>(curves_), static_cast<QWidget*>(series_),
+                       static_cast<QWidget*>(noSeries_)}) {
+        layout->addWidget(w);
+    }
+    layout->addStretch(1);
+
+    connect(state_, &models::ViewState::selectedRunChanged, this, &OccupancyView::showRun);
+    connect(session_, &models::Session::changed, this, [this] {
+        shownRun_.clear(); // the run may have been replaced or renamed
+        showRun(state_->selectedRun());
+    });
+    showRun(state_->selectedRun());
+}
+
+void OccupancyView::applyTheme() {
+    for (QLabel* label : findChildren<QLabel*>()) {
+        if (label->property("basePointSize").isValid()) {
+            label->setFont(theme::plotFont(label->property("basePointSize").toDouble(), label->property("baseBold").toBool()));
+        }
+    }
+    if (auto* title = qobject_cast<QCPTextElement*>(series_->plotLayout()->element(0, 0))) {
+        title->setFont(theme::plotFont(10, true));
+    }
+    bars_->rebuild();
+    curves_->applyTheme();
+    series_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void OccupancyView::showRun(const QString& runId) {
+    const models::RunEntryPtr entry = session_->find(runId);
+    shownRun_ = entry ? runId : QString();
+    if (!entry) {
+        facts_ = {};
+        title_->setText(session_->isEmpty() ? QString() : QStringLiteral("Select a run to see how it fills the GPU."));
+        launch_->clear();
+        limiter_->clear();
+        smMap_->setResidency({});
+        smMap_->setVisible(false);
+        smCaption_->clear();
+        curves_->setFacts(facts_);
+        curves_->setVisible(false);
+        updateSeries(nullptr);
+        return;
+    }
+    facts_ = models::computeOccupancyFacts(*entry);
+    title_->setText(facts_.title);
+    if (!facts_.hasLaunch) {
+        launch_->setText(facts_.problem);
+        limiter_->clear();
+        smMap_->setResidency({});
+        smMap_->setVisible(false);
+        smCaption_->clear();
+        curves_->setVisible(false);
+        updateSeries(entry.get());
+        return;
+    }
+    launch_->setText(facts_.launchWords.isEmpty() ? QString() : facts_.launchWords + QLatin1Char('.'));
+    limiter_->setText(facts_.limiterWords);
+    smMap_->setResidency(facts_.residency);
+    smMap_->setVisible(true);
+    smCaption_->setText(SmMapWidget::summary(facts_.residency) + QLatin1Char(' ') + kSmCaption);
+    curves_->setVisible(true);
+    curves_->setFacts(facts_);
+    updateSeries(entry.get());
+}
+
+void OccupancyView::updateSeries(const models::RunEntry* entry) {
+    series_->clearGraphs();
+    const bool has = entry && !entry->run->occupancySeries.empty();
+    series_->setVisible(has);
+    if (!entry || !facts_.hasLaunch) {
+        noSeries_->clear();
+    } else if (!has) {
+        noSeries_->setText(QStringLiteral(
+            "No occupancy-over-time samples in this run: measure on a GPU with \"sample occupancy\" ticked."));
+    } else {
+        noSeries_->clear();
+        auto* graph = series_->addGraph();
+        QVector<double> x, y;
+        const std::int64_t origin = entry->lanes->beginNs;
+        for (const auto& sample : entry->run->occupancySeries) {
+            x << double(sample.timeNs - origin) / 1e6;
+            y << double(sample.value) * 100;
+        }
+        graph->setData(x, y, true);
+        graph->setPen(QPen(theme::achievedColor(), 1.5));
+        graph->setBrush(QColor(0x00, 0x9e, 0x73, 40));
+        graph->setLineStyle(QCPGraph::lsStepLeft);
+        series_->xAxis->rescale();
+    }
+    series_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void OccupancyView::render(QCPPainter* painter, const QRectF& rect) {
+    QRectF area = rect;
+    auto place = [&](QCustomPlot* plot, double height) {
+        if (height < 40) {
+            return;
+        }
+        painter->save();
+        painter->translate(area.topLeft());
+        plot->toPainter(painter, int(area.width()), int(height));
+        painter->restore();
+        area.setTop(area.top() + height + 6);
+    };
+    if (bars_->runIds().isEmpty()) {
+        drawWrapped(painter, area, QStringLiteral("No GPU runs: occupancy is how a GPU launch fills the SMs, and CPU "
+                                                  "runs have none."),
+                    theme::plotFont(9.5), QColor(0x55, 0x55, 0x55));
+        area.setTop(area.top() + 8);
+    } else {
+        place(bars_, std::min(rect.height() * 0.36, double(bars_->preferredHeight())));
+    }
+    drawWrapped(painter, area, title_->text(), theme::plotFont(11, true), QColor(0x11, 0x11, 0x11));
+    drawWrapped(painter, area, launch_->text(), theme::plotFont(11), QColor(0x11, 0x11, 0x11));
+    drawWrapped(painter, area, limiter_->text(), theme::plotFont(9), QColor(0x33, 0x33, 0x33));
+    if (facts_.hasLaunch) {
+        const double mapHeight = std::min(area.height() * 0.35, area.width() * 0.32);
+        SmMapWidget::paint(*painter, QRectF(area.left(), area.top(), area.width(), mapHeight), facts_.residency);
+        area.setTop(area.top() + mapHeight + 4);
+        drawWrapped(painter, area, smCaption_->text(), theme::plotFont(8), QColor(0x44, 0x44, 0x44));
+        const bool series = series_->graphCount() > 0;
+        const double curveHeight = series ? area.height() * 0.6 : area.height();
+        place(curves_, std::min(curveHeight, area.width() * 0.5));
+        if (series) {
+            place(series_, area.height());
+        }
+    }
+}
+
+} // namespace slicescope::gui

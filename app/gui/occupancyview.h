@@ -1,0 +1,61 @@
+#pragma once
+
+#include <QWidget>
+
+#include "models/occupancyfacts.h"
+
+class QLabel;
+class QCustomPlot;
+class QCPPainter;
+
+namespace slicescope::models {
+class Session;
+class ViewState;
+} // namespace slicescope::models
+
+namespace slicescope::gui {
+
+class OccupancyBarsPlot;
+class OccupancyCurvePlot;
+class SmMapWidget;
+
+// Beside the timeline: occupancy bars for every GPU run, and for the selected run the SM map,
+// the limiter in plain words, occupancy against block size and registers, and the occupancy
+// over time when the run sampled it.
+class OccupancyView : public QWidget {
+    Q_OBJECT
+  public:
+    OccupancyView(models::Session* session, models::ViewState* state, QWidget* parent = nullptr);
+
+    OccupancyBarsPlot* barsPlot() const { return bars_; }
+    OccupancyCurvePlot* curvePlot() const { return curves_; }
+    SmMapWidget* smMap() const { return smMap_; }
+    QCustomPlot* seriesPlot() const { return series_; }
+    const models::OccupancyFacts& facts() const { return facts_; }
+    const QString& shownRun() const { return shownRun_; }
+
+    // Paints the whole view into rect (image export): the same charts, laid out for the page.
+    void render(QCPPainter* painter, const QRectF& rect);
+    // Re-reads fonts after the presentation scale changed.
+    void applyTheme();
+
+  private:
+    void showRun(const QString& runId);
+    void updateSeries(const models::RunEntry* entry);
+
+    models::Session* session_;
+    models::ViewState* state_;
+    OccupancyBarsPlot* bars_;
+    QLabel* title_;
+    QLabel* launch_;
+    QLabel* limiter_;
+    SmMapWidget* smMap_;
+    QLabel* smCaption_;
+    OccupancyCurvePlot* curves_;
+    QCustomPlot* series_;
+    QLabel* noSeries_;
+    models::OccupancyFacts facts_;
+    QString shownRun_;
+};
+
+} // namespace slicescope::gui

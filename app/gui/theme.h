@@ -1,0 +1,36 @@
+#pragma once
+
+#include <QBrush>
+#include <QColor>
+#include <QFont>
+#include <QString>
+
+#include "models/timelinelanes.h"
+
+// Colours and fonts shared by every view and by exports, chosen to stay apart on a projector
+// and for the common colour-vision deficiencies (Okabe-Ito palette).
+namespace slicescope::gui::theme {
+
+QColor laneColor(models::LaneKind kind);
+QColor laneTextColor(models::LaneKind kind); // legible on laneColor
+QString laneDescription(models::LaneKind kind); // for the legend and tooltips
+// Fill for modelled runs: the lane colour, hatched, so a modelled bar never passes for a
+// measured one (also in greyscale prints).
+QBrush modelledBrush(models::LaneKind kind);
+
+QColor theoreticalColor();
+QColor achievedColor();
+QColor slotsBusyColor();
+QColor busyWarpColor();
+QColor idleWarpColor();
+QColor freeSlotColor();
+QColor headerBandColor();
+QColor selectionColor();
+
+// A plot font of pointSize points, scaled by the presentation factor.
+QFont plotFont(double pointSize, bool bold = false);
+// 1.0 normally; larger in presentation mode (View > Presentation mode) for projectors.
+double presentationScale();
+void setPresentationScale(double scale);
+
+} // namespace slicescope::gui::theme

@@ -1,0 +1,121 @@
+#pragma once
+
+#include "gui/qcp.h"
+
+#include <optional>
+#include <vector>
+
+#include "models/runentry.h"
+#include "models/timemapping.h"
+#include "models/viewstate.h"
+
+namespace slicescope::gui {
+
+// Draws every run's lanes on one time axis (key: ns from the timeline's origin; value: rows).
+// Built for millions of events: per lane only the visible events are visited (binary search on
+// the sorted starts and the running maximum of ends), events narrower than a pixel are merged
+// into one drawn block, and in lanes without overlap runs of sub-pixel events are skipped by
+// binary search too, so drawing costs about the number of pixels, not events. The geometry of
+// the last zoom is cached; hover and selection reuse it.
+class TimelinePlottable : public QCPAbstractPlottable {
+    Q_OBJECT
+  public:
+    struct Row {
+        enum class Type { Header, Lane };
+        Type type = Type::Lane;
+        int run = 0;   // index into runs()
+        int lane = -1; // index into the run's lanes (Lane rows)
+        double top = 0;    // value coordinate of the row's top
+        double height = 1; // value units
+    };
+
+    // What the pointer is on: one event, or a block of merged ones.
+    struct Hit {
+        int run = -1;
+        int activity = -1;     // the first event of the block
+        std::size_t events = 0; // 1, or how many were merged into the block
+        int row = -1;
+        QRectF rect;
+    };
+
+    // Per lane, what the last draw did: events covered, shapes drawn (individual and merged).
+    struct LaneStats {
+        int run = 0;
+        int lane = 0;
+        std::size_t eventsCovered = 0;
+        std::size_t individualShapes = 0;
+        std::size_t mergedShapes = 0;
+    };
+
+    TimelinePlottable(QCPAxis* keyAxis, QCPAxis* valueAxis);
+
+    void setRuns(std::vector<models::ConstRunEntryPtr> runs, models::Alignment alignment);
+    const std::vector<models::ConstRunEntryPtr>& runs() const { return runs_; }
+    const std::vector<Row>& rows() const { return rows_; }
+    double contentHeight() const { return contentHeight_; }
+    // Subtracted from a run's activity times to place them on the key axis.
+    std::int64_t originNs(int run) const { return origins_.at(std::size_t(run)); }
+    // Key range holding every event (0 .. 1 when there are none).
+    QCPRange fullKeyRange() const;
+
+    void setSelectedActivity(int run, int activity);
+    std::optional<Hit> hitTest(const QPointF& pixel, double tolerancePx = 3) const;
+    const std::vector<LaneStats>& lastDrawStats() const { return stats_; }
+    // The pixel rectangle an activity would take now (for tests and "zoom to event").
+    std::optional<QRectF> activityRect(int run, int activity) const;
+
+    // A hint drawn when there are no runs.
+    void setEmptyText(const QString& text) { emptyText_ = text; }
+
+    double selectTest(const QPointF& pos, bool onlySelectable, QVariant* details = nullptr) const override;
+    QCPRange getKeyRange(bool& foundRange, QCP::SignDomain inSignDomain = QCP::sdBoth) const override;
+    QCPRange getValueRange(bool& foundRange, QCP::SignDomain inSignDomain = QCP::sdBoth,
+                           const QCPRange& inKeyRange = QCPRange()) const override;
+
+  protected:
+    void draw(QCPPainter* painter) override;
+    void drawLegendIcon(QCPPainter* painter, const QRectF& rect) const override;
+
+  private:
+    struct Shape {
+        QRectF rect;
+        int run = 0;
+        int activity = 0;
+        std::uint32_t events = 1;
+        models::LaneKind kind = models::LaneKind::Host;
+        bool modelled = false;
+        int row = 0;
+    };
+    struct CacheKey {
+        double keyLower = 0, keyUpper = 0, valueLower = 0, valueUpper = 0;
+        QRect axisRect;
+        quint64 layout = 0;
+        bool operator==(const CacheKey&) const = default;
+    };
+
+    CacheKey currentKey() const;
+    void rebuildGeometry();
+    void layoutLane(int rowIndex, const models::TimeMapping& mapping, double yTop, double yBottom);
+    void drawHeaders(QCPPainter* painter) const;
+    void drawShapes(QCPPainter* painter) const;
+    void drawSelection(QCPPainter* painter) const;
+    QRectF rowPixels(const Row& row, double inset) const;
+
+    std::vector<models::ConstRunEntryPtr> runs_;
+    std::vector<std::int64_t> origins_;
+    std::vector<Row> rows_;
+    double contentHeight_ = 0;
+    quint64 layoutGeneration_ = 0;
+    std::int64_t minKeyNs_ = 0, maxKeyNs_ = 1;
+
+    std::optional<CacheKey> cacheKey_;
+    std::vector<Shape> shapes_;                 // in row order, each row's shapes by x
+    std::vector<std::pair<std::size_t, std::size_t>> rowShapes_; // [begin, end) into shapes_ per row
+    std::vector<LaneStats> stats_;
+
+    int selectedRun_ = -1;
+    int selectedActivity_ = -1;
+    QString emptyText_;
+};
+
+} // namespace slicescope::gui

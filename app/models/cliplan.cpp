@@ -1,0 +1,98 @@
+#include "models/cliplan.h"
+
+#include <QDir>
+
+#include "models/runentry.h"
+#include "slicescope/problem/problem.h"
+#include "slicescope/strategy/strategy.h"
+
+namespace slicescope::models {
+
+namespace {
+
+QStringList problemArguments(const RunConfig& c) {
+    return {QStringLiteral("--shape"), QStringLiteral("%1x%2x%3").arg(c.r).arg(c.c).arg(c.n),
+            QStringLiteral("--dtype"), c.dtype,
+            QStringLiteral("--work"),  QString::number(c.work),
+            QStringLiteral("--block"), c.block,
+            QStringLiteral("--memory"), c.memory,
+            QStringLiteral("--repeat"), QString::number(c.repeat),
+            QStringLiteral("--progress")};
+}
+
+} // namespace
+
+RunPlan planRun(const RunConfig& c, const QString& outputDir, int sequence) {
+    RunPlan plan;
+    if (c.strategies.isEmpty()) {
+        plan.error = QStringLiteral("Choose at least one strategy.");
+        return plan;
+    }
+    const auto dtype = problem::parseDtype(c.dtype.toStdString());
+    if (!dtype) {
+        plan.error = toQString(dtype.error().message);
+        return plan;
+    }
+    const auto problem = problem::makeProblem({c.r, c.c, c.n}, *dtype, c.work);
+    if (!problem) {
+        plan.error = toQString(problem.error().message);
+        return plan;
+    }
+    QStringList cpu, gpu;
+    for (const QString& name : c.strategies) {
+        const auto id = strategy::parseStrategy(name.toStdString());
+        if (!id) {
+            plan.error = toQString(id.error().message);
+            return plan;
+        }
+        (strategy::isGpu(*id) ? gpu : cpu) << name;
+    }
+    if (!gpu.isEmpty() && c.device.kind == DeviceChoice::Kind::None) {
+        plan.error = QStringLiteral("GPU strategies (%1) need a device: no GPU was found here, so choose a "
+                                    "preset to model them, or untick them.")
+                         .arg(gpu.join(QStringLiteral(", ")));
+        return plan;
+    }
+    const QString stem = QDir(outputDir).filePath(QStringLiteral("run-%1").arg(sequence));
+    const bool gpuMeasured = c.device.kind == DeviceChoice::Kind::Detected;
+    QStringList measured = cpu;
+    if (gpuMeasured) {
+        measured = gpu + cpu; // one process: one CUDA context for all GPU strategies
+    }
+    if (!measured.isEmpty()) {
+        CliJob job;
+        job.strategies = measured;
+        job.outputPath = stem + QStringLiteral("-measured.json");
+        job.arguments = QStringList{QStringLiteral("run")} + problemArguments(c) +
+                        QStringList{QStringLiteral("--strategy"), measured.join(QLatin1Char(',')),
+                                    QStringLiteral("-o"), job.outputPath};
+        if (gpuMeasured) {
+            job.arguments << QStringLiteral("--device") << QString::number(c.device.index);
+            if (c.counters) {
+                job.arguments << QStringLiteral("--counters");
+            }
+            if (c.sampleOccupancy) {
+                job.arguments << QStringLiteral("--sample-occupancy");
+            }
+            job.label = QStringLiteral("measured on %1: %2").arg(c.device.name, measured.join(QStringLiteral(", ")));
+        } else {
+            job.label = QStringLiteral("measured on the CPU: %1").arg(measured.join(QStringLiteral(", ")));
+        }
+        plan.jobs << job;
+    }
+    if (!gpu.isEmpty() && c.device.kind == DeviceChoice::Kind::Preset) {
+        CliJob job;
+        job.strategies = gpu;
+        job.modelled = true;
+        job.outputPath = stem + QStringLiteral("-modelled.json");
+        job.arguments = QStringList{QStringLiteral("model")} + problemArguments(c) +
+                        QStringList{QStringLiteral("--strategy"), gpu.join(QLatin1Char(',')),
+                                    QStringLiteral("--device"), c.device.presetId,
+                                    QStringLiteral("-o"), job.outputPath};
+        job.label = QStringLiteral("modelled on %1: %2").arg(c.device.name, gpu.join(QStringLiteral(", ")));
+        plan.jobs << job;
+    }
+    return plan;
+}
+
+} // namespace slicescope::models

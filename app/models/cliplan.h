@@ -1,0 +1,49 @@
+#pragma once
+
+#include <QList>
+#include <QMetaType>
+#include <QString>
+#include <QStringList>
+
+#include "models/devicelistmodel.h"
+
+namespace slicescope::models {
+
+// What the run panel asks for.
+struct RunConfig {
+    quint64 r = 100; // the seed's shape
+    quint64 c = 4000;
+    quint64 n = 5;
+    QString dtype = QStringLiteral("f64");
+    int work = 1;
+    QStringList strategies;
+    QString block = QStringLiteral("numba"); // "numba", "numba-cuda" or a number
+    QString memory = QStringLiteral("pageable");
+    int repeat = 1;
+    bool counters = false;
+    bool sampleOccupancy = false;
+    DeviceChoice device;
+};
+
+// One slicescope-cli invocation.
+struct CliJob {
+    QString label;           // "CPU: cpu-serial, cpu-parallel" / "modelled on NVIDIA H200: ..."
+    QStringList arguments;   // after the program name
+    QString outputPath;      // the trace file it writes
+    QStringList strategies;
+    bool modelled = false;
+};
+
+struct RunPlan {
+    QList<CliJob> jobs;
+    QString error; // why nothing can run; empty when jobs is not
+};
+
+// Splits a request into CLI jobs: measured strategies (CPU, and GPU on a detected device) in one
+// `run`, GPU strategies on a preset in one `model`. Every job reports progress and writes its
+// trace under outputDir, named with `sequence` so runs never overwrite each other.
+RunPlan planRun(const RunConfig& config, const QString& outputDir, int sequence);
+
+} // namespace slicescope::models
+
+Q_DECLARE_METATYPE(slicescope::models::CliJob)

@@ -1,0 +1,184 @@
+#include "models/clirunner.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTimer>
+
+#include <algorithm>
+
+namespace slicescope::models {
+
+CliRunner::CliRunner(QObject* parent) : QObject(parent), program_(defaultProgram()) {
+    qRegisterMetaType<CliJob>();
+}
+
+CliRunner::~CliRunner() {
+    if (process_) {
+        process_->disconnect(this);
+        process_->kill();
+        process_->waitForFinished(2000);
+    }
+}
+
+QString CliRunner::defaultProgram() {
+    const QString fromEnv = qEnvironmentVariable("SLICESCOPE_CLI");
+    if (!fromEnv.isEmpty()) {
+        return fromEnv;
+    }
+    return QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("slicescope-cli"));
+}
+
+qint64 CliRunner::childPid() const { return process_ ? process_->processId() : 0; }
+
+bool CliRunner::start(const QList<CliJob>& jobs) {
+    if (isRunning() || jobs.isEmpty()) {
+        return false;
+    }
+    jobs_ = jobs;
+    current_ = -1;
+    cancelled_ = false;
+    emit started();
+    startNext();
+    return true;
+}
+
+void CliRunner::startNext() {
+    ++current_;
+    if (cancelled_ || current_ >= jobs_.size()) {
+        const bool cancelled = cancelled_;
+        jobs_.clear();
+        current_ = -1;
+        emit finished(cancelled);
+        return;
+    }
+    const CliJob& job = jobs_[current_];
+    emit progress(double(current_) / jobs_.size(), job.label);
+    emit logLine(QStringLiteral("$ slicescope-cli ") + job.arguments.join(QLatin1Char(' ')));
+    QDir().mkpath(QFileInfo(job.outputPath).absolutePath());
+    stdoutBuffer_.clear();
+    stderrText_.clear();
+    processDone_ = false;
+    process_ = new QProcess(this);
+    connect(process_, &QProcess::readyReadStandardOutput, this, &CliRunner::readOutput);
+    connect(process_, &QProcess::readyReadStandardError, this, &CliRunner::readErrors);
+    connect(process_, &QProcess::finished, this, &CliRunner::onProcessFinished);
+    connect(process_, &QProcess::errorOccurred, this, &CliRunner::onProcessError);
+    process_->start(program_, job.arguments);
+}
+
+void CliRunner::cancel() {
+    if (!process_ || cancelled_) {
+        return;
+    }
+    cancelled_ = true;
+    emit logLine(QStringLiteral("cancelling: stopping slicescope-cli"));
+    process_->terminate();
+    // A child stuck in a driver call may ignore SIGTERM; SIGKILL cannot be ignored.
+    QTimer::singleShot(250, process_, [p = process_] {
+        if (p->state() != QProcess::NotRunning) {
+            p->kill();
+        }
+    });
+}
+
+void CliRunner::readOutput() {
+    if (!process_) {
+        return;
+    }
+    stdoutBuffer_ += process_->readAllStandardOutput();
+    qsizetype newline;
+    while ((newline = stdoutBuffer_.indexOf('\n')) >= 0) {
+        handleLine(QString::fromUtf8(stdoutBuffer_.left(newline)).trimmed());
+        stdoutBuffer_.remove(0, newline + 1);
+    }
+}
+
+void CliRunner::handleLine(const QString& line) {
+    if (line.isEmpty()) {
+        return;
+    }
+    static const QString prefix = QStringLiteral("progress ");
+    if (!line.startsWith(prefix)) {
+        emit logLine(line);
+        return;
+    }
+    const QJsonObject o = QJsonDocument::fromJson(line.mid(prefix.size()).toUtf8()).object();
+    const int count = std::max(1, o.value(QStringLiteral("count")).toInt(1));
+    const int index = std::clamp(o.value(QStringLiteral("index")).toInt(), 0, count - 1);
+    const double fraction = std::clamp(o.value(QStringLiteral("fraction")).toDouble(), 0.0, 1.0);
+    const double withinJob = (index + fraction) / count;
+    const double overall = (current_ + withinJob) / std::max<qsizetype>(1, jobs_.size());
+    emit progress(overall, o.value(QStringLiteral("strategy")).toString() + QStringLiteral(": ") +
+                               o.value(QStringLiteral("stage")).toString());
+}
+
+void CliRunner::readErrors() {
+    if (!process_) {
+        return;
+    }
+    const QString text = QString::fromUtf8(process_->readAllStandardError());
+    stderrText_ += text;
+    for (const QString& line : text.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+        emit logLine(line);
+    }
+}
+
+void CliRunner::onProcessError(QProcess::ProcessError error) {
+    if (error != QProcess::FailedToStart || !process_) {
+        return; // crashes and exits arrive through finished()
+    }
+    const CliJob job = jobs_[current_];
+    const QString message = QStringLiteral("Could not start %1: %2").arg(program_, process_->errorString());
+    finishProcess();
+    emit jobFailed(job, message);
+    startNext();
+}
+
+void CliRunner::onProcessFinished(int exitCode, QProcess::ExitStatus status) {
+    if (!process_) {
+        return;
+    }
+    readOutput();
+    readErrors();
+    if (!stdoutBuffer_.isEmpty()) {
+        handleLine(QString::fromUtf8(stdoutBuffer_).trimmed());
+        stdoutBuffer_.clear();
+    }
+    const CliJob job = jobs_[current_];
+    const QString errors = stderrText_.trimmed();
+    const bool crashed = status == QProcess::CrashExit;
+    finishProcess();
+    if (cancelled_) {
+        emit jobFailed(job, QStringLiteral("Cancelled: %1").arg(job.label));
+    } else if (crashed) {
+        emit jobFailed(job, QStringLiteral("slicescope-cli crashed while running %1%2").arg(
+                                job.label, errors.isEmpty() ? QString() : QStringLiteral(": ") + errors));
+    } else {
+        // Exit 1 can still leave a trace of the strategies that succeeded.
+        const bool wrote = (exitCode == 0 || exitCode == 1) && QFileInfo::exists(job.outputPath);
+        if (wrote) {
+            emit jobSucceeded(job, job.outputPath);
+        }
+        if (exitCode != 0) {
+            emit jobFailed(job, errors.isEmpty()
+                                    ? QStringLiteral("slicescope-cli exited with status %1 while running %2")
+                                          .arg(exitCode)
+                                          .arg(job.label)
+                                    : errors);
+        }
+    }
+    startNext();
+}
+
+void CliRunner::finishProcess() {
+    if (process_) {
+        process_->disconnect(this);
+        process_->deleteLater();
+        process_ = nullptr;
+    }
+}
+
+} // namespace slicescope::models

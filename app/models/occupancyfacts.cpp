@@ -1,0 +1,115 @@
+#include "models/occupancyfacts.h"
+
+#include <algorithm>
+
+#include "slicescope/occupancy/occupancycalculator.h"
+
+namespace slicescope::models {
+
+QString limiterInPlainWords(const std::string& limiter, const device::DeviceSpec& d, std::uint32_t blocksPerSm,
+                            std::uint32_t blockSize) {
+    const QString blocks = blocksPerSm == 1 ? QStringLiteral("1 block") : QStringLiteral("%1 blocks").arg(blocksPerSm);
+    if (limiter == "warps") {
+        return QStringLiteral("Limiter: warps. Each SM runs at most %1 warps (%2 threads); blocks of %3 threads "
+                              "fill that with %4.")
+            .arg(d.maxWarpsPerSm)
+            .arg(d.maxThreadsPerSm)
+            .arg(blockSize)
+            .arg(blocks);
+    }
+    if (limiter == "blocks") {
+        return QStringLiteral("Limiter: blocks. Each SM holds at most %1 blocks, and blocks of %2 threads are "
+                              "too small to fill its warp slots with that many: use bigger blocks.")
+            .arg(d.maxBlocksPerSm)
+            .arg(blockSize);
+    }
+    if (limiter == "registers") {
+        return QStringLiteral("Limiter: registers. The SM's %1 registers run out after %2; fewer registers per "
+                              "thread would fit more.")
+            .arg(QString::number(d.registersPerSm), blocks);
+    }
+    if (limiter == "shared-memory") {
+        return QStringLiteral("Limiter: shared memory. The SM's shared memory runs out after %1.").arg(blocks);
+    }
+    return limiter.empty() ? QString() : QStringLiteral("Limiter: %1.").arg(toQString(limiter));
+}
+
+OccupancyFacts computeOccupancyFacts(const RunEntry& entry) {
+    OccupancyFacts f;
+    const trace::Run& run = *entry.run;
+    f.title = entry.id + QStringLiteral(" on ") + toQString(run.device.name) +
+              (entry.isModelled() ? QStringLiteral(" (modelled)") : QString());
+    if (run.mode == trace::RunMode::MeasuredCpu) {
+        f.problem = QStringLiteral("%1 ran on the CPU: occupancy describes how a GPU launch fills the SMs, so "
+                                   "there is none to show. Select a GPU run.")
+                        .arg(entry.id);
+        return f;
+    }
+    if (!run.launch) {
+        f.problem = QStringLiteral("%1 carries no launch geometry (grid and block), so its occupancy cannot be shown.")
+                        .arg(entry.id);
+        return f;
+    }
+    const trace::LaunchInfo& l = *run.launch;
+    const device::DeviceSpec& d = run.device;
+    f.hasLaunch = true;
+    f.launchWords = entry.launchWords;
+    f.blockSize = std::uint32_t(l.block.count());
+    f.registersPerThread = l.registersPerThread;
+    f.registersKnown = l.registersPerThread > 0;
+    f.sharedBytes = std::uint64_t(l.staticSharedBytes) + l.dynamicSharedBytes;
+
+    occupancy::KernelResources kernel{f.blockSize, f.registersPerThread, f.sharedBytes};
+    std::string limiter;
+    if (run.occupancy) {
+        f.theoretical = run.occupancy->theoretical;
+        f.achieved = run.occupancy->achieved;
+        f.threadSlotsBusy = run.occupancy->threadSlotsBusy;
+        f.activeBlocksPerSm = run.occupancy->activeBlocksPerSm;
+        limiter = run.occupancy->limiter;
+    }
+    if (f.activeBlocksPerSm == 0 || limiter.empty()) {
+        if (auto calc = occupancy::calculate(d, kernel)) {
+            f.activeBlocksPerSm = f.activeBlocksPerSm ? f.activeBlocksPerSm : calc->activeBlocksPerSm;
+            limiter = limiter.empty() ? std::string(occupancy::toString(calc->limiter)) : limiter;
+            if (!run.occupancy) {
+                f.theoretical = calc->occupancy;
+            }
+        }
+    }
+    f.limiterWords = limiterInPlainWords(limiter, d, f.activeBlocksPerSm, f.blockSize);
+    if (run.occupancy && !run.occupancy->explanation.empty()) {
+        // The calculator's own sentence, with its exact figures, after the plain-words one.
+        f.limiterWords += QLatin1Char(' ') + toQString(run.occupancy->explanation);
+    }
+    const std::uint64_t launched = l.grid.count() * l.block.count();
+    f.residency = occupancy::modelResidency(d, l.grid, l.block, std::min(l.workers, launched), f.activeBlocksPerSm);
+
+    const std::uint32_t maxBlock = std::max<std::uint32_t>(32, std::min<std::uint32_t>(1024, d.maxThreadsPerBlock));
+    for (std::uint32_t bs = 32; bs <= maxBlock; bs += 32) {
+        auto r = occupancy::calculate(d, {bs, f.registersPerThread, f.sharedBytes});
+        if (!r) {
+            f.curveError = toQString(r.error().message);
+            f.blockSizes.clear();
+            f.occupancyByBlockSize.clear();
+            break;
+        }
+        f.blockSizes << bs;
+        f.occupancyByBlockSize << r->occupancy;
+    }
+    const std::uint32_t maxRegs = std::max<std::uint32_t>(1, std::min<std::uint32_t>(255, d.maxRegistersPerThread));
+    for (std::uint32_t regs = 0; regs <= maxRegs && f.curveError.isEmpty(); ++regs) {
+        auto r = occupancy::calculate(d, {f.blockSize, regs, f.sharedBytes});
+        if (!r) {
+            f.curveError = toQString(r.error().message);
+            f.registers.clear();
+            f.occupancyByRegisters.clear();
+            break;
+        }
+        f.registers << regs;
+        f.occupancyByRegisters << r->occupancy;
+    }
+    return f;
+}
+
+} // namespace slicescope::models

@@ -1,0 +1,45 @@
+#pragma once
+
+#include <QString>
+#include <QVector>
+
+#include <optional>
+
+#include "models/runentry.h"
+#include "slicescope/occupancy/residency.h"
+
+namespace slicescope::models {
+
+// Everything the occupancy view shows about one GPU run, derived from its launch geometry, its
+// device and the occupancy calculator. Computed once per selection.
+struct OccupancyFacts {
+    bool hasLaunch = false;     // false for CPU runs and recorded runs without launch facts
+    QString title;              // "slice-outer on NVIDIA H200 (modelled)"
+    QString launchWords;        // "one block of 64 threads; 1 thread works; 131 of 132 SMs idle"
+    QString limiterWords;       // the limiter in plain words
+    QString problem;            // why no launch facts / why no curve, when so
+
+    std::uint32_t blockSize = 0;
+    std::uint32_t registersPerThread = 0;
+    bool registersKnown = false;
+    std::uint64_t sharedBytes = 0;
+    std::uint32_t activeBlocksPerSm = 0;
+    double theoretical = 0;
+    std::optional<double> achieved;
+    double threadSlotsBusy = 0;
+    occupancy::Residency residency;
+
+    // Theoretical occupancy (0..1) against block size and against registers per thread.
+    QVector<double> blockSizes, occupancyByBlockSize;
+    QVector<double> registers, occupancyByRegisters;
+    QString curveError; // the calculator's error, when it failed
+};
+
+OccupancyFacts computeOccupancyFacts(const RunEntry& entry);
+
+// One sentence for a limiter, for people who have not met the word: "Warps: each SM runs at most
+// 64 warps (2,048 threads); this block size fills them with 8 blocks."
+QString limiterInPlainWords(const std::string& limiter, const device::DeviceSpec& device,
+                            std::uint32_t activeBlocksPerSm, std::uint32_t blockSize);
+
+} // namespace slicescope::models

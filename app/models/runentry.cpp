@@ -1,0 +1,41 @@
+#include "models/runentry.h"
+
+namespace slicescope::models {
+
+RunEntryPtr makeRunEntry(trace::Run run, RunOrigin origin, const QString& source) {
+    auto entry = std::make_shared<RunEntry>();
+    entry->id = toQString(run.id);
+    entry->lanes = std::make_shared<const RunLanes>(buildLanes(run));
+    entry->summary = trace::summarize(run);
+    entry->launchWords = toQString(trace::describeLaunch(run));
+    entry->origin = origin;
+    entry->source = source;
+    entry->run = std::make_shared<const trace::Run>(std::move(run));
+    return entry;
+}
+
+QString toQString(std::string_view text) {
+    return QString::fromUtf8(text.data(), qsizetype(text.size()));
+}
+
+QString modeText(trace::RunMode mode) {
+    switch (mode) {
+    case trace::RunMode::MeasuredGpu: return QStringLiteral("measured on the GPU");
+    case trace::RunMode::MeasuredCpu: return QStringLiteral("measured on the CPU");
+    case trace::RunMode::Modelled: return QStringLiteral("modelled");
+    case trace::RunMode::Recorded: return QStringLiteral("recorded from a program");
+    }
+    return {};
+}
+
+QString shortModeText(trace::RunMode mode) {
+    switch (mode) {
+    case trace::RunMode::MeasuredGpu: return QStringLiteral("GPU");
+    case trace::RunMode::MeasuredCpu: return QStringLiteral("CPU");
+    case trace::RunMode::Modelled: return QStringLiteral("modelled");
+    case trace::RunMode::Recorded: return QStringLiteral("recorded");
+    }
+    return {};
+}
+
+} // namespace slicescope::models

@@ -1,0 +1,51 @@
+#pragma once
+
+#include <QMetaType>
+#include <QString>
+
+#include <memory>
+
+#include "models/timelinelanes.h"
+#include "slicescope/trace/runsummary.h"
+#include "slicescope/trace/trace.h"
+
+namespace slicescope::models {
+
+// Where a run in the session came from.
+enum class RunOrigin {
+    Measured, // a slicescope-cli run started from this window
+    Opened,   // a trace file the user opened
+    Restored, // the autosaved session of an earlier start
+    Sample,   // a sample trace shipped with SliceScope (not autosaved)
+};
+
+// One run as the GUI holds it: the immutable run and what is derived from it once, off the GUI
+// thread (lanes, summary). The session gives each entry a unique id and a verdict.
+struct RunEntry {
+    QString id; // unique in the session; the run's own id unless that was taken
+    std::shared_ptr<const trace::Run> run;
+    std::shared_ptr<const RunLanes> lanes;
+    trace::RunSummary summary;
+    QString launchWords; // "one block of 64 threads; 1 thread works; 131 of 132 SMs idle"
+    QString verdict;     // set by the session, which knows the other runs
+    RunOrigin origin = RunOrigin::Opened;
+    QString source;      // the file it came from, when any
+    bool visible = true; // drawn on the timeline
+
+    bool isModelled() const { return run->mode == trace::RunMode::Modelled; }
+    bool isGpu() const { return run->mode != trace::RunMode::MeasuredCpu && summary.hasDeviceWork(); }
+};
+
+using RunEntryPtr = std::shared_ptr<RunEntry>;
+using ConstRunEntryPtr = std::shared_ptr<const RunEntry>;
+
+// Builds an entry; heavy for big runs (sorts the lanes), so loaders call it on a worker thread.
+RunEntryPtr makeRunEntry(trace::Run run, RunOrigin origin, const QString& source = {});
+
+QString toQString(std::string_view text);
+QString modeText(trace::RunMode mode); // "measured on the GPU", "measured on the CPU", "modelled", ...
+QString shortModeText(trace::RunMode mode); // "GPU", "CPU", "modelled", "recorded"
+
+} // namespace slicescope::models
+
+Q_DECLARE_METATYPE(slicescope::models::RunEntryPtr)

@@ -1,0 +1,57 @@
+#pragma once
+
+#include <QList>
+#include <QObject>
+
+#include <vector>
+
+#include "models/runentry.h"
+#include "slicescope/trace/trace.h"
+
+namespace slicescope::models {
+
+// The runs the window holds: measured, opened, restored and sample runs. Ids are unique; adding
+// or removing a run recomputes every verdict (they compare runs of the same problem).
+class Session : public QObject {
+    Q_OBJECT
+  public:
+    explicit Session(QObject* parent = nullptr);
+
+    int count() const { return int(runs_.size()); }
+    bool isEmpty() const { return runs_.empty(); }
+    const RunEntryPtr& at(int index) const { return runs_.at(std::size_t(index)); }
+    const std::vector<RunEntryPtr>& runs() const { return runs_; }
+    int indexOf(const QString& id) const;
+    RunEntryPtr find(const QString& id) const;
+    // Runs that are not shipped samples: what autosave keeps.
+    int userRunCount() const;
+
+    // Appends, renaming a taken id to "id-2", "id-3", ...
+    void addRuns(std::vector<RunEntryPtr> entries);
+    void removeRun(int index);
+    void clear();
+    void setVisible(int index, bool visible);
+
+    // The runs as one trace (copies), ids as shown here; samples only when asked.
+    trace::Trace toTrace(bool includeSamples) const;
+
+  signals:
+    void aboutToAddRuns(int first, int last);
+    void runsAdded(int first, int last);
+    void aboutToRemoveRun(int index);
+    void runRemoved(int index);
+    void aboutToReset();
+    void reset();
+    // Verdicts or visibility of existing runs changed.
+    void runsUpdated(int first, int last);
+    // After any change: for views that redraw everything, and autosave.
+    void changed();
+
+  private:
+    QString uniqueId(const QString& wanted) const;
+    void updateVerdicts();
+
+    std::vector<RunEntryPtr> runs_;
+};
+
+} // namespace slicescope::models

@@ -1,0 +1,143 @@
+#include "models/timelinelanes.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <tuple>
+
+namespace slicescope::models {
+
+using trace::ActivityKind;
+
+std::pair<std::size_t, std::size_t> LaneRow::visibleRange(std::int64_t fromNs, std::int64_t toNs) const {
+    const auto first = std::lower_bound(maxEndNs.begin(), maxEndNs.end(), fromNs) - maxEndNs.begin();
+    const auto last = std::upper_bound(events.begin() + first, events.end(), toNs,
+                                       [](std::int64_t t, const LaneEvent& e) { return t < e.startNs; }) -
+                      events.begin();
+    return {std::size_t(first), std::size_t(last)};
+}
+
+std::size_t LaneRow::firstStartingAt(std::int64_t timeNs, std::size_t index) const {
+    return std::size_t(std::lower_bound(events.begin() + std::ptrdiff_t(std::min(index, events.size())),
+                                        events.end(), timeNs,
+                                        [](const LaneEvent& e, std::int64_t t) { return e.startNs < t; }) -
+                       events.begin());
+}
+
+LaneKind laneKindOf(ActivityKind kind) {
+    switch (kind) {
+    case ActivityKind::Api: return LaneKind::Api;
+    case ActivityKind::HtoD: return LaneKind::HtoD;
+    case ActivityKind::Kernel: return LaneKind::Kernel;
+    case ActivityKind::Memset: return LaneKind::Memset;
+    case ActivityKind::DtoD: return LaneKind::DtoD;
+    case ActivityKind::HtoH: return LaneKind::HtoH;
+    case ActivityKind::DtoH: return LaneKind::DtoH;
+    case ActivityKind::Host: return LaneKind::Host;
+    case ActivityKind::Sync: return LaneKind::Sync;
+    case ActivityKind::Overhead: return LaneKind::Overhead;
+    }
+    return LaneKind::Host;
+}
+
+std::string laneKindName(LaneKind kind) {
+    switch (kind) {
+    case LaneKind::Api: return "API";
+    case LaneKind::HtoD: return "HtoD";
+    case LaneKind::Kernel: return "kernels";
+    case LaneKind::Memset: return "memsets";
+    case LaneKind::DtoD: return "DtoD";
+    case LaneKind::HtoH: return "HtoH";
+    case LaneKind::DtoH: return "DtoH";
+    case LaneKind::Host: return "host";
+    case LaneKind::Sync: return "sync";
+    case LaneKind::Overhead: return "profiler";
+    }
+    return "?";
+}
+
+namespace {
+
+bool keyedByThread(LaneKind kind) {
+    return kind == LaneKind::Api || kind == LaneKind::Host || kind == LaneKind::Sync ||
+           kind == LaneKind::Overhead;
+}
+
+std::string laneLabel(LaneKind kind, std::uint32_t key, std::size_t keysOfKind) {
+    std::string label = laneKindName(kind);
+    if (keysOfKind <= 1) {
+        return label;
+    }
+    if (keyedByThread(kind)) {
+        return key == 0 ? label + " (main)" : label + " thread " + std::to_string(key);
+    }
+    return label + " stream " + std::to_string(key);
+}
+
+} // namespace
+
+std::pair<LaneKind, std::uint32_t> laneOf(const trace::Activity& activity) {
+    const LaneKind kind = laneKindOf(activity.kind);
+    return {kind, keyedByThread(kind) ? activity.threadId : activity.stream};
+}
+
+namespace {
+
+void fillRows(Lane& lane, std::vector<LaneEvent>& events) {
+    std::stable_sort(events.begin(), events.end(),
+                     [](const LaneEvent& a, const LaneEvent& b) { return a.startNs < b.startNs; });
+    std::vector<std::int64_t> rowEnd;
+    for (const LaneEvent& e : events) {
+        std::size_t row = 0;
+        while (row < rowEnd.size() && rowEnd[row] > e.startNs) {
+            ++row;
+        }
+        if (row == rowEnd.size()) {
+            if (rowEnd.size() < kMaxRowsPerLane) {
+                rowEnd.push_back(e.endNs);
+                lane.rows.emplace_back();
+            } else {
+                row = kMaxRowsPerLane - 1; // overflow: events overlap in this row
+                lane.rows[row].disjoint = false;
+            }
+        }
+        rowEnd[row] = std::max(rowEnd[row], e.endNs);
+        LaneRow& r = lane.rows[row];
+        r.maxEndNs.push_back(r.maxEndNs.empty() ? e.endNs : std::max(r.maxEndNs.back(), e.endNs));
+        r.events.push_back(e);
+    }
+    lane.eventCount = events.size();
+}
+
+} // namespace
+
+RunLanes buildLanes(const trace::Run& run) {
+    RunLanes result;
+    std::map<std::pair<LaneKind, std::uint32_t>, std::vector<LaneEvent>> byLane;
+    bool any = false;
+    for (std::size_t i = 0; i < run.activities.size(); ++i) {
+        const trace::Activity& a = run.activities[i];
+        const std::int64_t end = std::max(a.startNs, a.endNs);
+        byLane[laneOf(a)].push_back(LaneEvent{a.startNs, end, std::uint32_t(i)});
+        result.beginNs = any ? std::min(result.beginNs, a.startNs) : a.startNs;
+        result.endNs = any ? std::max(result.endNs, end) : end;
+        any = true;
+    }
+    std::map<LaneKind, std::size_t> keysPerKind;
+    for (const auto& [k, events] : byLane) {
+        ++keysPerKind[k.first];
+    }
+    // std::map orders by (kind, key): kinds in LaneKind order, threads and streams ascending.
+    for (auto& [k, events] : byLane) {
+        Lane lane;
+        lane.kind = k.first;
+        lane.key = k.second;
+        lane.label = laneLabel(k.first, k.second, keysPerKind[k.first]);
+        fillRows(lane, events);
+        result.eventCount += lane.eventCount;
+        result.lanes.push_back(std::move(lane));
+    }
+    return result;
+}
+
+} // namespace slicescope::models

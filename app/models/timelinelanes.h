@@ -1,0 +1,64 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "slicescope/trace/trace.h"
+
+// A run's activities arranged for drawing: one lane per kind of work (and per host thread or
+// stream), events sorted by start so the visible ones are found by binary search.
+namespace slicescope::models {
+
+struct LaneEvent {
+    std::int64_t startNs = 0;
+    std::int64_t endNs = 0;
+    std::uint32_t activity = 0; // index into Run::activities
+};
+
+// Events of one lane that a greedy pass could lay side by side. In a disjoint row no two events
+// overlap, so ends are sorted too; the overflow row of a lane with deeply nested events is not
+// disjoint and relies on maxEndNs.
+struct LaneRow {
+    std::vector<LaneEvent> events;    // sorted by startNs
+    std::vector<std::int64_t> maxEndNs; // maxEndNs[i] = max(events[0..i].endNs): non-decreasing
+    bool disjoint = true;
+
+    // [first, last) of the events that may intersect [fromNs, toNs]: first is the first event
+    // whose running maximum end reaches fromNs, last the first that starts after toNs.
+    std::pair<std::size_t, std::size_t> visibleRange(std::int64_t fromNs, std::int64_t toNs) const;
+    // The first event at or after `index` that starts at or after timeNs.
+    std::size_t firstStartingAt(std::int64_t timeNs, std::size_t index) const;
+};
+
+enum class LaneKind : std::uint8_t { Api, HtoD, Kernel, Memset, DtoD, HtoH, DtoH, Host, Sync, Overhead };
+
+struct Lane {
+    LaneKind kind = LaneKind::Host;
+    std::uint32_t key = 0;    // host thread (api, host, sync) or stream (device work)
+    std::string label;        // "HtoD", "kernels", "host thread 2", ...
+    std::vector<LaneRow> rows;
+    std::size_t eventCount = 0;
+};
+
+struct RunLanes {
+    std::vector<Lane> lanes; // in drawing order: API, HtoD, kernels, memsets, DtoD, HtoH, DtoH, host...
+    std::int64_t beginNs = 0; // earliest start
+    std::int64_t endNs = 0;   // latest end
+    std::size_t eventCount = 0;
+};
+
+inline constexpr std::size_t kMaxRowsPerLane = 4;
+
+LaneKind laneKindOf(trace::ActivityKind kind);
+// The lane an activity belongs to: its kind and its host thread (API, host, sync, profiler
+// lanes) or stream (device lanes).
+std::pair<LaneKind, std::uint32_t> laneOf(const trace::Activity& activity);
+std::string laneKindName(LaneKind kind); // "API", "HtoD", "kernels", ...
+
+// Arranges a run's activities; O(n log n). Activities with end < start are drawn as instants.
+RunLanes buildLanes(const trace::Run& run);
+
+} // namespace slicescope::models

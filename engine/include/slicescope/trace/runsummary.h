@@ -1,0 +1,66 @@
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "slicescope/trace/trace.h"
+
+// What a run spent its time on, and a verdict in plain words: the analysis the CLI and the GUI
+// both show under a run.
+namespace slicescope::trace {
+
+// Time per kind of work, summed over all repetitions of the run.
+struct RunSummary {
+    std::int64_t wallNs = 0;        // host wall time of the whole run (Run::wallNs)
+    std::int64_t spanNs = 0;        // first activity start to last activity end
+    std::int64_t htodNs = 0;
+    std::int64_t dtohNs = 0;
+    std::int64_t otherCopyNs = 0;   // DtoD and HtoH copies
+    std::int64_t kernelNs = 0;
+    std::int64_t memsetNs = 0;
+    std::int64_t apiNs = 0;
+    std::int64_t hostComputeNs = 0; // host compute on the main host thread (CPU strategies)
+    std::uint64_t htodBytes = 0;
+    std::uint64_t dtohBytes = 0;
+    std::size_t kernelCount = 0;
+    std::size_t copyCount = 0;
+    std::uint32_t repeat = 1;
+
+    std::int64_t copyNs() const { return htodNs + dtohNs + otherCopyNs; }
+    // Copies, kernels and memsets: the device's work, serial on one stream.
+    std::int64_t deviceNs() const { return copyNs() + kernelNs + memsetNs; }
+    bool hasDeviceWork() const { return deviceNs() > 0; }
+    // The figure runs of one problem are compared by, per repetition: device work (copies
+    // included, as the seed's gufunc call included them) for GPU runs, host compute for CPU runs.
+    std::int64_t perRepetitionNs() const;
+    // Copies' share of the device work, 0..1 (0 without device work).
+    double copyShare() const;
+    // The kernels' share of the device work, 0..1.
+    double kernelShare() const;
+};
+
+RunSummary summarize(const Run& run);
+
+struct SummarizedRun {
+    const Run* run = nullptr;
+    RunSummary summary;
+};
+
+// A verdict on `subject` in plain words. Runs in `all` with the same problem (the subject may be
+// among them) give the CPU-versus-GPU comparison, e.g. "copies take 97 % of the run: at this
+// arithmetic intensity (0.05 flop/byte) the CPU wins (cpu-parallel 6.1 ms against 13.2 ms here);
+// raise work per element to see the GPU pull ahead". Modelled runs say so first.
+std::string verdict(const SummarizedRun& subject, std::span<const SummarizedRun> all);
+
+// A GPU launch in plain words, from the run's launch geometry and device:
+// "one block of 64 threads; 1 thread works; 131 of 132 SMs idle". Empty without a launch.
+std::string describeLaunch(const Run& run);
+
+// Formatting shared by the verdicts and the GUI: "6.1 ms", "2,000,000", "97 %".
+std::string formatDurationNs(std::int64_t ns);
+std::string formatCount(std::uint64_t count);
+std::string formatPercent(double fraction);
+std::string formatBytes(std::uint64_t bytes);
+
+} // namespace slicescope::trace

@@ -1,0 +1,319 @@
+#include "slicescope/trace/runsummary.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace slicescope::trace {
+
+namespace {
+
+bool isGpuRun(const Run& run, const RunSummary& summary) {
+    return run.mode != RunMode::MeasuredCpu && summary.hasDeviceWork();
+}
+
+bool isCpuRun(const Run& run) { return run.mode == RunMode::MeasuredCpu; }
+
+bool sameProblem(const Run& a, const Run& b) {
+    return a.problem && b.problem && *a.problem == *b.problem;
+}
+
+// The fastest run of the subject's problem (other than the subject) that `accept` takes.
+template <typename Accept>
+const SummarizedRun* fastest(const SummarizedRun& subject, std::span<const SummarizedRun> all,
+                             Accept accept) {
+    const SummarizedRun* best = nullptr;
+    for (const auto& other : all) {
+        if (other.run == nullptr || other.run == subject.run || !sameProblem(*other.run, *subject.run) ||
+            !accept(other) || other.summary.perRepetitionNs() <= 0) {
+            continue;
+        }
+        if (best == nullptr || other.summary.perRepetitionNs() < best->summary.perRepetitionNs()) {
+            best = &other;
+        }
+    }
+    return best;
+}
+
+std::string formatRatio(double ratio) {
+    char text[32];
+    std::snprintf(text, sizeof text, ratio >= 10 ? "%.0f" : "%.1f", ratio);
+    return text;
+}
+
+std::string formatIntensity(double flopPerByte) {
+    char text[32];
+    std::snprintf(text, sizeof text, flopPerByte >= 10 ? "%.0f" : flopPerByte >= 1 ? "%.1f" : "%.2g",
+                  flopPerByte);
+    return text;
+}
+
+std::string launchBlocksWords(std::uint64_t blocks, std::uint64_t threadsPerBlock) {
+    std::string text = blocks == 1 ? std::string("one block") : formatCount(blocks) + " blocks";
+    return text + " of " + formatCount(threadsPerBlock) + (threadsPerBlock == 1 ? " thread" : " threads");
+}
+
+std::string gpuVerdict(const SummarizedRun& subject, std::span<const SummarizedRun> all) {
+    const Run& run = *subject.run;
+    const RunSummary& s = subject.summary;
+    const SummarizedRun* cpu = fastest(subject, all, [](const SummarizedRun& r) { return isCpuRun(*r.run); });
+    const std::string here = formatDurationNs(s.perRepetitionNs());
+    const std::string intensity =
+        run.problem ? formatIntensity(run.problem->arithmeticIntensity()) + " flop/byte" : std::string();
+    std::string text;
+    if (s.copyShare() >= 0.5) {
+        text = "copies take " + formatPercent(s.copyShare()) + " of the run: ";
+        if (cpu && cpu->summary.perRepetitionNs() < s.perRepetitionNs()) {
+            text += "at this arithmetic intensity";
+            text += intensity.empty() ? std::string() : " (" + intensity + ")";
+            text += " the CPU wins (" + cpu->run->id + " " + formatDurationNs(cpu->summary.perRepetitionNs()) +
+                    " against " + here + " here); raise work per element to see the GPU pull ahead";
+        } else if (cpu) {
+            text += "the GPU still beats the CPU (" + here + " against " + cpu->run->id + " " +
+                    formatDurationNs(cpu->summary.perRepetitionNs()) +
+                    "); pinned memory or fewer copies would widen the gap";
+        } else {
+            text += "the copies, not the kernel, decide the time";
+            text += intensity.empty() ? std::string() : " at " + intensity;
+            text += "; run a CPU strategy to compare, or raise work per element";
+        }
+        return text;
+    }
+    text = "the kernel takes " + formatPercent(s.kernelShare()) + " of the run";
+    if (run.occupancy) {
+        const double busy = run.occupancy->threadSlotsBusy;
+        if (busy < 0.10) {
+            text += " and only " + formatPercent(busy) +
+                    " of the GPU's thread slots do useful work: cut the work into more workers "
+                    "(one thread per element is the fix)";
+        } else {
+            text += ", with " + formatPercent(busy) + " of the GPU's thread slots doing useful work";
+        }
+    }
+    if (cpu && cpu->summary.perRepetitionNs() < s.perRepetitionNs()) {
+        text += "; the CPU is faster (" + cpu->run->id + " " + formatDurationNs(cpu->summary.perRepetitionNs()) +
+                " against " + here + " here)";
+    } else if (cpu) {
+        text += "; " + formatRatio(double(cpu->summary.perRepetitionNs()) / double(s.perRepetitionNs())) +
+                "x faster than the CPU (" + cpu->run->id + ")";
+    }
+    return text;
+}
+
+std::string cpuVerdict(const SummarizedRun& subject, std::span<const SummarizedRun> all) {
+    const RunSummary& s = subject.summary;
+    const SummarizedRun* gpu =
+        fastest(subject, all, [](const SummarizedRun& r) { return isGpuRun(*r.run, r.summary); });
+    std::string text = "host compute takes " + formatDurationNs(s.perRepetitionNs()) +
+                       (s.repeat > 1 ? " per repetition" : "");
+    if (gpu) {
+        const std::int64_t gpuNs = gpu->summary.perRepetitionNs();
+        if (s.perRepetitionNs() <= gpuNs) {
+            text += ", faster than the fastest GPU run (" + gpu->run->id + ", " + formatDurationNs(gpuNs) +
+                    " with its copies" + (gpu->run->mode == RunMode::Modelled ? ", modelled" : "") +
+                    "): the data moves more than it is worked on";
+        } else if (double(s.perRepetitionNs()) < 1.1 * double(gpuNs)) {
+            text += ", about as fast as the fastest GPU run (" + gpu->run->id + ", " + formatDurationNs(gpuNs) +
+                    " with its copies" + (gpu->run->mode == RunMode::Modelled ? ", modelled" : "") + ")";
+        } else {
+            text += ", " + formatRatio(double(s.perRepetitionNs()) / double(gpuNs)) +
+                    "x slower than the fastest GPU run (" + gpu->run->id + ", " + formatDurationNs(gpuNs) +
+                    " with its copies" + (gpu->run->mode == RunMode::Modelled ? ", modelled" : "") + ")";
+        }
+    } else {
+        text += "; run GPU strategies of the same problem to compare";
+    }
+    return text;
+}
+
+} // namespace
+
+std::int64_t RunSummary::perRepetitionNs() const {
+    const std::int64_t reps = std::max<std::int64_t>(1, repeat);
+    if (hasDeviceWork()) {
+        return deviceNs() / reps;
+    }
+    if (hostComputeNs > 0) {
+        return hostComputeNs / reps;
+    }
+    return (wallNs > 0 ? wallNs : spanNs) / reps;
+}
+
+double RunSummary::copyShare() const {
+    return deviceNs() > 0 ? double(copyNs()) / double(deviceNs()) : 0.0;
+}
+
+double RunSummary::kernelShare() const {
+    return deviceNs() > 0 ? double(kernelNs) / double(deviceNs()) : 0.0;
+}
+
+RunSummary summarize(const Run& run) {
+    RunSummary s;
+    s.wallNs = run.wallNs;
+    s.repeat = std::max<std::uint32_t>(1, run.repeat);
+    std::int64_t first = 0, last = 0;
+    bool any = false;
+    for (const Activity& a : run.activities) {
+        const std::int64_t d = std::max<std::int64_t>(0, a.durationNs());
+        if (!any || a.startNs < first) {
+            first = a.startNs;
+        }
+        if (!any || a.endNs > last) {
+            last = a.endNs;
+        }
+        any = true;
+        switch (a.kind) {
+        case ActivityKind::HtoD:
+            s.htodNs += d;
+            s.htodBytes += a.bytes;
+            ++s.copyCount;
+            break;
+        case ActivityKind::DtoH:
+            s.dtohNs += d;
+            s.dtohBytes += a.bytes;
+            ++s.copyCount;
+            break;
+        case ActivityKind::DtoD:
+        case ActivityKind::HtoH:
+            s.otherCopyNs += d;
+            ++s.copyCount;
+            break;
+        case ActivityKind::Kernel:
+            s.kernelNs += d;
+            ++s.kernelCount;
+            break;
+        case ActivityKind::Memset: s.memsetNs += d; break;
+        case ActivityKind::Api: s.apiNs += d; break;
+        case ActivityKind::Host:
+            // The CPU backend names its compute spans "compute" (thread 0) and
+            // "compute: thread k" (worker threads, which overlap thread 0's span).
+            if (a.threadId == 0 && run.name(a).starts_with("compute")) {
+                s.hostComputeNs += d;
+            }
+            break;
+        case ActivityKind::Sync:
+        case ActivityKind::Overhead: break;
+        }
+    }
+    s.spanNs = any ? last - first : 0;
+    return s;
+}
+
+std::string verdict(const SummarizedRun& subject, std::span<const SummarizedRun> all) {
+    if (subject.run == nullptr) {
+        return {};
+    }
+    const Run& run = *subject.run;
+    std::string text;
+    if (run.verification && !run.verification->passed) {
+        char error[64];
+        std::snprintf(error, sizeof error, "%.3g", run.verification->maxAbsError);
+        text = "the output is WRONG (largest error " + std::string(error) + "): do not trust these times; ";
+    }
+    if (isGpuRun(run, subject.summary)) {
+        text += gpuVerdict(subject, all);
+    } else if (isCpuRun(run)) {
+        text += cpuVerdict(subject, all);
+    } else if (run.activities.empty()) {
+        text += "no activities were recorded";
+    } else {
+        text += "no copies or kernels were recorded; the host took " + formatDurationNs(subject.summary.spanNs);
+    }
+    if (run.mode == RunMode::Modelled) {
+        text = "modelled for " + (run.device.name.empty() ? std::string("a GPU") : run.device.name) + ": " + text;
+    }
+    return text;
+}
+
+std::string describeLaunch(const Run& run) {
+    if (!run.launch) {
+        return {};
+    }
+    const LaunchInfo& l = *run.launch;
+    const std::uint64_t blocks = l.grid.count();
+    const std::uint64_t threadsPerBlock = l.block.count();
+    const std::uint64_t launched = blocks * threadsPerBlock;
+    const std::uint64_t busy = std::min(l.workers, launched);
+    std::string text = launchBlocksWords(blocks, threadsPerBlock) + "; ";
+    if (busy == launched && launched > 1) {
+        text += "all " + formatCount(busy) + " threads work";
+    } else {
+        text += formatCount(busy) + (busy == 1 ? " thread works" : " threads work");
+    }
+    const std::uint32_t sms = run.device.smCount;
+    if (sms > 0) {
+        const std::uint64_t used = std::min<std::uint64_t>(blocks, sms);
+        const std::uint64_t idle = sms - used;
+        text += "; ";
+        text += idle == 0 ? "no SM idle" : formatCount(idle) + " of " + formatCount(sms) + " SMs idle";
+    }
+    return text;
+}
+
+std::string formatDurationNs(std::int64_t ns) {
+    const double v = double(ns);
+    const double a = std::fabs(v);
+    char text[48];
+    auto three = [&text](double value, const char* unit) {
+        const double m = std::fabs(value);
+        std::snprintf(text, sizeof text, m >= 100 ? "%.0f %s" : m >= 10 ? "%.1f %s" : "%.2f %s", value, unit);
+    };
+    if (a < 1e3) {
+        std::snprintf(text, sizeof text, "%lld ns", static_cast<long long>(ns));
+    } else if (a < 1e6) {
+        three(v / 1e3, "\xC2\xB5s");
+    } else if (a < 1e9) {
+        three(v / 1e6, "ms");
+    } else {
+        three(v / 1e9, "s");
+    }
+    return text;
+}
+
+std::string formatCount(std::uint64_t count) {
+    std::string digits = std::to_string(count);
+    std::string out;
+    const std::size_t n = digits.size();
+    for (std::size_t i = 0; i < n; ++i) {
+        out += digits[i];
+        const std::size_t left = n - i - 1;
+        if (left > 0 && left % 3 == 0) {
+            out += ',';
+        }
+    }
+    return out;
+}
+
+std::string formatPercent(double fraction) {
+    const double pct = fraction * 100.0;
+    char text[32];
+    if (pct == 0) {
+        return "0 %";
+    }
+    if (pct >= 10 && (pct < 99.5 || pct >= 100)) {
+        std::snprintf(text, sizeof text, "%.0f %%", pct);
+    } else if (pct >= 1) {
+        // Floor, not round: 99.96 % must not read as 100 %.
+        std::snprintf(text, sizeof text, "%.1f %%", std::floor(pct * 10) / 10);
+    } else {
+        std::snprintf(text, sizeof text, "%.2g %%", pct);
+    }
+    return text;
+}
+
+std::string formatBytes(std::uint64_t bytes) {
+    const double v = double(bytes);
+    char text[32];
+    if (bytes < 1024) {
+        std::snprintf(text, sizeof text, "%llu B", static_cast<unsigned long long>(bytes));
+    } else if (v < 1024.0 * 1024) {
+        std::snprintf(text, sizeof text, "%.1f KiB", v / 1024);
+    } else if (v < 1024.0 * 1024 * 1024) {
+        std::snprintf(text, sizeof text, "%.1f MiB", v / (1024.0 * 1024));
+    } else {
+        std::snprintf(text, sizeof text, "%.2f GiB", v / (1024.0 * 1024 * 1024));
+    }
+    return text;
+}
+
+} // namespace slicescope::trace

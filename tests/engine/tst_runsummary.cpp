@@ -1,0 +1,231 @@
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "slicescope/trace/runsummary.h"
+
+using namespace slicescope;
+using namespace slicescope::trace;
+
+namespace {
+
+problem::Problem seed() { return *problem::makeProblem({100, 4000, 5}, problem::Dtype::F64, 1); }
+
+Activity activity(ActivityKind kind, std::int64_t startNs, std::int64_t endNs, std::uint64_t bytes = 0) {
+    Activity a;
+    a.kind = kind;
+    a.startNs = startNs;
+    a.endNs = endNs;
+    a.bytes = bytes;
+    return a;
+}
+
+// A GPU run shaped like the seed's elementwise fix: 6 ms in, 0.4 ms kernel, 6 ms out.
+trace::Run gpuRun(std::string id, RunMode mode = RunMode::MeasuredGpu) {
+    trace::Run run;
+    run.id = std::move(id);
+    run.strategy = "elementwise-broadcast";
+    run.mode = mode;
+    run.problem = seed();
+    run.device.name = "NVIDIA H200";
+    run.device.smCount = 132;
+    run.activities.push_back(activity(ActivityKind::Api, 0, 100));
+    run.activities.push_back(activity(ActivityKind::HtoD, 1'000, 6'001'000, 16'000'000));
+    run.activities.push_back(activity(ActivityKind::Kernel, 6'001'000, 6'401'000));
+    run.activities.push_back(activity(ActivityKind::DtoH, 6'401'000, 12'401'000, 16'000'000));
+    run.wallNs = 13'000'000;
+    OccupancyInfo occ;
+    occ.theoretical = 1.0;
+    occ.threadSlotsBusy = 0.9;
+    run.occupancy = occ;
+    return run;
+}
+
+trace::Run cpuRun(std::string id, std::int64_t computeNs) {
+    trace::Run run;
+    run.id = std::move(id);
+    run.strategy = run.id;
+    run.mode = RunMode::MeasuredCpu;
+    run.problem = seed();
+    Activity alloc = activity(ActivityKind::Host, 0, 500);
+    alloc.nameId = run.intern("allocate and fill inputs");
+    Activity compute = activity(ActivityKind::Host, 1'000, 1'000 + computeNs);
+    compute.nameId = run.intern("compute");
+    Activity worker = activity(ActivityKind::Host, 1'000, 1'000 + computeNs);
+    worker.nameId = run.intern("compute: thread 1, 50 slices");
+    worker.threadId = 1;
+    run.activities = {alloc, compute, worker};
+    run.verification = Verification{true, 0};
+    return run;
+}
+
+std::vector<SummarizedRun> summarized(const std::vector<const trace::Run*>& runs) {
+    std::vector<SummarizedRun> out;
+    for (const trace::Run* r : runs) {
+        out.push_back({r, summarize(*r)});
+    }
+    return out;
+}
+
+} // namespace
+
+TEST(RunSummary, SumsTimeAndBytesPerKind) {
+    const trace::Run run = gpuRun("a");
+    const RunSummary s = summarize(run);
+    EXPECT_EQ(s.htodNs, 6'000'000);
+    EXPECT_EQ(s.dtohNs, 6'000'000);
+    EXPECT_EQ(s.kernelNs, 400'000);
+    EXPECT_EQ(s.apiNs, 100);
+    EXPECT_EQ(s.htodBytes, 16'000'000u);
+    EXPECT_EQ(s.dtohBytes, 16'000'000u);
+    EXPECT_EQ(s.copyCount, 2u);
+    EXPECT_EQ(s.kernelCount, 1u);
+    EXPECT_EQ(s.spanNs, 12'401'000);
+    EXPECT_EQ(s.deviceNs(), 12'400'000);
+    EXPECT_NEAR(s.copyShare(), 12.0 / 12.4, 1e-12);
+    EXPECT_EQ(s.perRepetitionNs(), 12'400'000);
+}
+
+TEST(RunSummary, PerRepetitionDividesByRepeat) {
+    trace::Run run = gpuRun("a");
+    run.repeat = 4;
+    EXPECT_EQ(summarize(run).perRepetitionNs(), 3'100'000);
+}
+
+TEST(RunSummary, CpuRunsCountOnlyTheMainThreadsCompute) {
+    const trace::Run run = cpuRun("cpu-parallel", 6'000'000);
+    const RunSummary s = summarize(run);
+    EXPECT_EQ(s.hostComputeNs, 6'000'000); // the worker's overlapping span is not added
+    EXPECT_FALSE(s.hasDeviceWork());
+    EXPECT_EQ(s.perRepetitionNs(), 6'000'000);
+}
+
+TEST(RunSummary, EmptyRunIsAllZero) {
+    const RunSummary s = summarize(trace::Run{});
+    EXPECT_EQ(s.spanNs, 0);
+    EXPECT_EQ(s.copyShare(), 0.0);
+    EXPECT_EQ(s.perRepetitionNs(), 0);
+}
+
+TEST(Verdict, CopyBoundGpuRunLosesToAFasterCpuRun) {
+    const trace::Run gpu = gpuRun("elementwise-broadcast");
+    const trace::Run cpu = cpuRun("cpu-parallel", 6'100'000);
+    const auto all = summarized({&gpu, &cpu});
+    const std::string text = verdict(all[0], all);
+    EXPECT_EQ(text.rfind("copies take 97 % of the run: at this arithmetic intensity", 0), 0u) << text;
+    EXPECT_NE(text.find("the CPU wins (cpu-parallel 6.10 ms against 12.4 ms here)"), std::string::npos) << text;
+    EXPECT_NE(text.find("raise work per element to see the GPU pull ahead"), std::string::npos) << text;
+}
+
+TEST(Verdict, CopyBoundGpuRunThatBeatsTheCpuSaysSo) {
+    const trace::Run gpu = gpuRun("elementwise-broadcast");
+    const trace::Run cpu = cpuRun("cpu-serial", 90'000'000);
+    const auto all = summarized({&gpu, &cpu});
+    EXPECT_NE(verdict(all[0], all).find("the GPU still beats the CPU"), std::string::npos);
+}
+
+TEST(Verdict, WithoutACpuRunAsksForOne) {
+    const trace::Run gpu = gpuRun("elementwise-broadcast");
+    const auto all = summarized({&gpu});
+    EXPECT_NE(verdict(all[0], all).find("run a CPU strategy to compare"), std::string::npos);
+}
+
+TEST(Verdict, CpuRunOfAnotherProblemIsNotCompared) {
+    const trace::Run gpu = gpuRun("elementwise-broadcast");
+    trace::Run cpu = cpuRun("cpu-parallel", 1'000);
+    cpu.problem = *problem::makeProblem({10, 10, 10}, problem::Dtype::F64, 1);
+    const auto all = summarized({&gpu, &cpu});
+    EXPECT_EQ(verdict(all[0], all).find("CPU wins"), std::string::npos);
+}
+
+TEST(Verdict, KernelBoundStarvedLaunchAsksForMoreWorkers) {
+    trace::Run run = gpuRun("one-worker");
+    run.activities[2].endNs = run.activities[2].startNs + 1'200'000'000; // the seed's 1.2 s kernel
+    run.occupancy->threadSlotsBusy = 1.0 / (132 * 2048);
+    const auto all = summarized({&run});
+    const std::string text = verdict(all[0], all);
+    EXPECT_EQ(text.rfind("the kernel takes 99 % of the run and only", 0), 0u) << text;
+    EXPECT_NE(text.find("cut the work into more workers"), std::string::npos) << text;
+}
+
+TEST(Verdict, ModelledAndWrongRunsSaySoFirst) {
+    trace::Run modelled = gpuRun("slice-outer", RunMode::Modelled);
+    auto all = summarized({&modelled});
+    EXPECT_EQ(verdict(all[0], all).rfind("modelled for NVIDIA H200: ", 0), 0u);
+
+    trace::Run wrong = cpuRun("cpu-serial", 1'000);
+    wrong.verification = Verification{false, 0.5};
+    all = summarized({&wrong});
+    EXPECT_NE(verdict(all[0], all).find("WRONG"), std::string::npos);
+}
+
+TEST(Verdict, CpuRunComparedWithTheFastestGpuRun) {
+    const trace::Run gpu = gpuRun("elementwise-broadcast");
+    const trace::Run cpu = cpuRun("cpu-parallel", 6'200'000);
+    const auto all = summarized({&gpu, &cpu});
+    const std::string text = verdict(all[1], all);
+    EXPECT_NE(text.find("faster than the fastest GPU run (elementwise-broadcast, 12.4 ms"), std::string::npos)
+        << text;
+}
+
+TEST(Verdict, CpuRunWithinTenPercentOfTheGpuIsAboutAsFast) {
+    const trace::Run gpu = gpuRun("elementwise-broadcast");
+    const trace::Run close = cpuRun("cpu-parallel", 13'000'000);  // 12.4 ms on the GPU
+    const trace::Run slower = cpuRun("cpu-serial", 37'200'000);   // 3x
+    const auto all = summarized({&gpu, &close, &slower});
+    EXPECT_NE(verdict(all[1], all).find("about as fast as the fastest GPU run"), std::string::npos);
+    EXPECT_NE(verdict(all[2], all).find("3.0x slower than the fastest GPU run"), std::string::npos);
+}
+
+TEST(DescribeLaunch, TheSeedsOneWorker) {
+    trace::Run run = gpuRun("one-worker");
+    LaunchInfo launch;
+    launch.grid = {1, 1, 1};
+    launch.block = {64, 1, 1};
+    launch.workers = 1;
+    run.launch = launch;
+    EXPECT_EQ(describeLaunch(run), "one block of 64 threads; 1 thread works; 131 of 132 SMs idle");
+}
+
+TEST(DescribeLaunch, ElementwiseFillsEverySm) {
+    trace::Run run = gpuRun("elementwise-broadcast");
+    LaunchInfo launch;
+    launch.grid = {7813, 1, 1};
+    launch.block = {256, 1, 1};
+    launch.workers = 2'000'000;
+    run.launch = launch;
+    EXPECT_EQ(describeLaunch(run), "7,813 blocks of 256 threads; 2,000,000 threads work; no SM idle");
+    launch.workers = 7813 * 256;
+    run.launch = launch;
+    EXPECT_EQ(describeLaunch(run), "7,813 blocks of 256 threads; all 2,000,128 threads work; no SM idle");
+    run.launch.reset();
+    EXPECT_EQ(describeLaunch(run), "");
+}
+
+struct FormatRow {
+    std::int64_t ns;
+    const char* text;
+};
+
+TEST(Format, Durations) {
+    const FormatRow rows[] = {{0, "0 ns"},           {999, "999 ns"},        {1'000, "1.00 \xC2\xB5s"},
+                              {47'200, "47.2 \xC2\xB5s"}, {6'100'000, "6.10 ms"}, {123'400'000, "123 ms"},
+                              {1'200'000'000, "1.20 s"}};
+    for (const auto& row : rows) {
+        EXPECT_EQ(formatDurationNs(row.ns), row.text) << row.ns;
+    }
+}
+
+TEST(Format, CountsPercentsBytes) {
+    EXPECT_EQ(formatCount(0), "0");
+    EXPECT_EQ(formatCount(999), "999");
+    EXPECT_EQ(formatCount(1000), "1,000");
+    EXPECT_EQ(formatCount(2'000'000), "2,000,000");
+    EXPECT_EQ(formatPercent(0.97), "97 %");
+    EXPECT_EQ(formatPercent(0.9996), "99.9 %");
+    EXPECT_EQ(formatPercent(1.0), "100 %");
+    EXPECT_EQ(formatPercent(0.034), "3.4 %");
+    EXPECT_EQ(formatPercent(0.0), "0 %");
+    EXPECT_EQ(formatBytes(512), "512 B");
+    EXPECT_EQ(formatBytes(16'000'000), "15.3 MiB");
+}

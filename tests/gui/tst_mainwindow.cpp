@@ -1,0 +1,422 @@
+// The main window end to end, offscreen: a corrupt trace leaves it alive with an error banner, a
+// CPU run and a modelled run through the real slicescope-cli join the (autosaved) session,
+// Cancel, the no-GPU banner, timeline/table selection, drag and drop, export.
+#include <QApplication>
+#include <QDockWidget>
+#include <QDropEvent>
+#include <QFile>
+#include <QFileInfo>
+#include <QFuture>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QMimeData>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTest>
+#include <QUrl>
+
+#include "gui/mainwindow.h"
+#include "gui/messagebanner.h"
+#include "gui/runsetupwidget.h"
+#include "gui/timelineplottable.h"
+#include "gui/timelineview.h"
+#include "models/clirunner.h"
+#include "models/gputraceproxy.h"
+#include "models/session.h"
+#include "models/sessionstore.h"
+#include "models/traceloader.h"
+#include "models/viewstate.h"
+#include "testhelpers.h"
+
+using namespace slicescope;
+using namespace slicescope::models;
+using namespace slicescope::gui;
+
+namespace {
+constexpr int kGenerousMs = 180'000;
+}
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+  private slots:
+    void initTestCase();
+    void corruptTraceShowsAnErrorAndTheWindowLivesOn();
+    void cpuRunJoinsTheAutosavedSession();
+    void modelledRunThroughTheWindow();
+    void runNowWaitsForTheDeviceList();
+    void cancelStopsTheRunWithinASecond();
+    void noGpuBannerSaysSo();
+    void timelineAndTableSelectTogether();
+    void dropOpensFiles();
+    void exportsAnImage();
+    void savesAndExportsTheSession();
+    void largeTextForProjectors();
+    void layoutInputsAndRecentFilesPersist();
+    void keyboardZoomsAndPans();
+
+  private:
+    StartOptions options(const QString& name) const;
+    QTemporaryDir dir_;
+};
+
+void TestMainWindow::initTestCase() {
+    QVERIFY(dir_.isValid());
+    QStandardPaths::setTestModeEnabled(true); // settings and data under ~/.qttest, not the user's
+    qputenv("SLICESCOPE_CLI", testhelpers::cliPath().toUtf8());
+    QApplication::setOrganizationName(QStringLiteral("SliceScopeTest"));
+    QApplication::setApplicationName(QStringLiteral("tst_mainwindow"));
+}
+
+StartOptions TestMainWindow::options(const QString& name) const {
+    StartOptions o;
+    o.noSamples = true;
+    o.sessionFile = dir_.filePath(name + QStringLiteral("-session.json"));
+    QFile::remove(o.sessionFile);
+    return o;
+}
+
+void TestMainWindow::corruptTraceShowsAnErrorAndTheWindowLivesOn() {
+    const QString corrupt = dir_.filePath(QStringLiteral("corrupt.json"));
+    QFile file(corrupt);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("{\"format\": \"slicescope-trace\", \"version\": 1, \"runs\": [ {\"id\": 3");
+    file.close();
+    MainWindow window(options(QStringLiteral("corrupt")));
+    window.show();
+    window.start();
+    QSignalSpy loaded(&window, &MainWindow::traceLoaded);
+    window.openTrace(corrupt);
+    QVERIFY(loaded.wait(kGenerousMs));
+    QCOMPARE(loaded.at(0).at(1).toBool(), false);
+    QVERIFY(window.errorBanner()->isVisible());
+    QVERIFY(window.errorBanner()->text().contains(QStringLiteral("corrupt.json")));
+    QVERIFY(window.session()->isEmpty());
+    // Still usable: a good trace opens.
+    const QString good = testhelpers::writeTrace(
+        dir_, QStringLiteral("good.json"), trace::Trace{"test", {testhelpers::gpuShapedRun("a", trace::RunMode::MeasuredGpu)}});
+    window.openTrace(good);
+    QVERIFY(loaded.wait(kGenerousMs));
+    QCOMPARE(loaded.at(1).at(1).toBool(), true);
+    QCOMPARE(window.session()->count(), 1);
+    QVERIFY(window.isVisible());
+}
+
+void TestMainWindow::cpuRunJoinsTheAutosavedSession() {
+    const StartOptions o = options(QStringLiteral("cpu"));
+    MainWindow window(o);
+    window.show();
+    window.start();
+    RunConfig config;
+    config.r = 20;
+    config.c = 300;
+    config.n = 5;
+    config.strategies = {QStringLiteral("cpu-serial"), QStringLiteral("cpu-parallel")};
+    window.runSetup()->setConfig(config);
+    QSignalSpy finished(&window, &MainWindow::runFinished);
+    window.startRun();
+    QVERIFY(window.runner()->isRunning());
+    QVERIFY(finished.wait(kGenerousMs));
+    QCOMPARE(finished.at(0).at(0).toBool(), false);
+    QTRY_COMPARE_WITH_TIMEOUT(window.session()->count(), 2, kGenerousMs);
+    QCOMPARE(window.session()->at(0)->origin, RunOrigin::Measured);
+    QVERIFY(window.session()->at(0)->run->mode == trace::RunMode::MeasuredCpu);
+    QVERIFY(!window.errorBanner()->isVisible());
+    // Autosaved: the file holds both runs.
+    QVERIFY(window.sessionStore()->waitForIdle());
+    QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(o.sessionFile), kGenerousMs);
+    QVERIFY(window.sessionStore()->waitForIdle());
+    const LoadResult saved = TraceLoader::loadNow(o.sessionFile, RunOrigin::Restored);
+    QVERIFY2(saved.ok(), qPrintable(saved.error));
+    QCOMPARE(saved.runs.size(), std::size_t(2));
+    // Both runs are on the timeline.
+    QCOMPARE(window.timeline()->plottable()->runs().size(), std::size_t(2));
+}
+
+void TestMainWindow::modelledRunThroughTheWindow() {
+    QByteArray devices;
+    QCOMPARE(testhelpers::runCli({QStringLiteral("devices"), QStringLiteral("--json")}, &devices), 0);
+    const auto presets = QJsonDocument::fromJson(devices).object().value(QStringLiteral("presets")).toArray();
+    if (presets.isEmpty()) {
+        QSKIP("this build's slicescope-cli lists no device presets to model on");
+    }
+    const QString preset = presets.at(0).toObject().value(QStringLiteral("id")).toString();
+    StartOptions o = options(QStringLiteral("modelled"));
+    RunConfig config;
+    config.strategies = {QStringLiteral("one-worker"), QStringLiteral("slice-outer")};
+    o.run = config;
+    o.device = preset;
+    MainWindow window(o);
+    window.show();
+    window.start();
+    QSignalSpy finished(&window, &MainWindow::runFinished);
+    // The device list arrives from the CLI asynchronously; the preset is picked when it does.
+    QTRY_VERIFY_WITH_TIMEOUT(window.runSetup()->config().device.presetId == preset, kGenerousMs);
+    window.startRun();
+    QVERIFY(finished.wait(kGenerousMs));
+    QTRY_COMPARE_WITH_TIMEOUT(window.session()->count(), 2, kGenerousMs);
+    for (const auto& entry : window.session()->runs()) {
+        QVERIFY(entry->isModelled());
+    }
+    QVERIFY(!window.errorBanner()->isVisible());
+}
+
+void TestMainWindow::runNowWaitsForTheDeviceList() {
+    QByteArray devices;
+    QCOMPARE(testhelpers::runCli({QStringLiteral("devices"), QStringLiteral("--json")}, &devices), 0);
+    const auto presets = QJsonDocument::fromJson(devices).object().value(QStringLiteral("presets")).toArray();
+    if (presets.isEmpty()) {
+        QSKIP("this build's slicescope-cli lists no device presets to model on");
+    }
+    // As `slicescope --strategies slice-2d,cpu-serial --device PRESET --run`: the run is asked for
+    // before the device list has arrived, and must start once it has, on the preset.
+    StartOptions o = options(QStringLiteral("runnow"));
+    RunConfig config;
+    config.r = 10;
+    config.c = 100;
+    config.n = 5;
+    config.strategies = {QStringLiteral("slice-2d"), QStringLiteral("cpu-serial")};
+    o.run = config;
+    o.device = presets.at(0).toObject().value(QStringLiteral("id")).toString();
+    o.runNow = true;
+    MainWindow window(o);
+    QSignalSpy finished(&window, &MainWindow::runFinished);
+    window.show();
+    window.start();
+    QVERIFY(finished.wait(kGenerousMs));
+    QTRY_COMPARE_WITH_TIMEOUT(window.session()->count(), 2, kGenerousMs);
+    QVERIFY(!window.errorBanner()->isVisible());
+    QVERIFY(window.session()->find(QStringLiteral("slice-2d"))->isModelled());
+    QVERIFY(window.session()->find(QStringLiteral("cpu-serial"))->run->mode == trace::RunMode::MeasuredCpu);
+}
+
+void TestMainWindow::cancelStopsTheRunWithinASecond() {
+    StartOptions o = options(QStringLiteral("cancel"));
+    RunConfig config;
+    config.repeat = 10000; // the seed's shape, far longer than the test
+    config.strategies = {QStringLiteral("cpu-serial")};
+    o.run = config;
+    MainWindow window(o);
+    window.show();
+    window.start();
+    QSignalSpy progress(window.runner(), &CliRunner::progress);
+    QSignalSpy finished(&window, &MainWindow::runFinished);
+    window.startRun();
+    QTRY_VERIFY_WITH_TIMEOUT(progress.count() >= 2, kGenerousMs);
+    QElapsedTimer timer;
+    timer.start();
+    window.cancelRun();
+    QVERIFY(finished.wait(5000));
+    QVERIFY2(timer.elapsed() < 1000, qPrintable(QString::number(timer.elapsed())));
+    QCOMPARE(finished.at(0).at(0).toBool(), true);
+    QVERIFY(window.session()->isEmpty());
+    QVERIFY(!window.runner()->isRunning());
+    QVERIFY(!window.errorBanner()->isVisible()); // a cancel is not an error
+}
+
+void TestMainWindow::noGpuBannerSaysSo() {
+    QByteArray devices;
+    QCOMPARE(testhelpers::runCli({QStringLiteral("devices"), QStringLiteral("--json")}, &devices), 0);
+    if (!QJsonDocument::fromJson(devices).object().value(QStringLiteral("devices")).toArray().isEmpty()) {
+        QSKIP("this machine has a GPU");
+    }
+    MainWindow window(options(QStringLiteral("nogpu")));
+    window.show();
+    window.start();
+    QTRY_VERIFY_WITH_TIMEOUT(window.infoBanner()->isVisible(), kGenerousMs);
+    QVERIFY(window.infoBanner()->text().contains(QStringLiteral("No NVIDIA GPU here")));
+    QVERIFY(window.infoBanner()->text().contains(QStringLiteral("modelled")));
+}
+
+void TestMainWindow::timelineAndTableSelectTogether() {
+    MainWindow window(options(QStringLiteral("select")));
+    window.show();
+    window.start();
+    QSignalSpy loaded(&window, &MainWindow::traceLoaded);
+    window.openTrace(testhelpers::writeTrace(
+        dir_, QStringLiteral("select.json"),
+        trace::Trace{"test", {testhelpers::gpuShapedRun("slice-outer", trace::RunMode::MeasuredGpu, 3)}}));
+    QVERIFY(loaded.wait(kGenerousMs));
+    QCOMPARE(window.viewState()->selectedRun(), QStringLiteral("slice-outer"));
+    // Timeline -> table: the second kernel (activity 6).
+    window.viewState()->setSelectedActivity({QStringLiteral("slice-outer"), 6});
+    QTableView* table = window.gpuTraceTable();
+    QVERIFY(table->currentIndex().isValid());
+    QCOMPARE(table->currentIndex().row(), window.gpuTraceProxy()->rowOfActivity(6));
+    // Table -> timeline: pick the last row.
+    const int last = window.gpuTraceProxy()->rowCount() - 1;
+    table->setCurrentIndex(window.gpuTraceProxy()->index(last, 0));
+    QCOMPARE(window.viewState()->selectedActivity().index, 11); // the third DtoH
+    // An API event is not in nvprof's gpu trace: selecting it reveals the host/API rows.
+    window.viewState()->setSelectedActivity({QStringLiteral("slice-outer"), 4});
+    QCOMPARE(table->currentIndex().row(), window.gpuTraceProxy()->rowOfActivity(4));
+    QVERIFY(window.gpuTraceProxy()->showAll());
+}
+
+void TestMainWindow::dropOpensFiles() {
+    MainWindow window(options(QStringLiteral("drop")));
+    window.show();
+    window.start();
+    const QString path = testhelpers::writeTrace(
+        dir_, QStringLiteral("dropped.json"), trace::Trace{"test", {testhelpers::denseRun("dropped", 10)}});
+    QSignalSpy loaded(&window, &MainWindow::traceLoaded);
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(path)});
+    QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&window, &enter);
+    QVERIFY(enter.isAccepted());
+    QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&window, &drop);
+    QVERIFY(loaded.wait(kGenerousMs));
+    QCOMPARE(window.session()->count(), 1);
+    QCOMPARE(window.session()->at(0)->id, QStringLiteral("dropped"));
+}
+
+void TestMainWindow::exportsAnImage() {
+    MainWindow window(options(QStringLiteral("export")));
+    window.show();
+    window.start();
+    QSignalSpy loaded(&window, &MainWindow::traceLoaded);
+    window.openTrace(testhelpers::writeTrace(dir_, QStringLiteral("export.json"),
+                                             trace::Trace{"test", {testhelpers::gpuShapedRun("a", trace::RunMode::Modelled)}}));
+    QVERIFY(loaded.wait(kGenerousMs));
+    const QString out = dir_.filePath(QStringLiteral("window.png"));
+    QString error;
+    QVERIFY2(window.exportImage(out, QSize(1024, 768), 96, &error), qPrintable(error));
+    QCOMPARE(QImage(out).size(), QSize(1024, 768));
+    QVERIFY(!window.exportImage(dir_.filePath(QStringLiteral("window.xyz")), QSize(1024, 768), 96));
+    QVERIFY(window.errorBanner()->isVisible()); // shown in the window, not a dialog
+}
+
+void TestMainWindow::savesAndExportsTheSession() {
+    MainWindow window(options(QStringLiteral("save")));
+    window.show();
+    window.start();
+    QSignalSpy loaded(&window, &MainWindow::traceLoaded);
+    window.openTrace(testhelpers::writeTrace(
+        dir_, QStringLiteral("save-in.json"),
+        trace::Trace{"test", {testhelpers::gpuShapedRun("g", trace::RunMode::MeasuredGpu, 2),
+                              testhelpers::gpuShapedRun("g", trace::RunMode::Modelled)}}));
+    QVERIFY(loaded.wait(kGenerousMs));
+    QCOMPARE(window.session()->count(), 2);
+
+    const QString saved = dir_.filePath(QStringLiteral("saved.json"));
+    QFuture<QString> done = window.exportSession(saved, MainWindow::SessionFormat::Trace);
+    done.waitForFinished();
+    QVERIFY2(done.result().isEmpty(), qPrintable(done.result()));
+    const LoadResult back = TraceLoader::loadNow(saved, RunOrigin::Opened);
+    QVERIFY2(back.ok(), qPrintable(back.error));
+    QCOMPARE(back.runs.size(), std::size_t(2));
+    QCOMPARE(back.runs[1]->id, QStringLiteral("g-2")); // the session's unique ids
+    QVERIFY(back.runs[1]->isModelled());
+
+    const QString csv = dir_.filePath(QStringLiteral("saved.csv"));
+    done = window.exportSession(csv, MainWindow::SessionFormat::Csv);
+    done.waitForFinished();
+    QVERIFY2(done.result().isEmpty(), qPrintable(done.result()));
+    QFile csvFile(csv);
+    QVERIFY(csvFile.open(QIODevice::ReadOnly));
+    const QByteArray csvText = csvFile.readAll();
+    QVERIFY(csvText.contains("Duration"));
+    QVERIFY(csvText.contains("sliceOuterKernel"));
+    QVERIFY(csvText.contains("modelled"));
+
+    const QString chrome = dir_.filePath(QStringLiteral("saved-chrome.json"));
+    done = window.exportSession(chrome, MainWindow::SessionFormat::Chrome);
+    done.waitForFinished();
+    QVERIFY2(done.result().isEmpty(), qPrintable(done.result()));
+    QFile chromeFile(chrome);
+    QVERIFY(chromeFile.open(QIODevice::ReadOnly));
+    const QJsonObject chromeTrace = QJsonDocument::fromJson(chromeFile.readAll()).object();
+    QVERIFY(chromeTrace.value(QStringLiteral("traceEvents")).toArray().size() > 10);
+
+    // A path that cannot be written: an error in the window, no crash.
+    done = window.exportSession(QStringLiteral("/nonexistent-dir/x.json"), MainWindow::SessionFormat::Trace);
+    done.waitForFinished();
+    QVERIFY(!done.result().isEmpty());
+    QTRY_VERIFY(window.errorBanner()->isVisible());
+}
+
+void TestMainWindow::largeTextForProjectors() {
+    MainWindow window(options(QStringLiteral("large")));
+    window.show();
+    window.start();
+    QAction* large = nullptr;
+    for (QAction* action : window.findChildren<QAction*>()) {
+        if (action->text().contains(QStringLiteral("Large text"))) {
+            large = action;
+        }
+    }
+    QVERIFY(large);
+    const double before = window.timeline()->xAxis->tickLabelFont().pointSizeF();
+    large->trigger();
+    QVERIFY(window.timeline()->xAxis->tickLabelFont().pointSizeF() > before * 1.3);
+    QVERIFY(QApplication::font().pointSizeF() > 0);
+    large->trigger();
+    QCOMPARE(window.timeline()->xAxis->tickLabelFont().pointSizeF(), before);
+}
+
+void TestMainWindow::layoutInputsAndRecentFilesPersist() {
+    QSettings().clear();
+    const QString path = testhelpers::writeTrace(dir_, QStringLiteral("recent.json"),
+                                                 trace::Trace{"test", {testhelpers::denseRun("recent", 5)}});
+    {
+        MainWindow window(options(QStringLiteral("persist")));
+        window.show();
+        window.start();
+        QSignalSpy loaded(&window, &MainWindow::traceLoaded);
+        window.openTrace(path);
+        QVERIFY(loaded.wait(kGenerousMs));
+        RunConfig config = window.runSetup()->config();
+        config.r = 321;
+        config.strategies = {QStringLiteral("cpu-parallel")};
+        window.runSetup()->setConfig(config);
+        window.findChild<QDockWidget*>(QStringLiteral("logDock"))->hide();
+        window.close(); // saves the layout and the inputs
+    }
+    QSettings settings;
+    QCOMPARE(settings.value(QStringLiteral("recentFiles")).toStringList().value(0), QFileInfo(path).absoluteFilePath());
+    QVERIFY(settings.contains(QStringLiteral("window/state")));
+    MainWindow again(options(QStringLiteral("persist2")));
+    again.show();
+    QCOMPARE(again.runSetup()->config().r, quint64(321));
+    QCOMPARE(again.runSetup()->config().strategies, QStringList{QStringLiteral("cpu-parallel")});
+    QVERIFY(again.findChild<QDockWidget*>(QStringLiteral("logDock"))->isHidden());
+    bool listed = false;
+    for (QAction* action : again.findChildren<QAction*>()) {
+        listed = listed || action->text().endsWith(QFileInfo(path).absoluteFilePath());
+    }
+    QVERIFY(listed); // File > Open recent
+}
+
+void TestMainWindow::keyboardZoomsAndPans() {
+    MainWindow window(options(QStringLiteral("keys")));
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.start();
+    QSignalSpy loaded(&window, &MainWindow::traceLoaded);
+    window.openTrace(testhelpers::writeTrace(dir_, QStringLiteral("keys.json"),
+                                             trace::Trace{"test", {testhelpers::gpuShapedRun("k", trace::RunMode::MeasuredGpu, 3)}}));
+    QVERIFY(loaded.wait(kGenerousMs));
+    TimelineView* timeline = window.timeline();
+    timeline->setFocus();
+    const QCPRange full = timeline->xAxis->range();
+    QTest::keyClick(timeline, Qt::Key_W);
+    const QCPRange zoomed = timeline->xAxis->range();
+    QVERIFY(zoomed.size() < full.size() * 0.9);
+    QTest::keyClick(timeline, Qt::Key_D);
+    QVERIFY(timeline->xAxis->range().lower > zoomed.lower);
+    QTest::keyClick(timeline, Qt::Key_A);
+    QTest::keyClick(timeline, Qt::Key_A);
+    QVERIFY(timeline->xAxis->range().lower < zoomed.lower);
+    QTest::keyClick(timeline, Qt::Key_S);
+    QVERIFY(timeline->xAxis->range().size() > zoomed.size());
+    QTest::keyClick(&window, Qt::Key_Home); // reset, from anywhere in the window
+    QCOMPARE(timeline->xAxis->range().lower, full.lower);
+    QCOMPARE(timeline->xAxis->range().upper, full.upper);
+}
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"
+

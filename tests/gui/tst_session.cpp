@@ -1,0 +1,164 @@
+// The session (unique ids, verdicts, visibility) and its autosave.
+#include <QFile>
+#include <QSignalSpy>
+#include <QTest>
+
+#include "models/session.h"
+#include "models/sessionstore.h"
+#include "models/traceloader.h"
+#include "testhelpers.h"
+
+using namespace slicescope;
+using namespace slicescope::models;
+
+namespace {
+
+RunEntryPtr entry(trace::Run run, RunOrigin origin = RunOrigin::Opened) {
+    return makeRunEntry(std::move(run), origin);
+}
+
+trace::Run cpuRun(const std::string& id, std::int64_t computeNs) {
+    trace::Run run;
+    run.id = id;
+    run.strategy = id;
+    run.mode = trace::RunMode::MeasuredCpu;
+    run.problem = *problem::makeProblem({100, 4000, 5}, problem::Dtype::F64, 1);
+    auto a = testhelpers::activity(trace::ActivityKind::Host, 0, computeNs);
+    a.nameId = run.intern("compute");
+    run.activities.push_back(a);
+    run.verification = trace::Verification{true, 0};
+    return run;
+}
+
+} // namespace
+
+class TestSession : public QObject {
+    Q_OBJECT
+  private slots:
+    void takenIdsAreRenamed();
+    void verdictsCompareRunsOfOneProblem();
+    void removeAndClearSignal();
+    void visibilityIsPerRun();
+    void toTraceUsesSessionIdsAndSkipsSamples();
+    void storeWritesAndReadsBack();
+    void storeRemovesTheFileWhenNothingIsLeft();
+    void storeCoalescesBurstsOfSaves();
+};
+
+void TestSession::takenIdsAreRenamed() {
+    Session session;
+    session.addRuns({entry(cpuRun("cpu-serial", 10)), entry(cpuRun("cpu-serial", 20))});
+    session.addRuns({entry(cpuRun("cpu-serial", 30))});
+    QCOMPARE(session.count(), 3);
+    QCOMPARE(session.at(0)->id, QStringLiteral("cpu-serial"));
+    QCOMPARE(session.at(1)->id, QStringLiteral("cpu-serial-2"));
+    QCOMPARE(session.at(2)->id, QStringLiteral("cpu-serial-3"));
+    QCOMPARE(session.indexOf(QStringLiteral("cpu-serial-3")), 2);
+    QVERIFY(!session.find(QStringLiteral("nope")));
+}
+
+void TestSession::verdictsCompareRunsOfOneProblem() {
+    Session session;
+    session.addRuns({entry(testhelpers::gpuShapedRun("slice-outer", trace::RunMode::MeasuredGpu))});
+    QVERIFY(session.at(0)->verdict.contains(QStringLiteral("kernel takes")));
+    QVERIFY(!session.at(0)->verdict.contains(QStringLiteral("CPU is faster")));
+    QSignalSpy updated(&session, &Session::runsUpdated);
+    session.addRuns({entry(cpuRun("cpu-parallel", 6'000'000))}); // faster than 59 ms of device work
+    QVERIFY(session.at(0)->verdict.contains(QStringLiteral("the CPU is faster (cpu-parallel")));
+    QCOMPARE(updated.count(), 1); // the old run's verdict changed: views are told
+    session.removeRun(1);
+    QVERIFY(!session.at(0)->verdict.contains(QStringLiteral("CPU is faster")));
+}
+
+void TestSession::removeAndClearSignal() {
+    Session session;
+    QSignalSpy changed(&session, &Session::changed);
+    QSignalSpy removed(&session, &Session::runRemoved);
+    session.addRuns({entry(cpuRun("a", 1)), entry(cpuRun("b", 1))});
+    session.removeRun(0);
+    QCOMPARE(removed.count(), 1);
+    QCOMPARE(session.at(0)->id, QStringLiteral("b"));
+    session.removeRun(7); // out of range: ignored
+    session.clear();
+    QVERIFY(session.isEmpty());
+    QCOMPARE(changed.count(), 3);
+}
+
+void TestSession::visibilityIsPerRun() {
+    Session session;
+    session.addRuns({entry(cpuRun("a", 1)), entry(cpuRun("b", 1))});
+    QSignalSpy updated(&session, &Session::runsUpdated);
+    session.setVisible(1, false);
+    QVERIFY(session.at(0)->visible);
+    QVERIFY(!session.at(1)->visible);
+    session.setVisible(1, false); // unchanged: no signal
+    QCOMPARE(updated.count(), 1);
+}
+
+void TestSession::toTraceUsesSessionIdsAndSkipsSamples() {
+    Session session;
+    session.addRuns({entry(cpuRun("x", 1)), entry(cpuRun("x", 2)), entry(cpuRun("s", 3), RunOrigin::Sample)});
+    QCOMPARE(session.userRunCount(), 2);
+    const trace::Trace mine = session.toTrace(false);
+    QCOMPARE(mine.runs.size(), std::size_t(2));
+    QCOMPARE(mine.runs[1].id, std::string("x-2"));
+    QCOMPARE(session.toTrace(true).runs.size(), std::size_t(3));
+}
+
+void TestSession::storeWritesAndReadsBack() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("sub/session.json"));
+    Session session;
+    SessionStore store(path);
+    QSignalSpy saved(&store, &SessionStore::saved);
+    session.addRuns({entry(testhelpers::gpuShapedRun("slice-outer", trace::RunMode::Modelled, 2)),
+                     entry(cpuRun("cpu-serial", 5)), entry(cpuRun("sample", 5), RunOrigin::Sample)});
+    store.save(session);
+    QVERIFY(store.waitForIdle());
+    QVERIFY(QFile::exists(path));
+    QVERIFY(!QFile::exists(path + QStringLiteral(".tmp")));
+    QTRY_COMPARE(saved.count(), 1);
+    QCOMPARE(saved.at(0).at(1).toInt(), 2);
+    const LoadResult back = TraceLoader::loadNow(path, RunOrigin::Restored);
+    QVERIFY2(back.ok(), qPrintable(back.error));
+    QCOMPARE(back.runs.size(), std::size_t(2));
+    QCOMPARE(back.runs[0]->id, QStringLiteral("slice-outer"));
+    QVERIFY(back.runs[0]->run->mode == trace::RunMode::Modelled);
+    QCOMPARE(back.runs[0]->run->activities.size(), session.at(0)->run->activities.size());
+    QCOMPARE(back.runs[1]->id, QStringLiteral("cpu-serial"));
+}
+
+void TestSession::storeRemovesTheFileWhenNothingIsLeft() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("session.json"));
+    Session session;
+    SessionStore store(path);
+    session.addRuns({entry(cpuRun("a", 1))});
+    store.save(session);
+    QVERIFY(store.waitForIdle());
+    QVERIFY(store.exists());
+    session.clear();
+    store.save(session);
+    QVERIFY(store.waitForIdle());
+    QVERIFY(!store.exists());
+}
+
+void TestSession::storeCoalescesBurstsOfSaves() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("session.json"));
+    Session session;
+    SessionStore store(path);
+    QSignalSpy saved(&store, &SessionStore::saved);
+    for (int i = 0; i < 50; ++i) {
+        session.addRuns({entry(cpuRun("r", 1))});
+        store.save(session);
+    }
+    QVERIFY(store.waitForIdle());
+    QTRY_VERIFY(saved.count() >= 1);
+    QCOMPARE(saved.last().at(1).toInt(), 50); // and the last write holds everything
+    const LoadResult back = TraceLoader::loadNow(path, RunOrigin::Restored);
+    QCOMPARE(back.runs.size(), std::size_t(50));
+}
+
+QTEST_GUILESS_MAIN(TestSession)
+#include "tst_session.moc"

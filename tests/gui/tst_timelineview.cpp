@@ -1,0 +1,324 @@
+// The timeline: events drawn per lane, merging, hit testing, selection, zoom, pan, box zoom,
+// hatching of modelled runs and alignment, all offscreen.
+#include <cmath>
+#include <QElapsedTimer>
+#include <QSet>
+#include <QSignalSpy>
+#include <QTest>
+
+#include <map>
+
+#include "gui/timelineplottable.h"
+#include "gui/timelineview.h"
+#include "models/session.h"
+#include "models/traceloader.h"
+#include "models/viewstate.h"
+#include "testhelpers.h"
+
+using namespace slicescope;
+using namespace slicescope::models;
+using slicescope::gui::TimelinePlottable;
+using slicescope::gui::TimelineView;
+
+namespace {
+
+// Events per lane counted straight from the activities, independently of the lane builder.
+std::map<std::pair<LaneKind, std::uint32_t>, std::size_t> expectedPerLane(const trace::Run& run) {
+    std::map<std::pair<LaneKind, std::uint32_t>, std::size_t> counts;
+    for (const auto& a : run.activities) {
+        const LaneKind kind = laneKindOf(a.kind);
+        const bool byThread = kind == LaneKind::Api || kind == LaneKind::Host || kind == LaneKind::Sync ||
+                              kind == LaneKind::Overhead;
+        ++counts[{kind, byThread ? a.threadId : a.stream}];
+    }
+    return counts;
+}
+
+void render(TimelineView& view, int width = 1920, int height = 1080) {
+    // Tall enough that every lane gets at least its minimum row height, so none scrolls away.
+    height = std::max(height, int(std::ceil(view.plottable()->contentHeight() * 24)) + 200);
+    view.resize(width, height);
+    view.fitRows(height);
+    view.yAxis->setRange(0, std::max(1.0, view.plottable()->contentHeight())); // every lane on the image
+    const QPixmap pixmap = view.toPixmap(width, height);
+    QCOMPARE(pixmap.size(), QSize(width, height));
+}
+
+void checkEveryEventDrawnOnce(TimelineView& view, Session& session) {
+    render(view);
+    const auto& stats = view.plottable()->lastDrawStats();
+    std::size_t lanesSeen = 0;
+    for (int r = 0; r < session.count(); ++r) {
+        const auto& entry = *session.at(r);
+        const auto expected = expectedPerLane(*entry.run);
+        QCOMPARE(entry.lanes->lanes.size(), expected.size());
+        for (const auto& s : stats) {
+            if (s.run != r) {
+                continue;
+            }
+            const auto& lane = entry.lanes->lanes[std::size_t(s.lane)];
+            const auto it = expected.find({lane.kind, lane.key});
+            QVERIFY(it != expected.end());
+            QVERIFY2(s.eventsCovered == it->second,
+                     qPrintable(QStringLiteral("%1 lane %2: drew %3 events, the run has %4")
+                                    .arg(entry.id, QString::fromStdString(lane.label))
+                                    .arg(s.eventsCovered)
+                                    .arg(it->second)));
+            ++lanesSeen;
+        }
+    }
+    std::size_t lanes = 0;
+    for (const auto& e : session.runs()) {
+        lanes += e->lanes->lanes.size();
+    }
+    QCOMPARE(lanesSeen, lanes);
+}
+
+std::vector<RunEntryPtr> entries(std::vector<trace::Run> runs) {
+    std::vector<RunEntryPtr> out;
+    for (auto& run : runs) {
+        out.push_back(makeRunEntry(std::move(run), RunOrigin::Opened));
+    }
+    return out;
+}
+
+int distinctColors(const QImage& image, const QRect& rect) {
+    QSet<QRgb> colors;
+    for (int y = rect.top(); y <= rect.bottom(); ++y) {
+        for (int x = rect.left(); x <= rect.right(); ++x) {
+            colors.insert(image.pixel(x, y));
+        }
+    }
+    return int(colors.size());
+}
+
+} // namespace
+
+class TestTimelineView : public QObject {
+    Q_OBJECT
+  private slots:
+    void initTestCase();
+    void measuredCpuTraceDrawsEveryEventPerLane();
+    void shippedSamplesDrawEveryEventPerLane();
+    void subPixelEventsMergeAndStillCountOnce();
+    void zoomedInDrawsOnlyVisibleEventsOneByOne();
+    void millionEventsDrawInPixelTime();
+    void hoverFindsTheEventAndClickSelectsIt();
+    void wheelZoomsDragPansBoxZooms();
+    void modelledRunsAreHatched();
+    void alignmentMovesRunsApart();
+
+  private:
+    QTemporaryDir dir_;
+};
+
+void TestTimelineView::initTestCase() { QVERIFY(dir_.isValid()); }
+
+void TestTimelineView::measuredCpuTraceDrawsEveryEventPerLane() {
+    const QString path = testhelpers::measuredCpuTrace(dir_, QStringLiteral("50x400x5"), 3);
+    QVERIFY(!path.isEmpty());
+    LoadResult loaded = TraceLoader::loadNow(path, RunOrigin::Opened);
+    QVERIFY2(loaded.ok(), qPrintable(loaded.error));
+    Session session;
+    ViewState state;
+    session.addRuns(std::move(loaded.runs));
+    TimelineView view(&session, &state);
+    checkEveryEventDrawnOnce(view, session);
+    // Lane rows under a header per run: API/host lanes in the order the builder promises.
+    const auto& rows = view.plottable()->rows();
+    QVERIFY(rows.front().type == TimelinePlottable::Row::Type::Header);
+}
+
+void TestTimelineView::shippedSamplesDrawEveryEventPerLane() {
+    const QStringList samples = testhelpers::sampleFiles();
+    if (samples.isEmpty()) {
+        QSKIP("no sample traces in resources/samples yet");
+    }
+    for (const QString& path : samples) {
+        LoadResult loaded = TraceLoader::loadNow(path, RunOrigin::Sample);
+        QVERIFY2(loaded.ok(), qPrintable(path + QStringLiteral(": ") + loaded.error));
+        Session session;
+        ViewState state;
+        session.addRuns(std::move(loaded.runs));
+        TimelineView view(&session, &state);
+        checkEveryEventDrawnOnce(view, session);
+    }
+}
+
+void TestTimelineView::subPixelEventsMergeAndStillCountOnce() {
+    Session session;
+    ViewState state;
+    session.addRuns(entries({testhelpers::denseRun("dense", 200'000)}));
+    TimelineView view(&session, &state);
+    checkEveryEventDrawnOnce(view, session);
+    const auto& stats = view.plottable()->lastDrawStats();
+    const auto kernels = std::find_if(stats.begin(), stats.end(), [&](const auto& s) {
+        return session.at(0)->lanes->lanes[std::size_t(s.lane)].kind == LaneKind::Kernel;
+    });
+    QVERIFY(kernels != stats.end());
+    QCOMPARE(kernels->eventsCovered, std::size_t(200'000));
+    QVERIFY(kernels->mergedShapes > 0);
+    QVERIFY2(kernels->mergedShapes + kernels->individualShapes <= 2 * 1920,
+             qPrintable(QString::number(kernels->mergedShapes + kernels->individualShapes)));
+}
+
+void TestTimelineView::zoomedInDrawsOnlyVisibleEventsOneByOne() {
+    Session session;
+    ViewState state;
+    session.addRuns(entries({testhelpers::denseRun("dense", 200'000)})); // kernel i: [2000 i, 2000 i + 1000)
+    TimelineView view(&session, &state);
+    view.resize(1920, 1080);
+    view.xAxis->setRange(1'000'000 + 500, 1'100'000 + 500); // 100 us: kernels 500 .. 550 intersect
+    view.toPixmap(1920, 1080);
+    const auto& stats = view.plottable()->lastDrawStats();
+    for (const auto& s : stats) {
+        const auto kind = session.at(0)->lanes->lanes[std::size_t(s.lane)].kind;
+        if (kind == LaneKind::Kernel) {
+            QCOMPARE(s.eventsCovered, std::size_t(51)); // 500 (its tail) through 550 (its head)
+            QCOMPARE(s.mergedShapes, std::size_t(0));   // ~19 px each: drawn one by one
+            QCOMPARE(s.individualShapes, std::size_t(51));
+        } else {
+            QCOMPARE(s.eventsCovered, std::size_t(1)); // the long host span across the window
+        }
+    }
+}
+
+void TestTimelineView::millionEventsDrawInPixelTime() {
+    Session session;
+    ViewState state;
+    session.addRuns(entries({testhelpers::denseRun("million", 1'000'000)}));
+    TimelineView view(&session, &state);
+    view.resize(1920, 1080);
+    view.toPixmap(1920, 1080); // warm up
+    QElapsedTimer timer;
+    timer.start();
+    constexpr int kFrames = 5;
+    for (int i = 0; i < kFrames; ++i) {
+        view.xAxis->scaleRange(0.9, view.xAxis->range().center()); // a new zoom each frame: no cache hit
+        view.toPixmap(1920, 1080);
+    }
+    const double msPerFrame = double(timer.elapsed()) / kFrames;
+    qInfo("1,000,000 events: %.1f ms per frame at 1920x1080 (offscreen, toPixmap)", msPerFrame);
+    std::size_t shapes = 0, covered = 0;
+    for (const auto& s : view.plottable()->lastDrawStats()) {
+        shapes += s.individualShapes + s.mergedShapes;
+        covered += s.eventsCovered;
+    }
+    QVERIFY(covered > 500'000);
+    QVERIFY2(shapes < 8 * 1920, qPrintable(QString::number(shapes))); // bounded by pixels, not events
+}
+
+void TestTimelineView::hoverFindsTheEventAndClickSelectsIt() {
+    Session session;
+    ViewState state;
+    session.addRuns(entries({testhelpers::gpuShapedRun("slice-outer", trace::RunMode::MeasuredGpu, 2)}));
+    TimelineView view(&session, &state);
+    view.resize(1200, 500);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.replot();
+    const auto rect = view.plottable()->activityRect(0, 2); // the first kernel
+    QVERIFY(rect.has_value());
+    const auto hit = view.plottable()->hitTest(rect->center());
+    QVERIFY(hit.has_value());
+    QCOMPARE(hit->activity, 2);
+    QCOMPARE(hit->events, std::size_t(1));
+    QSignalSpy selected(&state, &ViewState::selectedActivityChanged);
+    QTest::mouseClick(&view, Qt::LeftButton, Qt::NoModifier, rect->center().toPoint());
+    QCOMPARE(selected.count(), 1);
+    QCOMPARE(state.selectedActivity().runId, QStringLiteral("slice-outer"));
+    QCOMPARE(state.selectedActivity().index, 2);
+    QCOMPARE(state.selectedRun(), QStringLiteral("slice-outer"));
+    // A click on empty space clears it.
+    QTest::mouseClick(&view, Qt::LeftButton, Qt::NoModifier,
+                      QPoint(view.axisRect()->rect().right() - 2, view.axisRect()->rect().bottom() - 2));
+    QVERIFY(!state.selectedActivity().isValid());
+}
+
+void TestTimelineView::wheelZoomsDragPansBoxZooms() {
+    Session session;
+    ViewState state;
+    session.addRuns(entries({testhelpers::gpuShapedRun("slice-outer", trace::RunMode::MeasuredGpu, 4)}));
+    TimelineView view(&session, &state);
+    view.resize(1200, 500);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.replot();
+    const QCPRange full = view.xAxis->range();
+    const QRect area = view.axisRect()->rect();
+    const QPoint middle = area.center();
+
+    // Wheel: zoom in around the pointer.
+    QWheelEvent wheel(QPointF(middle), view.mapToGlobal(QPointF(middle)), QPoint(), QPoint(0, 120), Qt::NoButton,
+                      Qt::NoModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(&view, &wheel);
+    const QCPRange zoomed = view.xAxis->range();
+    QVERIFY(zoomed.size() < full.size() * 0.95);
+
+    // Drag: pan (content follows the pointer to the right: earlier times come into view).
+    QTest::mousePress(&view, Qt::LeftButton, Qt::NoModifier, middle);
+    QMouseEvent move(QEvent::MouseMove, QPointF(middle + QPoint(200, 0)), view.mapToGlobal(QPointF(middle + QPoint(200, 0))),
+                     Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&view, &move);
+    QTest::mouseRelease(&view, Qt::LeftButton, Qt::NoModifier, middle + QPoint(200, 0));
+    const QCPRange panned = view.xAxis->range();
+    QVERIFY(panned.lower < zoomed.lower);
+    QVERIFY(qAbs(panned.size() - zoomed.size()) < zoomed.size() * 1e-6);
+
+    // Right-button drag: box zoom to exactly the dragged span.
+    view.resetZoom();
+    view.replot();
+    const QPoint from(area.left() + 100, middle.y());
+    const QPoint to(area.left() + 400, middle.y() + 20);
+    const double expectLower = view.xAxis->pixelToCoord(from.x());
+    const double expectUpper = view.xAxis->pixelToCoord(to.x());
+    QTest::mousePress(&view, Qt::RightButton, Qt::NoModifier, from);
+    QMouseEvent boxMove(QEvent::MouseMove, QPointF(to), view.mapToGlobal(QPointF(to)), Qt::NoButton, Qt::RightButton,
+                        Qt::NoModifier);
+    QApplication::sendEvent(&view, &boxMove);
+    QTest::mouseRelease(&view, Qt::RightButton, Qt::NoModifier, to);
+    QVERIFY(qAbs(view.xAxis->range().lower - expectLower) < full.size() * 1e-3);
+    QVERIFY(qAbs(view.xAxis->range().upper - expectUpper) < full.size() * 1e-3);
+
+    // Reset shows everything again.
+    view.resetZoom();
+    QCOMPARE(view.xAxis->range().lower, full.lower);
+    QCOMPARE(view.xAxis->range().upper, full.upper);
+}
+
+void TestTimelineView::modelledRunsAreHatched() {
+    Session session;
+    ViewState state;
+    session.addRuns(entries({testhelpers::gpuShapedRun("measured", trace::RunMode::MeasuredGpu),
+                             testhelpers::gpuShapedRun("modelled", trace::RunMode::Modelled)}));
+    TimelineView view(&session, &state);
+    view.resize(1200, 600);
+    view.fitRows(600);
+    const QImage image = view.toPixmap(1200, 600).toImage();
+    const auto measured = view.plottable()->activityRect(0, 2);
+    const auto modelled = view.plottable()->activityRect(1, 2);
+    QVERIFY(measured && modelled);
+    const QRect inner = measured->toAlignedRect().adjusted(4, 4, -4, -4);
+    const QRect innerModelled = modelled->toAlignedRect().adjusted(4, 4, -4, -4);
+    // Skip the text drawn inside: sample the right part of each kernel.
+    const QRect m(inner.right() - 40, inner.top(), 30, inner.height());
+    const QRect h(innerModelled.right() - 40, innerModelled.top(), 30, innerModelled.height());
+    QCOMPARE(distinctColors(image, m), 1);  // solid
+    QVERIFY(distinctColors(image, h) >= 2); // hatched
+}
+
+void TestTimelineView::alignmentMovesRunsApart() {
+    Session session;
+    ViewState state;
+    session.addRuns(entries({testhelpers::gpuShapedRun("early", trace::RunMode::MeasuredGpu, 1, 1'000'000'000),
+                             testhelpers::gpuShapedRun("late", trace::RunMode::MeasuredGpu, 1, 1'500'000'000)}));
+    TimelineView view(&session, &state);
+    QCOMPARE(view.plottable()->originNs(0), std::int64_t(1'000'000'000));
+    QCOMPARE(view.plottable()->originNs(1), std::int64_t(1'500'000'000)); // each at its own start
+    state.setAlignment(Alignment::Absolute);
+    QCOMPARE(view.plottable()->originNs(1), std::int64_t(1'000'000'000)); // one origin for all
+    QVERIFY(view.plottable()->fullKeyRange().upper >= 500'000'000.0);
+}
+
+QTEST_MAIN(TestTimelineView)
+#include "tst_timelineview.moc"
