@@ -1,7 +1,6 @@
 #include "fuzzchecks.h"
 
 #include "device/devicejson.h" // engine-internal: the mapping both presets and traces use
-
 #include "slicescope/device/devicespec.h"
 #include "slicescope/problem/problem.h"
 #include "slicescope/trace/exporters.h"
@@ -143,8 +142,8 @@ std::string checkDeviceInput(std::string_view data) {
         }
         const auto given = object.find(key);
         if (given != object.end() && *given != value) {
-            return "device field \"" + key + "\" was given as " + given->dump() +
-                   " but reads as " + value.dump();
+            return "device field \"" + key + "\" was given as " + given->dump() + " but reads as " +
+                   value.dump();
         }
     }
     const auto again = device::deviceFromJson(written);
@@ -169,8 +168,8 @@ std::string checkShapeInput(std::string_view data) {
     if (shape->r == 0 || shape->c == 0 || shape->n == 0) {
         return "parseShape accepted a zero dimension";
     }
-    const std::string text = std::to_string(shape->r) + "x" + std::to_string(shape->c) + "x" +
-                             std::to_string(shape->n);
+    const std::string text =
+        std::to_string(shape->r) + "x" + std::to_string(shape->c) + "x" + std::to_string(shape->n);
     const auto again = problem::parseShape(text);
     if (!again || *again != *shape) {
         return "parseShape does not read back " + text;

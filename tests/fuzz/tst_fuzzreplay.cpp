@@ -3,11 +3,10 @@
 // finding stays fixed in the normal suite and under the asan preset.
 #include "fuzzchecks.h"
 
-#include <gtest/gtest.h>
-
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <gtest/gtest.h>
 #include <sstream>
 #include <vector>
 
@@ -53,8 +52,8 @@ std::vector<Input> inputs(const char* folder) {
 std::string testName(const testing::TestParamInfo<Input>& info) {
     std::string name = info.param.target + "_" + info.param.path.filename().string();
     std::replace_if(
-        name.begin(), name.end(), [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); },
-        '_');
+        name.begin(), name.end(),
+        [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); }, '_');
     return name;
 }
 
@@ -88,9 +87,9 @@ GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(FuzzRegression);
 TEST(FuzzCorpus, EveryTargetHasSeeds) {
     for (const char* target : {"tracereader", "device", "shape"}) {
         const auto all = inputs("fuzz-corpus");
-        EXPECT_TRUE(std::any_of(all.begin(), all.end(),
-                                [&](const Input& input) { return input.target == target; }))
-            << target;
+        EXPECT_TRUE(std::any_of(all.begin(), all.end(), [&](const Input& input) {
+            return input.target == target;
+        })) << target;
     }
 }
 

@@ -104,7 +104,8 @@ Result<DeviceSpec> deviceFromJson(const nlohmann::json& object) {
             const bool whole = it->is_number_unsigned() ||
                                (it->is_number_integer() && it->template get<long long>() >= 0);
             if (!whole || it->template get<std::uint64_t>() > std::numeric_limits<T>::max()) {
-                error = std::string("device field \"") + key + "\" must be a whole number from 0 to " +
+                error = std::string("device field \"") + key +
+                        "\" must be a whole number from 0 to " +
                         std::to_string(std::numeric_limits<T>::max());
                 return;
             }
@@ -127,7 +128,8 @@ Result<DeviceSpec> deviceFromJson(const nlohmann::json& object) {
         int major = 0, minor = 0;
         if (dot == std::string::npos || !part(std::string_view(text).substr(0, dot), major) ||
             !part(std::string_view(text).substr(dot + 1), minor)) {
-            return fail(Error::Code::Parse, "device field \"compute_capability\" must look like \"9.0\"");
+            return fail(Error::Code::Parse,
+                        "device field \"compute_capability\" must look like \"9.0\"");
         }
         d.computeMajor = major;
         d.computeMinor = minor;

@@ -323,7 +323,8 @@ Status checkReadsBack(const Trace& trace) {
             }
         }
         // The reader maps the device through deviceFromJson: ask it.
-        if (auto device = device::deviceFromJson(device::deviceToJson(run.device, false)); !device) {
+        if (auto device = device::deviceFromJson(device::deviceToJson(run.device, false));
+            !device) {
             return bad("invalid \"device\": " + device.error().message);
         }
         for (std::size_t i = 0; i < run.occupancySeries.size(); ++i) {
