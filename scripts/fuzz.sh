@@ -52,8 +52,13 @@ fi
 if [ ! -f build-fuzz/CMakeCache.txt ]; then
     cmake --preset fuzz >/dev/null || { echo "fuzz.sh: configuring the fuzz preset failed" >&2; exit 2; }
 fi
-nice -n "$niceness" cmake --build build-fuzz -j "$jobs" \
-    --target "${targets[@]/#/fuzz_}" || { echo "fuzz.sh: build failed" >&2; exit 2; }
+echo "== building ${targets[*]/#/fuzz_} (log: build-fuzz/fuzz-build.log)"
+if ! nice -n "$niceness" cmake --build build-fuzz -j "$jobs" \
+    --target "${targets[@]/#/fuzz_}" >build-fuzz/fuzz-build.log 2>&1; then
+    tail -30 build-fuzz/fuzz-build.log >&2
+    echo "fuzz.sh: build failed" >&2
+    exit 2
+fi
 
 status=0
 summary=()
