@@ -41,11 +41,19 @@ run: build
 test: build
 	QT_QPA_PLATFORM=offscreen ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
 
-# The whole suite under AddressSanitizer and UndefinedBehaviorSanitizer.
+# The whole suite under AddressSanitizer (with LeakSanitizer) and UndefinedBehaviorSanitizer;
+# .ci/run runs it after `make test`. Run-time options (docs/reliability.md, "Sanitizers"): stop
+# at the first report, look for leaks, check static initialisation order and stack use after
+# return, and exit with 99, so that a report fails even a test that expects a failing exit status.
+# Set ASAN_OPTIONS or UBSAN_OPTIONS in the environment to override.
+ASAN_OPTIONS  ?= halt_on_error=1:detect_leaks=1:exitcode=99:check_initialization_order=1:strict_init_order=1:detect_stack_use_after_return=1
+UBSAN_OPTIONS ?= halt_on_error=1:print_stacktrace=1:exitcode=99
+
 test-asan: deps
 	@if [ ! -f build-asan/CMakeCache.txt ]; then cmake --preset asan; fi
 	cmake --build build-asan -j $(JOBS)
-	QT_QPA_PLATFORM=offscreen ctest --test-dir build-asan --output-on-failure -j $(JOBS)
+	ASAN_OPTIONS='$(ASAN_OPTIONS)' UBSAN_OPTIONS='$(UBSAN_OPTIONS)' QT_QPA_PLATFORM=offscreen \
+	  ctest --test-dir build-asan --output-on-failure -j $(JOBS)
 
 clean:
-	rm -rf $(BUILD_DIR) build-asan build-release build-no-cuda
+	rm -rf $(BUILD_DIR) build-asan build-release build-no-cuda build-fuzz

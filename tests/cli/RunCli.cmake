@@ -9,6 +9,11 @@ execute_process(COMMAND ${CLI} ${ARGS}
     WORKING_DIRECTORY ${WORK_DIR}
     RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 300)
 message(STATUS "exit ${status}\n--- stdout\n${out}--- stderr\n${err}")
+# Under the asan preset a sanitizer report fails the test even when the exit status matched
+# (without ASAN_OPTIONS=exitcode=..., a report exits with 1, the status of many failure tests).
+if(err MATCHES "ERROR: (AddressSanitizer|LeakSanitizer)|runtime error: |SUMMARY: UndefinedBehaviorSanitizer")
+    message(FATAL_ERROR "a sanitizer reported an error (see stderr above)")
+endif()
 if(NOT "${status}" STREQUAL "${EXPECT_EXIT}")
     message(FATAL_ERROR "expected exit status ${EXPECT_EXIT}, got ${status}")
 endif()

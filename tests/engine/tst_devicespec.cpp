@@ -263,6 +263,25 @@ TEST(DevicePresetsRejects, TextThatIsNotJsonOrTruncated) {
     EXPECT_NE(truncated.error().message.find("not valid JSON"), std::string::npos);
 }
 
+// Found by fuzz_device (tests/data/fuzz-regressions/device/number-beyond-double.json): the
+// text "1e381" made nlohmann::json throw out_of_range (number overflow), which parsePresets did
+// not catch, so the exception left the engine and terminated the program.
+TEST(DevicePresetsRejects, ANumberBeyondADoubleWithoutThrowing) {
+    auto document = builtInDocument();
+    std::string text = document.dump();
+    const std::string clock = "\"clock_mhz\":" + document["presets"][0]["clock_mhz"].dump();
+    ASSERT_NE(text.find(clock), std::string::npos);
+    text.replace(text.find(clock), clock.size(), "\"clock_mhz\":1e400");
+    for (const std::string& bad : {std::string("1e381"), text}) {
+        Result<std::vector<DeviceSpec>> parsed = fail(Error::Code::Internal, "not run");
+        EXPECT_NO_THROW(parsed = parsePresets(bad));
+        ASSERT_FALSE(parsed);
+        EXPECT_EQ(parsed.error().code, Error::Code::Parse);
+        EXPECT_NE(parsed.error().message.find("not valid JSON"), std::string::npos)
+            << parsed.error().message;
+    }
+}
+
 TEST(DevicePresetsRejects, WrongFormatVersionOrList) {
     auto document = builtInDocument();
     document["format"] = "slicescope-trace";

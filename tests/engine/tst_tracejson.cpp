@@ -2,11 +2,18 @@
 #include <nlohmann/json.hpp>
 
 #include <atomic>
+#include <chrono>
 #include <cmath>
+#include <csignal>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <limits>
 #include <sstream>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
 
 #include "slicescope/trace/tracejson.h"
@@ -373,9 +380,9 @@ TEST(TraceJson, IntegersRoundTripExactly) {
         a.stream = std::numeric_limits<std::uint32_t>::max() - 1;
         run.activities.push_back(a);
     }
-    run.activities.push_back(activity(ActivityKind::Host, std::numeric_limits<std::int64_t>::min(),
-                                      std::numeric_limits<std::int64_t>::max()));
-    Activity kernel = activity(ActivityKind::Kernel, -5, -4);
+    // Timestamps are >= 0 (see RejectsNegativeTimestampsSoEveryDifferenceFitsIn64Bits).
+    run.activities.push_back(activity(ActivityKind::Host, 0, std::numeric_limits<std::int64_t>::max()));
+    Activity kernel = activity(ActivityKind::Kernel, 0, 1);
     kernel.grid = {std::numeric_limits<std::uint32_t>::max(), 65535, 65535};
     kernel.registersPerThread = std::numeric_limits<std::uint16_t>::max();
     kernel.iteration = std::numeric_limits<std::uint16_t>::max();
@@ -385,7 +392,8 @@ TEST(TraceJson, IntegersRoundTripExactly) {
     const std::string text = toJson(trace);
     EXPECT_NE(text.find("\"start_ns\":1764675720123456790"), std::string::npos);
     EXPECT_NE(text.find("\"bytes\":18446744073709551615"), std::string::npos);
-    EXPECT_NE(text.find("\"start_ns\":-9223372036854775808"), std::string::npos);
+    EXPECT_NE(text.find("\"end_ns\":9223372036854775807"), std::string::npos);
+    EXPECT_NE(text.find("\"wall_ns\": -9223372036854775808"), std::string::npos);
     auto parsed = parseTrace(text);
     ASSERT_TRUE(parsed) << parsed.error().message;
     expectSameTrace(trace, *parsed);
@@ -639,6 +647,68 @@ TEST(TraceJson, ErrorsNameTheRunAndActivity) {
     EXPECT_EQ(error.message.rfind("byte " + std::to_string(offset) + " ", 0), 0U) << error.message;
 }
 
+// Found by fuzz_tracereader (tests/data/fuzz-regressions/tracereader/
+// negative-timestamps-difference-overflow.json): an activity from INT64_MIN to INT64_MAX was
+// accepted, and its duration, or its start relative to the run's first activity, overflowed a
+// signed 64-bit integer in every consumer (the CSV export first). Timestamps are >= 0, so any
+// two of them differ by at most INT64_MAX.
+TEST(TraceJson, RejectsNegativeTimestampsSoEveryDifferenceFitsIn64Bits) {
+    const std::pair<std::string, const char*> cases[] = {
+        {withActivity(R"("kind": "api", "start_ns": -1, "end_ns": 2)"), "\"start_ns\" must be >= 0"},
+        {withActivity(R"("kind": "api", "start_ns": -9223372036854775808, "end_ns": 9223372036854775807)"), "\"start_ns\" must be >= 0"},
+        {withActivity(R"("kind": "api", "end_ns": -2, "start_ns": -3)"), "\"end_ns\" must be >= 0"},
+        {withRun(R"("occupancy_series": [[-1, 0.5]])"), "\"occupancy_series time\" must be >= 0"},
+    };
+    for (const auto& [text, expected] : cases) {
+        SCOPED_TRACE(text);
+        const Error error = parseError(text);
+        EXPECT_EQ(error.code, Error::Code::Parse);
+        EXPECT_NE(error.message.find(expected), std::string::npos) << error.message;
+    }
+    const fs::path finding = fs::path(SLICESCOPE_TEST_DATA_DIR) / "fuzz-regressions" / "tracereader" /
+                             "negative-timestamps-difference-overflow.json";
+    auto rejected = readTrace(finding);
+    ASSERT_FALSE(rejected);
+    EXPECT_NE(rejected.error().message.find("must be >= 0"), std::string::npos)
+        << rejected.error().message;
+
+    // The widest interval left is the whole non-negative range, and its duration fits.
+    auto widest = parseTrace(withActivity(R"("kind": "host", "start_ns": 0, "end_ns": 9223372036854775807)"));
+    ASSERT_TRUE(widest) << widest.error().message;
+    EXPECT_EQ(widest->runs[0].activities[1].durationNs(), std::numeric_limits<std::int64_t>::max());
+}
+
+// Found by fuzz_device (tests/data/fuzz-regressions/device/registers-per-sm-past-uint32.json):
+// deviceFromJson, which reads a trace's "device" and the presets, took 655364294967296 for the
+// 32-bit "registers_per_sm" and kept its low bits, 3825205248. A figure the field cannot hold is
+// a Parse error naming the field; compute_capability must read "M.m".
+TEST(TraceJson, RejectsDeviceFiguresTheFieldCannotHold) {
+    const std::pair<const char*, const char*> cases[] = {
+        {R"("registers_per_sm": 655364294967296)", "\"registers_per_sm\""},
+        {R"("sm_count": 4294967296)", "\"sm_count\""},
+        {R"("warp_size": 18446744073709551615)", "\"warp_size\""},
+        {R"("clock_mhz": -1980)", "\"clock_mhz\""},
+        {R"("compute_capability": "99999999999.0")", "\"compute_capability\""},
+        {R"("compute_capability": "9.0 beta")", "\"compute_capability\""},
+        {R"("compute_capability": "-9.-1")", "\"compute_capability\""},
+    };
+    for (const auto& [figure, expected] : cases) {
+        SCOPED_TRACE(figure);
+        const Error error =
+            parseError(replaced(withRun(""), R"({"name": "d"})", std::string(R"({"name": "d", )") + figure + "}"));
+        EXPECT_EQ(error.code, Error::Code::Parse);
+        EXPECT_NE(error.message.find("invalid \"device\""), std::string::npos) << error.message;
+        EXPECT_NE(error.message.find(expected), std::string::npos) << error.message;
+    }
+    // The largest values each field holds still read, unchanged.
+    auto largest = parseTrace(replaced(withRun(""), R"({"name": "d"})",
+                                       R"({"name": "d", "sm_count": 4294967295, "global_memory_bytes": 18446744073709551615, "compute_capability": "12.1"})"));
+    ASSERT_TRUE(largest) << largest.error().message;
+    EXPECT_EQ(largest->runs[0].device.smCount, 4294967295U);
+    EXPECT_EQ(largest->runs[0].device.globalMemoryBytes, 18446744073709551615ULL);
+    EXPECT_EQ(largest->runs[0].device.computeCapability(), "12.1");
+}
+
 TEST(TraceJson, RejectsEveryTruncationOfAValidFile) {
     const std::string text = readFile(fs::path(SLICESCOPE_TEST_DATA_DIR) / "format-example.json");
     ASSERT_TRUE(parseTrace(text));
@@ -747,6 +817,143 @@ TEST(TraceJson, AFailedWriteLeavesTheTargetAndNoTemporaryBehind) {
     EXPECT_EQ(missingFolder.error().code, Error::Code::Io);
     EXPECT_NE(missingFolder.error().message.find("t.json"), std::string::npos);
     EXPECT_NE(missingFolder.error().message.find("No such file or directory"), std::string::npos);
+}
+
+// The files a writer leaves, other than path itself (temporaries).
+std::vector<fs::path> othersIn(const fs::path& dir, const fs::path& path) {
+    std::vector<fs::path> others;
+    for (const auto& entry : fs::directory_iterator(dir)) {
+        if (entry.path() != path) {
+            others.push_back(entry.path());
+        }
+    }
+    return others;
+}
+
+// A trace of about 20 MB: long enough to write that a kill lands in the middle.
+Trace largeTrace() {
+    Trace trace;
+    trace.generator = "large";
+    Run& run = trace.runs.emplace_back();
+    run.id = "large";
+    run.strategy = "recorded";
+    run.mode = RunMode::Recorded;
+    for (int i = 0; i < 200'000; ++i) {
+        Activity a = activity(ActivityKind::Kernel, kBaseNs + i, kBaseNs + i + 1);
+        a.nameId = run.intern("kernel");
+        run.activities.push_back(a);
+    }
+    return trace;
+}
+
+// A trace the reader would reject must not replace a good file: such a file could never be
+// opened again (no lost data). writeTrace checks what the in-memory model allows and the format
+// does not.
+TEST(TraceJson, RefusesToWriteATraceItCouldNotReadBackAndKeepsTheOldFile) {
+    TempDir dir;
+    const fs::path path = dir.path() / "trace.json";
+    ASSERT_TRUE(writeTrace(fullTrace(), path));
+    const std::string good = readFile(path);
+
+    const std::pair<const char*, std::function<void(Trace&)>> cases[] = {
+        {"start_ns", [](Trace& t) { t.runs[0].activities[0].startNs = -1; }},
+        {"before", [](Trace& t) { t.runs[0].activities[1].endNs = t.runs[0].activities[1].startNs - 1; }},
+        {"occupancy_series", [](Trace& t) { t.runs[0].occupancySeries[0].timeNs = -5; }},
+        {"occupancy_series", [](Trace& t) { t.runs[0].occupancySeries[1].value = kNoValue; }},
+        {"problem", [](Trace& t) { t.runs[1].problem->shape.c = 0; }},
+        {"problem", [](Trace& t) { t.runs[1].problem->workPerElement = 0; }},
+        {"clock_mhz", [](Trace& t) { t.runs[0].device.clockMHz = -1; }},
+        {"memory_bandwidth_gbps", [](Trace& t) { t.runs[0].device.memoryBandwidthGBps = std::numeric_limits<double>::infinity(); }},
+        {"compute_capability", [](Trace& t) { t.runs[0].device.computeMajor = 1000; }},
+        {"compute_capability", [](Trace& t) { t.runs[2].device.computeMinor = -1; }},
+    };
+    for (const auto& [expected, breakIt] : cases) {
+        Trace bad = fullTrace();
+        breakIt(bad);
+        const std::string text = toJson(bad);
+        SCOPED_TRACE(expected);
+        ASSERT_FALSE(parseTrace(text)) << "the reader accepts this case: it is no test of the writer";
+        auto written = writeTrace(bad, path);
+        ASSERT_FALSE(written);
+        EXPECT_EQ(written.error().code, Error::Code::InvalidArgument);
+        EXPECT_NE(written.error().message.find(path.string()), std::string::npos) << written.error().message;
+        EXPECT_NE(written.error().message.find(expected), std::string::npos) << written.error().message;
+        EXPECT_EQ(readFile(path), good);
+        EXPECT_TRUE(othersIn(dir.path(), path).empty());
+    }
+}
+
+// A writer killed at any moment (SIGKILL: no handler, no clean-up) leaves the old file whole.
+TEST(TraceJson, AWriterKilledMidWayLeavesTheOldFileWhole) {
+    TempDir dir;
+    const fs::path path = dir.path() / "trace.json";
+    const Trace old = fullTrace();
+    ASSERT_TRUE(writeTrace(old, path));
+    const Trace large = largeTrace();
+
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        (void)writeTrace(large, path);
+        ::_exit(0);
+    }
+    // Kill it once its temporary file holds some of the text, but not all of it.
+    bool killedMidWay = false;
+    for (int poll = 0; poll < 20'000 && !killedMidWay; ++poll) {
+        for (const auto& other : othersIn(dir.path(), path)) {
+            std::error_code error;
+            if (fs::file_size(other, error) > 0 && !error) {
+                ::kill(child, SIGKILL);
+                killedMidWay = true;
+                break;
+            }
+        }
+        if (!killedMidWay) {
+            std::this_thread::sleep_for(std::chrono::microseconds(500));
+        }
+    }
+    int status = 0;
+    ASSERT_EQ(::waitpid(child, &status, 0), child);
+    EXPECT_TRUE(killedMidWay) << "the writer finished before the test saw its temporary file";
+    EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+
+    auto read = readTrace(path);
+    ASSERT_TRUE(read) << read.error().message;
+    expectSameTrace(old, *read);
+
+    // The killed writer's temporary is left behind; the next write of that file removes it,
+    // since the process that owned it is gone.
+    ASSERT_TRUE(writeTrace(old, path));
+    EXPECT_TRUE(othersIn(dir.path(), path).empty());
+}
+
+// A full disk (here: a file size limit, so write() fails with EFBIG) fails the write with an Io
+// error, keeps the old file and removes the temporary.
+TEST(TraceJson, AFullDiskLeavesTheOldFileAndNoTemporaryBehind) {
+    TempDir dir;
+    const fs::path path = dir.path() / "trace.json";
+    ASSERT_TRUE(writeTrace(fullTrace(), path));
+    const std::string good = readFile(path);
+    const Trace large = largeTrace();
+
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        std::signal(SIGXFSZ, SIG_IGN);
+        const rlimit limit{256 * 1024, 256 * 1024};
+        ::setrlimit(RLIMIT_FSIZE, &limit);
+        auto written = writeTrace(large, path);
+        const bool reported = !written && written.error().code == Error::Code::Io &&
+                              written.error().message.find(path.string()) != std::string::npos &&
+                              written.error().message.find(std::strerror(EFBIG)) != std::string::npos;
+        ::_exit(reported ? 42 : 1);
+    }
+    int status = 0;
+    ASSERT_EQ(::waitpid(child, &status, 0), child);
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 42) << "writeTrace did not report the failed write as an Io error";
+    EXPECT_EQ(readFile(path), good);
+    EXPECT_TRUE(othersIn(dir.path(), path).empty());
 }
 
 TEST(TraceJson, ReadingAMissingFileOrAFolderIsAnIoError) {

@@ -1,6 +1,8 @@
 #include "devicejson.h"
 
-#include <cstdio>
+#include <charconv>
+#include <cmath>
+#include <limits>
 
 namespace slicescope::device {
 
@@ -90,13 +92,21 @@ Result<DeviceSpec> deviceFromJson(const nlohmann::json& object) {
                 return;
             }
         } else if constexpr (std::is_floating_point_v<T>) {
-            if (!it->is_number()) {
-                error = std::string("device field \"") + key + "\" must be a number";
+            // Finite: a JSON file cannot hold infinity (nlohmann writes it as null).
+            if (!it->is_number() || !std::isfinite(it->template get<double>()) ||
+                it->template get<double>() < 0) {
+                error = std::string("device field \"") + key + "\" must be a finite number >= 0";
                 return;
             }
         } else {
-            if (!it->is_number_unsigned() && !(it->is_number_integer() && it->template get<long long>() >= 0)) {
-                error = std::string("device field \"") + key + "\" must be a whole number >= 0";
+            // A figure the field cannot hold is an error, not its low bits (a fuzz finding).
+            static_assert(std::is_unsigned_v<T>);
+            const bool whole = it->is_number_unsigned() ||
+                               (it->is_number_integer() && it->template get<long long>() >= 0);
+            if (!whole || it->template get<std::uint64_t>() > std::numeric_limits<T>::max()) {
+                error = std::string("device field \"") + key +
+                        "\" must be a whole number from 0 to " +
+                        std::to_string(std::numeric_limits<T>::max());
                 return;
             }
         }
@@ -106,9 +116,20 @@ Result<DeviceSpec> deviceFromJson(const nlohmann::json& object) {
         return fail(Error::Code::Parse, error);
     }
     if (const auto cc = object.find("compute_capability"); cc != object.end()) {
+        // "M.m", each part at most three digits: sscanf("%d.%d") took "9.0 beta", "-9.-1", and
+        // overflowed on eleven digits.
+        const auto part = [](std::string_view text, int& out) {
+            const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+            return !text.empty() && text.size() <= 3 && text.front() != '-' && ec == std::errc() &&
+                   end == text.data() + text.size();
+        };
+        const std::string text = cc->is_string() ? cc->get<std::string>() : std::string();
+        const std::size_t dot = text.find('.');
         int major = 0, minor = 0;
-        if (!cc->is_string() || std::sscanf(cc->get<std::string>().c_str(), "%d.%d", &major, &minor) != 2) {
-            return fail(Error::Code::Parse, "device field \"compute_capability\" must look like \"9.0\"");
+        if (dot == std::string::npos || !part(std::string_view(text).substr(0, dot), major) ||
+            !part(std::string_view(text).substr(dot + 1), minor)) {
+            return fail(Error::Code::Parse,
+                        "device field \"compute_capability\" must look like \"9.0\"");
         }
         d.computeMajor = major;
         d.computeMinor = minor;

@@ -128,7 +128,9 @@ Result<std::vector<DeviceSpec>> parsePresets(std::string_view json) {
     nlohmann::json document;
     try {
         document = nlohmann::json::parse(json);
-    } catch (const nlohmann::json::parse_error& e) {
+    } catch (const nlohmann::json::exception& e) {
+        // parse_error, and out_of_range for a number beyond a double (a fuzz finding): nothing
+        // may leave the engine as an exception.
         return fail(Error::Code::Parse,
                     std::string("device presets are not valid JSON: ") + e.what());
     }

@@ -3,6 +3,8 @@
 #include <array>
 #include <atomic>
 #include <cerrno>
+#include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <new>
@@ -88,6 +90,29 @@ void syncDirectory(const std::filesystem::path& directory) {
     }
 }
 
+// Temporaries of path are named ".NAME.tmp-PID-N". One whose process is gone was left by a
+// writer that was killed or crashed mid-way: remove it, so killed writers do not pile up junk
+// beside the user's files. A live process's temporary (even one whose PID was reused) is kept.
+void removeStaleTemporaries(const std::filesystem::path& directory, const std::string& name) {
+    const std::string prefix = "." + name + ".tmp-";
+    std::error_code error;
+    for (const auto& entry : std::filesystem::directory_iterator(directory, error)) {
+        const std::string file = entry.path().filename().string();
+        if (file.compare(0, prefix.size(), prefix) != 0) {
+            continue;
+        }
+        const char* digits = file.c_str() + prefix.size();
+        char* end = nullptr;
+        const long pid = std::strtol(digits, &end, 10);
+        if (end == digits || *end != '-' || pid <= 0 || pid == long(::getpid())) {
+            continue;
+        }
+        if (::kill(pid_t(pid), 0) != 0 && errno == ESRCH) {
+            ::unlink(entry.path().c_str());
+        }
+    }
+}
+
 } // namespace
 
 Status writeFileAtomically(const std::filesystem::path& path,
@@ -98,6 +123,7 @@ Status writeFileAtomically(const std::filesystem::path& path,
     const std::filesystem::path directory =
         path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
     static std::atomic<unsigned> counter{0};
+    removeStaleTemporaries(directory, path.filename().string());
 
     // O_EXCL with a name nobody else uses; the mode is 0666 less the umask, as for any new file.
     std::filesystem::path temporary;

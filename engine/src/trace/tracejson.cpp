@@ -93,6 +93,10 @@ std::string toJson(const Trace& trace) {
 }
 
 Status writeTrace(const Trace& trace, const std::filesystem::path& path) {
+    if (auto readable = checkReadsBack(trace); !readable) {
+        return fail(readable.error().code,
+                    "cannot write " + path.string() + ": " + readable.error().message);
+    }
     return writeFileAtomically(path, [&trace](std::ostream& stream) {
         std::string buffer;
         buffer.reserve((std::size_t(1) << 20) + 65536);

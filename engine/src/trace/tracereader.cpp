@@ -93,6 +93,7 @@ class TraceReader {
     bool parseUnsigned(std::uint64_t& out, std::string_view name, std::uint64_t max);
     template <typename T> bool parseUnsignedAs(T& out, std::string_view name, std::uint64_t max);
     bool parseSigned(std::int64_t& out, std::string_view name);
+    bool parseTimestamp(std::int64_t& out, std::string_view name);
     template <typename T> bool parseReal(T& out, std::string_view name, bool nullIsNaN);
     bool parseBool(bool& out, std::string_view name);
     bool parseText(std::string& out, std::string_view name);
@@ -473,6 +474,22 @@ bool TraceReader::parseSigned(std::int64_t& out, std::string_view name) {
         magnitude = magnitude * 10 + digit;
     }
     out = negative ? std::int64_t(0 - magnitude) : std::int64_t(magnitude);
+    return true;
+}
+
+// Timestamps are >= 0: then any two of them differ by at most INT64_MAX, so a duration, or a time
+// relative to a run's first activity, fits in an int64 wherever it is computed. (A fuzzed file
+// with an activity from INT64_MIN to INT64_MAX made every consumer overflow.)
+bool TraceReader::parseTimestamp(std::int64_t& out, std::string_view name) {
+    const char* start = p_;
+    std::int64_t value = 0;
+    if (!parseSigned(value, name)) {
+        return false;
+    }
+    if (value < 0) {
+        return failAt(start, field(name) + " must be >= 0, not " + std::to_string(value));
+    }
+    out = value;
     return true;
 }
 
@@ -971,9 +988,9 @@ bool TraceReader::parseActivity(Activity& a, NameTable& names) {
             return true;
         }
         case 1:
-            return parseSigned(a.startNs, "start_ns");
+            return parseTimestamp(a.startNs, "start_ns");
         case 2:
-            return parseSigned(a.endNs, "end_ns");
+            return parseTimestamp(a.endNs, "end_ns");
         case 3: {
             std::string_view text;
             if (!parseString(text, "\"name\"")) {
@@ -1224,7 +1241,7 @@ bool TraceReader::parseSeries(std::vector<OccupancySample>& out) {
         }
         ++p_;
         skipSpace();
-        if (!parseSigned(sample.timeNs, "occupancy_series time") || !expect(',', "a sample")) {
+        if (!parseTimestamp(sample.timeNs, "occupancy_series time") || !expect(',', "a sample")) {
             return false;
         }
         skipSpace();

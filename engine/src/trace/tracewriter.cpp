@@ -310,4 +310,44 @@ void writeTraceText(const Trace& trace, std::string& out,
     TraceWriter(out, drain).write(trace);
 }
 
+Status checkReadsBack(const Trace& trace) {
+    for (const auto& run : trace.runs) {
+        const auto bad = [&run](const std::string& what) {
+            return fail(Error::Code::InvalidArgument,
+                        "run '" + run.id + "': " + what + " (the file could not be read back)");
+        };
+        if (run.problem) {
+            const auto& p = *run.problem;
+            if (auto made = problem::makeProblem(p.shape, p.dtype, p.workPerElement); !made) {
+                return bad("invalid \"problem\": " + made.error().message);
+            }
+        }
+        // The reader maps the device through deviceFromJson: ask it.
+        if (auto device = device::deviceFromJson(device::deviceToJson(run.device, false));
+            !device) {
+            return bad("invalid \"device\": " + device.error().message);
+        }
+        for (std::size_t i = 0; i < run.occupancySeries.size(); ++i) {
+            const auto& sample = run.occupancySeries[i];
+            if (sample.timeNs < 0 || !std::isfinite(sample.value)) {
+                return bad("\"occupancy_series\" sample " + std::to_string(i) +
+                           " needs a time >= 0 and a finite value");
+            }
+        }
+        for (std::size_t i = 0; i < run.activities.size(); ++i) {
+            const Activity& a = run.activities[i];
+            if (a.startNs < 0) {
+                return bad("activity " + std::to_string(i) + ": \"start_ns\" (" +
+                           std::to_string(a.startNs) + ") is negative");
+            }
+            if (a.endNs < a.startNs) {
+                return bad("activity " + std::to_string(i) + ": \"end_ns\" (" +
+                           std::to_string(a.endNs) + ") is before \"start_ns\" (" +
+                           std::to_string(a.startNs) + ")");
+            }
+        }
+    }
+    return {};
+}
+
 } // namespace slicescope::trace

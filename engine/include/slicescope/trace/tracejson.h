@@ -25,7 +25,8 @@ Result<Trace> readTrace(const std::filesystem::path& path, const ReadOptions& op
 
 std::string toJson(const Trace& trace);
 // Writes to a temporary file beside path, then renames it over path: a half-written file
-// never replaces a good one.
+// never replaces a good one. A trace the reader would reject (a negative timestamp, an end
+// before its start, an invalid problem or device figure) is refused with InvalidArgument.
 Status writeTrace(const Trace& trace, const std::filesystem::path& path);
 
 } // namespace slicescope::trace

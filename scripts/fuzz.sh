@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (CMake preset `fuzz`: clang, AddressSanitizer + UBSan, into
+# build-fuzz/) and runs each one for a bounded time.
+#
+#   scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]
+#
+#   SECONDS_PER_TARGET  default 180
+#   TARGET              tracereader, device, shape (default: all three, one after the other)
+#
+# Findings (crash-*, leak-*, timeout-*, oom-* inputs) are kept under $FUZZ_FINDINGS/<target>/
+# (default fuzz-findings/); the script exits 1 when a run found anything, 2 on a usage or build
+# error, 0 otherwise. Reproduce a finding with `build-fuzz/bin/fuzz_<target> FILE`; once fixed, add
+# it to tests/data/fuzz-regressions/<target>/ so the normal suite replays it (tst_fuzzreplay).
+#
+# Seeds: tests/data/fuzz-corpus/<target>/ (read only). The corpus the fuzzer grows is kept in
+# build-fuzz/corpus/<target>/ and reused by the next run.
+# Environment: FUZZ_FINDINGS, FUZZ_NICE (niceness, default 10), FUZZ_JOBS (build jobs, default 2),
+# FUZZ_ARGS (extra libFuzzer flags).
+# Needs Debian's clang-14, libclang-rt-14-dev (libFuzzer, sanitizer runtimes) and libomp-14-dev.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+usage() {
+    sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'
+    exit 2
+}
+
+seconds=180
+if [ $# -gt 0 ] && [[ "$1" =~ ^[0-9]+$ ]]; then
+    seconds=$1
+    shift
+elif [ $# -gt 0 ] && [[ "$1" == -h || "$1" == --help ]]; then
+    usage
+fi
+targets=("$@")
+[ ${#targets[@]} -eq 0 ] && targets=(tracereader device shape)
+for t in "${targets[@]}"; do
+    case $t in
+    tracereader | device | shape) ;;
+    *) echo "fuzz.sh: unknown target '$t' (tracereader, device, shape)" >&2; usage ;;
+    esac
+done
+
+findings=${FUZZ_FINDINGS:-fuzz-findings}
+niceness=${FUZZ_NICE:-10}
+jobs=${FUZZ_JOBS:-2}
+
+if ! command -v clang++ >/dev/null; then
+    echo "fuzz.sh: clang++ not found (apt-get install clang-14 libclang-rt-14-dev libomp-14-dev)" >&2
+    exit 2
+fi
+if [ ! -f build-fuzz/CMakeCache.txt ]; then
+    cmake --preset fuzz >/dev/null || { echo "fuzz.sh: configuring the fuzz preset failed" >&2; exit 2; }
+fi
+echo "== building ${targets[*]/#/fuzz_} (log: build-fuzz/fuzz-build.log)"
+if ! nice -n "$niceness" cmake --build build-fuzz -j "$jobs" \
+    --target "${targets[@]/#/fuzz_}" >build-fuzz/fuzz-build.log 2>&1; then
+    tail -30 build-fuzz/fuzz-build.log >&2
+    echo "fuzz.sh: build failed" >&2
+    exit 2
+fi
+
+status=0
+summary=()
+for t in "${targets[@]}"; do
+    seeds=tests/data/fuzz-corpus/$t
+    corpus=build-fuzz/corpus/$t
+    artifacts=$findings/$t
+    log=build-fuzz/fuzz-$t.log
+    mkdir -p "$corpus" "$artifacts"
+    dict=()
+    [ "$t" != shape ] && dict=(-dict=tests/data/fuzz-corpus/trace.dict)
+    before=$(find "$artifacts" -type f | wc -l)
+    echo "== fuzz_$t for ${seconds}s (log: $log)"
+    # -timeout: an input that takes over 10 s is a hang; -rss_limit_mb: a blow-up is a finding.
+    started=$SECONDS
+    # shellcheck disable=SC2086
+    nice -n "$niceness" build-fuzz/bin/fuzz_$t "${dict[@]}" \
+        -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=8192 \
+        -print_final_stats=1 -artifact_prefix="$artifacts/" ${FUZZ_ARGS:-} \
+        "$corpus" "$seeds" >"$log" 2>&1
+    rc=$?
+    elapsed=$((SECONDS - started))
+    after=$(find "$artifacts" -type f | wc -l)
+    runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+    rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
+    rss=$(sed -n 's/^stat::peak_rss_mb: *//p' "$log" | tail -1)
+    files=$(find "$corpus" -type f | wc -l)
+    line="fuzz_$t: ${elapsed}s of ${seconds}s, ${runs:-?} runs, ${rate:-?} exec/s, peak RSS ${rss:-?} MB, corpus $files files, findings $((after - before)), exit $rc"
+    echo "$line"
+    summary+=("$line")
+    if [ "$rc" -ne 0 ] || [ "$after" -gt "$before" ]; then
+        status=1
+        grep -E "ERROR|runtime error|fuzz check failed|Test unit written" "$log" | head -20
+        echo "   findings under $artifacts/"
+    fi
+done
+
+echo "== summary"
+printf '%s\n' "${summary[@]}"
+exit $status
