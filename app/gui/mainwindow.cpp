@@ -18,6 +18,7 @@
 #include <QRegularExpression>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLocale>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -316,12 +317,23 @@ void MainWindow::createDocks() {
     traceTable_->setSelectionMode(QAbstractItemView::SingleSelection);
     traceTable_->verticalHeader()->hide();
     traceTable_->verticalHeader()->setDefaultSectionSize(traceTable_->fontMetrics().height() + 6);
+    // Size columns by the rows in view only (Qt's default looks at 1,000 rows per column: tens of
+    // milliseconds of text layout on every run change).
+    traceTable_->verticalHeader()->setResizeContentsPrecision(0);
     traceTable_->horizontalHeader()->setStretchLastSection(true);
     traceLayout->addWidget(traceTable_, 1);
     traceDock->setWidget(traceWidget);
     addDockWidget(Qt::BottomDockWidgetArea, traceDock);
     connect(traceShowAll_, &QCheckBox::toggled, traceProxy_, &models::GpuTraceProxy::setShowAll);
     connect(traceShowAll_, &QCheckBox::toggled, this, [this] { onSelectedRunChanged(state_->selectedRun()); });
+    // Big runs' rows are filtered and sorted on a worker: say so meanwhile; when they arrive,
+    // count them and put the selected activity's row back.
+    connect(traceProxy_, &models::GpuTraceProxy::busyChanged, this, [this](bool busy) {
+        updateTraceCaption();
+        if (!busy) {
+            onSelectedActivityChanged();
+        }
+    });
     connect(timeline_, &TimelineView::activityClicked, traceDock, [traceDock] { traceDock->raise(); });
     connect(traceTable_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) {
@@ -698,18 +710,10 @@ void MainWindow::onSelectedRunChanged(const QString& runId) {
     if (traceModel_->run() != entry) {
         traceModel_->setRun(entry);
     }
-    const int rows = traceProxy_->rowCount();
     if (entry && traceTable_->isVisible()) {
         traceTable_->resizeColumnsToContents(); // looks at the rows in view, not all of them
     }
-    traceCaption_->setText(entry ? QStringLiteral("<b>%1</b>%2: %3 %4")
-                                       .arg(entry->id.toHtmlEscaped(),
-                                            entry->isModelled() ? QStringLiteral(" (<i>modelled</i>)") : QString())
-                                       .arg(rows)
-                                       .arg(traceModel_->hasDeviceActivities() && !traceProxy_->showAll()
-                                                ? QStringLiteral("device activities (nvprof --print-gpu-trace)")
-                                                : QStringLiteral("activities"))
-                                 : QStringLiteral("No run selected."));
+    updateTraceCaption();
     verdict_->setText(entry ? QStringLiteral("<b>%1</b>: %2").arg(entry->id.toHtmlEscaped(), entry->verdict.toHtmlEscaped())
                             : QString());
     // Keep the runs table's current row on the selected run.
@@ -722,6 +726,28 @@ void MainWindow::onSelectedRunChanged(const QString& runId) {
             break;
         }
     }
+}
+
+void MainWindow::updateTraceCaption() {
+    const models::ConstRunEntryPtr& entry = traceModel_->run();
+    if (!entry) {
+        traceCaption_->setText(QStringLiteral("No run selected."));
+        return;
+    }
+    const QString what = traceModel_->hasDeviceActivities() && !traceProxy_->showAll()
+                             ? QStringLiteral("device activities (nvprof --print-gpu-trace)")
+                             : QStringLiteral("activities");
+    const QString count = traceProxy_->isBusy()
+                              ? QStringLiteral("%1 %2, sorting\u2026")
+                                    .arg(QLocale().toString(qulonglong(traceModel_->hasDeviceActivities() &&
+                                                                               !traceProxy_->showAll()
+                                                                           ? entry->deviceActivities
+                                                                           : entry->run->activities.size())),
+                                         what)
+                              : QStringLiteral("%1 %2").arg(traceProxy_->rowCount()).arg(what);
+    traceCaption_->setText(QStringLiteral("<b>%1</b>%2: %3")
+                               .arg(entry->id.toHtmlEscaped(),
+                                    entry->isModelled() ? QStringLiteral(" (<i>modelled</i>)") : QString(), count));
 }
 
 void MainWindow::onSelectedActivityChanged() {

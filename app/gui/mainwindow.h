@@ -113,6 +113,7 @@ class MainWindow : public QMainWindow {
     void onRunsAdded(int first, int last);
     void onSelectedRunChanged(const QString& runId);
     void onSelectedActivityChanged();
+    void updateTraceCaption();
     void showError(const QString& text);
     void appendLog(const QString& line);
     void addRecentFile(const QString& path);

@@ -1,5 +1,7 @@
 #include "models/runentry.h"
 
+#include <algorithm>
+
 namespace slicescope::models {
 
 RunEntryPtr makeRunEntry(trace::Run run, RunOrigin origin, const QString& source) {
@@ -7,6 +9,8 @@ RunEntryPtr makeRunEntry(trace::Run run, RunOrigin origin, const QString& source
     entry->id = toQString(run.id);
     entry->lanes = std::make_shared<const RunLanes>(buildLanes(run));
     entry->summary = trace::summarize(run);
+    entry->deviceActivities = std::size_t(std::count_if(run.activities.begin(), run.activities.end(),
+                                                        [](const trace::Activity& a) { return trace::isDeviceActivity(a.kind); }));
     entry->launchWords = toQString(trace::describeLaunch(run));
     entry->origin = origin;
     entry->source = source;

@@ -26,6 +26,7 @@ struct RunEntry {
     std::shared_ptr<const trace::Run> run;
     std::shared_ptr<const RunLanes> lanes;
     trace::RunSummary summary;
+    std::size_t deviceActivities = 0; // copies, kernels and memsets: the rows nvprof's gpu trace lists
     QString launchWords; // "one block of 64 threads; 1 thread works; 131 of 132 SMs idle"
     QString verdict;     // set by the session, which knows the other runs
     RunOrigin origin = RunOrigin::Opened;
