@@ -50,6 +50,7 @@
 #include "models/devicelistmodel.h"
 #include "models/gputracemodel.h"
 #include "models/gputraceproxy.h"
+#include "models/pendingruns.h"
 #include "models/runlistmodel.h"
 #include "models/session.h"
 #include "models/sessionstore.h"
@@ -94,6 +95,7 @@ MainWindow::MainWindow(const StartOptions& options, QWidget* parent)
     state_ = new models::ViewState(this);
     store_ = new models::SessionStore(
         options.sessionFile.isEmpty() ? models::SessionStore::defaultPath() : options.sessionFile, this);
+    pendingRuns_ = std::make_unique<models::PendingRuns>(models::PendingRuns::rootFor(store_->path()));
     loader_ = new models::TraceLoader(this);
     runner_ = new models::CliRunner(this);
     strategies_ = new models::StrategyListModel(this);
@@ -173,7 +175,8 @@ MainWindow::MainWindow(const StartOptions& options, QWidget* parent)
     connect(state_, &models::ViewState::selectedRunChanged, this, &MainWindow::onSelectedRunChanged);
     connect(state_, &models::ViewState::selectedActivityChanged, this, &MainWindow::onSelectedActivityChanged);
     connect(store_, &models::SessionStore::saveFailed, this, &MainWindow::showError);
-    connect(store_, &models::SessionStore::saved, this, [this](const QString& path, int runs) {
+    connect(store_, &models::SessionStore::saved, this, [this](const QString& path, int runs, quint64 ticket) {
+        pendingRuns_->saved(ticket); // run traces whose runs are in the saved session now
         if (runs > 0) {
             appendLog(QStringLiteral("session saved: %1 runs in %2").arg(runs).arg(path));
         }
@@ -244,6 +247,7 @@ MainWindow::~MainWindow() {
         devicesProcess_->waitForFinished(2000);
     }
     store_->waitForIdle();
+    pendingRuns_->saved(store_->lastSavedTicket());
 }
 
 void MainWindow::createDocks() {
@@ -482,11 +486,13 @@ void MainWindow::createActions() {
 
 void MainWindow::start() {
     queryDevices();
+    // A saved session, and runs that had finished but not reached it when a GUI died.
     const bool saved = store_->exists();
+    const int orphans = int(pendingRuns_->orphans().size());
     for (const QString& path : options_.traces) {
         openTrace(path);
     }
-    if (saved) {
+    if (saved || orphans > 0) {
         if (options_.restoreSession) {
             restoreSession();
         } else {
@@ -494,9 +500,17 @@ void MainWindow::start() {
             restoreBanner_->clearButtons();
             restoreBanner_->addButton(QStringLiteral("Restore"), [this] { restoreSession(); });
             restoreBanner_->addButton(QStringLiteral("Discard"), [this] { discardSavedSession(); });
+            const QString finished =
+                orphans == 0 ? QString()
+                             : QStringLiteral(" %1 more run file%2 finished as it ended (in %3).")
+                                   .arg(orphans)
+                                   .arg(orphans == 1 ? QString() : QStringLiteral("s"))
+                                   .arg(models::PendingRuns::rootFor(store_->path()).toHtmlEscaped());
             restoreBanner_->show(MessageBanner::Kind::Question,
-                                 QStringLiteral("Your last session's runs were saved (%1). Restore them?")
-                                     .arg(store_->path().toHtmlEscaped()));
+                                 (saved ? QStringLiteral("Your last session's runs were saved (%1).")
+                                              .arg(store_->path().toHtmlEscaped())
+                                        : QStringLiteral("Your last session ended before its runs were saved.")) +
+                                     finished + QStringLiteral(" Restore them?"));
         }
     } else if (options_.traces.isEmpty()) {
         loadSamples();
@@ -532,16 +546,27 @@ void MainWindow::loadSamples() {
 void MainWindow::restoreSession() {
     restoreBanner_->hide();
     loadingRestore_ = true;
-    load(store_->path(), models::RunOrigin::Restored);
+    if (store_->exists()) {
+        load(store_->path(), models::RunOrigin::Restored);
+    }
+    adoptedRuns_ = pendingRuns_->adoptOrphans();
+    for (const QString& path : adoptedRuns_) {
+        load(path, models::RunOrigin::Restored);
+    }
+    if (!store_->exists() && adoptedRuns_.isEmpty()) {
+        loadingRestore_ = false;
+        autosaveArmed_ = true;
+    }
 }
 
 void MainWindow::discardSavedSession() {
     restoreBanner_->hide();
     store_->discard();
+    pendingRuns_->discardOrphans();
     autosaveArmed_ = true;
     if (autosavePending_ || session_->userRunCount() > 0) {
         autosavePending_ = false;
-        store_->save(*session_);
+        requestSave();
     }
     if (session_->isEmpty()) {
         loadSamples();
@@ -562,6 +587,7 @@ void MainWindow::queryDevices() {
             onDevicesListed(-1, {}, process->errorString());
         }
     });
+    models::endWithThisProcess(*process);
     process->start(runner_->program(), {QStringLiteral("devices"), QStringLiteral("--json")});
 }
 
@@ -636,8 +662,8 @@ void MainWindow::applyLoaded(const models::LoadResult& result) {
             showError(QStringLiteral("Could not open <b>%1</b>: %2")
                           .arg(QFileInfo(result.path).fileName().toHtmlEscaped(), result.error.toHtmlEscaped()));
         }
-        if (result.origin == models::RunOrigin::Measured) {
-            QFile::remove(result.path);
+        if (result.origin == models::RunOrigin::Measured || adoptedRuns_.contains(result.path)) {
+            QFile::remove(result.path); // unreadable: nothing in it to keep
         }
         emit traceLoaded(result.path, false);
         return;
@@ -664,9 +690,30 @@ void MainWindow::applyLoaded(const models::LoadResult& result) {
                              .arg(result.origin == models::RunOrigin::Measured ? QStringLiteral("the run")
                                                                                 : QFileInfo(result.path).fileName()));
     }
-    session_->addRuns(result.runs);
-    if (result.origin == models::RunOrigin::Measured) {
-        QFile::remove(result.path); // the session (autosaved) holds the runs now
+    std::vector<models::RunEntryPtr> runs = result.runs;
+    if (restoring) {
+        // A run can be both in the saved session and in a trace a killed GUI left (it died after
+        // the autosave, before deleting the trace): restore it once.
+        runs.erase(std::remove_if(runs.begin(), runs.end(),
+                                  [this](const models::RunEntryPtr& entry) {
+                                      return std::any_of(session_->runs().begin(), session_->runs().end(),
+                                                         [&](const models::RunEntryPtr& other) {
+                                                             return models::isSameRun(*entry->run, *other->run);
+                                                         });
+                                  }),
+                   runs.end());
+    }
+    const quint64 saveAfterAdding = lastSaveTicket_ + 1; // the first save asked for from now on
+    const bool nothingNew = runs.empty();
+    session_->addRuns(std::move(runs));
+    if (nothingNew && adoptedRuns_.contains(result.path)) {
+        QFile::remove(result.path); // every run in it came back with the saved session
+        adoptedRuns_.removeAll(result.path);
+    } else if (result.origin == models::RunOrigin::Measured || adoptedRuns_.contains(result.path)) {
+        // The run's trace stays on disk until the autosave that holds it is: a GUI killed in
+        // between finds it at its next start.
+        pendingRuns_->keepUntilSaved(result.path, saveAfterAdding);
+        adoptedRuns_.removeAll(result.path);
     }
     emit traceLoaded(result.path, true);
 }
@@ -679,13 +726,15 @@ void MainWindow::onSessionChanged() {
     if (!autosaveArmed_) {
         autosavePending_ = true;
     } else {
-        store_->save(*session_);
+        requestSave();
     }
     if (!state_->selectedRun().isEmpty() && session_->indexOf(state_->selectedRun()) < 0) {
         state_->setSelectedRun(session_->isEmpty() ? QString() : session_->at(0)->id);
     }
     onSelectedRunChanged(state_->selectedRun());
 }
+
+void MainWindow::requestSave() { lastSaveTicket_ = store_->save(*session_); }
 
 void MainWindow::onRunsAdded(int first, int last) {
     // Select the first GPU run among the new ones (its occupancy is what there is to see).
@@ -772,8 +821,8 @@ void MainWindow::startRun() {
         return;
     }
     errorBanner_->hide();
-    if (!runDir_.isValid()) {
-        showError(QStringLiteral("Cannot create a temporary folder for run traces."));
+    if (!pendingRuns_->isValid()) {
+        showError(QStringLiteral("Cannot keep run traces: %1").arg(pendingRuns_->errorString().toHtmlEscaped()));
         return;
     }
     const models::RunConfig config = setup_->config();
@@ -787,7 +836,7 @@ void MainWindow::startRun() {
         status_->setText(QStringLiteral("Waiting for slicescope-cli's device list\u2026"));
         return;
     }
-    const models::RunPlan plan = models::planRun(config, runDir_.path(), ++runSequence_);
+    const models::RunPlan plan = models::planRun(config, pendingRuns_->directory(), ++runSequence_);
     if (!plan.error.isEmpty()) {
         showError(plan.error.toHtmlEscaped());
         return;

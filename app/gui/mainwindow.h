@@ -3,7 +3,6 @@
 #include <QFuture>
 #include <QMainWindow>
 #include <QPointer>
-#include <QTemporaryDir>
 
 #include <deque>
 #include <map>
@@ -34,6 +33,10 @@ class SessionStore;
 class StrategyListModel;
 class ViewState;
 } // namespace slicescope::models
+
+namespace slicescope::models {
+class PendingRuns;
+}
 
 namespace slicescope::gui {
 
@@ -110,6 +113,7 @@ class MainWindow : public QMainWindow {
     void applyLoaded(const models::LoadResult& result);
     void load(const QString& path, models::RunOrigin origin);
     void onSessionChanged();
+    void requestSave();
     void onRunsAdded(int first, int last);
     void onSelectedRunChanged(const QString& runId);
     void onSelectedActivityChanged();
@@ -170,7 +174,10 @@ class MainWindow : public QMainWindow {
     std::deque<quint64> loadOrder_;
     std::map<quint64, models::LoadResult> loadsArrived_;
     QPointer<QProcess> devicesProcess_; // the `devices --json` query while it runs
-    QTemporaryDir runDir_;
+    // Where slicescope-cli writes run traces; each is kept until an autosave holds its runs.
+    std::unique_ptr<models::PendingRuns> pendingRuns_;
+    QStringList adoptedRuns_;  // traces of runs a killed GUI left, being restored
+    quint64 lastSaveTicket_ = 0; // of the last autosave asked for
     int runSequence_ = 0;
     bool autosaveArmed_ = true;   // false while the restore offer is open
     bool autosavePending_ = false;

@@ -9,6 +9,12 @@
 
 #include <algorithm>
 
+#ifdef Q_OS_LINUX
+#include <csignal>
+#include <sys/prctl.h>
+#include <unistd.h>
+#endif
+
 namespace slicescope::models {
 
 CliRunner::CliRunner(QObject* parent) : QObject(parent), program_(defaultProgram()) {
@@ -29,6 +35,19 @@ QString CliRunner::defaultProgram() {
         return fromEnv;
     }
     return QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("slicescope-cli"));
+}
+
+void endWithThisProcess(QProcess& process) {
+#ifdef Q_OS_LINUX
+    process.setChildProcessModifier([parent = ::getpid()] {
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (::getppid() != parent) {
+            ::_exit(127); // the parent died before the line above took effect
+        }
+    });
+#else
+    Q_UNUSED(process);
+#endif
 }
 
 qint64 CliRunner::childPid() const { return process_ ? process_->processId() : 0; }
@@ -66,6 +85,10 @@ void CliRunner::startNext() {
     connect(process_, &QProcess::readyReadStandardError, this, &CliRunner::readErrors);
     connect(process_, &QProcess::finished, this, &CliRunner::onProcessFinished);
     connect(process_, &QProcess::errorOccurred, this, &CliRunner::onProcessError);
+    // Nobody would read what an orphan measures, and it would share the CPU or GPU with the next
+    // start's runs and distort them. A child killed mid-run leaves no half-written trace (the CLI
+    // writes a temporary file and renames it when complete).
+    endWithThisProcess(*process_);
     process_->start(program_, job.arguments);
 }
 

@@ -13,7 +13,8 @@ namespace slicescope::models {
 // Runs CLI jobs one after another as slicescope-cli child processes. Reads their progress lines,
 // and turns every way a child can end into a signal: a trace written (jobSucceeded, possibly
 // with a jobFailed for the strategies that did not make it), a usage error, a crash, a failure
-// to start. Cancel ends the child at once (SIGTERM, SIGKILL after 250 ms) and skips the rest.
+// to start. Cancel ends the child at once (SIGTERM, SIGKILL after 250 ms) and skips the rest. On
+// Linux a child also dies when the GUI does (PR_SET_PDEATHSIG), even when the GUI is SIGKILLed.
 // Measuring in a child keeps CUPTI state per run and keeps a faulting kernel out of the GUI.
 class CliRunner : public QObject {
     Q_OBJECT
@@ -61,5 +62,9 @@ class CliRunner : public QObject {
     bool cancelled_ = false;
     bool processDone_ = false;
 };
+
+// Makes a child started by `process` die when this process does, however it ends (SIGKILL
+// included): PR_SET_PDEATHSIG on Linux, nothing elsewhere. Call before start().
+void endWithThisProcess(QProcess& process);
 
 } // namespace slicescope::models

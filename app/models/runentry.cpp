@@ -18,6 +18,11 @@ RunEntryPtr makeRunEntry(trace::Run run, RunOrigin origin, const QString& source
     return entry;
 }
 
+bool isSameRun(const trace::Run& a, const trace::Run& b) {
+    return a.strategy == b.strategy && a.mode == b.mode && a.createdAt == b.createdAt && a.wallNs == b.wallNs &&
+           a.activities.size() == b.activities.size() && a.beginNs() == b.beginNs() && a.endNs() == b.endNs();
+}
+
 QString toQString(std::string_view text) {
     return QString::fromUtf8(text.data(), qsizetype(text.size()));
 }

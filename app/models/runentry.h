@@ -43,6 +43,10 @@ using ConstRunEntryPtr = std::shared_ptr<const RunEntry>;
 // Builds an entry; heavy for big runs (sorts the lanes), so loaders call it on a worker thread.
 RunEntryPtr makeRunEntry(trace::Run run, RunOrigin origin, const QString& source = {});
 
+// The same run, reached twice (from the saved session and from a trace a killed GUI left): the
+// same strategy, mode, creation time, wall time and activities' extent and count.
+bool isSameRun(const trace::Run& a, const trace::Run& b);
+
 QString toQString(std::string_view text);
 QString modeText(trace::RunMode mode); // "measured on the GPU", "measured on the CPU", "modelled", ...
 QString shortModeText(trace::RunMode mode); // "GPU", "CPU", "modelled", "recorded"
