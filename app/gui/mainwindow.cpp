@@ -95,6 +95,7 @@ MainWindow::MainWindow(const StartOptions& options, QWidget* parent)
     state_ = new models::ViewState(this);
     store_ = new models::SessionStore(
         options.sessionFile.isEmpty() ? models::SessionStore::defaultPath() : options.sessionFile, this);
+    settingsWriter_.setMaxThreadCount(1); // settings writes land in the order they were made
     pendingRuns_ = std::make_unique<models::PendingRuns>(models::PendingRuns::rootFor(store_->path()));
     loader_ = new models::TraceLoader(this);
     runner_ = new models::CliRunner(this);
@@ -229,6 +230,7 @@ MainWindow::MainWindow(const StartOptions& options, QWidget* parent)
     if (settings.value(QStringLiteral("view/largeText")).toBool()) {
         presentationAction_->setChecked(true);
     }
+    recentFiles_ = settings.value(QStringLiteral("recentFiles")).toStringList();
     updateRecentMenu();
     if (options_.run) {
         setup_->setConfig(*options_.run);
@@ -248,6 +250,7 @@ MainWindow::~MainWindow() {
     }
     store_->waitForIdle();
     pendingRuns_->saved(store_->lastSavedTicket());
+    settingsWriter_.waitForDone();
 }
 
 void MainWindow::createDocks() {
@@ -905,26 +908,25 @@ void MainWindow::addRecentFile(const QString& path) {
     if (path.startsWith(QLatin1Char(':'))) {
         return;
     }
-    QSettings settings;
-    QStringList files = settings.value(QStringLiteral("recentFiles")).toStringList();
     const QString absolute = QFileInfo(path).absoluteFilePath();
-    files.removeAll(absolute);
-    files.prepend(absolute);
-    while (files.size() > kMaxRecentFiles) {
-        files.removeLast();
+    recentFiles_.removeAll(absolute);
+    recentFiles_.prepend(absolute);
+    while (recentFiles_.size() > kMaxRecentFiles) {
+        recentFiles_.removeLast();
     }
-    settings.setValue(QStringLiteral("recentFiles"), files);
     updateRecentMenu();
+    // A QSettings writes its file, and fsyncs it, when it goes: on a worker, so that opening a
+    // trace never waits for the disk (tens of milliseconds, more on a busy disk).
+    settingsWriter_.start([files = recentFiles_] { QSettings().setValue(QStringLiteral("recentFiles"), files); });
 }
 
 void MainWindow::updateRecentMenu() {
     recentMenu_->clear();
-    const QStringList files = QSettings().value(QStringLiteral("recentFiles")).toStringList();
-    for (int i = 0; i < files.size(); ++i) {
-        auto* action = recentMenu_->addAction(QStringLiteral("&%1  %2").arg(i + 1).arg(files[i]));
-        connect(action, &QAction::triggered, this, [this, path = files[i]] { openTrace(path); });
+    for (int i = 0; i < recentFiles_.size(); ++i) {
+        auto* action = recentMenu_->addAction(QStringLiteral("&%1  %2").arg(i + 1).arg(recentFiles_[i]));
+        connect(action, &QAction::triggered, this, [this, path = recentFiles_[i]] { openTrace(path); });
     }
-    recentMenu_->setEnabled(!files.isEmpty());
+    recentMenu_->setEnabled(!recentFiles_.isEmpty());
 }
 
 void MainWindow::openDialog() {

@@ -3,6 +3,7 @@
 #include <QFuture>
 #include <QMainWindow>
 #include <QPointer>
+#include <QThreadPool>
 
 #include <deque>
 #include <map>
@@ -178,6 +179,8 @@ class MainWindow : public QMainWindow {
     std::unique_ptr<models::PendingRuns> pendingRuns_;
     QStringList adoptedRuns_;  // traces of runs a killed GUI left, being restored
     quint64 lastSaveTicket_ = 0; // of the last autosave asked for
+    QStringList recentFiles_;
+    QThreadPool settingsWriter_;
     int runSequence_ = 0;
     bool autosaveArmed_ = true;   // false while the restore offer is open
     bool autosavePending_ = false;

@@ -5,6 +5,7 @@
 #include <QCheckBox>
 #include <QElapsedTimer>
 #include <QHeaderView>
+#include <QProgressBar>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
@@ -67,6 +68,7 @@ class TestLargeTrace : public QObject {
     Q_OBJECT
   private slots:
     void initTestCase();
+    void loadShowsProgressAndCancelsAtOnce();
     void loadingKeepsTheEventLoopTurning();
     void sortingAMillionRowsKeepsTheEventLoopTurning();
     void cleanupTestCase();
@@ -88,6 +90,31 @@ void TestLargeTrace::initTestCase() {
     options.runs = 1; // one run: its table has a million rows
     tracePath_ = testhelpers::writeTrace(dir_, QStringLiteral("million.json"), bench::makeSyntheticTrace(options));
     QVERIFY(!tracePath_.isEmpty());
+}
+
+void TestLargeTrace::loadShowsProgressAndCancelsAtOnce() {
+    StartOptions options;
+    options.noSamples = true;
+    options.sessionFile = dir_.filePath(QStringLiteral("cancel-session.json"));
+    MainWindow window(options);
+    window.show();
+    QSignalSpy progress(window.loader(), &TraceLoader::progress);
+    auto* bar = window.findChild<QProgressBar*>(QStringLiteral("runProgress"));
+    QVERIFY(bar);
+    window.openTrace(tracePath_);
+    QVERIFY(window.loader()->isBusy());
+    // Progress arrives while the file is parsed; the bar and Cancel show.
+    QTRY_VERIFY_WITH_TIMEOUT(progress.count() >= 2, kGenerousMs);
+    QVERIFY(bar->isVisible());
+    QVERIFY(bar->value() > 0 && bar->value() < 1000);
+    QElapsedTimer clock;
+    clock.start();
+    window.cancelRun(); // Esc, or the Cancel button
+    QTRY_VERIFY_WITH_TIMEOUT(!window.loader()->isBusy(), kGenerousMs);
+    qInfo("a load cancelled at %d/1000 stopped %lld ms later", bar->value(), clock.elapsed());
+    QVERIFY2(clock.elapsed() < 1000, "the worker checks the cancel flag every 8192 activities");
+    QTest::qWait(100);
+    QVERIFY(window.session()->isEmpty()); // nothing of a cancelled load joins the session
 }
 
 void TestLargeTrace::loadingKeepsTheEventLoopTurning() {
