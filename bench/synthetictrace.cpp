@@ -61,7 +61,7 @@ class RunGenerator {
                 const bool longOne = iteration % 2851 == 2850 && k == 1;
                 const std::int64_t duration = longOne ? uniform(5'000'000, 40'000'000) : kernelDurationNs();
                 const std::int64_t begin = std::max(t + 1'500, streamFree[k]);
-                streamFree[k] = kernel(k, begin, duration, correlation++);
+                streamFree[k] = kernel(k, begin, duration, bytes, correlation++);
                 deviceDone = std::max(deviceDone, streamFree[k]);
             }
             // DtoH after the first stream's kernel; then the host waits for everything.
@@ -126,16 +126,20 @@ class RunGenerator {
         }
         return end;
     }
-    std::int64_t kernel(std::size_t streamIndex, std::int64_t startNs, std::int64_t durationNs,
+    // As a real program launches them: each kernel has its own block size, registers and shared
+    // memory; its grid covers the batch (one thread per double).
+    std::int64_t kernel(std::size_t streamIndex, std::int64_t startNs, std::int64_t durationNs, std::uint64_t bytes,
                         std::uint32_t correlation) {
         const std::int64_t end = startNs + durationNs;
-        const std::uint32_t name = kernels_[std::size_t(uniform(0, std::int64_t(kernels_.size()) - 1))];
-        if (Activity* a = push(ActivityKind::Kernel, startNs, end, name, 0, kKernelStreams[streamIndex], correlation)) {
-            a->block = Dim3{std::uint32_t(128) << uniform(0, 2), 1, 1};
-            a->grid = Dim3{std::uint32_t(uniform(1, 65'535)), 1, 1};
-            a->registersPerThread = std::uint16_t(uniform(16, 96));
-            a->staticSharedBytes = std::uint32_t(uniform(0, 12)) * 1024;
-            a->theoreticalOccupancy = float(uniform(25, 100)) / 100.0f;
+        const std::size_t which = std::size_t(uniform(0, std::int64_t(kernels_.size()) - 1));
+        if (Activity* a = push(ActivityKind::Kernel, startNs, end, kernels_[which], 0, kKernelStreams[streamIndex],
+                               correlation)) {
+            const std::uint32_t blockThreads = std::uint32_t(128) << (which % 3);
+            a->block = Dim3{blockThreads, 1, 1};
+            a->grid = Dim3{std::uint32_t((bytes / 8 + blockThreads - 1) / blockThreads), 1, 1};
+            a->registersPerThread = std::uint16_t(24 + 8 * which);
+            a->staticSharedBytes = std::uint32_t(which % 2) * 4096;
+            a->theoreticalOccupancy = which < 3 ? 1.0f : 0.5f;
         }
         return end;
     }

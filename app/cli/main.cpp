@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
     addRunCommands(app, exitStatus);
     addOccupancyCommand(app, exitStatus);
     addExportCommand(app, exitStatus);
+    addRecordCommand(app, exitStatus);
 
     try {
         app.parse(argc, argv);

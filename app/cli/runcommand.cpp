@@ -1,6 +1,15 @@
 // `run` (measured runs) and `model` (modelled runs): the same problem and launch options.
 #include <CLI/CLI.hpp>
 
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -35,7 +44,10 @@ struct RunOptions {
     int device = 0;
     bool progress = false;
     bool quiet = false;
-    std::string preset; // model only
+    double kernelTimeoutS = 60;
+    std::string testFault; // hidden, tests only: "trap" or "spin"
+    bool noCupti = false;  // hidden, benchmarks only: measure without CUPTI
+    std::string preset;    // model only
 };
 
 void addSharedOptions(CLI::App* cmd, RunOptions& o) {
@@ -119,8 +131,11 @@ int finish(const RunOptions& o, const std::vector<StrategyId>& ids,
     int failures = 0;
     for (std::size_t i = 0; i < results.size(); ++i) {
         if (!results[i]) {
-            reportError(Error{results[i].error().code, std::string(strategy::toString(ids[i])) +
-                                                           ": " + results[i].error().message});
+            // Engine messages often start with the strategy's name already.
+            const std::string name(strategy::toString(ids[i]));
+            const std::string& message = results[i].error().message;
+            reportError(Error{results[i].error().code,
+                              message.rfind(name, 0) == 0 ? message : name + ": " + message});
             ++failures;
             continue;
         }
@@ -159,6 +174,59 @@ int finish(const RunOptions& o, const std::vector<StrategyId>& ids,
     return kExitOk;
 }
 
+// Runs GPU strategies that an earlier kernel fault kept from running, in a fresh slicescope-cli
+// process (a fault poisons this process's CUDA context for good), and returns its runs.
+Result<std::vector<trace::Run>> runInFreshProcess(const RunOptions& o, const std::vector<StrategyId>& ids) {
+    std::string list;
+    for (auto id : ids) {
+        list += (list.empty() ? "" : ",") + std::string(strategy::toString(id));
+    }
+    std::error_code ec;
+    const auto output = std::filesystem::temp_directory_path(ec) /
+                        ("slicescope-rerun-" + std::to_string(::getpid()) + ".json");
+    std::vector<std::string> args{"slicescope-cli", "run",      "--shape",  o.shape,         "--dtype",
+                                  o.dtype,          "--work",   std::to_string(o.work),      "--strategy",
+                                  list,             "--block",  o.block,    "--memory",      o.memory,
+                                  "--repeat",       std::to_string(o.repeat), "--device",    std::to_string(o.device),
+                                  "--kernel-timeout", std::to_string(o.kernelTimeoutS), "-q", "-o", output.string()};
+    if (o.counters) {
+        args.push_back("--counters");
+    }
+    if (o.sampleOccupancy) {
+        args.push_back("--sample-occupancy");
+    }
+    if (o.noCupti) {
+        args.push_back("--no-cupti");
+    }
+    if (o.progress) {
+        args.push_back("--progress");
+    }
+    std::vector<char*> argv;
+    for (auto& a : args) {
+        argv.push_back(a.data());
+    }
+    argv.push_back(nullptr);
+    pid_t child = 0;
+    if (const int e = posix_spawn(&child, "/proc/self/exe", nullptr, nullptr, argv.data(), ::environ); e != 0) {
+        return fail(Error::Code::Internal, std::string("could not start a fresh slicescope-cli: ") + std::strerror(e));
+    }
+    int status = 0;
+    while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+    }
+    auto trace = trace::readTrace(output);
+    std::filesystem::remove(output, ec);
+    if (!trace) {
+        return fail(Error::Code::DeviceFault, "the fresh process wrote no runs (exit status " +
+                                                  std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) +
+                                                  "): " + trace.error().message);
+    }
+    for (auto& run : trace->runs) {
+        run.notes.push_back("run in a fresh process: an earlier kernel fault had made this process's CUDA "
+                            "context unusable");
+    }
+    return std::move(trace->runs);
+}
+
 backend::Progress progressFor(const RunOptions& o, StrategyId id, std::size_t index, std::size_t count) {
     backend::Progress progress;
     if (o.progress) {
@@ -176,6 +244,7 @@ int runMeasured(const RunOptions& o) {
     }
     const auto& ids = parsed->strategies;
     std::vector<Result<trace::Run>> results(ids.size(), fail(Error::Code::Internal, "not run"));
+    bool deviceHung = false;
 
     // GPU strategies share one process session (one context, one CUPTI subscription).
     std::vector<StrategyId> gpuIds;
@@ -193,9 +262,33 @@ int runMeasured(const RunOptions& o) {
                 printProgress(true, "gpu", 0, count, stage, fraction);
             };
         }
-        auto gpuResults = backend::runGpu(gpuIds, parsed->request, progress);
-        for (std::size_t k = 0; k < gpuSlots.size() && k < gpuResults.size(); ++k) {
-            results[gpuSlots[k]] = std::move(gpuResults[k]);
+        backend::GpuOptions options;
+        options.kernelTimeoutS = o.kernelTimeoutS;
+        options.cupti = !o.noCupti;
+        options.testFault = o.testFault == "trap"   ? backend::TestFault::Trap
+                            : o.testFault == "spin" ? backend::TestFault::Spin
+                                                    : backend::TestFault::None;
+        auto gpu = backend::runGpu(gpuIds, parsed->request, options, progress);
+        for (std::size_t k = 0; k < gpuSlots.size() && k < gpu.runs.size(); ++k) {
+            results[gpuSlots[k]] = std::move(gpu.runs[k]);
+        }
+        deviceHung = gpu.deviceHung;
+        if (!gpu.notStarted.empty()) {
+            // Strategies after a fault: a fresh process has a fresh context.
+            auto rerun = runInFreshProcess(o, gpu.notStarted);
+            if (!rerun) {
+                printWarning(rerun.error().message);
+            } else {
+                for (auto& run : *rerun) {
+                    auto id = strategy::parseStrategy(run.strategy);
+                    for (std::size_t k = 0; id && k < gpuSlots.size(); ++k) {
+                        if (gpuIds[k] == *id && !results[gpuSlots[k]]) {
+                            results[gpuSlots[k]] = std::move(run);
+                            break;
+                        }
+                    }
+                }
+            }
         }
     }
     for (std::size_t i = 0; i < ids.size(); ++i) {
@@ -203,7 +296,16 @@ int runMeasured(const RunOptions& o) {
             results[i] = backend::runCpu(ids[i], parsed->request, progressFor(o, ids[i], i, ids.size()));
         }
     }
-    return finish(o, ids, results);
+    const int status = finish(o, ids, results);
+    if (deviceHung) {
+        // A kernel still runs on the GPU: CUDA's exit-time cleanup would wait for it. End now;
+        // the driver tears the context down.
+        std::cout.flush();
+        std::cerr.flush();
+        std::fflush(nullptr);
+        std::_Exit(status);
+    }
+    return status;
 }
 
 int runModelled(RunOptions o) {
@@ -252,6 +354,15 @@ void addRunCommands(CLI::App& app, int& exitStatus) {
     run->add_flag("--sample-occupancy", runOptions->sampleOccupancy,
                   "Sample occupancy over time with CUPTI PM sampling");
     run->add_option("--device", runOptions->device, "CUDA device ordinal")->capture_default_str();
+    run->add_option("--kernel-timeout", runOptions->kernelTimeoutS,
+                    "Seconds a kernel or copy may run before the run is reported as hung (0: no limit)")
+        ->capture_default_str()
+        ->check(CLI::NonNegativeNumber);
+    // Hidden: for tests (a kernel that traps or spins) and benchmarks (CUPTI off).
+    run->add_option("--test-fault", runOptions->testFault, "Replace the first GPU kernel with a faulty one")
+        ->check(CLI::IsMember({"trap", "spin"}))
+        ->group("");
+    run->add_flag("--no-cupti", runOptions->noCupti, "Measure without CUPTI (host activities only)")->group("");
     run->callback([runOptions, &exitStatus] { exitStatus = runMeasured(*runOptions); });
 
     auto modelOptions = std::make_shared<RunOptions>();

@@ -46,6 +46,7 @@
 #include "gui/runsetupwidget.h"
 #include "gui/theme.h"
 #include "gui/timelineview.h"
+#include "gui/recorddialog.h"
 #include "models/clirunner.h"
 #include "models/devicelistmodel.h"
 #include "models/gputracemodel.h"
@@ -186,11 +187,17 @@ MainWindow::MainWindow(const StartOptions& options, QWidget* parent)
     connect(runner_, &models::CliRunner::started, this, [this] {
         setup_->setRunning(true);
         runAction_->setEnabled(false);
+        recordAction_->setEnabled(false);
         cancelAction_->setEnabled(true);
         setBusy(true, QStringLiteral("Running\u2026"));
     });
     connect(runner_, &models::CliRunner::progress, this, [this](double fraction, const QString& stage) {
-        progress_->setValue(int(fraction * 1000));
+        if (fraction < 0) {
+            progress_->setRange(0, 0); // a recorded program: no known end, a busy bar
+        } else {
+            progress_->setRange(0, 1000);
+            progress_->setValue(int(fraction * 1000));
+        }
         status_->setText(stage);
     });
     connect(runner_, &models::CliRunner::logLine, this, &MainWindow::appendLog);
@@ -207,6 +214,8 @@ MainWindow::MainWindow(const StartOptions& options, QWidget* parent)
     connect(runner_, &models::CliRunner::finished, this, [this](bool cancelled) {
         setup_->setRunning(false);
         runAction_->setEnabled(true);
+        recordAction_->setEnabled(true);
+        progress_->setRange(0, 1000);
         cancelAction_->setEnabled(loader_->isBusy());
         setBusy(loader_->isBusy(), cancelled ? QStringLiteral("Run cancelled") : QString());
         status_->setText(cancelled ? QStringLiteral("Run cancelled.") : QStringLiteral("Run finished."));
@@ -390,6 +399,11 @@ void MainWindow::createActions() {
     auto* runMenu = menuBar()->addMenu(QStringLiteral("&Run"));
     runAction_ = runMenu->addAction(QStringLiteral("&Run checked strategies"), this, &MainWindow::startRun);
     runAction_->setShortcuts({QKeySequence(Qt::Key_F5), QKeySequence(QStringLiteral("Ctrl+R"))});
+    recordAction_ = runMenu->addAction(QStringLiteral("Record &program\u2026"), this, &MainWindow::recordProgramDialog);
+    recordAction_->setObjectName(QStringLiteral("recordAction"));
+    recordAction_->setToolTip(QStringLiteral("Record an unmodified CUDA program (numba, C++, \u2026): its API calls, "
+                                             "copies and kernels, with each kernel's occupancy"));
+    recordAction_->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+R")));
     cancelAction_ = runMenu->addAction(QStringLiteral("&Cancel"), this, &MainWindow::cancelRun);
     cancelAction_->setToolTip(QStringLiteral("Stop the run (the child process ends at once) or the loading of traces"));
     cancelAction_->setShortcut(QKeySequence(Qt::Key_Escape));
@@ -845,6 +859,36 @@ void MainWindow::startRun() {
         return;
     }
     runner_->start(plan.jobs);
+}
+
+void MainWindow::recordProgramDialog() {
+    if (runner_->isRunning()) {
+        return;
+    }
+    RecordDialog dialog(this);
+    dialog.setConfig(lastRecord_);
+    if (dialog.exec() != QDialog::Accepted) {
+        return;
+    }
+    startRecording(dialog.config());
+}
+
+void MainWindow::startRecording(const models::RecordConfig& config) {
+    if (runner_->isRunning()) {
+        return;
+    }
+    errorBanner_->hide();
+    if (!pendingRuns_->isValid()) {
+        showError(QStringLiteral("Cannot keep run traces: %1").arg(pendingRuns_->errorString().toHtmlEscaped()));
+        return;
+    }
+    lastRecord_ = config;
+    const models::RecordPlan plan = models::planRecord(config, pendingRuns_->directory(), ++runSequence_);
+    if (!plan.error.isEmpty()) {
+        showError(plan.error.toHtmlEscaped());
+        return;
+    }
+    runner_->start({plan.job});
 }
 
 void MainWindow::cancelRun() {

@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "models/cliplan.h"
+#include "models/recordplan.h"
 #include "models/traceloader.h"
 
 class QLabel;
@@ -70,6 +71,10 @@ class MainWindow : public QMainWindow {
     bool exportImage(const QString& path, const QSize& sizePx, double dpi, QString* error = nullptr);
     void startRun();
     void cancelRun();
+    // "Record program…": asks for the program (RecordDialog), then records it.
+    void recordProgramDialog();
+    // Records an outside program with `slicescope-cli record`; its run joins the session.
+    void startRecording(const models::RecordConfig& config);
     // Writes the session's runs (samples included) as a trace, CSV or Chrome trace, on a worker
     // thread; the future holds the error message, empty on success. Errors also show in the window.
     enum class SessionFormat { Trace, Csv, Chrome };
@@ -166,6 +171,8 @@ class MainWindow : public QMainWindow {
     QMenu* viewMenu_ = nullptr;
 
     QAction* runAction_ = nullptr;
+    QAction* recordAction_ = nullptr;
+    models::RecordConfig lastRecord_;
     QAction* cancelAction_ = nullptr;
     QAction* alignAction_ = nullptr;
     QAction* presentationAction_ = nullptr;

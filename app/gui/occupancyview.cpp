@@ -1,8 +1,12 @@
 #include "gui/occupancyview.h"
 
+#include <QComboBox>
 #include <QLabel>
 #include <QPainter>
+#include <QSignalBlocker>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 #include "gui/qcp.h"
 
@@ -16,6 +20,10 @@
 namespace slicescope::gui {
 
 namespace {
+
+const QString kKernelChoiceTip = QStringLiteral(
+    "The run's kernels, one entry per kernel and launch configuration. Selecting a kernel on the timeline "
+    "selects it here too.");
 
 QLabel* makeLabel(QWidget* parent, double pointSize, bool bold, const QString& name) {
     auto* label = new QLabel(parent);
@@ -57,6 +65,12 @@ OccupancyView::OccupancyView(models::Session* session, models::ViewState* state,
     layout->addWidget(bars_);
 
     title_ = makeLabel(this, 11, true, QStringLiteral("occupancyTitle"));
+    kernelChoice_ = new QComboBox(this);
+    kernelChoice_->setObjectName(QStringLiteral("kernelChoice"));
+    kernelChoice_->setToolTip(kKernelChoiceTip);
+    kernelChoice_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    kernelChoice_->setMinimumContentsLength(20);
+    kernelChoice_->setVisible(false);
     launch_ = makeLabel(this, 11, false, QStringLiteral("launchWords"));
     launch_->setToolTip(QStringLiteral("The launch in plain words: how many blocks and threads it starts, how many "
                                        "of those threads have work, and how many SMs get nothing to do."));
@@ -80,7 +94,8 @@ OccupancyView::OccupancyView(models::Session* session, models::ViewState* state,
     noSeries_ = makeLabel(this, 8.5, false, QStringLiteral("noSeries"));
     noSeries_->setStyleSheet(QStringLiteral("color: #666"));
 
-    for (QWidget* w : {static_cast<QWidget*>(title_), static_cast<QWidget*>(launch_), static_cast<QWidget*>(limiter_),
+    for (QWidget* w : {static_cast<QWidget*>(title_), static_cast<QWidget*>(kernelChoice_),
+                       static_cast<QWidget*>(launch_), static_cast<QWidget*>(limiter_),
                        static_cast<QWidget*>(smMap_), static_cast<QWidget*>(smCaption_),
                        static_cast<QWidget*>(curves_), static_cast<QWidget*>(series_),
                        static_cast<QWidget*>(noSeries_)}) {
@@ -89,6 +104,8 @@ OccupancyView::OccupancyView(models::Session* session, models::ViewState* state,
     layout->addStretch(1);
 
     connect(state_, &models::ViewState::selectedRunChanged, this, &OccupancyView::showRun);
+    connect(state_, &models::ViewState::selectedActivityChanged, this, &OccupancyView::followSelectedActivity);
+    connect(kernelChoice_, &QComboBox::currentIndexChanged, this, &OccupancyView::showKernel);
     connect(session_, &models::Session::changed, this, [this] {
         shownRun_.clear(); // the run may have been replaced or renamed
         showRun(state_->selectedRun());
@@ -113,6 +130,12 @@ void OccupancyView::applyTheme() {
 void OccupancyView::showRun(const QString& runId) {
     const models::RunEntryPtr entry = session_->find(runId);
     shownRun_ = entry ? runId : QString();
+    kernels_.clear();
+    {
+        const QSignalBlocker block(kernelChoice_);
+        kernelChoice_->clear();
+    }
+    kernelChoice_->setVisible(false);
     if (!entry) {
         facts_ = {};
         title_->setText(session_->isEmpty() ? QString() : QStringLiteral("Select a run to see how it fills the GPU."));
@@ -126,7 +149,56 @@ void OccupancyView::showRun(const QString& runId) {
         updateSeries(nullptr);
         return;
     }
-    facts_ = models::computeOccupancyFacts(*entry);
+    // Built with the entry, off the GUI thread (at most the models::kMaxKernelGroups longest).
+    kernels_ = entry->kernels;
+    kernelChoice_->setToolTip(
+        kKernelChoiceTip +
+        (entry->kernelConfigurations > kernels_.size()
+             ? QStringLiteral(" The run has %1 kernel configurations: the %2 that took the most time are listed.")
+                   .arg(entry->kernelConfigurations)
+                   .arg(kernels_.size())
+             : QString()));
+    if (!kernels_.isEmpty()) {
+        {
+            const QSignalBlocker block(kernelChoice_);
+            for (const auto& kernel : kernels_) {
+                kernelChoice_->addItem(kernel.label());
+            }
+        }
+        kernelChoice_->setVisible(true);
+        const auto& selected = state_->selectedActivity();
+        const int group = selected.runId == runId ? models::groupOfActivity(kernels_, *entry->run, selected.index) : -1;
+        const QSignalBlocker block(kernelChoice_);
+        kernelChoice_->setCurrentIndex(std::max(0, group));
+        facts_ = models::computeOccupancyFacts(*entry, kernels_[kernelChoice_->currentIndex()]);
+    } else {
+        facts_ = models::computeOccupancyFacts(*entry);
+    }
+    showFacts(*entry);
+}
+
+void OccupancyView::showKernel(int group) {
+    const models::RunEntryPtr entry = session_->find(shownRun_);
+    if (!entry || group < 0 || group >= kernels_.size()) {
+        return;
+    }
+    facts_ = models::computeOccupancyFacts(*entry, kernels_[group]);
+    showFacts(*entry);
+}
+
+void OccupancyView::followSelectedActivity() {
+    const auto& selected = state_->selectedActivity();
+    const models::RunEntryPtr entry = session_->find(shownRun_);
+    if (kernels_.isEmpty() || !entry || selected.runId != shownRun_) {
+        return;
+    }
+    const int group = models::groupOfActivity(kernels_, *entry->run, selected.index);
+    if (group >= 0 && group != kernelChoice_->currentIndex()) {
+        kernelChoice_->setCurrentIndex(group); // showKernel follows
+    }
+}
+
+void OccupancyView::showFacts(const models::RunEntry& entry) {
     title_->setText(facts_.title);
     if (!facts_.hasLaunch) {
         launch_->setText(facts_.problem);
@@ -135,7 +207,7 @@ void OccupancyView::showRun(const QString& runId) {
         smMap_->setVisible(false);
         smCaption_->clear();
         curves_->setVisible(false);
-        updateSeries(entry.get());
+        updateSeries(&entry);
         return;
     }
     launch_->setText(facts_.launchWords.isEmpty() ? QString() : facts_.launchWords + QLatin1Char('.'));
@@ -145,7 +217,7 @@ void OccupancyView::showRun(const QString& runId) {
     smCaption_->setText(SmMapWidget::summary(facts_.residency) + QLatin1Char(' ') + kSmCaption);
     curves_->setVisible(true);
     curves_->setFacts(facts_);
-    updateSeries(entry.get());
+    updateSeries(&entry);
 }
 
 void OccupancyView::updateSeries(const models::RunEntry* entry) {

@@ -4,6 +4,7 @@
 
 #include "models/occupancyfacts.h"
 
+class QComboBox;
 class QLabel;
 class QCustomPlot;
 class QCPPainter;
@@ -21,7 +22,8 @@ class SmMapWidget;
 
 // Beside the timeline: occupancy bars for every GPU run, and for the selected run the SM map,
 // the limiter in plain words, occupancy against block size and registers, and the occupancy
-// over time when the run sampled it.
+// over time when the run sampled it. A run without one launch configuration (a recorded program)
+// gets a kernel chooser: every distinct kernel, and the one selected on the timeline.
 class OccupancyView : public QWidget {
     Q_OBJECT
   public:
@@ -33,6 +35,8 @@ class OccupancyView : public QWidget {
     QCustomPlot* seriesPlot() const { return series_; }
     const models::OccupancyFacts& facts() const { return facts_; }
     const QString& shownRun() const { return shownRun_; }
+    QComboBox* kernelChoice() const { return kernelChoice_; }
+    const QVector<models::KernelGroup>& kernels() const { return kernels_; }
 
     // Paints the whole view into rect (image export): the same charts, laid out for the page.
     void render(QCPPainter* painter, const QRectF& rect);
@@ -41,12 +45,17 @@ class OccupancyView : public QWidget {
 
   private:
     void showRun(const QString& runId);
+    void showFacts(const models::RunEntry& entry);
+    void showKernel(int group);
+    void followSelectedActivity();
     void updateSeries(const models::RunEntry* entry);
 
     models::Session* session_;
     models::ViewState* state_;
     OccupancyBarsPlot* bars_;
     QLabel* title_;
+    QComboBox* kernelChoice_;
+    QVector<models::KernelGroup> kernels_;
     QLabel* launch_;
     QLabel* limiter_;
     SmMapWidget* smMap_;

@@ -32,6 +32,9 @@ struct CliJob {
     QString outputPath;      // the trace file it writes
     QStringList strategies;
     bool modelled = false;
+    // `record` of an outside program: its trace is written whatever the program's exit status
+    // (and when cancelled), and it needs time to stop the program on Cancel.
+    bool recording = false;
 };
 
 struct RunPlan {

@@ -1,5 +1,7 @@
 #include "models/clirunner.h"
 
+#include "models/recordplan.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
@@ -9,8 +11,9 @@
 
 #include <algorithm>
 
-#ifdef Q_OS_LINUX
 #include <csignal>
+
+#ifdef Q_OS_LINUX
 #include <sys/prctl.h>
 #include <unistd.h>
 #endif
@@ -37,16 +40,17 @@ QString CliRunner::defaultProgram() {
     return QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("slicescope-cli"));
 }
 
-void endWithThisProcess(QProcess& process) {
+void endWithThisProcess(QProcess& process, int signal) {
 #ifdef Q_OS_LINUX
-    process.setChildProcessModifier([parent = ::getpid()] {
-        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    process.setChildProcessModifier([parent = ::getpid(), signal] {
+        ::prctl(PR_SET_PDEATHSIG, signal);
         if (::getppid() != parent) {
             ::_exit(127); // the parent died before the line above took effect
         }
     });
 #else
     Q_UNUSED(process);
+    Q_UNUSED(signal);
 #endif
 }
 
@@ -78,6 +82,7 @@ void CliRunner::startNext() {
     emit logLine(QStringLiteral("$ slicescope-cli ") + job.arguments.join(QLatin1Char(' ')));
     QDir().mkpath(QFileInfo(job.outputPath).absolutePath());
     stdoutBuffer_.clear();
+    stderrBuffer_.clear();
     stderrText_.clear();
     processDone_ = false;
     process_ = new QProcess(this);
@@ -87,8 +92,10 @@ void CliRunner::startNext() {
     connect(process_, &QProcess::errorOccurred, this, &CliRunner::onProcessError);
     // Nobody would read what an orphan measures, and it would share the CPU or GPU with the next
     // start's runs and distort them. A child killed mid-run leaves no half-written trace (the CLI
-    // writes a temporary file and renames it when complete).
-    endWithThisProcess(*process_);
+    // writes a temporary file and renames it when complete). `record` gets SIGTERM instead: it
+    // stops its program and writes what was recorded, which the next start offers back (the
+    // trace lands in this GUI's folder of pending runs).
+    endWithThisProcess(*process_, job.recording ? SIGTERM : SIGKILL);
     process_->start(program_, job.arguments);
 }
 
@@ -99,8 +106,10 @@ void CliRunner::cancel() {
     cancelled_ = true;
     emit logLine(QStringLiteral("cancelling: stopping slicescope-cli"));
     process_->terminate();
-    // A child stuck in a driver call may ignore SIGTERM; SIGKILL cannot be ignored.
-    QTimer::singleShot(250, process_, [p = process_] {
+    // A child stuck in a driver call may ignore SIGTERM; SIGKILL cannot be ignored. `record`
+    // gets longer: on SIGTERM it stops the program (SIGKILL after 5 s) and writes what it got.
+    const bool recording = current_ >= 0 && current_ < jobs_.size() && jobs_[current_].recording;
+    QTimer::singleShot(recording ? 15'000 : 250, process_, [p = process_] {
         if (p->state() != QProcess::NotRunning) {
             p->kill();
         }
@@ -142,10 +151,26 @@ void CliRunner::readErrors() {
     if (!process_) {
         return;
     }
-    const QString text = QString::fromUtf8(process_->readAllStandardError());
-    stderrText_ += text;
-    for (const QString& line : text.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
-        emit logLine(line);
+    stderrBuffer_ += process_->readAllStandardError();
+    qsizetype newline;
+    while ((newline = stderrBuffer_.indexOf('\n')) >= 0) {
+        handleErrorLine(stderrBuffer_.left(newline));
+        stderrBuffer_.remove(0, newline + 1);
+    }
+}
+
+void CliRunner::handleErrorLine(const QByteArray& line) {
+    // `record` keeps stdout for the recorded program and reports progress on stderr; its
+    // fraction is unknown (a program runs as long as it runs): -1.
+    static const QByteArray prefix = QByteArrayLiteral("progress {");
+    if (line.startsWith(prefix)) {
+        emit progress(-1.0, recordProgressText(line.mid(prefix.size() - 1)));
+        return;
+    }
+    const QString text = QString::fromUtf8(line);
+    stderrText_ += text + QLatin1Char('\n');
+    if (!text.trimmed().isEmpty()) {
+        emit logLine(text);
     }
 }
 
@@ -170,11 +195,29 @@ void CliRunner::onProcessFinished(int exitCode, QProcess::ExitStatus status) {
         handleLine(QString::fromUtf8(stdoutBuffer_).trimmed());
         stdoutBuffer_.clear();
     }
+    if (!stderrBuffer_.isEmpty()) {
+        handleErrorLine(stderrBuffer_);
+        stderrBuffer_.clear();
+    }
     const CliJob job = jobs_[current_];
     const QString errors = stderrText_.trimmed();
     const bool crashed = status == QProcess::CrashExit;
     finishProcess();
-    if (cancelled_) {
+    if (job.recording && !crashed && QFileInfo::exists(job.outputPath)) {
+        // The trace of a recording is kept however the program ended (its exit status and any
+        // cancellation are in the run's notes).
+        if (cancelled_) {
+            emit logLine(QStringLiteral("Cancelled: %1; keeping what was recorded").arg(job.label));
+        } else if (exitCode != 0) {
+            emit logLine(QStringLiteral("the recorded program ended with status %1").arg(exitCode));
+        }
+        emit jobSucceeded(job, job.outputPath);
+    } else if (job.recording && !cancelled_ && !crashed) {
+        // No trace: the program could not be started (127, 126) or record itself failed.
+        emit jobFailed(job, errors.isEmpty() ? QStringLiteral("slicescope-cli record exited with status %1")
+                                                   .arg(exitCode)
+                                             : errors);
+    } else if (cancelled_) {
         emit jobFailed(job, QStringLiteral("Cancelled: %1").arg(job.label));
     } else if (crashed) {
         emit jobFailed(job, QStringLiteral("slicescope-cli crashed while running %1%2").arg(

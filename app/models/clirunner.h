@@ -6,6 +6,8 @@
 #include <QPointer>
 #include <QProcess>
 
+#include <csignal>
+
 #include "models/cliplan.h"
 
 namespace slicescope::models {
@@ -13,8 +15,10 @@ namespace slicescope::models {
 // Runs CLI jobs one after another as slicescope-cli child processes. Reads their progress lines,
 // and turns every way a child can end into a signal: a trace written (jobSucceeded, possibly
 // with a jobFailed for the strategies that did not make it), a usage error, a crash, a failure
-// to start. Cancel ends the child at once (SIGTERM, SIGKILL after 250 ms) and skips the rest. On
-// Linux a child also dies when the GUI does (PR_SET_PDEATHSIG), even when the GUI is SIGKILLed.
+// to start. Cancel ends the child at once (SIGTERM, SIGKILL after 250 ms; 15 s for `record`,
+// which stops its program and keeps what was recorded) and skips the rest. On Linux a child also
+// ends when the GUI does, even when the GUI is SIGKILLed (PR_SET_PDEATHSIG: SIGKILL, or SIGTERM
+// for `record`, which then keeps what was recorded).
 // Measuring in a child keeps CUPTI state per run and keeps a faulting kernel out of the GUI.
 class CliRunner : public QObject {
     Q_OBJECT
@@ -36,7 +40,8 @@ class CliRunner : public QObject {
 
   signals:
     void started();
-    // Overall progress 0..1 and what the child is doing, e.g. "cpu-serial: compute".
+    // Overall progress 0..1 and what the child is doing, e.g. "cpu-serial: compute"; -1 when the
+    // fraction is unknown (a recorded program runs as long as it runs).
     void progress(double fraction, const QString& stage);
     void jobSucceeded(const slicescope::models::CliJob& job, const QString& tracePath);
     void jobFailed(const slicescope::models::CliJob& job, const QString& message);
@@ -51,6 +56,7 @@ class CliRunner : public QObject {
     void onProcessFinished(int exitCode, QProcess::ExitStatus status);
     void onProcessError(QProcess::ProcessError error);
     void handleLine(const QString& line);
+    void handleErrorLine(const QByteArray& line);
     void finishProcess();
 
     QString program_;
@@ -58,13 +64,14 @@ class CliRunner : public QObject {
     int current_ = -1;
     QProcess* process_ = nullptr;
     QByteArray stdoutBuffer_;
+    QByteArray stderrBuffer_;
     QString stderrText_;
     bool cancelled_ = false;
     bool processDone_ = false;
 };
 
-// Makes a child started by `process` die when this process does, however it ends (SIGKILL
-// included): PR_SET_PDEATHSIG on Linux, nothing elsewhere. Call before start().
-void endWithThisProcess(QProcess& process);
+// Makes a child started by `process` get `signal` when this process dies, however it ends
+// (SIGKILL included): PR_SET_PDEATHSIG on Linux, nothing elsewhere. Call before start().
+void endWithThisProcess(QProcess& process, int signal = SIGKILL);
 
 } // namespace slicescope::models

@@ -34,6 +34,72 @@ QString limiterInPlainWords(const std::string& limiter, const device::DeviceSpec
     return limiter.empty() ? QString() : QStringLiteral("Limiter: %1.").arg(toQString(limiter));
 }
 
+namespace {
+
+// The facts of one launch configuration on one device; `occupancyInfo` is what the trace gives.
+void fillFromLaunch(OccupancyFacts& f, const trace::LaunchInfo& l, const device::DeviceSpec& d,
+                    const std::optional<trace::OccupancyInfo>& occupancyInfo) {
+    f.blockSize = std::uint32_t(l.block.count());
+    f.registersPerThread = l.registersPerThread;
+    f.registersKnown = l.registersPerThread > 0;
+    f.sharedBytes = std::uint64_t(l.staticSharedBytes) + l.dynamicSharedBytes;
+
+    // A launch that used more shared memory than the default limit must have opted in.
+    const bool optIn = f.sharedBytes > d.sharedMemoryPerBlockBytes;
+    occupancy::KernelResources kernel{f.blockSize, f.registersPerThread, f.sharedBytes, optIn};
+    std::string limiter;
+    if (occupancyInfo) {
+        f.theoretical = occupancyInfo->theoretical;
+        f.achieved = occupancyInfo->achieved;
+        f.threadSlotsBusy = occupancyInfo->threadSlotsBusy;
+        f.activeBlocksPerSm = occupancyInfo->activeBlocksPerSm;
+        limiter = occupancyInfo->limiter;
+    }
+    if (f.activeBlocksPerSm == 0 || limiter.empty()) {
+        if (auto calc = occupancy::calculate(d, kernel)) {
+            f.activeBlocksPerSm = f.activeBlocksPerSm ? f.activeBlocksPerSm : calc->activeBlocksPerSm;
+            limiter = limiter.empty() ? std::string(occupancy::toString(calc->limiter)) : limiter;
+            if (!occupancyInfo) {
+                f.theoretical = calc->occupancy;
+            }
+        }
+    }
+    f.limiterWords = limiterInPlainWords(limiter, d, f.activeBlocksPerSm, f.blockSize);
+    if (occupancyInfo && !occupancyInfo->explanation.empty()) {
+        // The calculator's own sentence, with its exact figures, after the plain-words one.
+        f.limiterWords += QLatin1Char(' ') + toQString(occupancyInfo->explanation);
+    }
+    const std::uint64_t launched = l.grid.count() * l.block.count();
+    f.residency = occupancy::modelResidency(d, l.grid, l.block, std::min(l.workers, launched), f.activeBlocksPerSm);
+
+    const std::uint32_t maxBlock = std::max<std::uint32_t>(32, std::min<std::uint32_t>(1024, d.maxThreadsPerBlock));
+    for (std::uint32_t bs = 32; bs <= maxBlock; bs += 32) {
+        auto r = occupancy::calculate(d, {bs, f.registersPerThread, f.sharedBytes, optIn});
+        if (!r) {
+            f.curveError = toQString(r.error().message);
+            f.blockSizes.clear();
+            f.occupancyByBlockSize.clear();
+            break;
+        }
+        f.blockSizes << bs;
+        f.occupancyByBlockSize << r->occupancy;
+    }
+    const std::uint32_t maxRegs = std::max<std::uint32_t>(1, std::min<std::uint32_t>(255, d.maxRegistersPerThread));
+    for (std::uint32_t regs = 0; regs <= maxRegs && f.curveError.isEmpty(); ++regs) {
+        auto r = occupancy::calculate(d, {f.blockSize, regs, f.sharedBytes, optIn});
+        if (!r) {
+            f.curveError = toQString(r.error().message);
+            f.registers.clear();
+            f.occupancyByRegisters.clear();
+            break;
+        }
+        f.registers << regs;
+        f.occupancyByRegisters << r->occupancy;
+    }
+}
+
+} // namespace
+
 OccupancyFacts computeOccupancyFacts(const RunEntry& entry) {
     OccupancyFacts f;
     const trace::Run& run = *entry.run;
@@ -50,65 +116,40 @@ OccupancyFacts computeOccupancyFacts(const RunEntry& entry) {
                         .arg(entry.id);
         return f;
     }
-    const trace::LaunchInfo& l = *run.launch;
-    const device::DeviceSpec& d = run.device;
     f.hasLaunch = true;
     f.launchWords = entry.launchWords;
-    f.blockSize = std::uint32_t(l.block.count());
-    f.registersPerThread = l.registersPerThread;
-    f.registersKnown = l.registersPerThread > 0;
-    f.sharedBytes = std::uint64_t(l.staticSharedBytes) + l.dynamicSharedBytes;
+    fillFromLaunch(f, *run.launch, run.device, run.occupancy);
+    return f;
+}
 
-    occupancy::KernelResources kernel{f.blockSize, f.registersPerThread, f.sharedBytes};
-    std::string limiter;
-    if (run.occupancy) {
-        f.theoretical = run.occupancy->theoretical;
-        f.achieved = run.occupancy->achieved;
-        f.threadSlotsBusy = run.occupancy->threadSlotsBusy;
-        f.activeBlocksPerSm = run.occupancy->activeBlocksPerSm;
-        limiter = run.occupancy->limiter;
+OccupancyFacts computeOccupancyFacts(const RunEntry& entry, const KernelGroup& kernel) {
+    OccupancyFacts f;
+    const trace::Run& run = *entry.run;
+    f.title = kernel.name + QStringLiteral(" in ") + entry.id + QStringLiteral(" on ") + toQString(run.device.name);
+    trace::LaunchInfo l;
+    l.grid = kernel.grid;
+    l.block = kernel.block;
+    // A recorded program's useful threads are not known: every launched thread counts as working.
+    l.workers = kernel.grid.count() * kernel.block.count();
+    l.registersPerThread = kernel.registersPerThread;
+    l.staticSharedBytes = kernel.staticSharedBytes;
+    l.dynamicSharedBytes = kernel.dynamicSharedBytes;
+    std::optional<trace::OccupancyInfo> info;
+    if (kernel.theoretical) {
+        info.emplace();
+        info->theoretical = *kernel.theoretical;
+        info->achieved = kernel.achieved;
     }
-    if (f.activeBlocksPerSm == 0 || limiter.empty()) {
-        if (auto calc = occupancy::calculate(d, kernel)) {
-            f.activeBlocksPerSm = f.activeBlocksPerSm ? f.activeBlocksPerSm : calc->activeBlocksPerSm;
-            limiter = limiter.empty() ? std::string(occupancy::toString(calc->limiter)) : limiter;
-            if (!run.occupancy) {
-                f.theoretical = calc->occupancy;
-            }
-        }
-    }
-    f.limiterWords = limiterInPlainWords(limiter, d, f.activeBlocksPerSm, f.blockSize);
-    if (run.occupancy && !run.occupancy->explanation.empty()) {
-        // The calculator's own sentence, with its exact figures, after the plain-words one.
-        f.limiterWords += QLatin1Char(' ') + toQString(run.occupancy->explanation);
-    }
-    const std::uint64_t launched = l.grid.count() * l.block.count();
-    f.residency = occupancy::modelResidency(d, l.grid, l.block, std::min(l.workers, launched), f.activeBlocksPerSm);
-
-    const std::uint32_t maxBlock = std::max<std::uint32_t>(32, std::min<std::uint32_t>(1024, d.maxThreadsPerBlock));
-    for (std::uint32_t bs = 32; bs <= maxBlock; bs += 32) {
-        auto r = occupancy::calculate(d, {bs, f.registersPerThread, f.sharedBytes});
-        if (!r) {
-            f.curveError = toQString(r.error().message);
-            f.blockSizes.clear();
-            f.occupancyByBlockSize.clear();
-            break;
-        }
-        f.blockSizes << bs;
-        f.occupancyByBlockSize << r->occupancy;
-    }
-    const std::uint32_t maxRegs = std::max<std::uint32_t>(1, std::min<std::uint32_t>(255, d.maxRegistersPerThread));
-    for (std::uint32_t regs = 0; regs <= maxRegs && f.curveError.isEmpty(); ++regs) {
-        auto r = occupancy::calculate(d, {f.blockSize, regs, f.sharedBytes});
-        if (!r) {
-            f.curveError = toQString(r.error().message);
-            f.registers.clear();
-            f.occupancyByRegisters.clear();
-            break;
-        }
-        f.registers << regs;
-        f.occupancyByRegisters << r->occupancy;
-    }
+    f.hasLaunch = true;
+    f.launchWords = QStringLiteral("%1 blocks of %2 threads, %3 registers per thread, %4 B shared memory per block; "
+                                   "%5 launch%6")
+                        .arg(kernel.grid.count())
+                        .arg(kernel.block.count())
+                        .arg(kernel.registersPerThread)
+                        .arg(quint64(kernel.staticSharedBytes) + kernel.dynamicSharedBytes)
+                        .arg(kernel.launches)
+                        .arg(kernel.launches == 1 ? QString() : QStringLiteral("es"));
+    fillFromLaunch(f, l, run.device, info);
     return f;
 }
 

@@ -5,6 +5,7 @@
 
 #include <optional>
 
+#include "models/kernelgroups.h"
 #include "models/runentry.h"
 #include "slicescope/occupancy/residency.h"
 
@@ -36,6 +37,9 @@ struct OccupancyFacts {
 };
 
 OccupancyFacts computeOccupancyFacts(const RunEntry& entry);
+// One kernel of a run (a recorded program's), with the theoretical and achieved occupancy the
+// trace gives for it.
+OccupancyFacts computeOccupancyFacts(const RunEntry& entry, const KernelGroup& kernel);
 
 // One sentence for a limiter, for people who have not met the word: "Warps: each SM runs at most
 // 64 warps (2,048 threads); this block size fills them with 8 blocks."

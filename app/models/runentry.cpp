@@ -9,6 +9,11 @@ RunEntryPtr makeRunEntry(trace::Run run, RunOrigin origin, const QString& source
     entry->id = toQString(run.id);
     entry->lanes = std::make_shared<const RunLanes>(buildLanes(run));
     entry->summary = trace::summarize(run);
+    if (!run.launch && run.mode != trace::RunMode::MeasuredCpu) {
+        const QVector<KernelGroup> all = kernelGroups(run);
+        entry->kernelConfigurations = all.size();
+        entry->kernels = longestKernelGroups(all, kMaxKernelGroups);
+    }
     entry->deviceActivities = std::size_t(std::count_if(run.activities.begin(), run.activities.end(),
                                                         [](const trace::Activity& a) { return trace::isDeviceActivity(a.kind); }));
     entry->launchWords = toQString(trace::describeLaunch(run));

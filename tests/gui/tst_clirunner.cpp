@@ -12,6 +12,7 @@
 #include <cerrno>
 
 #include "models/clirunner.h"
+#include "models/recordplan.h"
 #include "models/traceloader.h"
 #include "testhelpers.h"
 
@@ -19,6 +20,12 @@ using namespace slicescope;
 using namespace slicescope::models;
 
 namespace {
+
+// `record` needs the CUPTI injection library, built with the CUDA backend; a build without it
+// says so, and the recording tests skip.
+bool recordingUnavailable(const QSignalSpy& failed) {
+    return !failed.isEmpty() && failed.at(0).at(1).toString().contains(QStringLiteral("injection library"));
+}
 
 constexpr int kGenerousMs = 180'000; // a loaded 2-core machine
 
@@ -46,6 +53,9 @@ class TestCliRunner : public QObject {
     void missingProgramIsAFailedJob();
     void crashingChildIsAFailedJob();
     void busyRunnerRefusesASecondStart();
+    void recordingKeepsTheTraceWhateverTheExitStatus();
+    void recordingAProgramThatCannotStartFails();
+    void cancelledRecordingKeepsWhatWasRecorded();
 
   private:
     QTemporaryDir dir_;
@@ -236,6 +246,92 @@ void TestCliRunner::busyRunnerRefusesASecondStart() {
     QVERIFY(runner.start(jobs)); // idle again
     runner.cancel();
     QVERIFY(finished.wait(5000));
+}
+
+void TestCliRunner::recordingKeepsTheTraceWhateverTheExitStatus() {
+    RecordConfig config;
+    config.program = QStringLiteral("sh");
+    config.arguments = {QStringLiteral("-c"), QStringLiteral("echo from the program; exit 3")};
+    const RecordPlan plan = planRecord(config, dir_.path(), 1);
+    QVERIFY2(plan.error.isEmpty(), qPrintable(plan.error));
+    CliRunner runner;
+    QSignalSpy progress(&runner, &CliRunner::progress);
+    QSignalSpy logs(&runner, &CliRunner::logLine);
+    QSignalSpy succeeded(&runner, &CliRunner::jobSucceeded);
+    QSignalSpy failed(&runner, &CliRunner::jobFailed);
+    QSignalSpy finished(&runner, &CliRunner::finished);
+    QVERIFY(runner.start({plan.job}));
+    QVERIFY(finished.wait(kGenerousMs));
+    if (recordingUnavailable(failed)) {
+        QSKIP("this build has no CUPTI injection library");
+    }
+    QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.at(0).at(1).toString()));
+    QCOMPARE(succeeded.count(), 1);
+    // The recording's progress has no known end: -1, with counts in the text.
+    QVERIFY(std::any_of(progress.begin(), progress.end(), [](const QList<QVariant>& args) {
+        return args.at(0).toDouble() < 0 && args.at(1).toString().startsWith(QStringLiteral("recording: 0 kernels"));
+    }));
+    auto logged = [&](const QString& text) {
+        return std::any_of(logs.begin(), logs.end(),
+                           [&](const QList<QVariant>& args) { return args.at(0).toString().contains(text); });
+    };
+    QVERIFY(logged(QStringLiteral("from the program"))); // the program's output reaches the log
+    QVERIFY(logged(QStringLiteral("ended with status 3")));
+    const LoadResult loaded = TraceLoader::loadNow(succeeded.at(0).at(1).toString(), RunOrigin::Measured);
+    QVERIFY2(loaded.ok(), qPrintable(loaded.error));
+    QCOMPARE(loaded.runs.size(), std::size_t(1));
+    QVERIFY(loaded.runs[0]->run->mode == trace::RunMode::Recorded);
+    QCOMPARE(loaded.runs[0]->run->exitStatus, std::optional<int>(3));
+}
+
+void TestCliRunner::recordingAProgramThatCannotStartFails() {
+    RecordConfig config;
+    config.program = QStringLiteral("slicescope-no-such-program");
+    const RecordPlan plan = planRecord(config, dir_.path(), 2);
+    CliRunner runner;
+    QSignalSpy succeeded(&runner, &CliRunner::jobSucceeded);
+    QSignalSpy failed(&runner, &CliRunner::jobFailed);
+    QSignalSpy finished(&runner, &CliRunner::finished);
+    QVERIFY(runner.start({plan.job}));
+    QVERIFY(finished.wait(kGenerousMs));
+    QCOMPARE(succeeded.count(), 0);
+    QCOMPARE(failed.count(), 1);
+    QVERIFY2(failed.at(0).at(1).toString().contains(QStringLiteral("command not found")),
+             qPrintable(failed.at(0).at(1).toString()));
+}
+
+void TestCliRunner::cancelledRecordingKeepsWhatWasRecorded() {
+    RecordConfig config;
+    config.program = QStringLiteral("sleep");
+    config.arguments = {QStringLiteral("600")};
+    const RecordPlan plan = planRecord(config, dir_.path(), 3);
+    CliRunner runner;
+    QSignalSpy progress(&runner, &CliRunner::progress);
+    QSignalSpy succeeded(&runner, &CliRunner::jobSucceeded);
+    QSignalSpy failed(&runner, &CliRunner::jobFailed);
+    QSignalSpy finished(&runner, &CliRunner::finished);
+    QVERIFY(runner.start({plan.job}));
+    // Recording has begun once the first progress line from `record` arrived.
+    QTRY_VERIFY_WITH_TIMEOUT(std::any_of(progress.begin(), progress.end(),
+                                         [](const QList<QVariant>& args) { return args.at(0).toDouble() < 0; }) ||
+                                 !finished.isEmpty(),
+                             kGenerousMs);
+    if (recordingUnavailable(failed)) {
+        QSKIP("this build has no CUPTI injection library");
+    }
+    QElapsedTimer timer;
+    timer.start();
+    runner.cancel();
+    QVERIFY(finished.wait(20'000));
+    QVERIFY2(timer.elapsed() < 10'000, qPrintable(QStringLiteral("cancel took %1 ms").arg(timer.elapsed())));
+    QCOMPARE(finished.at(0).at(0).toBool(), true);
+    QCOMPARE(succeeded.count(), 1);
+    const LoadResult loaded = TraceLoader::loadNow(succeeded.at(0).at(1).toString(), RunOrigin::Measured);
+    QVERIFY2(loaded.ok(), qPrintable(loaded.error));
+    const auto& notes = loaded.runs[0]->run->notes;
+    QVERIFY(std::any_of(notes.begin(), notes.end(),
+                        [](const std::string& n) { return n.find("recording cancelled") != std::string::npos; }));
+    QCOMPARE(loaded.runs[0]->run->exitStatus, std::optional<int>(128 + SIGTERM));
 }
 
 QTEST_GUILESS_MAIN(TestCliRunner)

@@ -1,6 +1,7 @@
 // The main window end to end, offscreen: a corrupt trace leaves it alive with an error banner, a
 // CPU run and a modelled run through the real slicescope-cli join the (autosaved) session,
 // Cancel, the no-GPU banner, timeline/table selection, drag and drop, export.
+#include <QAction>
 #include <QApplication>
 #include <QDockWidget>
 #include <QDropEvent>
@@ -55,6 +56,7 @@ class TestMainWindow : public QObject {
     void largeTextForProjectors();
     void layoutInputsAndRecentFilesPersist();
     void keyboardZoomsAndPans();
+    void recordsAProgramIntoTheSession();
 
   private:
     StartOptions options(const QString& name) const;
@@ -415,6 +417,32 @@ void TestMainWindow::keyboardZoomsAndPans() {
     QTest::keyClick(&window, Qt::Key_Home); // reset, from anywhere in the window
     QCOMPARE(timeline->xAxis->range().lower, full.lower);
     QCOMPARE(timeline->xAxis->range().upper, full.upper);
+}
+
+void TestMainWindow::recordsAProgramIntoTheSession() {
+    MainWindow window(options(QStringLiteral("record")));
+    window.show();
+    window.start();
+    auto* action = window.findChild<QAction*>(QStringLiteral("recordAction"));
+    QVERIFY(action);
+    QVERIFY(action->isEnabled());
+    QVERIFY(action->text().contains(QStringLiteral("Record")));
+    RecordConfig config;
+    config.program = QStringLiteral("sh");
+    config.arguments = {QStringLiteral("-c"), QStringLiteral("echo recorded by the window")};
+    QSignalSpy finished(&window, &MainWindow::runFinished);
+    window.startRecording(config);
+    QVERIFY(window.runner()->isRunning());
+    QVERIFY(!action->isEnabled()); // one child at a time
+    QVERIFY(finished.wait(kGenerousMs));
+    if (window.errorBanner()->isVisible() && window.errorBanner()->text().contains(QStringLiteral("injection library"))) {
+        QSKIP("this build has no CUPTI injection library");
+    }
+    QTRY_COMPARE_WITH_TIMEOUT(window.session()->count(), 1, kGenerousMs);
+    QVERIFY(window.session()->at(0)->run->mode == trace::RunMode::Recorded);
+    QVERIFY(window.logView()->toPlainText().contains(QStringLiteral("recorded by the window")));
+    QVERIFY(action->isEnabled());
+    QVERIFY(!window.errorBanner()->isVisible());
 }
 
 QTEST_MAIN(TestMainWindow)

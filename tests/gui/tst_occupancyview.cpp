@@ -1,5 +1,6 @@
 // The occupancy view: bars for every GPU run, and for the selected run the SM map, the launch and
 // limiter in plain words, the occupancy curves and the occupancy-over-time series.
+#include <QComboBox>
 #include <QLabel>
 #include <QTest>
 
@@ -33,6 +34,33 @@ trace::Run cpuRun() {
     return run;
 }
 
+// A recorded program's run: no single launch, kernels of two configurations (one launched twice),
+// with the occupancies the recorder gives each kernel.
+trace::Run recordedRun() {
+    trace::Run run = testhelpers::gpuShapedRun("recorded", trace::RunMode::Recorded);
+    run.strategy = "recorded";
+    run.problem.reset();
+    run.launch.reset();
+    run.occupancy.reset();
+    run.activities.clear();
+    auto kernel = [&](const char* name, std::int64_t start, Dim3 grid, Dim3 block, std::uint16_t regs, float theoretical,
+                      float achieved) {
+        trace::Activity a = testhelpers::activity(trace::ActivityKind::Kernel, start, start + 1000);
+        a.nameId = run.intern(name);
+        a.grid = grid;
+        a.block = block;
+        a.registersPerThread = regs;
+        a.theoreticalOccupancy = theoretical;
+        a.achievedOccupancy = achieved;
+        run.activities.push_back(a);
+    };
+    kernel("void fill<double>(double*, double, int)", 1000, {40, 1, 1}, {256, 1, 1}, 16, 1.0f, 0.5f);
+    run.activities.push_back(testhelpers::activity(trace::ActivityKind::HtoD, 2500, 3000));
+    kernel("tile_sum(double const*, double*, int)", 4000, {8, 4, 1}, {32, 8, 1}, 56, 0.75f, trace::kNoValue);
+    kernel("void fill<double>(double*, double, int)", 6000, {40, 1, 1}, {256, 1, 1}, 16, 1.0f, 0.25f);
+    return run;
+}
+
 } // namespace
 
 class TestOccupancyView : public QObject {
@@ -44,6 +72,8 @@ class TestOccupancyView : public QObject {
     void viewFollowsTheSelectedRun();
     void seriesShownOnlyWhenSampled();
     void barsForGpuRunsOnlyAndClickSelects();
+    void recordedRunShowsEveryKernel();
+    void manyKernelConfigurationsListTheLongest();
 };
 
 void TestOccupancyView::factsOfTheSeedsSliceOuter() {
@@ -165,6 +195,76 @@ void TestOccupancyView::barsForGpuRunsOnlyAndClickSelects() {
     const QPoint onB(bars.xAxis->coordToPixel(50), int(bars.yAxis->coordToPixel(1)));
     QTest::mouseClick(&bars, Qt::LeftButton, Qt::NoModifier, onB);
     QCOMPARE(state.selectedRun(), QStringLiteral("b"));
+}
+
+void TestOccupancyView::recordedRunShowsEveryKernel() {
+    Session session;
+    ViewState state;
+    OccupancyView view(&session, &state);
+    session.addRuns({makeRunEntry(recordedRun(), RunOrigin::Opened)});
+    state.setSelectedRun(QStringLiteral("recorded"));
+    auto* choice = view.kernelChoice();
+    QVERIFY(!choice->isHidden());
+    QCOMPARE(choice->count(), 2);
+    QCOMPARE(choice->itemText(0),
+             QStringLiteral("void fill<double>(double*, double, int): grid 40\u00d71\u00d71, block 256\u00d71\u00d71, 2 launches"));
+    QCOMPARE(choice->itemText(1),
+             QStringLiteral("tile_sum(double const*, double*, int): grid 8\u00d74\u00d71, block 32\u00d78\u00d71, 1 launch"));
+    // The first kernel: the recorder's theoretical occupancy and the mean achieved one.
+    QVERIFY(view.facts().hasLaunch);
+    QCOMPARE(view.facts().blockSize, 256u);
+    QCOMPARE(view.facts().theoretical, 1.0);
+    QVERIFY(view.facts().achieved.has_value());
+    QCOMPARE(*view.facts().achieved, 0.375);
+    QVERIFY(view.facts().title.startsWith(QStringLiteral("void fill<double>(double*, double, int) in recorded")));
+    QVERIFY(!view.smMap()->isHidden());
+    choice->setCurrentIndex(1);
+    QCOMPARE(view.facts().blockSize, 256u); // 32 x 8
+    QCOMPARE(view.facts().registersPerThread, 56u);
+    QCOMPARE(view.facts().theoretical, 0.75);
+    QVERIFY(!view.facts().achieved.has_value());
+    // Selecting a kernel on the timeline selects its entry here.
+    state.setSelectedActivity({QStringLiteral("recorded"), 3});
+    QCOMPARE(choice->currentIndex(), 0);
+    // A run with a launch configuration has no chooser.
+    session.addRuns({makeRunEntry(testhelpers::gpuShapedRun("slice-outer", trace::RunMode::MeasuredGpu), RunOrigin::Opened)});
+    state.setSelectedRun(QStringLiteral("slice-outer"));
+    QVERIFY(choice->isHidden());
+}
+
+void TestOccupancyView::manyKernelConfigurationsListTheLongest() {
+    // A recorded program whose launches vary with its input: 2,000 configurations of one kernel,
+    // the i-th taking i microseconds.
+    trace::Run run;
+    run.id = "varied";
+    run.strategy = "recorded";
+    run.mode = trace::RunMode::Recorded;
+    run.device = testhelpers::gpuShapedRun("x", trace::RunMode::MeasuredGpu).device;
+    const std::uint32_t name = run.intern("scan_kernel(int*, int)");
+    std::int64_t t = 0;
+    for (std::uint32_t i = 1; i <= 2000; ++i) {
+        auto kernel = testhelpers::activity(trace::ActivityKind::Kernel, t, t + std::int64_t(i) * 1000);
+        kernel.nameId = name;
+        kernel.grid = {i, 1, 1};
+        kernel.block = {256, 1, 1};
+        run.activities.push_back(kernel);
+        t += std::int64_t(i) * 1000 + 500;
+    }
+    Session session;
+    ViewState state;
+    OccupancyView view(&session, &state);
+    const RunEntryPtr entry = makeRunEntry(std::move(run), RunOrigin::Opened);
+    // Grouped with the entry (off the GUI thread in the loader), the longest kept.
+    QCOMPARE(entry->kernelConfigurations, 2000);
+    QCOMPARE(entry->kernels.size(), kMaxKernelGroups);
+    session.addRuns({entry});
+    state.setSelectedRun(QStringLiteral("varied"));
+    auto* choice = view.kernelChoice();
+    QCOMPARE(choice->count(), 500);
+    // The 500 longest (grids 1501..2000), in launch order.
+    QVERIFY(choice->itemText(0).contains(QStringLiteral("grid 1501\u00d7")));
+    QVERIFY(choice->itemText(499).contains(QStringLiteral("grid 2000\u00d7")));
+    QVERIFY(choice->toolTip().contains(QStringLiteral("2000 kernel configurations")));
 }
 
 QTEST_MAIN(TestOccupancyView)

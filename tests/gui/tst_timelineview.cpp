@@ -1,5 +1,6 @@
 // The timeline: events drawn per lane, merging, hit testing, selection, zoom, pan, box zoom,
 // hatching of modelled runs and alignment, all offscreen.
+#include <cmath>
 #include <QElapsedTimer>
 #include <QSet>
 #include <QSignalSpy>
@@ -34,6 +35,8 @@ std::map<std::pair<LaneKind, std::uint32_t>, std::size_t> expectedPerLane(const 
 }
 
 void render(TimelineView& view, int width = 1920, int height = 1080) {
+    // Tall enough that every lane gets at least its minimum row height, so none scrolls away.
+    height = std::max(height, int(std::ceil(view.plottable()->contentHeight() * 24)) + 200);
     view.resize(width, height);
     view.fitRows(height);
     view.yAxis->setRange(0, std::max(1.0, view.plottable()->contentHeight())); // every lane on the image

@@ -9,15 +9,20 @@ DetectedDevices detectDevices() {
     return {{}, "this build of SliceScope has no CUDA backend (the CUDA toolkit was not found)"};
 }
 
-std::vector<Result<trace::Run>> runGpu(const std::vector<strategy::StrategyId>& ids,
-                                       const RunRequest&, const Progress&) {
-    std::vector<Result<trace::Run>> results;
+GpuResults runGpu(const std::vector<strategy::StrategyId>& ids, const RunRequest&, const GpuOptions&,
+                  const Progress&) {
+    GpuResults results;
     for (auto id : ids) {
-        results.push_back(fail(Error::Code::Unsupported,
-                               std::string(strategy::toString(id)) +
-                                   " needs a GPU, but this build of SliceScope has no CUDA backend"));
+        results.runs.push_back(fail(Error::Code::Unsupported,
+                                    std::string(strategy::toString(id)) +
+                                        " needs a GPU, but this build of SliceScope has no CUDA backend"));
     }
     return results;
+}
+
+std::vector<Result<trace::Run>> runGpu(const std::vector<strategy::StrategyId>& ids,
+                                       const RunRequest& request, const Progress& progress) {
+    return runGpu(ids, request, GpuOptions{}, progress).runs;
 }
 
 } // namespace slicescope::backend

@@ -22,8 +22,36 @@ DetectedDevices detectDevices();
 // Runs GPU strategies on a real device under CUPTI, in one process session (one context, one
 // CUPTI subscription). One result per strategy, in order: one failing strategy does not lose the
 // others. Without the CUDA backend or a device, every result is an Error::Code::Unsupported
-// error that says which.
+// error that says which. Strategies that could not start after a kernel fault are
+// Error::Code::DeviceFault errors here; the overload below says which they are.
 std::vector<Result<trace::Run>> runGpu(const std::vector<strategy::StrategyId>& ids,
                                        const RunRequest& request, const Progress& progress = {});
+
+// Faults a test can ask for (issue 6): the first strategy's kernel is replaced by one that
+// traps (a sticky error that poisons the process's CUDA context) or spins past the timeout.
+enum class TestFault { None, Trap, Spin };
+
+struct GpuOptions {
+    // A kernel or copy still running after this long is reported as hung; 0 waits forever.
+    double kernelTimeoutS = 60;
+    // Collect CUPTI activity records. Off only to measure CUPTI's own cost: such runs carry
+    // host activities alone, and say so in a note.
+    bool cupti = true;
+    TestFault testFault = TestFault::None; // tests only
+};
+
+struct GpuResults {
+    std::vector<Result<trace::Run>> runs; // one per strategy, in order
+    // Strategies not started because an earlier kernel fault left this process's CUDA context
+    // unusable; a fresh process can run them.
+    std::vector<strategy::StrategyId> notStarted;
+    // A kernel did not finish within the timeout and still occupies the device. The process
+    // must end without CUDA's exit-time cleanup (std::_Exit), which would wait for the kernel;
+    // the driver then tears the context down.
+    bool deviceHung = false;
+};
+
+GpuResults runGpu(const std::vector<strategy::StrategyId>& ids, const RunRequest& request,
+                  const GpuOptions& options, const Progress& progress = {});
 
 } // namespace slicescope::backend

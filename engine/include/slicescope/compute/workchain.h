@@ -22,11 +22,14 @@ template <typename T> SLICESCOPE_HD T workChain(T multBy, T discount, unsigned w
 }
 
 // Deterministic inputs, so every run of one problem sees the same data on host and device.
+// Each repeats with its period: value(i) == value(i % period).
+inline constexpr unsigned kDiscountPeriod = 97;
+inline constexpr unsigned kMultByPeriod = 13;
 template <typename T> SLICESCOPE_HD T discountValue(unsigned long long flatIndex) {
-    return T(1) / T(1 + (flatIndex % 97ull));
+    return T(1) / T(1 + (flatIndex % kDiscountPeriod));
 }
 template <typename T> SLICESCOPE_HD T multByValue(unsigned long long flatIndex) {
-    return T(0.5) + T(flatIndex % 13ull) * T(0.125);
+    return T(0.5) + T(flatIndex % kMultByPeriod) * T(0.125);
 }
 
 } // namespace slicescope::compute

@@ -1,0 +1,41 @@
+#pragma once
+
+#include <QDialog>
+
+#include "models/recordplan.h"
+
+class QCheckBox;
+class QDialogButtonBox;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+
+namespace slicescope::gui {
+
+// "Record program…": the program to record, its arguments, working directory and environment,
+// and whether to measure achieved occupancy (a second, counting run). "Record" stays disabled,
+// with the reason shown, until the fields make a command slicescope-cli can run.
+class RecordDialog : public QDialog {
+    Q_OBJECT
+  public:
+    explicit RecordDialog(QWidget* parent = nullptr);
+
+    void setConfig(const models::RecordConfig& config);
+    models::RecordConfig config() const;
+    // Why the fields cannot be recorded yet; empty when they can.
+    const QString& problem() const { return problem_; }
+
+  private:
+    void validate();
+
+    QLineEdit* program_;
+    QLineEdit* arguments_;
+    QLineEdit* workingDirectory_;
+    QPlainTextEdit* environment_;
+    QCheckBox* counters_;
+    QLabel* problemLabel_;
+    QDialogButtonBox* buttons_;
+    QString problem_;
+};
+
+} // namespace slicescope::gui

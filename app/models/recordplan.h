@@ -1,0 +1,35 @@
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+#include "models/cliplan.h"
+
+namespace slicescope::models {
+
+// What "Record program…" asks for: an outside program to record with `slicescope-cli record`.
+struct RecordConfig {
+    QString program;           // path or name looked up in PATH
+    QStringList arguments;
+    QString workingDirectory;  // empty: the GUI's
+    QStringList environment;   // NAME=VALUE, added to (or replacing in) the GUI's environment
+    bool counters = false;     // achieved occupancy: the program runs twice
+};
+
+struct RecordPlan {
+    CliJob job;
+    QString error; // why it cannot run; empty when job is set
+};
+
+// The `slicescope-cli record --progress -o OUT [--counters] [--cwd DIR] [--env NAME=VALUE]... --
+// PROGRAM ARGS...` job, writing its trace under outputDir, named with `sequence`.
+RecordPlan planRecord(const RecordConfig& config, const QString& outputDir, int sequence);
+
+// Splits "NAME=VALUE" lines (blank lines ignored); a line without a name or '=' is an error.
+QStringList parseEnvironment(const QString& text, QString* error);
+
+// The status text of one `record --progress` line's JSON, e.g.
+// "recording: 12 kernels, 3 copies, 40 API calls (2.5 s)".
+QString recordProgressText(const QByteArray& json);
+
+} // namespace slicescope::models

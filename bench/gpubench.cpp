@@ -1,0 +1,240 @@
+// slicescope-bench-gpu: the five figures of issue 3, measured in one run on the GPU it finds.
+//   1  elementwise-broadcast effective bandwidth (>= 2 GB problem) / device-to-device cudaMemcpy
+//   2  pinned HtoD bandwidth of the run / a plain cudaMemcpy from pinned memory
+//   3  wall time of `slicescope-cli run --strategy all` at the seed shape, CUPTI on vs off
+//   4  CUPTI kernel duration vs cudaEvent timing of the same launch
+//   5  `slicescope-cli run --strategy all` turnaround at the seed shape
+// Every figure is a median of repeated measurements taken by this program now; nothing is copied
+// from elsewhere.
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "gpuprobes.h"
+#include "slicescope/backend/gpubackend.h"
+
+using namespace slicescope;
+using strategy::StrategyId;
+
+namespace {
+
+double median(std::vector<double> v) {
+    if (v.empty()) {
+        return std::nan("");
+    }
+    std::sort(v.begin(), v.end());
+    return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+}
+
+struct Options {
+    std::string cli;
+    int cliRuns = 7;
+    std::uint32_t block = 0;   // 0: the fastest of 128, 256, 512, 1024
+    std::uint64_t rows = 1024; // 1024 x 50000 x 5 f64: 2.048 GB per array
+};
+
+// Runs the CLI and returns its wall time in seconds, or a negative number if it failed.
+double timeCli(const std::string& cli, std::vector<std::string> args) {
+    args.insert(args.begin(), cli);
+    std::vector<char*> argv;
+    for (auto& a : args) {
+        argv.push_back(a.data());
+    }
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+    const auto start = std::chrono::steady_clock::now();
+    pid_t child = 0;
+    const int e = posix_spawn(&child, cli.c_str(), &actions, nullptr, argv.data(), ::environ);
+    posix_spawn_file_actions_destroy(&actions);
+    if (e != 0) {
+        std::fprintf(stderr, "could not start %s: %s\n", cli.c_str(), std::strerror(e));
+        return -1;
+    }
+    int status = 0;
+    waitpid(child, &status, 0);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        std::fprintf(stderr, "%s exited with status %d\n", cli.c_str(),
+                     WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+        return -1;
+    }
+    return seconds;
+}
+
+const char* verdict(bool met) {
+    return met ? "met" : "NOT met";
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    Options o;
+    o.cli = (std::filesystem::path(argv[0]).parent_path() / SLICESCOPE_CLI_NAME).string();
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a == "--cli" && i + 1 < argc) {
+            o.cli = argv[++i];
+        } else if (a == "--cli-runs" && i + 1 < argc) {
+            o.cliRuns = std::max(1, std::atoi(argv[++i]));
+        } else if (a == "--block" && i + 1 < argc) {
+            o.block = std::uint32_t(std::atoi(argv[++i]));
+        } else if (a == "--rows" && i + 1 < argc) {
+            o.rows = std::uint64_t(std::atoll(argv[++i]));
+        } else {
+            std::fprintf(stderr, "usage: slicescope-bench-gpu [--cli PATH] [--cli-runs N] [--block "
+                                 "THREADS] [--rows R]\n");
+            return 2;
+        }
+    }
+    const auto detected = backend::detectDevices();
+    if (detected.devices.empty()) {
+        std::fprintf(stderr, "slicescope-bench-gpu: %s\n", detected.why.c_str());
+        return 1;
+    }
+    const auto& device = detected.devices.front();
+    std::printf("device: %s (cc %s, %u SMs)\n", device.name.c_str(),
+                device.computeCapability().c_str(), device.smCount);
+    int failures = 0;
+
+    const auto big = *problem::makeProblem({o.rows, 50000, 5}, problem::Dtype::F64, 1);
+    const double bytesMoved = 2.0 * double(big.arrayBytes()) + double(big.multByBytes());
+    // The block size for figure 1: the fastest of a few, each timed by CUPTI over 10 launches.
+    if (o.block == 0) {
+        double best = 0;
+        for (std::uint32_t block : {128u, 256u, 512u, 1024u}) {
+            const auto t = cuda::probes::kernelTimingCuptiVsEvents(0, big, block, 10);
+            if (!t) {
+                std::fprintf(stderr, "block %u: %s\n", block, t.error().message.c_str());
+                continue;
+            }
+            std::vector<double> ns;
+            for (const auto& k : *t) {
+                ns.push_back(double(k.cuptiNs));
+            }
+            const double gbps = bytesMoved / median(ns);
+            std::printf("block %4u: elementwise-broadcast kernel median %.3f ms, %.0f GB/s\n",
+                        block, median(ns) / 1e6, gbps);
+            if (gbps > best) {
+                best = gbps;
+                o.block = block;
+            }
+        }
+        if (o.block == 0) {
+            o.block = 256;
+        }
+    }
+
+    // 1 and 2: one measured, verified run of elementwise-broadcast on a >= 2 GB problem, pinned.
+    backend::RunRequest request;
+    request.problem = big;
+    request.memory = backend::MemoryMode::Pinned;
+    request.repeat = 5;
+    request.block = {strategy::BlockOption::Mode::Explicit, o.block};
+    auto runs = backend::runGpu({StrategyId::ElementwiseBroadcast}, request);
+    double kernelBandwidth = std::nan(""), runHtoD = std::nan("");
+    if (!runs[0]) {
+        std::fprintf(stderr, "elementwise-broadcast run failed: %s\n",
+                     runs[0].error().message.c_str());
+        ++failures;
+    } else {
+        std::vector<double> kernelS, htodS;
+        for (const auto& a : runs[0]->activities) {
+            if (a.kind == trace::ActivityKind::Kernel) {
+                kernelS.push_back(double(a.durationNs()) / 1e9);
+            } else if (a.kind == trace::ActivityKind::HtoD && a.bytes == big.arrayBytes()) {
+                htodS.push_back(double(a.durationNs()) / 1e9);
+            }
+        }
+        kernelBandwidth = bytesMoved / median(kernelS) / 1e9;
+        runHtoD = double(big.arrayBytes()) / median(htodS) / 1e9;
+        std::printf("run: %s, %s, block %u, verified %s, kernel median %.3f ms over %zu launches\n",
+                    big.describe().c_str(), "pinned", o.block,
+                    runs[0]->verification->passed ? "yes" : "NO", median(kernelS) * 1e3,
+                    kernelS.size());
+        failures += runs[0]->verification->passed ? 0 : 1;
+    }
+    const auto d2d = cuda::probes::deviceCopyGBps(0, big.arrayBytes(), 10);
+    const auto plainHtoD = cuda::probes::pinnedHtoDGBps(0, big.arrayBytes(), 5);
+    if (!d2d || !plainHtoD) {
+        std::fprintf(stderr, "copy probes failed: %s\n",
+                     (!d2d ? d2d.error() : plainHtoD.error()).message.c_str());
+        ++failures;
+    }
+
+    // 4: CUPTI vs events on the same launches.
+    const auto timing = cuda::probes::kernelTimingCuptiVsEvents(0, big, o.block, 20);
+    double cuptiMs = std::nan(""), eventMs = std::nan(""), worst = std::nan("");
+    if (!timing) {
+        std::fprintf(stderr, "kernel timing probe failed: %s\n", timing.error().message.c_str());
+        ++failures;
+    } else {
+        std::vector<double> c, e;
+        worst = 0;
+        for (const auto& t : *timing) {
+            c.push_back(double(t.cuptiNs) / 1e6);
+            e.push_back(double(t.eventNs) / 1e6);
+            worst = std::max(worst, std::fabs(double(t.cuptiNs - t.eventNs)) / double(t.eventNs));
+        }
+        cuptiMs = median(c);
+        eventMs = median(e);
+    }
+
+    // 3 and 5: the CLI at the seed shape, CUPTI on and off, alternating; one warm-up first.
+    const auto scratch = std::filesystem::temp_directory_path() /
+                         ("slicescope-bench-" + std::to_string(::getpid()) + ".json");
+    const std::vector<std::string> seedArgs{"run", "--shape", "100x4000x5", "--strategy",
+                                            "all", "-q",      "-o",         scratch.string()};
+    auto withoutCupti = seedArgs;
+    withoutCupti.push_back("--no-cupti");
+    (void)timeCli(o.cli, seedArgs);
+    std::vector<double> on, off;
+    for (int i = 0; i < o.cliRuns; ++i) {
+        const double a = timeCli(o.cli, seedArgs);
+        const double b = timeCli(o.cli, withoutCupti);
+        if (a < 0 || b < 0) {
+            ++failures;
+            break;
+        }
+        on.push_back(a);
+        off.push_back(b);
+    }
+    std::filesystem::remove(scratch);
+    const double onS = median(on), offS = median(off);
+
+    const double f1 = kernelBandwidth / (d2d ? *d2d : std::nan(""));
+    const double f2 = runHtoD / (plainHtoD ? *plainHtoD : std::nan(""));
+    const double f3 = onS / offS - 1.0;
+    const double f4 = cuptiMs / eventMs - 1.0;
+    std::printf("\n| # | figure | measured | target | |\n|---|---|---|---|---|\n");
+    std::printf("| 1 | elementwise-broadcast effective bandwidth / device-to-device cudaMemcpy | "
+                "%.0f / %.0f GB/s = %.3f | >= 0.95 | %s |\n",
+                kernelBandwidth, d2d ? *d2d : std::nan(""), f1, verdict(f1 >= 0.95));
+    std::printf("| 2 | pinned HtoD in the run / plain cudaMemcpy from pinned memory | %.1f / %.1f "
+                "GB/s = %.3f | >= 0.95 | %s |\n",
+                runHtoD, plainHtoD ? *plainHtoD : std::nan(""), f2, verdict(f2 >= 0.95));
+    std::printf("| 3 | `run --strategy all` at 100x4000x5, CUPTI on vs off (median of %d each) | "
+                "%.3f s vs %.3f s: %+.1f %% | <= 5 %% | %s |\n",
+                o.cliRuns, onS, offS, f3 * 100, verdict(f3 <= 0.05));
+    std::printf("| 4 | CUPTI kernel duration vs cudaEvent timing, same launches (median of %zu) | "
+                "%.4f ms vs %.4f ms: %+.2f %% (worst launch %.2f %%) | within 5 %% | %s |\n",
+                timing ? timing->size() : 0, cuptiMs, eventMs, f4 * 100, worst * 100,
+                verdict(std::fabs(f4) <= 0.05));
+    std::printf("| 5 | `run --strategy all` turnaround at 100x4000x5 (median of %d) | %.3f s | <= "
+                "1.0 s | %s |\n",
+                o.cliRuns, onS, verdict(onS <= 1.0));
+    return failures == 0 ? 0 : 1;
+}

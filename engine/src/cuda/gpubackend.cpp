@@ -1,0 +1,75 @@
+// The GPU backend of a build with CUDA: slicescope/backend/gpubackend.h over a GpuSession.
+#include "slicescope/backend/gpubackend.h"
+
+#include "cudadevice.h"
+#include "gpusession.h"
+
+namespace slicescope::backend {
+
+bool gpuBackendBuilt() {
+    return true;
+}
+
+DetectedDevices detectDevices() {
+    return cuda::detect();
+}
+
+GpuResults runGpu(const std::vector<strategy::StrategyId>& ids, const RunRequest& request,
+                  const GpuOptions& options, const Progress& progress) {
+    GpuResults out;
+    if (ids.empty()) {
+        return out;
+    }
+    const auto failAll = [&](const Error& error) {
+        for (auto id : ids) {
+            out.runs.push_back(fail(error.code, std::string(strategy::toString(id)) +
+                                                    " cannot run: " + error.message));
+        }
+        return out;
+    };
+    for (auto id : ids) {
+        if (!strategy::isGpu(id)) {
+            return failAll({Error::Code::InvalidArgument,
+                            std::string(strategy::toString(id)) + " runs on the CPU, not the GPU"});
+        }
+    }
+    if (request.repeat < 1) {
+        return failAll({Error::Code::InvalidArgument, "repeat must be >= 1"});
+    }
+    auto session = cuda::GpuSession::open(request.deviceIndex, options);
+    if (!session) {
+        for (auto id : ids) {
+            out.runs.push_back(
+                fail(session.error().code, std::string(strategy::toString(id)) +
+                                               " cannot run: " + session.error().message));
+        }
+        return out;
+    }
+    bool faultPending = options.testFault != TestFault::None;
+    for (auto id : ids) {
+        if (!(*session)->usable()) {
+            out.runs.push_back(
+                fail(Error::Code::DeviceFault, "not run: " + (*session)->whyUnusable()));
+            if (!(*session)->hung()) {
+                out.notStarted.push_back(id);
+            }
+            continue;
+        }
+        out.runs.push_back((*session)->run(id, request, progress, faultPending));
+        faultPending = false;
+    }
+    out.deviceHung = (*session)->hung();
+    if (out.deviceHung) {
+        // A kernel still runs: destroying the session would wait for it. The caller ends the
+        // process; the driver then reclaims everything.
+        (void)session->release();
+    }
+    return out;
+}
+
+std::vector<Result<trace::Run>> runGpu(const std::vector<strategy::StrategyId>& ids,
+                                       const RunRequest& request, const Progress& progress) {
+    return runGpu(ids, request, GpuOptions{}, progress).runs;
+}
+
+} // namespace slicescope::backend

@@ -1,0 +1,901 @@
+#include "gpusession.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <new>
+#include <unordered_map>
+
+#include "cudacheck.h"
+#include "cudadevice.h"
+#include "cupticheck.h"
+#include "kernels/kerneltable.h"
+#include "slicescope/backend/cpubackend.h"
+#include "slicescope/compute/workchain.h"
+#include "slicescope/core/clock.h"
+
+namespace slicescope::cuda {
+
+namespace {
+
+using backend::MemoryMode;
+using problem::Problem;
+using strategy::StrategyId;
+using trace::Activity;
+using trace::ActivityKind;
+
+kernels::Family familyOf(StrategyId id) {
+    switch (id) {
+    case StrategyId::OneWorker: return kernels::Family::OneWorker;
+    case StrategyId::SliceOuter: return kernels::Family::SliceOuter;
+    case StrategyId::SliceMiddle: return kernels::Family::SliceMiddle;
+    case StrategyId::SliceMiddleStrided: return kernels::Family::SliceMiddleStrided;
+    case StrategyId::Slice2d: return kernels::Family::Slice2d;
+    case StrategyId::ElementwiseMaterialized: return kernels::Family::ElementwiseMaterialized;
+    case StrategyId::ElementwiseBroadcast: return kernels::Family::ElementwiseBroadcast;
+    default: return kernels::Family::OneWorker; // CPU strategies never get here
+    }
+}
+
+std::string seconds(double s) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", s);
+    return text;
+}
+
+// Host memory in one of the four modes. Managed and mapped buffers are also what the kernel uses.
+class HostBuffer {
+  public:
+    HostBuffer() = default;
+    HostBuffer(HostBuffer&& other) noexcept { *this = std::move(other); }
+    HostBuffer& operator=(HostBuffer&& other) noexcept {
+        std::swap(mode_, other.mode_);
+        std::swap(host_, other.host_);
+        std::swap(device_, other.device_);
+        return *this;
+    }
+    ~HostBuffer() { reset(); }
+
+    static Result<HostBuffer> allocate(MemoryMode mode, std::uint64_t bytes) {
+        HostBuffer b;
+        b.mode_ = mode;
+        switch (mode) {
+        case MemoryMode::Pageable:
+            b.host_ = ::operator new(bytes, std::align_val_t(64), std::nothrow);
+            if (b.host_ == nullptr) {
+                return fail(Error::Code::InsufficientMemory, "could not allocate " +
+                                                                 std::to_string(bytes >> 20) +
+                                                                 " MiB of host memory");
+            }
+            break;
+        case MemoryMode::Pinned: CUDA_CHECK(cudaMallocHost(&b.host_, bytes)); break;
+        case MemoryMode::Managed:
+            CUDA_CHECK(cudaMallocManaged(&b.host_, bytes, cudaMemAttachGlobal));
+            b.device_ = b.host_;
+            break;
+        case MemoryMode::Mapped:
+            CUDA_CHECK(cudaHostAlloc(&b.host_, bytes, cudaHostAllocMapped));
+            CUDA_CHECK(cudaHostGetDevicePointer(&b.device_, b.host_, 0));
+            break;
+        }
+        return b;
+    }
+    void reset() {
+        if (host_ == nullptr) {
+            return;
+        }
+        switch (mode_) {
+        case MemoryMode::Pageable: ::operator delete(host_, std::align_val_t(64)); break;
+        case MemoryMode::Pinned:
+        case MemoryMode::Mapped: (void)cudaFreeHost(host_); break;
+        case MemoryMode::Managed: (void)cudaFree(host_); break;
+        }
+        host_ = device_ = nullptr;
+    }
+    template <typename T> T* host() const { return static_cast<T*>(host_); }
+    void* device() const { return device_; } // managed and mapped only
+
+  private:
+    MemoryMode mode_ = MemoryMode::Pageable;
+    void* host_ = nullptr;
+    void* device_ = nullptr;
+};
+
+class DeviceBuffer {
+  public:
+    DeviceBuffer() = default;
+    DeviceBuffer(DeviceBuffer&& other) noexcept { std::swap(ptr_, other.ptr_); }
+    DeviceBuffer& operator=(DeviceBuffer&& other) noexcept {
+        std::swap(ptr_, other.ptr_);
+        return *this;
+    }
+    ~DeviceBuffer() { reset(); }
+    static Result<DeviceBuffer> allocate(std::uint64_t bytes) {
+        DeviceBuffer b;
+        CUDA_CHECK(cudaMalloc(&b.ptr_, bytes));
+        return b;
+    }
+    void reset() {
+        if (ptr_ != nullptr) {
+            (void)cudaFree(ptr_);
+            ptr_ = nullptr;
+        }
+    }
+    void* get() const { return ptr_; }
+
+  private:
+    void* ptr_ = nullptr;
+};
+
+// Stops PM sampling on every way out of a run.
+class SamplingGuard {
+  public:
+    explicit SamplingGuard(PmSampler* sampler) : sampler_(sampler) {}
+    ~SamplingGuard() { stop(); }
+    SamplingGuard(const SamplingGuard&) = delete;
+    SamplingGuard& operator=(const SamplingGuard&) = delete;
+    void arm(PmSampler* sampler) { sampler_ = sampler; }
+    void stop() {
+        if (sampler_ != nullptr) {
+            (void)sampler_->stop();
+            sampler_ = nullptr;
+        }
+    }
+
+  private:
+    PmSampler* sampler_;
+};
+
+struct HostSpan {
+    std::string name;
+    std::int64_t startNs;
+    std::int64_t endNs;
+    std::uint16_t iteration;
+};
+
+// The inputs repeat with a short period (compute/workchain.h): fill them from one period's values,
+// computed by the same functions, instead of dividing once per element.
+template <typename T>
+void fillPeriodic(T* out, std::uint64_t count, unsigned period, T (*value)(unsigned long long)) {
+    std::vector<T> table(period);
+    for (unsigned k = 0; k < period; ++k) {
+        table[k] = value(k);
+    }
+    for (std::uint64_t i = 0, k = 0; i < count; ++i) {
+        out[i] = table[k];
+        k = k + 1 == period ? 0 : k + 1;
+    }
+}
+
+std::uint16_t clampIteration(std::size_t i) {
+    return std::uint16_t(std::min<std::size_t>(i, 0xffff));
+}
+
+// C x R x N from R x C x N (and back with the roles of R and C swapped): N-element rows move whole.
+template <typename T>
+void transpose(const T* from, T* to, std::uint64_t outer, std::uint64_t middle, std::uint64_t n) {
+    for (std::uint64_t a = 0; a < outer; ++a) {
+        for (std::uint64_t b = 0; b < middle; ++b) {
+            std::memcpy(to + (b * outer + a) * n, from + (a * middle + b) * n, n * sizeof(T));
+        }
+    }
+}
+
+} // namespace
+
+Result<OccupancyCrossCheck> crossCheckOccupancy(const device::DeviceSpec& device,
+                                                const void* kernel, std::uint32_t blockThreads,
+                                                std::uint32_t registersPerThread,
+                                                std::uint64_t sharedBytes) {
+    int cudaBlocks = 0;
+    CUDA_CHECK(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&cudaBlocks, kernel, int(blockThreads), 0));
+    OccupancyCrossCheck out;
+    out.cudaActiveBlocksPerSm = std::uint32_t(cudaBlocks);
+    const std::uint32_t warpSize = device.warpSize ? device.warpSize : 32;
+    const std::uint32_t warpsPerBlock = (blockThreads + warpSize - 1) / warpSize;
+    auto calculated = occupancy::calculate(device, {blockThreads, registersPerThread, sharedBytes});
+    if (calculated) {
+        out.calculatorActiveBlocksPerSm = calculated->activeBlocksPerSm;
+        out.info.theoretical = calculated->occupancy;
+        out.info.activeBlocksPerSm = calculated->activeBlocksPerSm;
+        out.info.limiter = std::string(occupancy::toString(calculated->limiter));
+        out.info.explanation = calculated->explanation;
+    } else {
+        // Keep the run: the CUDA API's own figure, labelled as such.
+        out.calculatorError = calculated.error().message;
+        out.info.activeBlocksPerSm = out.cudaActiveBlocksPerSm;
+        out.info.theoretical = device.maxWarpsPerSm > 0
+                                   ? std::min(1.0, double(out.cudaActiveBlocksPerSm) *
+                                                       warpsPerBlock / device.maxWarpsPerSm)
+                                   : 0.0;
+        out.info.explanation =
+            "From cudaOccupancyMaxActiveBlocksPerMultiprocessor: " +
+            std::to_string(out.cudaActiveBlocksPerSm) +
+            " blocks per SM (the engine's occupancy calculator failed: " + out.calculatorError +
+            ").";
+    }
+    return out;
+}
+
+std::int64_t GpuSession::now() const {
+    return collector_ ? CuptiActivityCollector::timestampNs() : hostNowNs();
+}
+
+Result<std::unique_ptr<GpuSession>> GpuSession::open(int deviceIndex,
+                                                     const backend::GpuOptions& options) {
+    std::unique_ptr<GpuSession> s(new GpuSession());
+    s->deviceIndex_ = deviceIndex;
+    s->options_ = options;
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+        return fail(Error::Code::Unsupported, "no GPU to run on: " + detect().why);
+    }
+    if (deviceIndex < 0 || deviceIndex >= count) {
+        return fail(
+            Error::Code::InvalidArgument,
+            "CUDA device " + std::to_string(deviceIndex) + " does not exist; this machine has " +
+                std::to_string(count) +
+                (count == 1 ? " device (0)" : " devices (0 to " + std::to_string(count - 1) + ")"));
+    }
+    auto spec = describe(deviceIndex);
+    if (!spec) {
+        return tl::unexpected(spec.error());
+    }
+    s->device_ = std::move(*spec);
+    const std::int64_t t0 = hostNowNs();
+    if (options.cupti) {
+        auto collector = CuptiActivityCollector::start();
+        if (!collector) {
+            return fail(Error::Code::Unsupported,
+                        "CUPTI is unavailable, so nothing can be measured: " +
+                            collector.error().message);
+        }
+        s->collector_ = std::move(*collector);
+    }
+    const std::int64_t t1 = hostNowNs();
+    CUDA_CHECK(cudaSetDevice(deviceIndex));
+    CUDA_CHECK(cudaFree(nullptr)); // creates the context now, outside any run
+    CUDA_CHECK(cudaStreamCreateWithFlags(&s->stream_, cudaStreamNonBlocking));
+    CUDA_CHECK(cudaDeviceSynchronize());
+    const std::int64_t t2 = hostNowNs();
+    if (options.kernelTimeoutS > 0) {
+        try {
+            s->waiter_ = std::make_unique<StreamWaiter>(deviceIndex);
+        } catch (const std::system_error&) {
+            // No thread to spare: waits happen on this thread, without the time limit.
+        }
+    }
+    (void)s->collect(); // context creation belongs to no run
+    const auto ms = [](std::int64_t ns) {
+        char text[32];
+        std::snprintf(text, sizeof text, "%.1f ms", double(ns) / 1e6);
+        return std::string(text);
+    };
+    s->setupNote_ = "session setup before this run: " +
+                    (options.cupti ? "CUPTI start " + ms(t1 - t0) : std::string("CUPTI off")) +
+                    ", CUDA context creation " + ms(t2 - t1);
+    return s;
+}
+
+GpuSession::~GpuSession() {
+    if (hung_) {
+        // A kernel still runs: anything that waits for the device would wait forever. The process
+        // is about to end without cleanup; the driver tears the context down.
+        if (waiter_) {
+            waiter_->abandon();
+        }
+        (void)waiter_.release();
+        (void)collector_.release();
+        (void)rangeProfiler_.release();
+        (void)pmSampler_.release();
+        return;
+    }
+    pmSampler_.reset();
+    rangeProfiler_.reset();
+    waiter_.reset();
+    if (stream_ != nullptr) {
+        (void)cudaStreamDestroy(stream_);
+    }
+    collector_.reset();
+}
+
+Error GpuSession::fault(cudaError_t error, const std::string& what) {
+    Error e = cudaError(error, what.c_str());
+    (void)cudaGetLastError(); // clears a non-sticky error; a sticky one stays
+    if (isStickyError(error) || cudaPeekAtLastError() != cudaSuccess) {
+        contextLost_ = true;
+        e.code = Error::Code::DeviceFault;
+        whyUnusable_ = e.message;
+        e.message +=
+            "; the GPU reported a fault, and this process's CUDA context cannot be used again";
+    }
+    return e;
+}
+
+Status GpuSession::wait(std::string_view what) {
+    cudaError_t result = cudaSuccess;
+    if (waiter_) {
+        const auto waited = waiter_->wait(stream_, options_.kernelTimeoutS);
+        if (!waited) {
+            hung_ = true;
+            whyUnusable_ = std::string(what) + " did not finish within " +
+                           seconds(options_.kernelTimeoutS) + " s";
+            return fail(
+                Error::Code::DeviceFault,
+                whyUnusable_ +
+                    " (--kernel-timeout); it still occupies the GPU, so nothing more can run in "
+                    "this process, and the driver ends it when the process exits");
+        }
+        result = *waited;
+    } else {
+        result = cudaStreamSynchronize(stream_);
+    }
+    if (result != cudaSuccess) {
+        return tl::unexpected(fault(result, std::string(what)));
+    }
+    return {};
+}
+
+GpuSession::Decoded GpuSession::collect() {
+    Decoded out;
+    if (!collector_) {
+        return out;
+    }
+    (void)collector_->flush();
+    const auto unknownBefore = decoder_.counts().unknown;
+    collector_->drain(decoder_, [&](const DecodedActivity& a) { out.records.push_back(a); });
+    out.unknown = decoder_.counts().unknown - unknownBefore;
+    return out;
+}
+
+template <typename T> const std::vector<T>& GpuSession::reference(const Problem& problem) {
+    if (!referenceProblem_ || !(*referenceProblem_ == problem)) {
+        referenceF64_.clear();
+        referenceF32_.clear();
+        referenceProblem_ = problem;
+    }
+    if constexpr (std::is_same_v<T, double>) {
+        if (referenceF64_.empty()) {
+            referenceF64_ = backend::referenceOutput<double>(problem);
+        }
+        return referenceF64_;
+    } else {
+        if (referenceF32_.empty()) {
+            referenceF32_ = backend::referenceOutput<float>(problem);
+        }
+        return referenceF32_;
+    }
+}
+
+Result<trace::Run> GpuSession::run(StrategyId id, const backend::RunRequest& request,
+                                   const backend::Progress& progress, bool injectFault) {
+    if (!strategy::isGpu(id)) {
+        return fail(Error::Code::InvalidArgument,
+                    std::string(strategy::toString(id)) + " runs on the CPU, not the GPU");
+    }
+    if (!usable()) {
+        return fail(Error::Code::DeviceFault, "not run: " + whyUnusable_);
+    }
+    auto result = request.problem.dtype == problem::Dtype::F64
+                      ? runTyped<double>(id, request, progress, injectFault)
+                      : runTyped<float>(id, request, progress, injectFault);
+    if (!result && usable()) {
+        // Records of a failed run must not end up in the next one.
+        (void)cudaStreamSynchronize(stream_);
+        (void)collect();
+    }
+    return result;
+}
+
+template <typename T>
+Result<trace::Run> GpuSession::runTyped(StrategyId id, const backend::RunRequest& request,
+                                        const backend::Progress& progress, bool injectFault) {
+    const Problem& p = request.problem;
+    const MemoryMode mode = request.memory;
+    const bool copies = mode == MemoryMode::Pageable || mode == MemoryMode::Pinned;
+    const std::string name(strategy::toString(id));
+    const std::int64_t runStart = now();
+    const std::uint64_t droppedBefore = collector_ ? collector_->droppedRecords() : 0;
+    const std::uint64_t refusedBefore = collector_ ? collector_->refusedBuffers() : 0;
+
+    trace::Run run;
+    run.id = name;
+    run.strategy = name;
+    run.mode = trace::RunMode::MeasuredGpu;
+    run.problem = p;
+    run.device = device_;
+    run.device.sources.clear();
+    run.memoryMode = std::string(backend::toString(mode));
+    run.repeat = request.repeat;
+    run.createdAt = isoTimestampUtc();
+    if (!setupNote_.empty()) {
+        run.notes.push_back(std::move(setupNote_));
+        setupNote_.clear();
+    }
+    std::vector<HostSpan> host;
+    const auto span = [&](std::string what, std::int64_t startNs, std::uint16_t iteration = 0) {
+        host.push_back({std::move(what), startNs, now(), iteration});
+    };
+
+    progress(name + ": prepare", 0.0);
+    // The kernel and the launch the strategy's data prescribes.
+    const auto& entry = kernels::kernelEntry(familyOf(id));
+    const void* kernel = std::is_same_v<T, double> ? entry.f64 : entry.f32;
+    const void* launched = kernel;
+    if (injectFault) {
+        launched = kernels::kernelEntry(options_.testFault == backend::TestFault::Trap
+                                            ? kernels::Family::TestTrap
+                                            : kernels::Family::TestSpin)
+                       .f64;
+        run.notes.push_back(
+            "test fault: the kernel was replaced by one that " +
+            std::string(options_.testFault == backend::TestFault::Trap ? "traps" : "spins"));
+    }
+    cudaFuncAttributes attributes{};
+    CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+    int maxGridX = 0;
+    CUDA_CHECK(cudaDeviceGetAttribute(&maxGridX, cudaDevAttrMaxGridDimX, deviceIndex_));
+    strategy::LaunchLimits limits;
+    limits.kernelMaxThreadsPerBlock = std::uint32_t(attributes.maxThreadsPerBlock);
+    limits.smCount = device_.smCount;
+    limits.maxThreadsPerSm = device_.maxThreadsPerSm;
+    limits.maxGridX = std::uint32_t(maxGridX);
+    auto geometry = strategy::launchGeometry(id, p, request.block, limits);
+    if (!geometry) {
+        return tl::unexpected(geometry.error());
+    }
+    const auto& decomposition = geometry->decomposition;
+    const bool crn = decomposition.layout == strategy::Layout::CRN;
+    const bool materialized = id == StrategyId::ElementwiseMaterialized;
+
+    // Does it fit? Device first, before anything is allocated.
+    std::size_t freeDeviceBytes = 0, totalDeviceBytes = 0;
+    CUDA_CHECK(cudaMemGetInfo(&freeDeviceBytes, &totalDeviceBytes));
+    if (mode != MemoryMode::Mapped) {
+        if (auto fits = strategy::checkFits(id, p, std::numeric_limits<std::uint64_t>::max(),
+                                            freeDeviceBytes);
+            !fits) {
+            return tl::unexpected(fits.error());
+        }
+    }
+    if (auto available = problem::availableHostMemoryBytes()) {
+        if (auto fits =
+                strategy::checkFits(id, p, *available, std::numeric_limits<std::uint64_t>::max());
+            !fits) {
+            return tl::unexpected(fits.error());
+        }
+    }
+
+    const std::uint64_t elements = p.elements();
+    const std::uint64_t cn = p.shape.c * p.shape.n;
+    const std::uint64_t arrayBytes = p.arrayBytes();
+    const std::uint64_t multByBytes = (materialized ? elements : cn) * sizeof(T);
+
+    // Host buffers: what the copies read and write are in the requested memory mode; the
+    // original-layout arrays beside them are ordinary (pageable) memory.
+    std::int64_t t0 = now();
+    auto discountHost = HostBuffer::allocate(mode, arrayBytes);
+    if (!discountHost) {
+        return tl::unexpected(discountHost.error());
+    }
+    auto multByHost = HostBuffer::allocate(mode, multByBytes);
+    if (!multByHost) {
+        return tl::unexpected(multByHost.error());
+    }
+    auto cvHost = HostBuffer::allocate(mode, arrayBytes);
+    if (!cvHost) {
+        return tl::unexpected(cvHost.error());
+    }
+    std::vector<T> discountRcn, cvRcn, multByRow;
+    try {
+        if (crn) {
+            discountRcn.resize(elements);
+            cvRcn.resize(elements);
+        }
+        if (materialized) {
+            multByRow.resize(cn);
+        }
+    } catch (const std::bad_alloc&) {
+        return fail(Error::Code::InsufficientMemory,
+                    "could not allocate the host buffers for " + p.describe());
+    }
+    span("allocate host buffers (" + std::string(backend::toString(mode)) + ")", t0);
+
+    DeviceBuffer discountDevice, multByDevice, cvDevice;
+    if (copies) {
+        t0 = now();
+        auto d = DeviceBuffer::allocate(arrayBytes);
+        auto m = DeviceBuffer::allocate(multByBytes);
+        auto c = DeviceBuffer::allocate(arrayBytes);
+        if (!d || !m || !c) {
+            return tl::unexpected(!d ? d.error() : !m ? m.error() : c.error());
+        }
+        discountDevice = std::move(*d);
+        multByDevice = std::move(*m);
+        cvDevice = std::move(*c);
+        span("allocate device buffers", t0);
+    }
+
+    t0 = now();
+    fillPeriodic(crn ? discountRcn.data() : discountHost->template host<T>(), elements,
+                 compute::kDiscountPeriod, &compute::discountValue<T>);
+    fillPeriodic(materialized ? multByRow.data() : multByHost->template host<T>(), cn,
+                 compute::kMultByPeriod, &compute::multByValue<T>);
+    std::memset(cvHost->template host<T>(), 0xff, arrayBytes); // NaN until written
+    span("fill inputs", t0);
+    if (crn) {
+        t0 = now();
+        transpose(discountRcn.data(), discountHost->template host<T>(), p.shape.r, p.shape.c,
+                  p.shape.n);
+        span("layout: discount to C x R x N", t0);
+    }
+    if (materialized) {
+        t0 = now();
+        for (std::uint64_t r = 0; r < p.shape.r; ++r) {
+            std::memcpy(multByHost->template host<T>() + r * cn, multByRow.data(), cn * sizeof(T));
+        }
+        span("materialize multBy to R x C x N", t0);
+    }
+    const bool referenceCached =
+        referenceProblem_ && *referenceProblem_ == p &&
+        !(std::is_same_v<T, double> ? referenceF64_.empty() : referenceF32_.empty());
+    t0 = now();
+    const std::vector<T>& expected = reference<T>(p);
+    if (!referenceCached) {
+        span("CPU reference", t0);
+    }
+
+    kernels::KernelArgs args;
+    args.discount = copies ? discountDevice.get() : discountHost->device();
+    args.multBy = copies ? multByDevice.get() : multByHost->device();
+    args.cv = copies ? cvDevice.get() : cvHost->device();
+    args.r = p.shape.r;
+    args.c = p.shape.c;
+    args.n = p.shape.n;
+    args.workers = decomposition.workers;
+    args.elementsPerWorker = decomposition.elementsPerWorker;
+    args.workPerElement = p.workPerElement;
+    args.vectorWidth = geometry->vectorWidth;
+    const double spinS = std::clamp(10 * options_.kernelTimeoutS, 20.0, 120.0);
+    args.spinNs = std::uint64_t(spinS * 1e9);
+    void* params[] = {&args};
+    const dim3 grid(geometry->grid.x, geometry->grid.y, geometry->grid.z);
+    const dim3 block(geometry->block.x, geometry->block.y, geometry->block.z);
+    const auto launch = [&]() -> Status {
+        const cudaError_t e = cudaLaunchKernel(launched, grid, block, params, 0, stream_);
+        if (e != cudaSuccess) {
+            return tl::unexpected(fault(e, "launching the kernel of " + name));
+        }
+        return {};
+    };
+
+    // PM sampling spans the traced iterations.
+    SamplingGuard sampling(nullptr);
+    if (request.sampleOccupancy && !samplingUnavailable_) {
+        if (!pmSampler_) {
+            auto sampler = PmSampler::create(deviceIndex_);
+            if (sampler) {
+                pmSampler_ = std::move(*sampler);
+            } else {
+                samplingUnavailable_ = sampler.error().message;
+            }
+        }
+        if (pmSampler_) {
+            if (auto started = pmSampler_->start(); started) {
+                sampling.arm(pmSampler_.get());
+            } else {
+                run.notes.push_back("no occupancy samples: " + started.error().message);
+            }
+        }
+    }
+
+    // The traced pass: copy in, poison, launch, copy out, verify; `repeat` times.
+    std::vector<std::int64_t> iterationStarts;
+    trace::Verification verification{true, 0.0};
+    const auto transfers = strategy::transfers(id, p);
+    for (std::uint32_t iteration = 0; iteration < request.repeat; ++iteration) {
+        if (progress.cancelled()) {
+            return fail(Error::Code::Cancelled, "cancelled");
+        }
+        progress(name + ": iteration " + std::to_string(iteration + 1) + " of " +
+                     std::to_string(request.repeat),
+                 double(iteration) / request.repeat);
+        const auto it = clampIteration(iteration);
+        iterationStarts.push_back(now());
+        if (copies) {
+            for (const auto& t : transfers) {
+                if (t.direction != strategy::Direction::HostToDevice) {
+                    continue;
+                }
+                const bool isDiscount = t.name == "discount";
+                void* to = isDiscount ? discountDevice.get() : multByDevice.get();
+                const void* from = isDiscount
+                                       ? static_cast<const void*>(discountHost->template host<T>())
+                                       : static_cast<const void*>(multByHost->template host<T>());
+                const cudaError_t e =
+                    cudaMemcpyAsync(to, from, t.bytes, cudaMemcpyHostToDevice, stream_);
+                if (e != cudaSuccess) {
+                    return tl::unexpected(fault(e, "copying " + t.name + " to the device"));
+                }
+            }
+        }
+        // Poison the output before every launch, so an element the kernel skips cannot pass.
+        if (mode == MemoryMode::Mapped) {
+            t0 = now();
+            std::memset(cvHost->template host<T>(), 0xff, arrayBytes);
+            span("poison output", t0, it);
+        } else {
+            const cudaError_t e = cudaMemsetAsync(args.cv, 0xff, arrayBytes, stream_);
+            if (e != cudaSuccess) {
+                return tl::unexpected(fault(e, "poisoning the output"));
+            }
+        }
+        if (auto launchedOk = launch(); !launchedOk) {
+            return tl::unexpected(launchedOk.error());
+        }
+        if (auto done = wait("the kernel of " + name); !done) {
+            return tl::unexpected(done.error());
+        }
+        if (copies) {
+            for (const auto& t : transfers) {
+                if (t.direction != strategy::Direction::DeviceToHost) {
+                    continue;
+                }
+                const cudaError_t e = cudaMemcpyAsync(cvHost->template host<T>(), cvDevice.get(),
+                                                      t.bytes, cudaMemcpyDeviceToHost, stream_);
+                if (e != cudaSuccess) {
+                    return tl::unexpected(fault(e, "copying " + t.name + " to the host"));
+                }
+            }
+            if (auto done = wait("the copy of cv to the host"); !done) {
+                return tl::unexpected(done.error());
+            }
+        }
+        const T* result = cvHost->template host<T>();
+        if (crn) {
+            t0 = now();
+            transpose(result, cvRcn.data(), p.shape.c, p.shape.r, p.shape.n);
+            span("layout: cv back to R x C x N", t0, it);
+            result = cvRcn.data();
+        }
+        t0 = now();
+        const auto cmp = backend::compareOutputs(expected, result, elements);
+        span("verify against the CPU reference", t0, it);
+        verification.passed = verification.passed && cmp.withinTolerance;
+        verification.maxAbsError = std::max(verification.maxAbsError, cmp.maxAbsError);
+    }
+    sampling.stop();
+
+    // The counted pass: the same launches again under the Range Profiler, with tracing off.
+    std::vector<RangeMetrics> ranges;
+    if (request.counters) {
+        progress(name + ": counters", 1.0);
+        if (!rangeProfiler_ && !countersUnavailable_) {
+            auto profiler = RangeProfiler::create(deviceIndex_, nullptr);
+            if (profiler) {
+                rangeProfiler_ = std::move(*profiler);
+            } else {
+                countersUnavailable_ = profiler.error().message;
+            }
+        }
+        if (rangeProfiler_) {
+            if (collector_) {
+                (void)collector_->disable();
+            }
+            auto counted = rangeProfiler_->profile(request.repeat, [&]() -> Status {
+                for (std::uint32_t i = 0; i < request.repeat; ++i) {
+                    if (auto l = launch(); !l) {
+                        return l;
+                    }
+                }
+                return wait("the kernel of " + name + " under the Range Profiler");
+            });
+            if (collector_) {
+                (void)collector_->enable();
+            }
+            if (counted) {
+                ranges = std::move(*counted);
+            } else if (!usable()) {
+                return tl::unexpected(counted.error());
+            } else {
+                if (counted.error().code == Error::Code::Unsupported) {
+                    countersUnavailable_ = counted.error().message;
+                } else {
+                    run.notes.push_back("no counters for this run: " + counted.error().message);
+                }
+            }
+        }
+        if (countersUnavailable_) {
+            run.notes.push_back("no counters: " + *countersUnavailable_ +
+                                "; the trace is kept without achieved occupancy");
+        }
+    }
+
+    t0 = now();
+    discountDevice.reset();
+    multByDevice.reset();
+    cvDevice.reset();
+    discountHost->reset();
+    multByHost->reset();
+    cvHost->reset();
+    span("free buffers", t0);
+    if (auto synced = cudaDeviceSynchronize(); synced != cudaSuccess) {
+        return tl::unexpected(fault(synced, "cudaDeviceSynchronize() after " + name));
+    }
+
+    // Occupancy of the launch.
+    auto occupancy =
+        crossCheckOccupancy(device_, kernel, geometry->block.x, std::uint32_t(attributes.numRegs),
+                            attributes.sharedSizeBytes);
+    if (!occupancy) {
+        return tl::unexpected(occupancy.error());
+    }
+    trace::OccupancyInfo occ = occupancy->info;
+    occ.threadSlotsBusy = strategy::threadSlotsBusy(*geometry, occ.activeBlocksPerSm,
+                                                    device_.smCount, device_.maxThreadsPerSm);
+    if (occupancy->calculatorActiveBlocksPerSm && !occupancy->agree()) {
+        run.notes.push_back("theoretical occupancy mismatch: the engine's calculator gives " +
+                            std::to_string(*occupancy->calculatorActiveBlocksPerSm) +
+                            " blocks per SM, cudaOccupancyMaxActiveBlocksPerMultiprocessor " +
+                            std::to_string(occupancy->cudaActiveBlocksPerSm));
+    } else if (!occupancy->calculatorActiveBlocksPerSm) {
+        run.notes.push_back(
+            "theoretical occupancy from the CUDA API: the engine's calculator failed (" +
+            occupancy->calculatorError + ")");
+    }
+
+    trace::LaunchInfo info;
+    info.grid = geometry->grid;
+    info.block = geometry->block;
+    info.workers = decomposition.workers;
+    info.elementsPerWorker = decomposition.elementsPerWorker;
+    info.layout = std::string(strategy::toString(decomposition.layout));
+    info.blockOption = strategy::toString(request.block);
+    info.gridStride = geometry->gridStride;
+    info.registersPerThread = std::uint32_t(attributes.numRegs);
+    info.staticSharedBytes = std::uint32_t(attributes.sharedSizeBytes);
+    info.dynamicSharedBytes = 0;
+    run.launch = info;
+
+    // Activities: host spans, then the CUPTI records of this run.
+    for (const auto& h : host) {
+        Activity a;
+        a.kind = ActivityKind::Host;
+        a.startNs = h.startNs;
+        a.endNs = h.endNs;
+        a.nameId = run.intern(h.name);
+        a.iteration = h.iteration;
+        run.activities.push_back(a);
+    }
+    const auto decoded = collect();
+    const auto iterationAt = [&](std::int64_t ns) {
+        const auto after = std::upper_bound(iterationStarts.begin(), iterationStarts.end(), ns);
+        return clampIteration(after == iterationStarts.begin()
+                                  ? 0
+                                  : std::size_t(after - iterationStarts.begin()) - 1);
+    };
+    std::unordered_map<std::uint32_t, std::uint16_t> iterationByCorrelation;
+    for (const auto& r : decoded.records) {
+        if (r.activity.kind == ActivityKind::Api && r.timed) {
+            iterationByCorrelation[r.activity.correlationId] = iterationAt(r.activity.startNs);
+        }
+    }
+    std::unordered_map<std::uint32_t, std::uint32_t> names; // decoder name id -> run name id
+    std::size_t untimed = 0;
+    std::vector<std::size_t> kernelIndices;
+    for (const auto& r : decoded.records) {
+        if (!r.timed) {
+            ++untimed;
+            continue;
+        }
+        Activity a = r.activity;
+        auto [slot, inserted] = names.try_emplace(a.nameId, 0);
+        if (inserted) {
+            slot->second = run.intern(decoder_.name(a.nameId));
+        }
+        a.nameId = slot->second;
+        const auto found = iterationByCorrelation.find(a.correlationId);
+        a.iteration = found != iterationByCorrelation.end() && a.kind != ActivityKind::Api
+                          ? found->second
+                          : iterationAt(a.startNs);
+        if (a.kind == ActivityKind::Kernel) {
+            a.theoreticalOccupancy = float(occ.theoretical);
+            kernelIndices.push_back(run.activities.size());
+        }
+        run.activities.push_back(a);
+    }
+    // Ranges are in launch order; so are the traced kernels by start time.
+    std::sort(kernelIndices.begin(), kernelIndices.end(), [&](std::size_t a, std::size_t b) {
+        return run.activities[a].startNs < run.activities[b].startNs;
+    });
+    if (!ranges.empty()) {
+        double achieved = 0, busy = 0;
+        for (const auto& r : ranges) {
+            achieved += r.achievedOccupancy;
+            busy += r.smBusyShare();
+        }
+        occ.achieved = achieved / double(ranges.size());
+        occ.smBusyShare = busy / double(ranges.size());
+        for (std::size_t i = 0; i < kernelIndices.size() && i < ranges.size(); ++i) {
+            run.activities[kernelIndices[i]].achievedOccupancy = float(ranges[i].achievedOccupancy);
+        }
+        if (ranges.size() != kernelIndices.size()) {
+            run.notes.push_back("the counted pass gave " + std::to_string(ranges.size()) +
+                                " ranges for " + std::to_string(kernelIndices.size()) +
+                                " traced kernels");
+        }
+    }
+    run.occupancy = occ;
+    run.verification = verification;
+
+    if (pmSampler_ && request.sampleOccupancy) {
+        auto samples = pmSampler_->decode();
+        if (samples) {
+            // Cut the device-wide series to this run's span.
+            const std::int64_t from = iterationStarts.empty() ? runStart : iterationStarts.front();
+            std::int64_t to = from;
+            for (const auto& a : run.activities) {
+                if (trace::isDeviceActivity(a.kind)) {
+                    to = std::max(to, a.endNs);
+                }
+            }
+            for (const auto& s : *samples) {
+                if (s.endNs >= from && s.startNs <= to) {
+                    run.occupancySeries.push_back({s.startNs, float(s.warpOccupancy)});
+                }
+            }
+            if (pmSampler_->overflowed()) {
+                run.notes.push_back(
+                    "the PM sampling buffer overflowed: the occupancy series is cut short");
+            }
+        } else {
+            run.notes.push_back("no occupancy samples: " + samples.error().message);
+        }
+    } else if (request.sampleOccupancy && samplingUnavailable_) {
+        run.notes.push_back("no occupancy samples: " + *samplingUnavailable_);
+    }
+
+    if (collector_) {
+        run.droppedRecords = collector_->droppedRecords() - droppedBefore;
+        const auto refused = collector_->refusedBuffers() - refusedBefore;
+        if (refused > 0) {
+            run.notes.push_back(
+                std::to_string(refused) +
+                " CUPTI buffer requests were refused (pool full): records were dropped");
+        }
+        if (decoded.unknown > 0) {
+            run.notes.push_back(std::to_string(decoded.unknown) +
+                                " CUPTI records of kinds SliceScope does not read");
+        }
+        if (untimed > 0) {
+            run.notes.push_back(std::to_string(untimed) +
+                                " CUPTI records without timestamps were left out");
+        }
+    } else {
+        run.notes.push_back("CUPTI off: the run has host activities only");
+    }
+    if (mode == MemoryMode::Managed) {
+        run.notes.push_back(
+            "managed memory: the kernel reads and writes unified memory and pages migrate on "
+            "demand, so the run has no copy activities");
+    } else if (mode == MemoryMode::Mapped) {
+        run.notes.push_back(
+            "mapped zero-copy memory: the kernel reads and writes pinned host memory across "
+            "the bus, so the run has no copy activities");
+    }
+    std::sort(run.activities.begin(), run.activities.end(),
+              [](const Activity& a, const Activity& b) { return a.startNs < b.startNs; });
+    run.wallNs = now() - runStart;
+    progress(name + ": done", 1.0);
+    return run;
+}
+
+template Result<trace::Run> GpuSession::runTyped<double>(StrategyId, const backend::RunRequest&,
+                                                         const backend::Progress&, bool);
+template Result<trace::Run> GpuSession::runTyped<float>(StrategyId, const backend::RunRequest&,
+                                                        const backend::Progress&, bool);
+
+} // namespace slicescope::cuda

@@ -1,0 +1,101 @@
+#pragma once
+
+// One process's GPU measurement session: one device, one context, one stream, one CUPTI activity
+// collector, and (when asked) the Range Profiler and PM sampling. It runs one strategy at a time:
+// allocate, lay out, copy, poison, launch, copy back, verify, `repeat` times; then, with
+// counters, a second replayed pass; then it decodes the CUPTI records into the strategy's run.
+
+#include <cuda_runtime_api.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "activityrecorddecoder.h"
+#include "cuptiactivitycollector.h"
+#include "pmsampler.h"
+#include "rangeprofiler.h"
+#include "streamwaiter.h"
+#include "slicescope/backend/gpubackend.h"
+#include "slicescope/device/devicespec.h"
+#include "slicescope/occupancy/occupancycalculator.h"
+#include "slicescope/trace/trace.h"
+
+namespace slicescope::cuda {
+
+// Theoretical occupancy of one launch by the engine's calculator, next to the CUDA API's figure.
+struct OccupancyCrossCheck {
+    trace::OccupancyInfo info;           // what the run stores
+    std::uint32_t cudaActiveBlocksPerSm; // cudaOccupancyMaxActiveBlocksPerMultiprocessor
+    std::optional<std::uint32_t> calculatorActiveBlocksPerSm; // absent when the calculator failed
+    std::string calculatorError;
+    bool agree() const {
+        return calculatorActiveBlocksPerSm && *calculatorActiveBlocksPerSm == cudaActiveBlocksPerSm;
+    }
+};
+
+Result<OccupancyCrossCheck> crossCheckOccupancy(const device::DeviceSpec& device,
+                                                const void* kernel, std::uint32_t blockThreads,
+                                                std::uint32_t registersPerThread,
+                                                std::uint64_t sharedBytes);
+
+class GpuSession {
+  public:
+    static Result<std::unique_ptr<GpuSession>> open(int deviceIndex,
+                                                    const backend::GpuOptions& options);
+    ~GpuSession();
+    GpuSession(const GpuSession&) = delete;
+    GpuSession& operator=(const GpuSession&) = delete;
+
+    // Runs one GPU strategy. With injectFault, its kernel is replaced by the test fault kernel.
+    Result<trace::Run> run(strategy::StrategyId id, const backend::RunRequest& request,
+                           const backend::Progress& progress, bool injectFault);
+
+    // After a sticky error or a hang nothing more can run in this process.
+    bool usable() const { return !contextLost_ && !hung_; }
+    bool hung() const { return hung_; }
+    const std::string& whyUnusable() const { return whyUnusable_; }
+    const device::DeviceSpec& device() const { return device_; }
+
+    std::int64_t now() const;
+
+  private:
+    GpuSession() = default;
+    template <typename T>
+    Result<trace::Run> runTyped(strategy::StrategyId id, const backend::RunRequest& request,
+                                const backend::Progress& progress, bool injectFault);
+    // Waits for the stream with the kernel timeout; marks the session hung or lost on failure.
+    Status wait(std::string_view what);
+    // Turns a failed CUDA call into the strategy's error, marking the context lost when sticky.
+    Error fault(cudaError_t error, const std::string& what);
+    template <typename T> const std::vector<T>& reference(const problem::Problem& problem);
+
+    struct Decoded {
+        std::vector<DecodedActivity> records;
+        std::uint64_t unknown = 0;
+    };
+    // Flushes CUPTI and decodes every record since the last call.
+    Decoded collect();
+
+    int deviceIndex_ = 0;
+    backend::GpuOptions options_;
+    device::DeviceSpec device_;
+    cudaStream_t stream_ = nullptr;
+    std::unique_ptr<StreamWaiter> waiter_; // with a kernel timeout
+    std::string setupNote_;                // how long the session took to start, for its first run
+    std::unique_ptr<CuptiActivityCollector> collector_;
+    ActivityRecordDecoder decoder_;
+    std::unique_ptr<RangeProfiler> rangeProfiler_;
+    std::optional<std::string> countersUnavailable_; // why, once known for this session
+    std::unique_ptr<PmSampler> pmSampler_;
+    std::optional<std::string> samplingUnavailable_;
+    bool contextLost_ = false;
+    bool hung_ = false;
+    std::string whyUnusable_;
+    std::optional<problem::Problem> referenceProblem_;
+    std::vector<double> referenceF64_;
+    std::vector<float> referenceF32_;
+};
+
+} // namespace slicescope::cuda

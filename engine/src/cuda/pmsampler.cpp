@@ -1,0 +1,153 @@
+#include "pmsampler.h"
+
+#include <cupti_pmsampling.h>
+
+#include "cupticheck.h"
+
+namespace slicescope::cuda {
+
+namespace {
+constexpr std::size_t kHardwareBufferBytes = std::size_t(256) << 20;
+constexpr std::uint32_t kSamplesPerDecode = 10'000;
+} // namespace
+
+Result<std::unique_ptr<PmSampler>> PmSampler::create(int deviceIndex, std::uint64_t intervalNs) {
+    std::unique_ptr<PmSampler> sampler(new PmSampler());
+    auto init = ProfilerInitialization::acquire();
+    if (!init) {
+        return tl::unexpected(init.error());
+    }
+    sampler->initialization_ = *init;
+    auto chip = chipName(deviceIndex);
+    if (!chip) {
+        return tl::unexpected(chip.error());
+    }
+
+    auto availability = cuptiParams<CUpti_PmSampling_GetCounterAvailability_Params>(
+        CUpti_PmSampling_GetCounterAvailability_Params_STRUCT_SIZE);
+    availability.deviceIndex = std::size_t(deviceIndex);
+    CUPTI_CHECK(cuptiPmSamplingGetCounterAvailability(&availability));
+    std::vector<std::uint8_t> image(availability.counterAvailabilityImageSize);
+    availability.pCounterAvailabilityImage = image.data();
+    CUPTI_CHECK(cuptiPmSamplingGetCounterAvailability(&availability));
+
+    auto host = ProfilerHost::create(CUPTI_PROFILER_TYPE_PM_SAMPLING, *chip, image,
+                                     {"sm__warps_active.avg.pct_of_peak_sustained_elapsed"});
+    if (!host) {
+        return tl::unexpected(host.error());
+    }
+    sampler->host_ = std::move(*host);
+
+    auto enable =
+        cuptiParams<CUpti_PmSampling_Enable_Params>(CUpti_PmSampling_Enable_Params_STRUCT_SIZE);
+    enable.deviceIndex = std::size_t(deviceIndex);
+    CUPTI_CHECK(cuptiPmSamplingEnable(&enable));
+    sampler->object_ = enable.pPmSamplingObject;
+
+    const auto& config = sampler->host_->configImage();
+    auto setConfig = cuptiParams<CUpti_PmSampling_SetConfig_Params>(
+        CUpti_PmSampling_SetConfig_Params_STRUCT_SIZE);
+    setConfig.pPmSamplingObject = sampler->object_;
+    setConfig.configSize = config.size();
+    setConfig.pConfig = config.data();
+    setConfig.hardwareBufferSize = kHardwareBufferBytes;
+    setConfig.samplingInterval = intervalNs;
+    setConfig.triggerMode = CUPTI_PM_SAMPLING_TRIGGER_MODE_GPU_TIME_INTERVAL;
+    setConfig.hwBufferAppendMode = CUPTI_PM_SAMPLING_HARDWARE_BUFFER_APPEND_MODE_KEEP_OLDEST;
+    CUPTI_CHECK(cuptiPmSamplingSetConfig(&setConfig));
+
+    auto names = sampler->host_->metricPointers();
+    auto size = cuptiParams<CUpti_PmSampling_GetCounterDataSize_Params>(
+        CUpti_PmSampling_GetCounterDataSize_Params_STRUCT_SIZE);
+    size.pPmSamplingObject = sampler->object_;
+    size.pMetricNames = names.data();
+    size.numMetrics = names.size();
+    size.maxSamples = kSamplesPerDecode;
+    CUPTI_CHECK(cuptiPmSamplingGetCounterDataSize(&size));
+    sampler->counterData_.resize(size.counterDataSize);
+    return sampler;
+}
+
+PmSampler::~PmSampler() {
+    if (object_ != nullptr) {
+        auto params = cuptiParams<CUpti_PmSampling_Disable_Params>(
+            CUpti_PmSampling_Disable_Params_STRUCT_SIZE);
+        params.pPmSamplingObject = object_;
+        (void)cuptiPmSamplingDisable(&params);
+    }
+}
+
+Status PmSampler::start() {
+    auto init = cuptiParams<CUpti_PmSampling_CounterDataImage_Initialize_Params>(
+        CUpti_PmSampling_CounterDataImage_Initialize_Params_STRUCT_SIZE);
+    init.pPmSamplingObject = object_;
+    init.counterDataSize = counterData_.size();
+    init.pCounterData = counterData_.data();
+    CUPTI_CHECK(cuptiPmSamplingCounterDataImageInitialize(&init));
+    auto params =
+        cuptiParams<CUpti_PmSampling_Start_Params>(CUpti_PmSampling_Start_Params_STRUCT_SIZE);
+    params.pPmSamplingObject = object_;
+    CUPTI_CHECK(cuptiPmSamplingStart(&params));
+    dropFirst_ = true;
+    return {};
+}
+
+Status PmSampler::stop() {
+    auto params =
+        cuptiParams<CUpti_PmSampling_Stop_Params>(CUpti_PmSampling_Stop_Params_STRUCT_SIZE);
+    params.pPmSamplingObject = object_;
+    CUPTI_CHECK(cuptiPmSamplingStop(&params));
+    return {};
+}
+
+Result<std::vector<PmSample>> PmSampler::decode() {
+    std::vector<PmSample> samples;
+    // The counter data image holds kSamplesPerDecode samples: decode, read, reset, until the
+    // hardware buffer is empty.
+    for (;;) {
+        auto decode = cuptiParams<CUpti_PmSampling_DecodeData_Params>(
+            CUpti_PmSampling_DecodeData_Params_STRUCT_SIZE);
+        decode.pPmSamplingObject = object_;
+        decode.pCounterDataImage = counterData_.data();
+        decode.counterDataImageSize = counterData_.size();
+        CUPTI_CHECK(cuptiPmSamplingDecodeData(&decode));
+        overflowed_ = overflowed_ || decode.overflow != 0;
+
+        auto info = cuptiParams<CUpti_PmSampling_GetCounterDataInfo_Params>(
+            CUpti_PmSampling_GetCounterDataInfo_Params_STRUCT_SIZE);
+        info.pCounterDataImage = counterData_.data();
+        info.counterDataImageSize = counterData_.size();
+        CUPTI_CHECK(cuptiPmSamplingGetCounterDataInfo(&info));
+        for (std::size_t i = 0; i < info.numCompletedSamples; ++i) {
+            auto sample = cuptiParams<CUpti_PmSampling_CounterData_GetSampleInfo_Params>(
+                CUpti_PmSampling_CounterData_GetSampleInfo_Params_STRUCT_SIZE);
+            sample.pPmSamplingObject = object_;
+            sample.pCounterDataImage = counterData_.data();
+            sample.counterDataImageSize = counterData_.size();
+            sample.sampleIndex = i;
+            CUPTI_CHECK(cuptiPmSamplingCounterDataGetSampleInfo(&sample));
+            auto values = host_->evaluate(counterData_, i);
+            if (!values) {
+                return tl::unexpected(values.error());
+            }
+            if (dropFirst_) {
+                dropFirst_ = false;
+                continue;
+            }
+            samples.push_back({std::int64_t(sample.startTimestamp),
+                               std::int64_t(sample.endTimestamp), (*values)[0] / 100.0});
+        }
+        auto reset = cuptiParams<CUpti_PmSampling_CounterDataImage_Initialize_Params>(
+            CUpti_PmSampling_CounterDataImage_Initialize_Params_STRUCT_SIZE);
+        reset.pPmSamplingObject = object_;
+        reset.counterDataSize = counterData_.size();
+        reset.pCounterData = counterData_.data();
+        CUPTI_CHECK(cuptiPmSamplingCounterDataImageInitialize(&reset));
+        if (decode.decodeStopReason != CUPTI_PM_SAMPLING_DECODE_STOP_REASON_COUNTER_DATA_FULL) {
+            break;
+        }
+    }
+    return samples;
+}
+
+} // namespace slicescope::cuda

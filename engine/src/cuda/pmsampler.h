@@ -1,0 +1,48 @@
+#pragma once
+
+// Occupancy over time through CUPTI PM sampling: device-wide samples of
+// sm__warps_active.avg.pct_of_peak_sustained_elapsed (the share of the GPU's warp slots in use)
+// at a fixed GPU-time interval. Sample timestamps are on CUPTI's clock, so the caller cuts the
+// series by the run's activities. Works alongside activity tracing (one pass).
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "cuptiprofilerhost.h"
+#include "slicescope/core/result.h"
+
+struct CUpti_PmSampling_Object;
+
+namespace slicescope::cuda {
+
+struct PmSample {
+    std::int64_t startNs = 0;
+    std::int64_t endNs = 0;
+    double warpOccupancy = 0; // 0..1 of all SMs' warp slots
+};
+
+class PmSampler {
+  public:
+    static Result<std::unique_ptr<PmSampler>> create(int deviceIndex,
+                                                     std::uint64_t intervalNs = 10'000);
+    ~PmSampler();
+
+    Status start();
+    Status stop();
+    // The samples completed since start(), less the first (it spans enable to start).
+    Result<std::vector<PmSample>> decode();
+    // True when the hardware buffer filled and later samples were lost.
+    bool overflowed() const { return overflowed_; }
+
+  private:
+    PmSampler() = default;
+    std::shared_ptr<ProfilerInitialization> initialization_;
+    std::unique_ptr<ProfilerHost> host_;
+    CUpti_PmSampling_Object* object_ = nullptr;
+    std::vector<std::uint8_t> counterData_;
+    bool dropFirst_ = true;
+    bool overflowed_ = false;
+};
+
+} // namespace slicescope::cuda

@@ -1,0 +1,105 @@
+#include "runbuilder.h"
+
+#include <algorithm>
+#include <tuple>
+
+namespace slicescope::record {
+
+bool launchedBefore(const KernelLaunch& a, const KernelLaunch& b) {
+    return std::tie(a.process, a.correlationId, a.gridId) < std::tie(b.process, b.correlationId, b.gridId);
+}
+
+trace::Activity toActivity(const ActivityFrame& f, std::uint32_t nameId) {
+    trace::Activity a;
+    a.kind = trace::ActivityKind(f.kind);
+    a.srcKind = trace::MemoryKind(f.srcKind);
+    a.dstKind = trace::MemoryKind(f.dstKind);
+    a.nameId = nameId;
+    a.startNs = f.startNs;
+    a.endNs = f.endNs;
+    a.bytes = f.bytes;
+    a.grid = {f.grid[0], f.grid[1], f.grid[2]};
+    a.block = {f.block[0], f.block[1], f.block[2]};
+    a.correlationId = f.correlationId;
+    a.stream = f.stream;
+    a.threadId = f.threadId;
+    a.staticSharedBytes = f.staticSharedBytes;
+    a.dynamicSharedBytes = f.dynamicSharedBytes;
+    a.registersPerThread = f.registersPerThread;
+    return a;
+}
+
+RunBuilder::RunBuilder(trace::Run& run) : run_(run), names_(run) {}
+
+namespace {
+void addOnce(std::vector<std::string>& list, std::string text) {
+    if (std::find(list.begin(), list.end(), text) == list.end()) {
+        list.push_back(std::move(text));
+    }
+}
+} // namespace
+
+void RunBuilder::add(ProcessSpool& process, const Frame& frame) {
+    switch (frame.type) {
+    case FrameType::Name: {
+        auto& map = nameMaps_[process.index];
+        if (map.size() <= frame.name.id) {
+            map.resize(std::size_t(frame.name.id) + 1, 0);
+        }
+        map[frame.name.id] = names_.intern(frame.name.text);
+        break;
+    }
+    case FrameType::Activity: {
+        const ActivityFrame& f = frame.activity;
+        if (f.kind > std::uint8_t(trace::ActivityKind::Overhead) || f.srcKind > std::uint8_t(trace::MemoryKind::Managed) ||
+            f.dstKind > std::uint8_t(trace::MemoryKind::Managed)) {
+            ++tally_.invalid;
+            break;
+        }
+        // A forced flush at the end hands over work still running: no end time yet.
+        if (!f.timed || f.startNs == 0 || f.endNs == 0) {
+            ++tally_.untimed;
+            break;
+        }
+        if (f.endNs < f.startNs) {
+            ++tally_.invalid;
+            break;
+        }
+        const auto& map = nameMaps_[process.index];
+        const std::uint32_t nameId = f.nameId < map.size() ? map[f.nameId] : 0;
+        const auto kind = trace::ActivityKind(f.kind);
+        if (kind == trace::ActivityKind::Kernel) {
+            kernels_.push_back({run_.activities.size(), process.index, f.deviceId, f.contextId,
+                                f.correlationId, f.gridId});
+            ++tally_.kernels;
+        } else if (kind == trace::ActivityKind::Api) {
+            ++tally_.apiCalls;
+        } else if (kind == trace::ActivityKind::Memset) {
+            ++tally_.memsets;
+        } else if (trace::isCopy(kind)) {
+            ++tally_.copies;
+        } else {
+            ++tally_.other;
+        }
+        run_.activities.push_back(toActivity(f, nameId));
+        break;
+    }
+    case FrameType::Device: devices_.emplace(frame.device.deviceId, frame.device); break;
+    case FrameType::Message:
+        switch (frame.message.severity) {
+        case MessageSeverity::Error: addOnce(errors_, frame.message.text); break;
+        case MessageSeverity::CountersUnavailable:
+            countersUnavailable_ = true;
+            addOnce(notes_, frame.message.text);
+            break;
+        case MessageSeverity::Note: addOnce(notes_, frame.message.text); break;
+        }
+        break;
+    case FrameType::Begin:
+    case FrameType::Stats:
+    case FrameType::Range:
+    case FrameType::End: break;
+    }
+}
+
+} // namespace slicescope::record

@@ -1,0 +1,51 @@
+#pragma once
+
+// The spools of one recording: a directory where every process of the recorded program that
+// initialised CUDA writes its own file. Read while the program runs (files still growing, new
+// ones appearing) and once more after it has ended; each poll hands over the frames that have
+// become complete since the last one.
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "spoolformat.h"
+
+namespace slicescope::record {
+
+struct ProcessSpool {
+    std::filesystem::path path;
+    std::size_t index = 0; // order of discovery
+    std::uint64_t bytesRead = 0;
+    SpoolDecoder decoder;
+    std::optional<BeginFrame> begin;
+    std::optional<EndFrame> end;
+    StatsFrame stats;
+    std::string readError; // the file could not be read
+};
+
+class SpoolDirectory {
+  public:
+    explicit SpoolDirectory(std::filesystem::path directory) : directory_(std::move(directory)) {}
+
+    using Sink = std::function<void(ProcessSpool& process, const Frame& frame)>;
+    // Reads at most maxBytesPerFile new bytes of each spool and hands every complete frame to
+    // sink, in file order.
+    void poll(const Sink& sink, std::uint64_t maxBytesPerFile = std::uint64_t(64) << 20);
+    // Polls until every spool has been read to its end.
+    void readAll(const Sink& sink);
+
+    const std::vector<std::unique_ptr<ProcessSpool>>& processes() const { return processes_; }
+    const std::filesystem::path& directory() const { return directory_; }
+
+  private:
+    bool readSome(ProcessSpool& process, const Sink& sink, std::uint64_t maxBytes); // true: more to read
+    std::filesystem::path directory_;
+    std::vector<std::unique_ptr<ProcessSpool>> processes_;
+};
+
+} // namespace slicescope::record

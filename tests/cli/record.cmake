@@ -1,0 +1,31 @@
+# `record` (issue 5) with programs that use no CUDA: these run everywhere, with or without a GPU.
+if(SLICESCOPE_HAVE_CUDA)
+    # A program with no CUDA gives a valid recorded trace with no GPU activity; its stdout passes
+    # through untouched.
+    slicescope_cli_test(record_no_cuda
+        MATCH "^hello from echo\n$"
+        STDERR "recorded 0 kernels.*never initialised CUDA"
+        MATCH_FILE "@WORK@/echo.json|\"mode\": *\"recorded\".*\"command\": *\"echo hello from echo\".*\"exit_status\": *0.*\"activities\": *\\[\\]"
+        ARGS record -o @WORK@/echo.json -- echo hello from echo)
+    slicescope_cli_test(record_exit_status EXIT 3
+        MATCH_FILE "@WORK@/t.json|\"exit_status\": *3"
+        ARGS record -o @WORK@/t.json -- sh -c "exit 3")
+    slicescope_cli_test(record_signal EXIT 143 STDERR "killed by SIGTERM"
+        MATCH_FILE "@WORK@/t.json|\"exit_status\": *143.*killed by SIGTERM"
+        ARGS record -o @WORK@/t.json -- sh -c "kill -TERM $$")
+    slicescope_cli_test(record_env_cwd MATCH "^/\nforty-two\n$"
+        ARGS record -q --cwd / --env SLICESCOPE_X=forty-two -o @WORK@/t.json -- sh -c "pwd && printenv SLICESCOPE_X")
+    slicescope_cli_test(record_progress STDERR "progress \\{[^\n]*\"stage\":\"trace\""
+        ARGS record --progress -o @WORK@/t.json -- true)
+    # A program that cannot be started: a shell's status and a clear message, no trace.
+    slicescope_cli_test(record_missing_program EXIT 127 STDERR "cannot start 'slicescope-no-such-program': command not found"
+        ARGS record -o @WORK@/t.json -- slicescope-no-such-program --flag)
+    slicescope_cli_test(record_not_executable EXIT 126 STDERR "cannot start '/etc/hostname'"
+        ARGS record -o @WORK@/t.json -- /etc/hostname)
+    slicescope_cli_test(record_bad_env EXIT 2 STDERR "--env takes NAME=VALUE"
+        ARGS record --env NOVALUE -o @WORK@/t.json -- true)
+    # Refused before the program runs: it must not print.
+    slicescope_cli_test(record_unwritable EXIT 1 MATCH "^$" STDERR "cannot write /nonexistent-dir/t.json"
+        ARGS record -o /nonexistent-dir/t.json -- echo ran)
+endif()
+slicescope_cli_test(record_no_command EXIT 2 STDERR "record needs the program" ARGS record -o @WORK@/t.json)

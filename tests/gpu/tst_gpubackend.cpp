@@ -1,0 +1,324 @@
+// The GPU backend on a real device (label gpu): every strategy x dtype x memory mode verified;
+// CUPTI records with the right byte counts, launch geometry and kernel count on one clock with
+// the host activities; theoretical occupancy equal to the CUDA API's; achieved occupancy with
+// counters; occupancy samples. Each test skips, saying why, where there is no device.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "gpuprobes.h"
+#include "slicescope/backend/gpubackend.h"
+#include "slicescope/core/clock.h"
+
+using namespace slicescope;
+using namespace slicescope::backend;
+using problem::Dtype;
+using strategy::StrategyId;
+using trace::ActivityKind;
+
+namespace {
+
+const std::vector<StrategyId> kGpuStrategies{
+    StrategyId::OneWorker,
+    StrategyId::SliceOuter,
+    StrategyId::SliceMiddle,
+    StrategyId::SliceMiddleStrided,
+    StrategyId::Slice2d,
+    StrategyId::ElementwiseMaterialized,
+    StrategyId::ElementwiseBroadcast,
+};
+
+const device::DeviceSpec* firstDevice() {
+    static const DetectedDevices detected = detectDevices();
+    return detected.devices.empty() ? nullptr : &detected.devices.front();
+}
+
+std::string noDeviceReason() {
+    return "no CUDA device: " + detectDevices().why;
+}
+
+#define REQUIRE_DEVICE()                                                                           \
+    do {                                                                                           \
+        if (firstDevice() == nullptr) {                                                            \
+            GTEST_SKIP() << noDeviceReason();                                                      \
+        }                                                                                          \
+    } while (false)
+
+RunRequest request(problem::Shape shape, Dtype dtype, MemoryMode memory, std::uint32_t repeat,
+                   std::uint32_t work = 1, strategy::BlockOption block = {}) {
+    RunRequest r;
+    r.problem = *problem::makeProblem(shape, dtype, work);
+    r.memory = memory;
+    r.repeat = repeat;
+    r.block = block;
+    return r;
+}
+
+std::vector<const trace::Activity*> ofKind(const trace::Run& run, ActivityKind kind) {
+    std::vector<const trace::Activity*> out;
+    for (const auto& a : run.activities) {
+        if (a.kind == kind) {
+            out.push_back(&a);
+        }
+    }
+    return out;
+}
+
+bool hasNote(const trace::Run& run, const std::string& text) {
+    return std::any_of(run.notes.begin(), run.notes.end(),
+                       [&](const std::string& n) { return n.find(text) != std::string::npos; });
+}
+
+std::string notes(const trace::Run& run) {
+    std::string all;
+    for (const auto& n : run.notes) {
+        all += "\n  note: " + n;
+    }
+    return all;
+}
+
+// What the strategy data says the launch is, on this device.
+strategy::LaunchGeometry expectedGeometry(StrategyId id, const RunRequest& r) {
+    const auto* device = firstDevice();
+    strategy::LaunchLimits limits;
+    limits.kernelMaxThreadsPerBlock =
+        *cuda::probes::kernelMaxThreadsPerBlock(0, id, r.problem.dtype);
+    limits.smCount = device->smCount;
+    limits.maxThreadsPerSm = device->maxThreadsPerSm;
+    return *strategy::launchGeometry(id, r.problem, r.block, limits);
+}
+
+// The records of one run of a strategy with explicit copies.
+void expectCopiesAndKernels(StrategyId id, const RunRequest& r, const trace::Run& run) {
+    const auto kernels = ofKind(run, ActivityKind::Kernel);
+    ASSERT_EQ(kernels.size(), r.repeat) << "one kernel per repetition";
+    const auto geometry = expectedGeometry(id, r);
+    for (const auto* k : kernels) {
+        EXPECT_EQ(k->grid, geometry.grid);
+        EXPECT_EQ(k->block, geometry.block);
+        EXPECT_GT(k->registersPerThread, 0);
+        EXPECT_GT(k->durationNs(), 0);
+        EXPECT_FALSE(std::isnan(k->theoreticalOccupancy));
+    }
+    EXPECT_EQ(run.launch->grid, geometry.grid);
+    EXPECT_EQ(run.launch->block, geometry.block);
+    // The output is poisoned before each launch: by a device memset, or on the host for mapped
+    // memory.
+    EXPECT_EQ(ofKind(run, ActivityKind::Memset).size(),
+              r.memory == MemoryMode::Mapped ? 0u : r.repeat);
+    const bool copies = r.memory == MemoryMode::Pageable || r.memory == MemoryMode::Pinned;
+    const auto htod = ofKind(run, ActivityKind::HtoD);
+    const auto dtoh = ofKind(run, ActivityKind::DtoH);
+    if (!copies) {
+        EXPECT_TRUE(htod.empty());
+        EXPECT_TRUE(dtoh.empty());
+        return;
+    }
+    const auto hostKind =
+        r.memory == MemoryMode::Pinned ? trace::MemoryKind::Pinned : trace::MemoryKind::Pageable;
+    std::vector<std::uint64_t> toDevice, toHost;
+    for (const auto& t : strategy::transfers(id, r.problem)) {
+        (t.direction == strategy::Direction::HostToDevice ? toDevice : toHost).push_back(t.bytes);
+    }
+    ASSERT_EQ(htod.size(), toDevice.size() * r.repeat);
+    ASSERT_EQ(dtoh.size(), toHost.size() * r.repeat);
+    for (std::size_t i = 0; i < htod.size(); ++i) {
+        EXPECT_EQ(htod[i]->bytes, toDevice[i % toDevice.size()]) << "copy " << i;
+        EXPECT_EQ(htod[i]->srcKind, hostKind);
+        EXPECT_EQ(htod[i]->dstKind, trace::MemoryKind::Device);
+    }
+    for (std::size_t i = 0; i < dtoh.size(); ++i) {
+        EXPECT_EQ(dtoh[i]->bytes, toHost[i % toHost.size()]);
+        EXPECT_EQ(dtoh[i]->srcKind, trace::MemoryKind::Device);
+        EXPECT_EQ(dtoh[i]->dstKind, hostKind);
+    }
+    // Each kernel sits between its iteration's copies in, and copy out.
+    for (std::size_t i = 0; i < kernels.size(); ++i) {
+        EXPECT_GE(kernels[i]->startNs, htod[i * toDevice.size() + toDevice.size() - 1]->endNs);
+        EXPECT_LE(kernels[i]->endNs, dtoh[i * toHost.size()]->startNs);
+        EXPECT_EQ(kernels[i]->iteration, i);
+    }
+}
+
+class EveryStrategy : public ::testing::TestWithParam<StrategyId> {};
+
+} // namespace
+
+TEST_P(EveryStrategy, VerifiedInEveryDtypeAndMemoryModeWithItsRecords) {
+    REQUIRE_DEVICE();
+    const StrategyId id = GetParam();
+    for (Dtype dtype : {Dtype::F64, Dtype::F32}) {
+        for (MemoryMode memory :
+             {MemoryMode::Pageable, MemoryMode::Pinned, MemoryMode::Managed, MemoryMode::Mapped}) {
+            SCOPED_TRACE(std::string(problem::toString(dtype)) + " " +
+                         std::string(toString(memory)));
+            // 212 = 4 x 53: the vector path of elementwise-broadcast; work 3: the chain.
+            const auto r = request({37, 212, 5}, dtype, memory, 2, 3);
+            const std::int64_t before = hostNowNs();
+            auto results = runGpu({id}, r);
+            const std::int64_t after = hostNowNs();
+            ASSERT_EQ(results.size(), 1u);
+            ASSERT_TRUE(results[0]) << results[0].error().message;
+            const auto& run = *results[0];
+            ASSERT_TRUE(run.verification);
+            EXPECT_TRUE(run.verification->passed)
+                << "max abs error " << run.verification->maxAbsError;
+            EXPECT_EQ(run.mode, trace::RunMode::MeasuredGpu);
+            EXPECT_EQ(run.droppedRecords, 0u);
+            EXPECT_FALSE(ofKind(run, ActivityKind::Api).empty())
+                << "runtime API calls are recorded";
+            expectCopiesAndKernels(id, r, run);
+            // One clock: every activity, host or device, lies within the call.
+            for (const auto& a : run.activities) {
+                EXPECT_GE(a.startNs, before) << run.name(a);
+                EXPECT_LE(a.endNs, after) << run.name(a);
+            }
+            EXPECT_FALSE(hasNote(run, "mismatch")) << notes(run);
+        }
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Gpu, EveryStrategy, ::testing::ValuesIn(kGpuStrategies),
+                         [](const auto& param) {
+                             std::string name(strategy::toString(param.param));
+                             std::replace(name.begin(), name.end(), '-', '_');
+                             return name;
+                         });
+
+TEST(GpuBackend, BlockOptionsAndScalarPathsLaunchWhatTheStrategySays) {
+    REQUIRE_DEVICE();
+    using Mode = strategy::BlockOption::Mode;
+    for (strategy::BlockOption block :
+         {strategy::BlockOption{Mode::NumbaCuda, 0}, strategy::BlockOption{Mode::Explicit, 96},
+          strategy::BlockOption{Mode::Explicit, 1000}}) {
+        for (StrategyId id : kGpuStrategies) {
+            SCOPED_TRACE(std::string(strategy::toString(id)) + " block " +
+                         strategy::toString(block));
+            // 211 is prime: elementwise-broadcast takes its scalar path.
+            const auto r = request({37, 211, 5}, Dtype::F32, MemoryMode::Pinned, 1, 1, block);
+            auto results = runGpu({id}, r);
+            ASSERT_TRUE(results[0]) << results[0].error().message;
+            EXPECT_TRUE(results[0]->verification->passed);
+            expectCopiesAndKernels(id, r, *results[0]);
+        }
+    }
+}
+
+TEST(GpuBackend, SeedShapeAllStrategiesInOneSession) {
+    REQUIRE_DEVICE();
+    const auto r = request({100, 4000, 5}, Dtype::F64, MemoryMode::Pageable, 1);
+    auto results = runGpu(kGpuStrategies, r);
+    ASSERT_EQ(results.size(), kGpuStrategies.size());
+    for (std::size_t i = 0; i < results.size(); ++i) {
+        SCOPED_TRACE(std::string(strategy::toString(kGpuStrategies[i])));
+        ASSERT_TRUE(results[i]) << results[i].error().message;
+        EXPECT_TRUE(results[i]->verification->passed);
+        expectCopiesAndKernels(kGpuStrategies[i], r, *results[i]);
+        EXPECT_EQ(results[i]->strategy, strategy::toString(kGpuStrategies[i]));
+    }
+    // The seed's lesson, measured: one busy thread is far slower than one thread per element.
+    const auto kernelNs = [&](std::size_t i) {
+        return ofKind(*results[i], ActivityKind::Kernel).front()->durationNs();
+    };
+    EXPECT_GT(kernelNs(0), 50 * kernelNs(6)) << "one-worker vs elementwise-broadcast";
+    // One worker keeps one thread of the whole GPU busy.
+    EXPECT_LT(results[0]->occupancy->threadSlotsBusy, 1e-3);
+}
+
+TEST(GpuBackend, TheoreticalOccupancyEqualsTheCudaApi) {
+    REQUIRE_DEVICE();
+    for (StrategyId id : kGpuStrategies) {
+        for (Dtype dtype : {Dtype::F64, Dtype::F32}) {
+            const auto maxThreads = *cuda::probes::kernelMaxThreadsPerBlock(0, id, dtype);
+            for (std::uint32_t block :
+                 {1u, 32u, 64u, 96u, 128u, 192u, 256u, 384u, 512u, 640u, 768u, 1000u, 1024u}) {
+                if (block > maxThreads) {
+                    continue;
+                }
+                SCOPED_TRACE(std::string(strategy::toString(id)) + " " +
+                             std::string(problem::toString(dtype)) + " block " +
+                             std::to_string(block));
+                auto c = cuda::probes::compareOccupancy(0, id, dtype, block);
+                ASSERT_TRUE(c) << c.error().message;
+                ASSERT_TRUE(c->calculatorActiveBlocksPerSm)
+                    << "the occupancy calculator failed: " << c->calculatorError;
+                EXPECT_EQ(*c->calculatorActiveBlocksPerSm, c->cudaActiveBlocksPerSm)
+                    << c->registersPerThread << " registers per thread";
+            }
+        }
+    }
+}
+
+TEST(GpuBackend, CountersGiveAchievedOccupancyJoinedToTheTrace) {
+    REQUIRE_DEVICE();
+    auto r = request({100, 4000, 5}, Dtype::F64, MemoryMode::Pinned, 2);
+    r.counters = true;
+    auto results = runGpu({StrategyId::OneWorker, StrategyId::ElementwiseBroadcast}, r);
+    ASSERT_EQ(results.size(), 2u);
+    for (const auto& result : results) {
+        ASSERT_TRUE(result) << result.error().message;
+        if (hasNote(*result, "INSUFFICIENT_PRIVILEGES")) {
+            GTEST_SKIP() << "no privilege to read GPU counters here:" << notes(*result);
+        }
+        ASSERT_TRUE(result->occupancy->achieved) << notes(*result);
+        ASSERT_TRUE(result->occupancy->smBusyShare);
+        EXPECT_TRUE(result->verification->passed);
+        const auto kernels = ofKind(*result, ActivityKind::Kernel);
+        ASSERT_EQ(kernels.size(), 2u);
+        for (const auto* k : kernels) {
+            EXPECT_FALSE(std::isnan(k->achievedOccupancy));
+            EXPECT_GT(k->durationNs(), 0) << "the traced pass keeps its timestamps";
+        }
+    }
+    // One busy warp on one SM against thousands of blocks: the counters must tell them apart.
+    const auto& serial = *results[0]->occupancy;
+    const auto& wide = *results[1]->occupancy;
+    EXPECT_LT(*serial.achieved, 0.1);
+    EXPECT_LT(*serial.smBusyShare, 0.1);
+    EXPECT_GT(*wide.achieved, 0.2);
+    EXPECT_GT(*wide.smBusyShare, 0.5);
+}
+
+TEST(GpuBackend, OccupancySamplesCoverTheRun) {
+    REQUIRE_DEVICE();
+    auto r = request({400, 4000, 5}, Dtype::F64, MemoryMode::Pinned, 3);
+    r.sampleOccupancy = true;
+    auto results = runGpu({StrategyId::ElementwiseBroadcast}, r);
+    ASSERT_TRUE(results[0]) << results[0].error().message;
+    const auto& run = *results[0];
+    if (run.occupancySeries.empty() && hasNote(run, "no occupancy samples")) {
+        GTEST_SKIP() << "PM sampling unavailable here:" << notes(run);
+    }
+    ASSERT_FALSE(run.occupancySeries.empty()) << notes(run);
+    for (const auto& s : run.occupancySeries) {
+        EXPECT_GE(s.value, 0.0f);
+        EXPECT_LE(s.value, 1.0f);
+        EXPECT_GE(s.timeNs, run.beginNs() - 1'000'000);
+        EXPECT_LE(s.timeNs, run.endNs());
+    }
+    const auto top =
+        std::max_element(run.occupancySeries.begin(), run.occupancySeries.end(),
+                         [](const auto& a, const auto& b) { return a.value < b.value; });
+    EXPECT_GT(top->value, 0.05f) << "some sample sees the element-wise kernel at work";
+}
+
+TEST(GpuBackend, ProblemTooLargeForTheDeviceIsRefusedBeforeAllocating) {
+    REQUIRE_DEVICE();
+    const auto* device = firstDevice();
+    // Three arrays of about half the device's memory each.
+    const std::uint64_t elements = device->globalMemoryBytes / 2 / 8;
+    const auto r = request({elements / 1000, 1000, 1}, Dtype::F64, MemoryMode::Pageable, 1);
+    auto results = runGpu({StrategyId::SliceOuter}, r);
+    ASSERT_FALSE(results[0]);
+    EXPECT_EQ(results[0].error().code, Error::Code::InsufficientMemory);
+    EXPECT_NE(results[0].error().message.find("device memory"), std::string::npos)
+        << results[0].error().message;
+    // The session is fine afterwards.
+    auto next =
+        runGpu({StrategyId::SliceOuter}, request({10, 20, 5}, Dtype::F64, MemoryMode::Pageable, 1));
+    ASSERT_TRUE(next[0]) << next[0].error().message;
+    EXPECT_TRUE(next[0]->verification->passed);
+}
