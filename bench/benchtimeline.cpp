@@ -53,11 +53,14 @@ double percentile(std::vector<double> values, double p) {
 }
 
 int fail(const QString& message) {
-    std::fprintf(stderr, "slicescope-bench-timeline: error: %s\n", message.toLocal8Bit().constData());
+    std::fprintf(stderr, "slicescope-bench-timeline: error: %s\n",
+                 message.toLocal8Bit().constData());
     return 1;
 }
 
-double msSince(const QElapsedTimer& timer) { return double(timer.nsecsElapsed()) / 1e6; }
+double msSince(const QElapsedTimer& timer) {
+    return double(timer.nsecsElapsed()) / 1e6;
+}
 
 } // namespace
 
@@ -70,19 +73,24 @@ int main(int argc, char** argv) {
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
-        "Writes a synthetic trace of N activities (labelled synthetic: generated, not measured), loads it the "
-        "way the SliceScope GUI does and renders its timeline offscreen at 1920x1080 at several zoom levels. "
+        "Writes a synthetic trace of N activities (labelled synthetic: generated, not measured), "
+        "loads it the "
+        "way the SliceScope GUI does and renders its timeline offscreen at 1920x1080 at several "
+        "zoom levels. "
         "The last line is: events=N load_ms=X bytes_per_event=Y replot_median_ms=Z"));
     parser.addHelpOption();
-    const QCommandLineOption eventsOption(QStringLiteral("events"), QStringLiteral("Activities in the trace."),
-                                          QStringLiteral("N"));
-    const QCommandLineOption keepOption(QStringLiteral("keep"),
-                                        QStringLiteral("Write the trace to FILE and keep it (default: a temporary "
-                                                       "file, removed at the end)."),
-                                        QStringLiteral("FILE"));
-    const QCommandLineOption runsOption(QStringLiteral("runs"), QStringLiteral("Runs to spread the events over (default 4)."),
-                                        QStringLiteral("R"), QStringLiteral("4"));
-    const QCommandLineOption seedOption(QStringLiteral("seed"), QStringLiteral("Random seed (default 1)."),
+    const QCommandLineOption eventsOption(
+        QStringLiteral("events"), QStringLiteral("Activities in the trace."), QStringLiteral("N"));
+    const QCommandLineOption keepOption(
+        QStringLiteral("keep"),
+        QStringLiteral("Write the trace to FILE and keep it (default: a temporary "
+                       "file, removed at the end)."),
+        QStringLiteral("FILE"));
+    const QCommandLineOption runsOption(
+        QStringLiteral("runs"), QStringLiteral("Runs to spread the events over (default 4)."),
+        QStringLiteral("R"), QStringLiteral("4"));
+    const QCommandLineOption seedOption(QStringLiteral("seed"),
+                                        QStringLiteral("Random seed (default 1)."),
                                         QStringLiteral("S"), QStringLiteral("1"));
     parser.addOptions({eventsOption, keepOption, runsOption, seedOption});
     parser.process(app);
@@ -101,8 +109,9 @@ int main(int argc, char** argv) {
         return fail(QStringLiteral("--seed must be a whole number"));
     }
     QTemporaryDir scratch;
-    const QString path = parser.isSet(keepOption) ? parser.value(keepOption)
-                                                   : scratch.filePath(QStringLiteral("synthetic-trace.json"));
+    const QString path = parser.isSet(keepOption)
+                             ? parser.value(keepOption)
+                             : scratch.filePath(QStringLiteral("synthetic-trace.json"));
 
     // 1. The synthetic trace, written as the engine writes every trace.
     {
@@ -118,9 +127,10 @@ int main(int argc, char** argv) {
         if (const Status written = trace::writeTrace(synthetic, path.toStdString()); !written) {
             return fail(models::toQString(written.error().message));
         }
-        std::printf("wrote %s: %llu synthetic activities in %d runs, %.1f MB (generated in %.0f ms, written in %.0f ms)\n",
-                    path.toLocal8Bit().constData(), events, runs, double(QFileInfo(path).size()) / 1e6, generatedMs,
-                    msSince(timer));
+        std::printf("wrote %s: %llu synthetic activities in %d runs, %.1f MB (generated in %.0f "
+                    "ms, written in %.0f ms)\n",
+                    path.toLocal8Bit().constData(), events, runs,
+                    double(QFileInfo(path).size()) / 1e6, generatedMs, msSince(timer));
     } // the generated trace is freed here: what follows sees only the file
 
     // 2. The GUI's objects, empty, at 1920x1080 and painted once: the baseline.
@@ -135,18 +145,21 @@ int main(int argc, char** argv) {
     const std::uint64_t baselineBytes = bench::residentBytes();
 
     // 3. Load as the GUI does: TraceLoader on a worker thread, progress and the result delivered to
-    // this (GUI) thread by queued signals. A 5 ms timer on this thread shows whether it kept turning.
+    // this (GUI) thread by queued signals. A 5 ms timer on this thread shows whether it kept
+    // turning.
     models::TraceLoader loader;
     QEventLoop loop;
     std::vector<models::RunEntryPtr> loaded;
     QString error;
     int progressReports = 0;
-    QObject::connect(&loader, &models::TraceLoader::progress, &loop, [&progressReports] { ++progressReports; });
-    QObject::connect(&loader, &models::TraceLoader::loaded, &loop, [&](const models::LoadResult& result) {
-        error = result.ok() ? QString() : result.error;
-        loaded = result.runs;
-        loop.quit();
-    });
+    QObject::connect(&loader, &models::TraceLoader::progress, &loop,
+                     [&progressReports] { ++progressReports; });
+    QObject::connect(&loader, &models::TraceLoader::loaded, &loop,
+                     [&](const models::LoadResult& result) {
+                         error = result.ok() ? QString() : result.error;
+                         loaded = result.runs;
+                         loop.quit();
+                     });
     QElapsedTimer heartbeat;
     double maxGapMs = 0;
     QTimer ticker;
@@ -181,13 +194,15 @@ int main(int argc, char** argv) {
     if (loadedEvents != events) {
         return fail(QStringLiteral("loaded %1 events, expected %2").arg(loadedEvents).arg(events));
     }
-    std::printf("loaded %zu runs, %zu events: worker done after %.0f ms, in the session and laid out after %.0f ms; "
-                "%d progress reports; the GUI thread's longest gap between 5 ms timer ticks: %.1f ms\n",
-                std::size_t(session.count()), loadedEvents, readMs, loadMs, progressReports, maxGapMs);
+    std::printf(
+        "loaded %zu runs, %zu events: worker done after %.0f ms, in the session and laid out after "
+        "%.0f ms; "
+        "%d progress reports; the GUI thread's longest gap between 5 ms timer ticks: %.1f ms\n",
+        std::size_t(session.count()), loadedEvents, readMs, loadMs, progressReports, maxGapMs);
 
-    // 4. Replots: the whole trace, then zoomed in 8x at a time down to a few microseconds, with pans at
-    // each level (as the W/S/A/D keys do). Every zoom and pan changes the visible range, so each
-    // replot lays out the visible events again.
+    // 4. Replots: the whole trace, then zoomed in 8x at a time down to a few microseconds, with
+    // pans at each level (as the W/S/A/D keys do). Every zoom and pan changes the visible range, so
+    // each replot lays out the visible events again.
     std::vector<double> replotMs;
     std::vector<double> fullViewMs;
     auto timedReplot = [&view, &replotMs] {
@@ -225,25 +240,32 @@ int main(int argc, char** argv) {
                 }
             }
         }
-        const std::vector<double> level(replotMs.begin() + std::ptrdiff_t(levelStart), replotMs.end());
-        std::printf("  zoom 1/%.0f (%s visible): median %.2f ms, max %.2f ms, %.0f shapes per view\n", 1 / zoom,
-                    trace::formatDurationNs(std::int64_t(full.size() * zoom)).c_str(), median(level),
-                    percentile(level, 1.0), double(shapes) / 18.0);
+        const std::vector<double> level(replotMs.begin() + std::ptrdiff_t(levelStart),
+                                        replotMs.end());
+        std::printf(
+            "  zoom 1/%.0f (%s visible): median %.2f ms, max %.2f ms, %.0f shapes per view\n",
+            1 / zoom, trace::formatDurationNs(std::int64_t(full.size() * zoom)).c_str(),
+            median(level), percentile(level, 1.0), double(shapes) / 18.0);
     }
     view.resetZoom();
     timedReplot();
 
     const double replotMedianMs = median(replotMs);
-    const double bytesPerEvent = double(std::int64_t(loadedBytes) - std::int64_t(baselineBytes)) / double(events);
-    std::printf("drew %zu of %zu events at full zoom as %zu shapes; first replot %.1f ms, redraw of the same view "
+    const double bytesPerEvent =
+        double(std::int64_t(loadedBytes) - std::int64_t(baselineBytes)) / double(events);
+    std::printf("drew %zu of %zu events at full zoom as %zu shapes; first replot %.1f ms, redraw "
+                "of the same view "
                 "%.1f ms (median of 4)\n",
                 drawnAtFullZoom, loadedEvents, shapesAtFullZoom, firstMs, median(fullViewMs));
-    std::printf("%zu replots at 1920x1080: median %.2f ms, 90th percentile %.2f ms, max %.2f ms\n", replotMs.size(),
-                replotMedianMs, percentile(replotMs, 0.9), percentile(replotMs, 1.0));
-    std::printf("resident memory: %.1f MB before loading, %.1f MB after (peak %.1f MB over the whole program)\n",
-                double(baselineBytes) / 1e6, double(loadedBytes) / 1e6, double(bench::peakResidentBytes()) / 1e6);
-    std::printf("events=%llu load_ms=%.1f bytes_per_event=%.1f replot_median_ms=%.2f\n", events, loadMs,
-                bytesPerEvent, replotMedianMs);
+    std::printf("%zu replots at 1920x1080: median %.2f ms, 90th percentile %.2f ms, max %.2f ms\n",
+                replotMs.size(), replotMedianMs, percentile(replotMs, 0.9),
+                percentile(replotMs, 1.0));
+    std::printf("resident memory: %.1f MB before loading, %.1f MB after (peak %.1f MB over the "
+                "whole program)\n",
+                double(baselineBytes) / 1e6, double(loadedBytes) / 1e6,
+                double(bench::peakResidentBytes()) / 1e6);
+    std::printf("events=%llu load_ms=%.1f bytes_per_event=%.1f replot_median_ms=%.2f\n", events,
+                loadMs, bytesPerEvent, replotMedianMs);
     std::fflush(stdout);
     return 0;
 }

@@ -52,14 +52,16 @@ class RunGenerator {
             // HtoD: the API call, then the copy once the stream is free.
             const std::uint64_t bytes = std::uint64_t(64) << 10 << uniform(0, 6); // 64 KiB .. 4 MiB
             t = api(apiMemcpy_, t, correlation);
-            std::int64_t copyEnd = copy(ActivityKind::HtoD, bytes, std::max(t, streamFree[0]), correlation++);
+            std::int64_t copyEnd =
+                copy(ActivityKind::HtoD, bytes, std::max(t, streamFree[0]), correlation++);
             streamFree[0] = copyEnd;
             // Three kernels on three streams; the first waits for the copy (same stream).
             std::int64_t deviceDone = copyEnd;
             for (std::size_t k = 0; k < kKernelStreams.size() && !full(); ++k) {
                 t = api(apiLaunch_, t, correlation);
                 const bool longOne = iteration % 2851 == 2850 && k == 1;
-                const std::int64_t duration = longOne ? uniform(5'000'000, 40'000'000) : kernelDurationNs();
+                const std::int64_t duration =
+                    longOne ? uniform(5'000'000, 40'000'000) : kernelDurationNs();
                 const std::int64_t begin = std::max(t + 1'500, streamFree[k]);
                 streamFree[k] = kernel(k, begin, duration, bytes, correlation++);
                 deviceDone = std::max(deviceDone, streamFree[k]);
@@ -75,8 +77,10 @@ class RunGenerator {
             // Host thread 1 checks the batch; rarely it writes a long checkpoint.
             const bool checkpoint = iteration % 7919 == 7918;
             const std::int64_t verifyStart = std::max(verifyFree, t);
-            verifyFree = verifyStart + (checkpoint ? uniform(100'000'000, 180'000'000) : uniform(8'000, 45'000));
-            push(ActivityKind::Host, verifyStart, verifyFree, checkpoint ? checkpoint_ : verify_, 1, 0, 0);
+            verifyFree = verifyStart +
+                         (checkpoint ? uniform(100'000'000, 180'000'000) : uniform(8'000, 45'000));
+            push(ActivityKind::Host, verifyStart, verifyFree, checkpoint ? checkpoint_ : verify_, 1,
+                 0, 0);
             t += uniform(1'000, 20'000);
         }
     }
@@ -115,25 +119,28 @@ class RunGenerator {
         push(ActivityKind::Api, begin, end, name, 0, 0, correlation);
         return end;
     }
-    std::int64_t copy(ActivityKind kind, std::uint64_t bytes, std::int64_t startNs, std::uint32_t correlation) {
+    std::int64_t copy(ActivityKind kind, std::uint64_t bytes, std::int64_t startNs,
+                      std::uint32_t correlation) {
         // Pageable copies at 9..13 GB/s (bytes per ns) plus a fixed 3 us.
         const double gbps = double(uniform(9'000, 13'000)) / 1'000.0;
         const std::int64_t end = startNs + 3'000 + std::int64_t(double(bytes) / gbps);
         if (Activity* a = push(kind, startNs, end, 0, 0, kCopyStream, correlation)) {
             a->bytes = bytes;
-            a->srcKind = kind == ActivityKind::HtoD ? trace::MemoryKind::Pageable : trace::MemoryKind::Device;
-            a->dstKind = kind == ActivityKind::HtoD ? trace::MemoryKind::Device : trace::MemoryKind::Pageable;
+            a->srcKind = kind == ActivityKind::HtoD ? trace::MemoryKind::Pageable
+                                                    : trace::MemoryKind::Device;
+            a->dstKind = kind == ActivityKind::HtoD ? trace::MemoryKind::Device
+                                                    : trace::MemoryKind::Pageable;
         }
         return end;
     }
     // As a real program launches them: each kernel has its own block size, registers and shared
     // memory; its grid covers the batch (one thread per double).
-    std::int64_t kernel(std::size_t streamIndex, std::int64_t startNs, std::int64_t durationNs, std::uint64_t bytes,
-                        std::uint32_t correlation) {
+    std::int64_t kernel(std::size_t streamIndex, std::int64_t startNs, std::int64_t durationNs,
+                        std::uint64_t bytes, std::uint32_t correlation) {
         const std::int64_t end = startNs + durationNs;
         const std::size_t which = std::size_t(uniform(0, std::int64_t(kernels_.size()) - 1));
-        if (Activity* a = push(ActivityKind::Kernel, startNs, end, kernels_[which], 0, kKernelStreams[streamIndex],
-                               correlation)) {
+        if (Activity* a = push(ActivityKind::Kernel, startNs, end, kernels_[which], 0,
+                               kKernelStreams[streamIndex], correlation)) {
             const std::uint32_t blockThreads = std::uint32_t(128) << (which % 3);
             a->block = Dim3{blockThreads, 1, 1};
             a->grid = Dim3{std::uint32_t((bytes / 8 + blockThreads - 1) / blockThreads), 1, 1};
@@ -185,13 +192,16 @@ trace::Trace makeSyntheticTrace(const SyntheticOptions& options) {
         run.strategy = "recorded";
         run.mode = trace::RunMode::Recorded;
         run.device = syntheticDevice();
-        run.command = "slicescope-bench-timeline --events " + std::to_string(options.events) + " (synthetic)";
+        run.command =
+            "slicescope-bench-timeline --events " + std::to_string(options.events) + " (synthetic)";
         run.createdAt = nowUtc();
-        run.notes.push_back("Synthetic trace generated by slicescope-bench-timeline for benchmarking: the activities "
+        run.notes.push_back("Synthetic trace generated by slicescope-bench-timeline for "
+                            "benchmarking: the activities "
                             "are invented, not measured.");
         // Runs one after another, 1 s apart, each with its own stream of random numbers.
         RunGenerator generator(run, count, options.seed * 1'000'003 + std::uint64_t(r));
-        const std::int64_t begin = r == 0 ? kEpochNs : t.runs[std::size_t(r - 1)].endNs() + 1'000'000'000;
+        const std::int64_t begin =
+            r == 0 ? kEpochNs : t.runs[std::size_t(r - 1)].endNs() + 1'000'000'000;
         generator.generate(begin);
         run.wallNs = run.endNs() - run.beginNs();
     }

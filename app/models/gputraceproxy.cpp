@@ -63,61 +63,87 @@ void sortByText(std::vector<std::uint32_t>& rows, const trace::Run& run, Id idOf
     std::unordered_map<std::uint64_t, std::uint32_t> rank;
     for (std::size_t i = 0; i < sorted.size(); ++i) {
         // Equal texts (two ids, one text) share a rank: they tie, as their texts would.
-        rank[sorted[i].second] =
-            i > 0 && sorted[i].first == sorted[i - 1].first ? rank[sorted[i - 1].second] : std::uint32_t(i);
+        rank[sorted[i].second] = i > 0 && sorted[i].first == sorted[i - 1].first
+                                     ? rank[sorted[i - 1].second]
+                                     : std::uint32_t(i);
     }
-    sortByKey<std::uint32_t>(rows, [&](std::uint32_t row) { return rank.at(idOf(run.activities[row])); }, order);
+    sortByKey<std::uint32_t>(
+        rows, [&](std::uint32_t row) { return rank.at(idOf(run.activities[row])); }, order);
 }
 
 } // namespace
 
-void sortActivityRows(const trace::Run& run, std::vector<std::uint32_t>& rows, int column, Qt::SortOrder order) {
+void sortActivityRows(const trace::Run& run, std::vector<std::uint32_t>& rows, int column,
+                      Qt::SortOrder order) {
     const auto& acts = run.activities;
     auto kernel = [&](std::uint32_t row) { return acts[row].kind == ActivityKind::Kernel; };
     switch (column) {
     case GpuTraceModel::StartColumn:
-        return sortByKey<std::int64_t>(rows, [&](std::uint32_t r) { return acts[r].startNs; }, order);
+        return sortByKey<std::int64_t>(
+            rows, [&](std::uint32_t r) { return acts[r].startNs; }, order);
     case GpuTraceModel::DurationColumn:
-        return sortByKey<std::int64_t>(rows, [&](std::uint32_t r) { return acts[r].durationNs(); }, order);
+        return sortByKey<std::int64_t>(
+            rows, [&](std::uint32_t r) { return acts[r].durationNs(); }, order);
     case GpuTraceModel::GridColumn:
-        return sortByKey<std::uint64_t>(rows, [&](std::uint32_t r) { return kernel(r) ? acts[r].grid.count() : 0; }, order);
+        return sortByKey<std::uint64_t>(
+            rows, [&](std::uint32_t r) { return kernel(r) ? acts[r].grid.count() : 0; }, order);
     case GpuTraceModel::BlockColumn:
-        return sortByKey<std::uint64_t>(rows, [&](std::uint32_t r) { return kernel(r) ? acts[r].block.count() : 0; }, order);
+        return sortByKey<std::uint64_t>(
+            rows, [&](std::uint32_t r) { return kernel(r) ? acts[r].block.count() : 0; }, order);
     case GpuTraceModel::RegistersColumn:
-        return sortByKey<std::uint32_t>(rows, [&](std::uint32_t r) { return kernel(r) ? acts[r].registersPerThread : 0u; }, order);
+        return sortByKey<std::uint32_t>(
+            rows, [&](std::uint32_t r) { return kernel(r) ? acts[r].registersPerThread : 0u; },
+            order);
     case GpuTraceModel::StaticSharedColumn:
-        return sortByKey<std::uint32_t>(rows, [&](std::uint32_t r) { return kernel(r) ? acts[r].staticSharedBytes : 0u; }, order);
+        return sortByKey<std::uint32_t>(
+            rows, [&](std::uint32_t r) { return kernel(r) ? acts[r].staticSharedBytes : 0u; },
+            order);
     case GpuTraceModel::DynamicSharedColumn:
-        return sortByKey<std::uint32_t>(rows, [&](std::uint32_t r) { return kernel(r) ? acts[r].dynamicSharedBytes : 0u; }, order);
+        return sortByKey<std::uint32_t>(
+            rows, [&](std::uint32_t r) { return kernel(r) ? acts[r].dynamicSharedBytes : 0u; },
+            order);
     case GpuTraceModel::SizeColumn:
-        return sortByKey<std::uint64_t>(rows, [&](std::uint32_t r) { return acts[r].bytes; }, order);
+        return sortByKey<std::uint64_t>(
+            rows, [&](std::uint32_t r) { return acts[r].bytes; }, order);
     case GpuTraceModel::ThroughputColumn:
-        return sortByKey<double>(rows, [&](std::uint32_t r) { return throughputGBps(acts[r]); }, order);
+        return sortByKey<double>(
+            rows, [&](std::uint32_t r) { return throughputGBps(acts[r]); }, order);
     case GpuTraceModel::StreamColumn:
-        return sortByKey<int>(rows, [&](std::uint32_t r) {
-            return trace::isDeviceActivity(acts[r].kind) ? int(acts[r].stream) : -1;
-        }, order);
+        return sortByKey<int>(
+            rows,
+            [&](std::uint32_t r) {
+                return trace::isDeviceActivity(acts[r].kind) ? int(acts[r].stream) : -1;
+            },
+            order);
     case GpuTraceModel::SrcMemColumn:
     case GpuTraceModel::DstMemColumn: {
         const bool src = column == GpuTraceModel::SrcMemColumn;
         auto kindOf = [src](const Activity& a) { return src ? a.srcKind : a.dstKind; };
-        return sortByText(rows, run,
-                          [&](const Activity& a) { return trace::isCopy(a.kind) ? std::uint64_t(kindOf(a)) + 1 : 0; },
-                          [&](const Activity& a) {
-                              return trace::isCopy(a.kind) ? toQString(trace::toString(kindOf(a))) : QString();
-                          },
-                          order);
+        return sortByText(
+            rows, run,
+            [&](const Activity& a) {
+                return trace::isCopy(a.kind) ? std::uint64_t(kindOf(a)) + 1 : 0;
+            },
+            [&](const Activity& a) {
+                return trace::isCopy(a.kind) ? toQString(trace::toString(kindOf(a))) : QString();
+            },
+            order);
     }
     case GpuTraceModel::DeviceColumn:
-        return sortByText(rows, run, [](const Activity& a) { return std::uint64_t(trace::isDeviceActivity(a.kind)); },
-                          [&](const Activity& a) {
-                              return trace::isDeviceActivity(a.kind) ? toQString(run.device.name) : QStringLiteral("host");
-                          },
-                          order);
+        return sortByText(
+            rows, run,
+            [](const Activity& a) { return std::uint64_t(trace::isDeviceActivity(a.kind)); },
+            [&](const Activity& a) {
+                return trace::isDeviceActivity(a.kind) ? toQString(run.device.name)
+                                                       : QStringLiteral("host");
+            },
+            order);
     case GpuTraceModel::NameColumn:
-        return sortByText(rows, run, [](const Activity& a) { return std::uint64_t(a.kind) << 32 | a.nameId; },
-                          [&](const Activity& a) { return activityName(run, a); }, order);
-    default: return; // -1 or unknown: the run's order
+        return sortByText(
+            rows, run, [](const Activity& a) { return std::uint64_t(a.kind) << 32 | a.nameId; },
+            [&](const Activity& a) { return activityName(run, a); }, order);
+    default:
+        return; // -1 or unknown: the run's order
     }
 }
 
@@ -133,7 +159,8 @@ void GpuTraceProxy::setSourceModel(QAbstractItemModel* model) {
     trace_ = qobject_cast<GpuTraceModel*>(model);
     QAbstractProxyModel::setSourceModel(model);
     if (model) {
-        connect(model, &QAbstractItemModel::modelAboutToBeReset, this, &GpuTraceProxy::onSourceAboutToBeReset);
+        connect(model, &QAbstractItemModel::modelAboutToBeReset, this,
+                &GpuTraceProxy::onSourceAboutToBeReset);
         connect(model, &QAbstractItemModel::modelReset, this, &GpuTraceProxy::onSourceReset);
     }
     entry_ = trace_ ? trace_->run() : nullptr;
@@ -141,7 +168,9 @@ void GpuTraceProxy::setSourceModel(QAbstractItemModel* model) {
     endResetModel();
 }
 
-bool GpuTraceProxy::deviceOnly() const { return !showAll_ && trace_ && trace_->hasDeviceActivities(); }
+bool GpuTraceProxy::deviceOnly() const {
+    return !showAll_ && trace_ && trace_->hasDeviceActivities();
+}
 
 void GpuTraceProxy::setShowAll(bool showAll) {
     if (showAll_ == showAll) {
@@ -162,7 +191,9 @@ void GpuTraceProxy::sort(int column, Qt::SortOrder order) {
     refresh(false);
 }
 
-void GpuTraceProxy::onSourceAboutToBeReset() { beginResetModel(); }
+void GpuTraceProxy::onSourceAboutToBeReset() {
+    beginResetModel();
+}
 
 void GpuTraceProxy::onSourceReset() {
     entry_ = trace_ ? trace_->run() : nullptr;
@@ -267,7 +298,8 @@ int GpuTraceProxy::rowOfActivity(int activityIndex) const {
 }
 
 int GpuTraceProxy::activityAt(int row) const {
-    return row >= 0 && std::size_t(row) < order_.rows.size() ? int(order_.rows[std::size_t(row)]) : -1;
+    return row >= 0 && std::size_t(row) < order_.rows.size() ? int(order_.rows[std::size_t(row)])
+                                                             : -1;
 }
 
 QModelIndex GpuTraceProxy::mapToSource(const QModelIndex& proxyIndex) const {
@@ -293,9 +325,13 @@ QModelIndex GpuTraceProxy::index(int row, int column, const QModelIndex& parent)
     return createIndex(row, column);
 }
 
-QModelIndex GpuTraceProxy::parent(const QModelIndex&) const { return {}; }
+QModelIndex GpuTraceProxy::parent(const QModelIndex&) const {
+    return {};
+}
 
-QModelIndex GpuTraceProxy::sibling(int row, int column, const QModelIndex&) const { return index(row, column); }
+QModelIndex GpuTraceProxy::sibling(int row, int column, const QModelIndex&) const {
+    return index(row, column);
+}
 
 int GpuTraceProxy::rowCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : int(order_.rows.size());
@@ -316,7 +352,8 @@ QVariant GpuTraceProxy::headerData(int section, Qt::Orientation orientation, int
     if (orientation == Qt::Horizontal) {
         return sourceModel()->headerData(section, orientation, role); // columns are the source's
     }
-    return role == Qt::DisplayRole && section >= 0 && section < rowCount() ? QVariant(section + 1) : QVariant();
+    return role == Qt::DisplayRole && section >= 0 && section < rowCount() ? QVariant(section + 1)
+                                                                           : QVariant();
 }
 
 } // namespace slicescope::models

@@ -55,7 +55,8 @@ class GpuTraceProxy : public QAbstractProxyModel {
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
     bool hasChildren(const QModelIndex& parent = {}) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
     // column -1 restores the run's own order.
     void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
 
@@ -65,11 +66,12 @@ class GpuTraceProxy : public QAbstractProxyModel {
 
   private:
     struct Order {
-        std::vector<std::uint32_t> rows;  // proxy row -> activity index
+        std::vector<std::uint32_t> rows;   // proxy row -> activity index
         std::vector<std::int32_t> inverse; // activity index -> proxy row, -1 when filtered out
     };
     // The rows of a run (all, or device activities only), sorted by column (-1: run order).
-    static Order computeOrder(const trace::Run* run, bool deviceOnly, int column, Qt::SortOrder order);
+    static Order computeOrder(const trace::Run* run, bool deviceOnly, int column,
+                              Qt::SortOrder order);
     bool deviceOnly() const;
     void onSourceAboutToBeReset();
     void onSourceReset();
@@ -92,6 +94,7 @@ class GpuTraceProxy : public QAbstractProxyModel {
 // The activities of `rows` in the order the GPU-trace table sorts them by `column`: by the raw
 // value GpuTraceModel::SortRole gives (numbers numerically, text as QString compares it), ties in
 // activity order whatever the direction, as a stable sort would leave them.
-void sortActivityRows(const trace::Run& run, std::vector<std::uint32_t>& rows, int column, Qt::SortOrder order);
+void sortActivityRows(const trace::Run& run, std::vector<std::uint32_t>& rows, int column,
+                      Qt::SortOrder order);
 
 } // namespace slicescope::models

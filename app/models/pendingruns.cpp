@@ -19,7 +19,8 @@ QStringList traceFiles(const QString& folder) {
     // Final names only: a hidden ".NAME.tmp-..." is a write that never completed.
     QStringList files;
     const QDir dir(folder);
-    for (const QString& name : dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Time | QDir::Reversed)) {
+    for (const QString& name :
+         dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Time | QDir::Reversed)) {
         files << dir.filePath(name);
     }
     return files;
@@ -114,7 +115,9 @@ void PendingRuns::discardOrphans() {
     }
 }
 
-void PendingRuns::keepUntilSaved(const QString& path, quint64 ticket) { pending_.push_back({path, ticket}); }
+void PendingRuns::keepUntilSaved(const QString& path, quint64 ticket) {
+    pending_.push_back({path, ticket});
+}
 
 void PendingRuns::saved(quint64 ticket) {
     const auto done = std::remove_if(pending_.begin(), pending_.end(), [ticket](const Pending& p) {

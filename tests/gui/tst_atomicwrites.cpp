@@ -1,6 +1,6 @@
 // No half-written file ever replaces a good one: every writer of the app (image export as PNG,
 // PDF and SVG; session save as a trace; CSV and Chrome export; the session autosave; the CLI's
-// run and export) writes a temporary file and renames it over the target when complete.
+// run, record and export) writes a temporary file and renames it over the target when complete.
 //
 // Two checks per writer. A write that fails halfway (the file size limit RLIMIT_FSIZE stands in
 // for a full disk, and works for root too) leaves the old file byte for byte and no temporary
@@ -29,7 +29,7 @@ using namespace slicescope::gui;
 namespace {
 
 constexpr int kGenerousMs = 240'000;
-constexpr rlim_t kLimitBytes = 4096; // every output below is larger
+constexpr rlim_t kLimitBytes = 4096; // every output below is larger (a recording of nothing: 512)
 const QByteArray kOldBytes = "a good file from before: it must survive a failed write\n";
 
 // While it lives, this process cannot grow a file past `bytes`: writes fail with EFBIG (SIGXFSZ
@@ -62,14 +62,16 @@ QByteArray readAll(const QString& path) {
 
 bool writeBytes(const QString& path, const QByteArray& bytes) {
     QFile file(path);
-    return file.open(QIODevice::WriteOnly | QIODevice::Truncate) && file.write(bytes) == bytes.size();
+    return file.open(QIODevice::WriteOnly | QIODevice::Truncate) &&
+           file.write(bytes) == bytes.size();
 }
 
 // A session big enough that every output passes the limit: real-shaped GPU runs, measured and
 // modelled, with many repetitions.
 trace::Trace bigTrace() {
-    return trace::Trace{"test", {testhelpers::gpuShapedRun("slice-outer", trace::RunMode::MeasuredGpu, 60),
-                                 testhelpers::gpuShapedRun("modelled", trace::RunMode::Modelled, 60)}};
+    return trace::Trace{"test",
+                        {testhelpers::gpuShapedRun("slice-outer", trace::RunMode::MeasuredGpu, 60),
+                         testhelpers::gpuShapedRun("modelled", trace::RunMode::Modelled, 60)}};
 }
 
 } // namespace
@@ -112,28 +114,47 @@ void TestAtomicWrites::initTestCase() {
     QCOMPARE(window_->session()->count(), 2);
 }
 
-void TestAtomicWrites::cleanupTestCase() { window_.reset(); }
+void TestAtomicWrites::cleanupTestCase() {
+    window_.reset();
+}
 
 void TestAtomicWrites::writersReplaceWholeOrNotAtAll_data() {
     QTest::addColumn<QString>("writer");
     QTest::addColumn<QString>("file");
-    QTest::newRow("image export, PNG") << QStringLiteral("png") << QStringLiteral("report.png");
-    QTest::newRow("image export, PDF") << QStringLiteral("pdf") << QStringLiteral("report.pdf");
-    QTest::newRow("image export, SVG") << QStringLiteral("svg") << QStringLiteral("report.svg");
-    QTest::newRow("save session as trace") << QStringLiteral("trace") << QStringLiteral("saved.json");
-    QTest::newRow("CSV export") << QStringLiteral("csv") << QStringLiteral("export.csv");
-    QTest::newRow("Chrome trace export") << QStringLiteral("chrome") << QStringLiteral("export-chrome.json");
-    QTest::newRow("session autosave") << QStringLiteral("autosave") << QStringLiteral("session.json");
-    QTest::newRow("slicescope-cli run -o") << QStringLiteral("cli-run") << QStringLiteral("cli-run.json");
-    QTest::newRow("slicescope-cli export --csv") << QStringLiteral("cli-csv") << QStringLiteral("cli.csv");
-    QTest::newRow("slicescope-cli export --chrome") << QStringLiteral("cli-chrome") << QStringLiteral("cli-chrome.json");
+    QTest::addColumn<qulonglong>("limit");
+    QTest::newRow("image export, PNG")
+        << QStringLiteral("png") << QStringLiteral("report.png") << qulonglong(kLimitBytes);
+    QTest::newRow("image export, PDF")
+        << QStringLiteral("pdf") << QStringLiteral("report.pdf") << qulonglong(kLimitBytes);
+    QTest::newRow("image export, SVG")
+        << QStringLiteral("svg") << QStringLiteral("report.svg") << qulonglong(kLimitBytes);
+    QTest::newRow("save session as trace")
+        << QStringLiteral("trace") << QStringLiteral("saved.json") << qulonglong(kLimitBytes);
+    QTest::newRow("CSV export") << QStringLiteral("csv") << QStringLiteral("export.csv")
+                                << qulonglong(kLimitBytes);
+    QTest::newRow("Chrome trace export")
+        << QStringLiteral("chrome") << QStringLiteral("export-chrome.json")
+        << qulonglong(kLimitBytes);
+    QTest::newRow("session autosave")
+        << QStringLiteral("autosave") << QStringLiteral("session.json") << qulonglong(kLimitBytes);
+    QTest::newRow("slicescope-cli run -o")
+        << QStringLiteral("cli-run") << QStringLiteral("cli-run.json") << qulonglong(kLimitBytes);
+    QTest::newRow("slicescope-cli record -o")
+        << QStringLiteral("cli-record") << QStringLiteral("cli-record.json") << qulonglong(512);
+    QTest::newRow("slicescope-cli export --csv")
+        << QStringLiteral("cli-csv") << QStringLiteral("cli.csv") << qulonglong(kLimitBytes);
+    QTest::newRow("slicescope-cli export --chrome")
+        << QStringLiteral("cli-chrome") << QStringLiteral("cli-chrome.json")
+        << qulonglong(kLimitBytes);
 }
 
 bool TestAtomicWrites::write(const QString& writer, const QString& target, QString* error) {
-    if (writer == QStringLiteral("png") || writer == QStringLiteral("pdf") || writer == QStringLiteral("svg")) {
+    if (writer == QStringLiteral("png") || writer == QStringLiteral("pdf") ||
+        writer == QStringLiteral("svg")) {
         return window_->exportImage(target, QSize(1920, 1080), 96, error);
     }
-    if (writer == QStringLiteral("trace") || writer == QStringLiteral("csv") || writer == QStringLiteral("chrome")) {
+    if (writer == QStringLiteral("trace") || writer == QStringLiteral("csv") ||
+        writer == QStringLiteral("chrome")) {
         const auto format = writer == QStringLiteral("trace") ? MainWindow::SessionFormat::Trace
                             : writer == QStringLiteral("csv") ? MainWindow::SessionFormat::Csv
                                                               : MainWindow::SessionFormat::Chrome;
@@ -157,13 +178,20 @@ bool TestAtomicWrites::write(const QString& writer, const QString& target, QStri
     }
     // The CLI in a child process, which inherits the limit in force now.
     QStringList arguments;
-    if (writer == QStringLiteral("cli-run")) {
-        arguments = {QStringLiteral("run"), QStringLiteral("--shape"), QStringLiteral("20x400x5"),
-                     QStringLiteral("--strategy"), QStringLiteral("cpu-serial"), QStringLiteral("--repeat"),
-                     QStringLiteral("40"), QStringLiteral("-q"), QStringLiteral("-o"), target};
+    if (writer == QStringLiteral("cli-record")) {
+        // A program that never uses CUDA: the recording holds a run and no activity.
+        arguments = {QStringLiteral("record"), QStringLiteral("-o"), target, QStringLiteral("--"),
+                     QStringLiteral("/bin/true")};
+    } else if (writer == QStringLiteral("cli-run")) {
+        arguments = {QStringLiteral("run"),        QStringLiteral("--shape"),
+                     QStringLiteral("20x400x5"),   QStringLiteral("--strategy"),
+                     QStringLiteral("cpu-serial"), QStringLiteral("--repeat"),
+                     QStringLiteral("40"),         QStringLiteral("-q"),
+                     QStringLiteral("-o"),         target};
     } else {
-        arguments = {QStringLiteral("export"), input_, writer == QStringLiteral("cli-csv") ? QStringLiteral("--csv")
-                                                                                         : QStringLiteral("--chrome"),
+        arguments = {QStringLiteral("export"), input_,
+                     writer == QStringLiteral("cli-csv") ? QStringLiteral("--csv")
+                                                         : QStringLiteral("--chrome"),
                      target};
     }
     QProcess cli;
@@ -179,36 +207,40 @@ bool TestAtomicWrites::write(const QString& writer, const QString& target, QStri
 void TestAtomicWrites::writersReplaceWholeOrNotAtAll() {
     QFETCH(QString, writer);
     QFETCH(QString, file);
+    QFETCH(qulonglong, limit);
     const QString folder = dir_.filePath(writer);
     QVERIFY(QDir().mkpath(folder));
     const QString target = QDir(folder).filePath(file);
     const QString witness = QDir(folder).filePath(QStringLiteral("witness"));
     QVERIFY(writeBytes(target, kOldBytes));
-    QCOMPARE(::link(QFile::encodeName(target).constData(), QFile::encodeName(witness).constData()), 0);
+    QCOMPARE(::link(QFile::encodeName(target).constData(), QFile::encodeName(witness).constData()),
+             0);
     const QStringList before = QDir(folder).entryList(QDir::Files | QDir::Hidden);
 
     // 1. The disk fills up halfway: the write fails, and the old file is untouched.
     QString error;
     bool ok = false;
     {
-        const FileSizeLimit limit(kLimitBytes);
+        const FileSizeLimit sizeLimit(rlim_t{limit});
         ok = write(writer, target, &error);
     }
     QVERIFY2(!ok, "the write should have failed past the size limit");
     QVERIFY2(!error.isEmpty(), "a failed write says why");
     QCOMPARE(readAll(target), kOldBytes);
-    QCOMPARE(QDir(folder).entryList(QDir::Files | QDir::Hidden), before); // no temporary left behind
+    QCOMPARE(QDir(folder).entryList(QDir::Files | QDir::Hidden),
+             before); // no temporary left behind
 
     // 2. It succeeds: the target is new and whole, and was renamed into place (the old inode,
     // still linked as the witness, kept the old bytes).
     ok = write(writer, target, &error);
     QVERIFY2(ok, qPrintable(error));
     const QByteArray written = readAll(target);
-    QVERIFY(written.size() > qsizetype(kLimitBytes));
+    QVERIFY(written.size() > qsizetype(limit));
     QVERIFY(written != kOldBytes);
     QCOMPARE(readAll(witness), kOldBytes);
     QCOMPARE(QDir(folder).entryList(QDir::Files | QDir::Hidden), before);
-    if (writer == QStringLiteral("trace") || writer == QStringLiteral("autosave") || writer == QStringLiteral("cli-run")) {
+    if (writer == QStringLiteral("trace") || writer == QStringLiteral("autosave") ||
+        writer == QStringLiteral("cli-run") || writer == QStringLiteral("cli-record")) {
         const LoadResult back = TraceLoader::loadNow(target, RunOrigin::Opened);
         QVERIFY2(back.ok(), qPrintable(back.error));
     }

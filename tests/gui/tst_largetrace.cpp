@@ -88,7 +88,8 @@ void TestLargeTrace::initTestCase() {
     bench::SyntheticOptions options;
     options.events = kEvents;
     options.runs = 1; // one run: its table has a million rows
-    tracePath_ = testhelpers::writeTrace(dir_, QStringLiteral("million.json"), bench::makeSyntheticTrace(options));
+    tracePath_ = testhelpers::writeTrace(dir_, QStringLiteral("million.json"),
+                                         bench::makeSyntheticTrace(options));
     QVERIFY(!tracePath_.isEmpty());
 }
 
@@ -135,13 +136,15 @@ void TestLargeTrace::loadingKeepsTheEventLoopTurning() {
     QVERIFY(loaded.wait(kGenerousMs));
     QTest::qWait(200); // the views and the table settle after the run joins the session
     heartbeat.stop();
-    qInfo("opened %zu events in %.0f ms (and 200 ms more to settle); %d timer ticks, longest gap %.1f ms",
+    qInfo("opened %zu events in %.0f ms (and 200 ms more to settle); %d timer ticks, longest gap "
+          "%.1f ms",
           kEvents, double(clock.elapsed()) - 200, heartbeat.ticks(), heartbeat.maxGapMs());
     QCOMPARE(loaded.first().at(1).toBool(), true);
     QCOMPARE(window_->session()->count(), 1);
     QCOMPARE(window_->session()->at(0)->run->activities.size(), kEvents);
     QVERIFY2(heartbeat.maxGapMs() < kMaxGapMs,
-             qPrintable(QStringLiteral("the GUI thread stalled %1 ms while loading").arg(heartbeat.maxGapMs())));
+             qPrintable(QStringLiteral("the GUI thread stalled %1 ms while loading")
+                            .arg(heartbeat.maxGapMs())));
 }
 
 void TestLargeTrace::sortingAMillionRowsKeepsTheEventLoopTurning() {
@@ -159,7 +162,8 @@ void TestLargeTrace::sortingAMillionRowsKeepsTheEventLoopTurning() {
     const int selected = proxy->activityAt(1234);
     // A click on the Duration header, as a user sorts.
     QHeaderView* header = table->horizontalHeader();
-    const QPoint at(header->sectionViewportPosition(GpuTraceModel::DurationColumn) + 5, header->height() / 2);
+    const QPoint at(header->sectionViewportPosition(GpuTraceModel::DurationColumn) + 5,
+                    header->height() / 2);
     QElapsedTimer clock;
     clock.start();
     QTest::mouseClick(header->viewport(), Qt::LeftButton, {}, at);
@@ -169,8 +173,8 @@ void TestLargeTrace::sortingAMillionRowsKeepsTheEventLoopTurning() {
     const double sortMs = double(clock.elapsed());
     QTest::qWait(100);
     heartbeat.stop();
-    qInfo("sorted %d rows by duration in %.0f ms; %d timer ticks, longest gap %.1f ms", proxy->rowCount(), sortMs,
-          heartbeat.ticks(), heartbeat.maxGapMs());
+    qInfo("sorted %d rows by duration in %.0f ms; %d timer ticks, longest gap %.1f ms",
+          proxy->rowCount(), sortMs, heartbeat.ticks(), heartbeat.maxGapMs());
 
     // The order is right: durations never increase (the header's first click sorts as it shows).
     const auto& activities = window_->session()->at(0)->run->activities;
@@ -183,7 +187,8 @@ void TestLargeTrace::sortingAMillionRowsKeepsTheEventLoopTurning() {
     // The selected row followed its activity.
     QCOMPARE(proxy->activityAt(table->currentIndex().row()), selected);
     QVERIFY2(heartbeat.maxGapMs() < kMaxGapMs,
-             qPrintable(QStringLiteral("the GUI thread stalled %1 ms while sorting").arg(heartbeat.maxGapMs())));
+             qPrintable(QStringLiteral("the GUI thread stalled %1 ms while sorting")
+                            .arg(heartbeat.maxGapMs())));
 }
 
 void TestLargeTrace::cleanupTestCase() {
