@@ -28,8 +28,14 @@ namespace {
 constexpr std::size_t kEvents = 1'000'000;
 constexpr int kGenerousMs = 240'000;
 // The longest the GUI thread may go without running its timers. Well above a frame, well below
-// what a user calls frozen; a blocking parse or sort of a million rows takes far longer.
+// what a user calls frozen; a blocking parse or sort of a million rows takes far longer (the old
+// table sorted a million rows on the GUI thread in 2.3 s). Unoptimised and sanitizer builds run
+// everything several times slower: they get ten times the limit, still far below a blocking sort.
+#if defined(NDEBUG) && !defined(__SANITIZE_ADDRESS__)
 constexpr double kMaxGapMs = 100;
+#else
+constexpr double kMaxGapMs = 1000;
+#endif
 
 // Counts how late a 10 ms timer on the GUI thread fires: the longest gap between two ticks.
 class Heartbeat {
@@ -113,7 +119,7 @@ void TestLargeTrace::loadShowsProgressAndCancelsAtOnce() {
     window.cancelRun(); // Esc, or the Cancel button
     QTRY_VERIFY_WITH_TIMEOUT(!window.loader()->isBusy(), kGenerousMs);
     qInfo("a load cancelled at %d/1000 stopped %lld ms later", bar->value(), clock.elapsed());
-    QVERIFY2(clock.elapsed() < 1000, "the worker checks the cancel flag every 8192 activities");
+    QVERIFY2(clock.elapsed() < 10 * kMaxGapMs, "the worker checks the cancel flag every 8192 activities");
     QTest::qWait(100);
     QVERIFY(window.session()->isEmpty()); // nothing of a cancelled load joins the session
 }

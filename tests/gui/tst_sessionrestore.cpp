@@ -204,7 +204,7 @@ void TestSessionRestore::killDuringASecondRunRestoresTheFirst() {
     gui.start(testhelpers::guiPath(),
               {QStringLiteral("--session-file"), sessionFile, QStringLiteral("--no-samples"), QStringLiteral("--shape"),
                QStringLiteral("100x4000x5"), QStringLiteral("--strategies"), QStringLiteral("cpu-serial,cpu-parallel"),
-               QStringLiteral("--repeat"), QStringLiteral("3000"), QStringLiteral("--run")});
+               QStringLiteral("--repeat"), QStringLiteral("1000"), QStringLiteral("--run")});
     QVERIFY(gui.waitForStarted(60'000));
 
     // The first run is finished and autosaved, and the second one's child is running.
