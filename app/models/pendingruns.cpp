@@ -44,6 +44,13 @@ PendingRuns::PendingRuns(QString root) : root_(std::move(root)) {
         return;
     }
     lock_ = std::move(lock);
+    // Folders of dead processes that hold no finished trace (only their lock, perhaps the
+    // temporary file of a write that never completed) have nothing to offer: remove them.
+    for (const QString& folder : deadFolders()) {
+        if (traceFiles(folder).isEmpty()) {
+            QDir(folder).removeRecursively();
+        }
+    }
 }
 
 PendingRuns::~PendingRuns() {

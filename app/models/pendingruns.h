@@ -22,7 +22,8 @@ namespace slicescope::models {
 // a child killed mid-write leaves a hidden temporary file, never a half-written trace.
 class PendingRuns {
   public:
-    // root: e.g. ~/.local/share/SliceScope/session-runs for session.json there.
+    // root: e.g. ~/.local/share/SliceScope/session-runs for session.json there. Removes the
+    // folders of dead processes that hold no finished trace.
     explicit PendingRuns(QString root);
     ~PendingRuns(); // removes this process's folder, and its lock, when nothing is pending
     PendingRuns(const PendingRuns&) = delete;

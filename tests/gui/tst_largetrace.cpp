@@ -119,7 +119,8 @@ void TestLargeTrace::loadShowsProgressAndCancelsAtOnce() {
     window.cancelRun(); // Esc, or the Cancel button
     QTRY_VERIFY_WITH_TIMEOUT(!window.loader()->isBusy(), kGenerousMs);
     qInfo("a load cancelled at %d/1000 stopped %lld ms later", bar->value(), clock.elapsed());
-    QVERIFY2(clock.elapsed() < 10 * kMaxGapMs, "the worker checks the cancel flag every 8192 activities");
+    QVERIFY2(clock.elapsed() < 10 * kMaxGapMs,
+             "the worker checks the cancel flag every 8192 activities");
     QTest::qWait(100);
     QVERIFY(window.session()->isEmpty()); // nothing of a cancelled load joins the session
 }

@@ -262,8 +262,8 @@ void TestSessionRestore::killDuringASecondRunRestoresTheFirst() {
         QVERIFY(window.sessionStore()->waitForIdle());
     }
     QCOMPARE(savedRuns(sessionFile), 1);
-    // Nothing is pending any more: no folder of run traces is left to offer.
-    QCOMPARE(models::PendingRuns(models::PendingRuns::rootFor(sessionFile)).orphans(), QStringList());
+    // Nothing is pending any more: no folder of run traces is left.
+    QVERIFY(!QDir(models::PendingRuns::rootFor(sessionFile)).exists());
 }
 
 void TestSessionRestore::runThatFinishedAsTheGuiDiedIsRestored() {
@@ -363,6 +363,11 @@ void TestSessionRestore::childrenDieWithAKilledGui() {
     for (const qint64 child : children) {
         QTRY_VERIFY_WITH_TIMEOUT(!isAlive(child), 10'000);
     }
+    // The dead GUI's runs folder held no finished trace: the next start removes it.
+    const QString runsRoot = models::PendingRuns::rootFor(scratch.filePath(QStringLiteral("session.json")));
+    QCOMPARE(QDir(runsRoot).entryList(QDir::Dirs | QDir::NoDotAndDotDot).size(), 1);
+    { const models::PendingRuns next(runsRoot); }
+    QVERIFY(!QDir(runsRoot).exists());
 }
 
 QTEST_MAIN(TestSessionRestore)
