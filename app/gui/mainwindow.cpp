@@ -18,6 +18,7 @@
 #include <QRegularExpression>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLocale>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -50,6 +51,7 @@
 #include "models/devicelistmodel.h"
 #include "models/gputracemodel.h"
 #include "models/gputraceproxy.h"
+#include "models/pendingruns.h"
 #include "models/runlistmodel.h"
 #include "models/session.h"
 #include "models/sessionstore.h"
@@ -94,6 +96,8 @@ MainWindow::MainWindow(const StartOptions& options, QWidget* parent)
     state_ = new models::ViewState(this);
     store_ = new models::SessionStore(
         options.sessionFile.isEmpty() ? models::SessionStore::defaultPath() : options.sessionFile, this);
+    settingsWriter_.setMaxThreadCount(1); // settings writes land in the order they were made
+    pendingRuns_ = std::make_unique<models::PendingRuns>(models::PendingRuns::rootFor(store_->path()));
     loader_ = new models::TraceLoader(this);
     runner_ = new models::CliRunner(this);
     strategies_ = new models::StrategyListModel(this);
@@ -173,7 +177,8 @@ MainWindow::MainWindow(const StartOptions& options, QWidget* parent)
     connect(state_, &models::ViewState::selectedRunChanged, this, &MainWindow::onSelectedRunChanged);
     connect(state_, &models::ViewState::selectedActivityChanged, this, &MainWindow::onSelectedActivityChanged);
     connect(store_, &models::SessionStore::saveFailed, this, &MainWindow::showError);
-    connect(store_, &models::SessionStore::saved, this, [this](const QString& path, int runs) {
+    connect(store_, &models::SessionStore::saved, this, [this](const QString& path, int runs, quint64 ticket) {
+        pendingRuns_->saved(ticket); // run traces whose runs are in the saved session now
         if (runs > 0) {
             appendLog(QStringLiteral("session saved: %1 runs in %2").arg(runs).arg(path));
         }
@@ -234,6 +239,7 @@ MainWindow::MainWindow(const StartOptions& options, QWidget* parent)
     if (settings.value(QStringLiteral("view/largeText")).toBool()) {
         presentationAction_->setChecked(true);
     }
+    recentFiles_ = settings.value(QStringLiteral("recentFiles")).toStringList();
     updateRecentMenu();
     if (options_.run) {
         setup_->setConfig(*options_.run);
@@ -252,6 +258,8 @@ MainWindow::~MainWindow() {
         devicesProcess_->waitForFinished(2000);
     }
     store_->waitForIdle();
+    pendingRuns_->saved(store_->lastSavedTicket());
+    settingsWriter_.waitForDone();
 }
 
 void MainWindow::createDocks() {
@@ -325,12 +333,23 @@ void MainWindow::createDocks() {
     traceTable_->setSelectionMode(QAbstractItemView::SingleSelection);
     traceTable_->verticalHeader()->hide();
     traceTable_->verticalHeader()->setDefaultSectionSize(traceTable_->fontMetrics().height() + 6);
+    // Size columns by the rows in view only (Qt's default looks at 1,000 rows per column: tens of
+    // milliseconds of text layout on every run change).
+    traceTable_->verticalHeader()->setResizeContentsPrecision(0);
     traceTable_->horizontalHeader()->setStretchLastSection(true);
     traceLayout->addWidget(traceTable_, 1);
     traceDock->setWidget(traceWidget);
     addDockWidget(Qt::BottomDockWidgetArea, traceDock);
     connect(traceShowAll_, &QCheckBox::toggled, traceProxy_, &models::GpuTraceProxy::setShowAll);
     connect(traceShowAll_, &QCheckBox::toggled, this, [this] { onSelectedRunChanged(state_->selectedRun()); });
+    // Big runs' rows are filtered and sorted on a worker: say so meanwhile; when they arrive,
+    // count them and put the selected activity's row back.
+    connect(traceProxy_, &models::GpuTraceProxy::busyChanged, this, [this](bool busy) {
+        updateTraceCaption();
+        if (!busy) {
+            onSelectedActivityChanged();
+        }
+    });
     connect(timeline_, &TimelineView::activityClicked, traceDock, [traceDock] { traceDock->raise(); });
     connect(traceTable_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) {
@@ -484,11 +503,13 @@ void MainWindow::createActions() {
 
 void MainWindow::start() {
     queryDevices();
+    // A saved session, and runs that had finished but not reached it when a GUI died.
     const bool saved = store_->exists();
+    const int orphans = int(pendingRuns_->orphans().size());
     for (const QString& path : options_.traces) {
         openTrace(path);
     }
-    if (saved) {
+    if (saved || orphans > 0) {
         if (options_.restoreSession) {
             restoreSession();
         } else {
@@ -496,9 +517,17 @@ void MainWindow::start() {
             restoreBanner_->clearButtons();
             restoreBanner_->addButton(QStringLiteral("Restore"), [this] { restoreSession(); });
             restoreBanner_->addButton(QStringLiteral("Discard"), [this] { discardSavedSession(); });
+            const QString finished =
+                orphans == 0 ? QString()
+                             : QStringLiteral(" %1 more run file%2 finished as it ended (in %3).")
+                                   .arg(orphans)
+                                   .arg(orphans == 1 ? QString() : QStringLiteral("s"))
+                                   .arg(models::PendingRuns::rootFor(store_->path()).toHtmlEscaped());
             restoreBanner_->show(MessageBanner::Kind::Question,
-                                 QStringLiteral("Your last session's runs were saved (%1). Restore them?")
-                                     .arg(store_->path().toHtmlEscaped()));
+                                 (saved ? QStringLiteral("Your last session's runs were saved (%1).")
+                                              .arg(store_->path().toHtmlEscaped())
+                                        : QStringLiteral("Your last session ended before its runs were saved.")) +
+                                     finished + QStringLiteral(" Restore them?"));
         }
     } else if (options_.traces.isEmpty()) {
         loadSamples();
@@ -534,16 +563,27 @@ void MainWindow::loadSamples() {
 void MainWindow::restoreSession() {
     restoreBanner_->hide();
     loadingRestore_ = true;
-    load(store_->path(), models::RunOrigin::Restored);
+    if (store_->exists()) {
+        load(store_->path(), models::RunOrigin::Restored);
+    }
+    adoptedRuns_ = pendingRuns_->adoptOrphans();
+    for (const QString& path : adoptedRuns_) {
+        load(path, models::RunOrigin::Restored);
+    }
+    if (!store_->exists() && adoptedRuns_.isEmpty()) {
+        loadingRestore_ = false;
+        autosaveArmed_ = true;
+    }
 }
 
 void MainWindow::discardSavedSession() {
     restoreBanner_->hide();
     store_->discard();
+    pendingRuns_->discardOrphans();
     autosaveArmed_ = true;
     if (autosavePending_ || session_->userRunCount() > 0) {
         autosavePending_ = false;
-        store_->save(*session_);
+        requestSave();
     }
     if (session_->isEmpty()) {
         loadSamples();
@@ -564,6 +604,7 @@ void MainWindow::queryDevices() {
             onDevicesListed(-1, {}, process->errorString());
         }
     });
+    models::endWithThisProcess(*process);
     process->start(runner_->program(), {QStringLiteral("devices"), QStringLiteral("--json")});
 }
 
@@ -638,8 +679,8 @@ void MainWindow::applyLoaded(const models::LoadResult& result) {
             showError(QStringLiteral("Could not open <b>%1</b>: %2")
                           .arg(QFileInfo(result.path).fileName().toHtmlEscaped(), result.error.toHtmlEscaped()));
         }
-        if (result.origin == models::RunOrigin::Measured) {
-            QFile::remove(result.path);
+        if (result.origin == models::RunOrigin::Measured || adoptedRuns_.contains(result.path)) {
+            QFile::remove(result.path); // unreadable: nothing in it to keep
         }
         emit traceLoaded(result.path, false);
         return;
@@ -666,9 +707,30 @@ void MainWindow::applyLoaded(const models::LoadResult& result) {
                              .arg(result.origin == models::RunOrigin::Measured ? QStringLiteral("the run")
                                                                                 : QFileInfo(result.path).fileName()));
     }
-    session_->addRuns(result.runs);
-    if (result.origin == models::RunOrigin::Measured) {
-        QFile::remove(result.path); // the session (autosaved) holds the runs now
+    std::vector<models::RunEntryPtr> runs = result.runs;
+    if (restoring) {
+        // A run can be both in the saved session and in a trace a killed GUI left (it died after
+        // the autosave, before deleting the trace): restore it once.
+        runs.erase(std::remove_if(runs.begin(), runs.end(),
+                                  [this](const models::RunEntryPtr& entry) {
+                                      return std::any_of(session_->runs().begin(), session_->runs().end(),
+                                                         [&](const models::RunEntryPtr& other) {
+                                                             return models::isSameRun(*entry->run, *other->run);
+                                                         });
+                                  }),
+                   runs.end());
+    }
+    const quint64 saveAfterAdding = lastSaveTicket_ + 1; // the first save asked for from now on
+    const bool nothingNew = runs.empty();
+    session_->addRuns(std::move(runs));
+    if (nothingNew && adoptedRuns_.contains(result.path)) {
+        QFile::remove(result.path); // every run in it came back with the saved session
+        adoptedRuns_.removeAll(result.path);
+    } else if (result.origin == models::RunOrigin::Measured || adoptedRuns_.contains(result.path)) {
+        // The run's trace stays on disk until the autosave that holds it is: a GUI killed in
+        // between finds it at its next start.
+        pendingRuns_->keepUntilSaved(result.path, saveAfterAdding);
+        adoptedRuns_.removeAll(result.path);
     }
     emit traceLoaded(result.path, true);
 }
@@ -681,13 +743,15 @@ void MainWindow::onSessionChanged() {
     if (!autosaveArmed_) {
         autosavePending_ = true;
     } else {
-        store_->save(*session_);
+        requestSave();
     }
     if (!state_->selectedRun().isEmpty() && session_->indexOf(state_->selectedRun()) < 0) {
         state_->setSelectedRun(session_->isEmpty() ? QString() : session_->at(0)->id);
     }
     onSelectedRunChanged(state_->selectedRun());
 }
+
+void MainWindow::requestSave() { lastSaveTicket_ = store_->save(*session_); }
 
 void MainWindow::onRunsAdded(int first, int last) {
     // Select the first GPU run among the new ones (its occupancy is what there is to see).
@@ -712,18 +776,10 @@ void MainWindow::onSelectedRunChanged(const QString& runId) {
     if (traceModel_->run() != entry) {
         traceModel_->setRun(entry);
     }
-    const int rows = traceProxy_->rowCount();
     if (entry && traceTable_->isVisible()) {
         traceTable_->resizeColumnsToContents(); // looks at the rows in view, not all of them
     }
-    traceCaption_->setText(entry ? QStringLiteral("<b>%1</b>%2: %3 %4")
-                                       .arg(entry->id.toHtmlEscaped(),
-                                            entry->isModelled() ? QStringLiteral(" (<i>modelled</i>)") : QString())
-                                       .arg(rows)
-                                       .arg(traceModel_->hasDeviceActivities() && !traceProxy_->showAll()
-                                                ? QStringLiteral("device activities (nvprof --print-gpu-trace)")
-                                                : QStringLiteral("activities"))
-                                 : QStringLiteral("No run selected."));
+    updateTraceCaption();
     verdict_->setText(entry ? QStringLiteral("<b>%1</b>: %2").arg(entry->id.toHtmlEscaped(), entry->verdict.toHtmlEscaped())
                             : QString());
     // Keep the runs table's current row on the selected run.
@@ -736,6 +792,28 @@ void MainWindow::onSelectedRunChanged(const QString& runId) {
             break;
         }
     }
+}
+
+void MainWindow::updateTraceCaption() {
+    const models::ConstRunEntryPtr& entry = traceModel_->run();
+    if (!entry) {
+        traceCaption_->setText(QStringLiteral("No run selected."));
+        return;
+    }
+    const QString what = traceModel_->hasDeviceActivities() && !traceProxy_->showAll()
+                             ? QStringLiteral("device activities (nvprof --print-gpu-trace)")
+                             : QStringLiteral("activities");
+    const QString count = traceProxy_->isBusy()
+                              ? QStringLiteral("%1 %2, sorting\u2026")
+                                    .arg(QLocale().toString(qulonglong(traceModel_->hasDeviceActivities() &&
+                                                                               !traceProxy_->showAll()
+                                                                           ? entry->deviceActivities
+                                                                           : entry->run->activities.size())),
+                                         what)
+                              : QStringLiteral("%1 %2").arg(traceProxy_->rowCount()).arg(what);
+    traceCaption_->setText(QStringLiteral("<b>%1</b>%2: %3")
+                               .arg(entry->id.toHtmlEscaped(),
+                                    entry->isModelled() ? QStringLiteral(" (<i>modelled</i>)") : QString(), count));
 }
 
 void MainWindow::onSelectedActivityChanged() {
@@ -760,8 +838,8 @@ void MainWindow::startRun() {
         return;
     }
     errorBanner_->hide();
-    if (!runDir_.isValid()) {
-        showError(QStringLiteral("Cannot create a temporary folder for run traces."));
+    if (!pendingRuns_->isValid()) {
+        showError(QStringLiteral("Cannot keep run traces: %1").arg(pendingRuns_->errorString().toHtmlEscaped()));
         return;
     }
     const models::RunConfig config = setup_->config();
@@ -775,7 +853,7 @@ void MainWindow::startRun() {
         status_->setText(QStringLiteral("Waiting for slicescope-cli's device list\u2026"));
         return;
     }
-    const models::RunPlan plan = models::planRun(config, runDir_.path(), ++runSequence_);
+    const models::RunPlan plan = models::planRun(config, pendingRuns_->directory(), ++runSequence_);
     if (!plan.error.isEmpty()) {
         showError(plan.error.toHtmlEscaped());
         return;
@@ -800,12 +878,12 @@ void MainWindow::startRecording(const models::RecordConfig& config) {
         return;
     }
     errorBanner_->hide();
-    if (!runDir_.isValid()) {
-        showError(QStringLiteral("Cannot create a temporary folder for run traces."));
+    if (!pendingRuns_->isValid()) {
+        showError(QStringLiteral("Cannot keep run traces: %1").arg(pendingRuns_->errorString().toHtmlEscaped()));
         return;
     }
     lastRecord_ = config;
-    const models::RecordPlan plan = models::planRecord(config, runDir_.path(), ++runSequence_);
+    const models::RecordPlan plan = models::planRecord(config, pendingRuns_->directory(), ++runSequence_);
     if (!plan.error.isEmpty()) {
         showError(plan.error.toHtmlEscaped());
         return;
@@ -874,26 +952,25 @@ void MainWindow::addRecentFile(const QString& path) {
     if (path.startsWith(QLatin1Char(':'))) {
         return;
     }
-    QSettings settings;
-    QStringList files = settings.value(QStringLiteral("recentFiles")).toStringList();
     const QString absolute = QFileInfo(path).absoluteFilePath();
-    files.removeAll(absolute);
-    files.prepend(absolute);
-    while (files.size() > kMaxRecentFiles) {
-        files.removeLast();
+    recentFiles_.removeAll(absolute);
+    recentFiles_.prepend(absolute);
+    while (recentFiles_.size() > kMaxRecentFiles) {
+        recentFiles_.removeLast();
     }
-    settings.setValue(QStringLiteral("recentFiles"), files);
     updateRecentMenu();
+    // A QSettings writes its file, and fsyncs it, when it goes: on a worker, so that opening a
+    // trace never waits for the disk (tens of milliseconds, more on a busy disk).
+    settingsWriter_.start([files = recentFiles_] { QSettings().setValue(QStringLiteral("recentFiles"), files); });
 }
 
 void MainWindow::updateRecentMenu() {
     recentMenu_->clear();
-    const QStringList files = QSettings().value(QStringLiteral("recentFiles")).toStringList();
-    for (int i = 0; i < files.size(); ++i) {
-        auto* action = recentMenu_->addAction(QStringLiteral("&%1  %2").arg(i + 1).arg(files[i]));
-        connect(action, &QAction::triggered, this, [this, path = files[i]] { openTrace(path); });
+    for (int i = 0; i < recentFiles_.size(); ++i) {
+        auto* action = recentMenu_->addAction(QStringLiteral("&%1  %2").arg(i + 1).arg(recentFiles_[i]));
+        connect(action, &QAction::triggered, this, [this, path = recentFiles_[i]] { openTrace(path); });
     }
-    recentMenu_->setEnabled(!files.isEmpty());
+    recentMenu_->setEnabled(!recentFiles_.isEmpty());
 }
 
 void MainWindow::openDialog() {

@@ -3,7 +3,7 @@
 #include <QFuture>
 #include <QMainWindow>
 #include <QPointer>
-#include <QTemporaryDir>
+#include <QThreadPool>
 
 #include <deque>
 #include <map>
@@ -35,6 +35,10 @@ class SessionStore;
 class StrategyListModel;
 class ViewState;
 } // namespace slicescope::models
+
+namespace slicescope::models {
+class PendingRuns;
+}
 
 namespace slicescope::gui {
 
@@ -115,9 +119,11 @@ class MainWindow : public QMainWindow {
     void applyLoaded(const models::LoadResult& result);
     void load(const QString& path, models::RunOrigin origin);
     void onSessionChanged();
+    void requestSave();
     void onRunsAdded(int first, int last);
     void onSelectedRunChanged(const QString& runId);
     void onSelectedActivityChanged();
+    void updateTraceCaption();
     void showError(const QString& text);
     void appendLog(const QString& line);
     void addRecentFile(const QString& path);
@@ -176,7 +182,12 @@ class MainWindow : public QMainWindow {
     std::deque<quint64> loadOrder_;
     std::map<quint64, models::LoadResult> loadsArrived_;
     QPointer<QProcess> devicesProcess_; // the `devices --json` query while it runs
-    QTemporaryDir runDir_;
+    // Where slicescope-cli writes run traces; each is kept until an autosave holds its runs.
+    std::unique_ptr<models::PendingRuns> pendingRuns_;
+    QStringList adoptedRuns_;  // traces of runs a killed GUI left, being restored
+    quint64 lastSaveTicket_ = 0; // of the last autosave asked for
+    QStringList recentFiles_;
+    QThreadPool settingsWriter_;
     int runSequence_ = 0;
     bool autosaveArmed_ = true;   // false while the restore offer is open
     bool autosavePending_ = false;

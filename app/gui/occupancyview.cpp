@@ -21,6 +21,10 @@ namespace slicescope::gui {
 
 namespace {
 
+const QString kKernelChoiceTip = QStringLiteral(
+    "The run's kernels, one entry per kernel and launch configuration. Selecting a kernel on the timeline "
+    "selects it here too.");
+
 QLabel* makeLabel(QWidget* parent, double pointSize, bool bold, const QString& name) {
     auto* label = new QLabel(parent);
     label->setObjectName(name);
@@ -63,8 +67,7 @@ OccupancyView::OccupancyView(models::Session* session, models::ViewState* state,
     title_ = makeLabel(this, 11, true, QStringLiteral("occupancyTitle"));
     kernelChoice_ = new QComboBox(this);
     kernelChoice_->setObjectName(QStringLiteral("kernelChoice"));
-    kernelChoice_->setToolTip(QStringLiteral("The run's kernels, one entry per kernel and launch configuration. "
-                                             "Selecting a kernel on the timeline selects it here too."));
+    kernelChoice_->setToolTip(kKernelChoiceTip);
     kernelChoice_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     kernelChoice_->setMinimumContentsLength(20);
     kernelChoice_->setVisible(false);
@@ -146,9 +149,15 @@ void OccupancyView::showRun(const QString& runId) {
         updateSeries(nullptr);
         return;
     }
-    if (!entry->run->launch && entry->run->mode != trace::RunMode::MeasuredCpu) {
-        kernels_ = models::kernelGroups(*entry->run);
-    }
+    // Built with the entry, off the GUI thread (at most the models::kMaxKernelGroups longest).
+    kernels_ = entry->kernels;
+    kernelChoice_->setToolTip(
+        kKernelChoiceTip +
+        (entry->kernelConfigurations > kernels_.size()
+             ? QStringLiteral(" The run has %1 kernel configurations: the %2 that took the most time are listed.")
+                   .arg(entry->kernelConfigurations)
+                   .arg(kernels_.size())
+             : QString()));
     if (!kernels_.isEmpty()) {
         {
             const QSignalBlocker block(kernelChoice_);

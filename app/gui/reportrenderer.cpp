@@ -1,6 +1,8 @@
 #include "gui/reportrenderer.h"
 
+#include <QBuffer>
 #include <QFileInfo>
+#include <QSaveFile>
 #include <QPdfWriter>
 #include <QSvgGenerator>
 
@@ -153,50 +155,63 @@ bool ReportRenderer::exportTo(const QString& path, const QSize& sizePx, double d
         return failWith(QStringLiteral("DPI %1 is outside 24 .. 1200").arg(dpi));
     }
     const QString suffix = QFileInfo(path).suffix().toLower();
-    if (suffix == QStringLiteral("pdf")) {
-        QPdfWriter writer(path);
-        writer.setResolution(96);
-        writer.setPageSize(QPageSize(QSizeF(sizePx) / 96.0, QPageSize::Inch));
-        writer.setPageMargins(QMarginsF(0, 0, 0, 0));
-        writer.setCreator(QStringLiteral("SliceScope"));
-        QCPPainter painter;
-        if (!painter.begin(&writer)) {
-            return failWith(QStringLiteral("cannot write %1").arg(path));
-        }
-        painter.setMode(QCPPainter::pmVectorized);
-        painter.setMode(QCPPainter::pmNoCaching);
-        paint(&painter, QSizeF(sizePx));
-        painter.end();
-    } else if (suffix == QStringLiteral("svg")) {
-        QSvgGenerator generator;
-        generator.setFileName(path);
-        generator.setSize(sizePx);
-        generator.setViewBox(QRect(QPoint(0, 0), sizePx));
-        generator.setResolution(96);
-        generator.setTitle(QStringLiteral("SliceScope"));
-        QCPPainter painter;
-        if (!painter.begin(&generator)) {
-            return failWith(QStringLiteral("cannot write %1").arg(path));
-        }
-        painter.setMode(QCPPainter::pmVectorized);
-        painter.setMode(QCPPainter::pmNoCaching);
-        paint(&painter, QSizeF(sizePx));
-        painter.end();
-    } else if (suffix == QStringLiteral("png") || suffix == QStringLiteral("jpg") || suffix == QStringLiteral("jpeg")) {
-        const QImage image = renderImage(sizePx, dpi);
-        // Write beside the target, then rename: a failed export never leaves half a file.
-        const QString temporary = path + QStringLiteral(".part");
-        if (!image.save(temporary, suffix == QStringLiteral("png") ? "PNG" : "JPG")) {
-            QFile::remove(temporary);
-            return failWith(QStringLiteral("cannot write %1").arg(path));
-        }
-        QFile::remove(path);
-        if (!QFile::rename(temporary, path)) {
-            QFile::remove(temporary);
-            return failWith(QStringLiteral("cannot write %1").arg(path));
-        }
-    } else {
+    const bool raster = suffix == QStringLiteral("png") || suffix == QStringLiteral("jpg") || suffix == QStringLiteral("jpeg");
+    if (suffix != QStringLiteral("pdf") && suffix != QStringLiteral("svg") && !raster) {
         return failWith(QStringLiteral("unknown image format '%1': use .png, .pdf or .svg").arg(suffix));
+    }
+    // The image is made in memory, then written to a temporary file beside the target and renamed
+    // over it only when complete (QSaveFile): a failed or interrupted export never leaves half an
+    // image in its place. One write whose length is checked: QSaveFile takes a short write (a
+    // full disk) for success, so the painters must not write to it piecemeal.
+    QByteArray bytes;
+    {
+        QBuffer buffer(&bytes);
+        buffer.open(QIODevice::WriteOnly);
+        if (suffix == QStringLiteral("pdf")) {
+            QPdfWriter writer(&buffer);
+            writer.setResolution(96);
+            writer.setPageSize(QPageSize(QSizeF(sizePx) / 96.0, QPageSize::Inch));
+            writer.setPageMargins(QMarginsF(0, 0, 0, 0));
+            writer.setCreator(QStringLiteral("SliceScope"));
+            QCPPainter painter;
+            if (!painter.begin(&writer)) {
+                return failWith(QStringLiteral("cannot write %1").arg(path));
+            }
+            painter.setMode(QCPPainter::pmVectorized);
+            painter.setMode(QCPPainter::pmNoCaching);
+            paint(&painter, QSizeF(sizePx));
+            painter.end(); // the PDF is complete now
+        } else if (suffix == QStringLiteral("svg")) {
+            QSvgGenerator generator;
+            generator.setOutputDevice(&buffer);
+            generator.setSize(sizePx);
+            generator.setViewBox(QRect(QPoint(0, 0), sizePx));
+            generator.setResolution(96);
+            generator.setTitle(QStringLiteral("SliceScope"));
+            QCPPainter painter;
+            if (!painter.begin(&generator)) {
+                return failWith(QStringLiteral("cannot write %1").arg(path));
+            }
+            painter.setMode(QCPPainter::pmVectorized);
+            painter.setMode(QCPPainter::pmNoCaching);
+            paint(&painter, QSizeF(sizePx));
+            painter.end();
+        } else if (!renderImage(sizePx, dpi).save(&buffer, suffix == QStringLiteral("png") ? "PNG" : "JPG")) {
+            return failWith(QStringLiteral("cannot encode the image for %1").arg(path));
+        }
+    }
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) {
+        return failWith(QStringLiteral("cannot write %1: %2").arg(path, file.errorString()));
+    }
+    if (file.write(bytes) != bytes.size() || !file.flush()) {
+        file.cancelWriting(); // commit() below then removes the temporary and fails
+    }
+    if (!file.commit()) {
+        timeline_->replot(QCustomPlot::rpQueuedReplot);
+        return failWith(QStringLiteral("cannot write %1: %2")
+                            .arg(path, file.error() != QFileDevice::NoError ? file.errorString()
+                                                                            : QStringLiteral("the disk may be full")));
     }
     timeline_->replot(QCustomPlot::rpQueuedReplot);
     return true;

@@ -29,6 +29,15 @@ std::int64_t floorToInt64(double v) {
     return std::int64_t(std::floor(v));
 }
 
+// The whole pixels a shape covers: at least one pixel wide and high, edges rounded.
+QRect pixelRect(const QRectF& rect) {
+    const int left = int(std::floor(rect.left()));
+    const int right = std::max(left + 1, int(std::lround(rect.right())));
+    const int top = int(std::lround(rect.top()));
+    const int bottom = std::max(top + 1, int(std::lround(rect.bottom())));
+    return QRect(left, top, right - left, bottom - top);
+}
+
 QString headerText(const models::RunEntry& e) {
     const trace::Run& run = *e.run;
     QString where;
@@ -321,21 +330,27 @@ void TimelinePlottable::drawHeaders(QCPPainter* painter) const {
 }
 
 void TimelinePlottable::drawShapes(QCPPainter* painter) const {
+    // Shapes are filled on whole pixels without antialiasing: a merged block or a one-pixel event
+    // gains nothing from blended edges, and the raster engine fills aligned rectangles several
+    // times faster (at 1920x1080 with ten thousand shapes this is most of a replot).
+    painter->save();
+    painter->setRenderHint(QPainter::Antialiasing, false);
     painter->setPen(Qt::NoPen);
     const QFont font = theme::plotFont(8.5);
     const QFontMetricsF metrics(font);
     for (const Shape& s : shapes_) {
         const QColor color = theme::laneColor(s.kind);
+        const QRect pixels = pixelRect(s.rect);
         if (s.modelled) {
-            painter->fillRect(s.rect, color.lighter(150));
-            painter->fillRect(s.rect, theme::modelledBrush(s.kind));
+            painter->fillRect(pixels, color.lighter(150));
+            painter->fillRect(pixels, theme::modelledBrush(s.kind));
         } else {
-            painter->fillRect(s.rect, color);
+            painter->fillRect(pixels, color);
         }
-        if (s.rect.width() >= 6 && s.events == 1) {
-            painter->setPen(QPen(color.darker(150), 1));
+        if (pixels.width() >= 6 && s.events == 1) {
+            painter->setPen(QPen(color.darker(150), 0));
             painter->setBrush(Qt::NoBrush);
-            painter->drawRect(s.rect.adjusted(0.5, 0.5, -0.5, -0.5));
+            painter->drawRect(pixels.adjusted(0, 0, -1, -1));
             painter->setPen(Qt::NoPen);
         }
         if (s.events == 1 && s.rect.width() >= kMinTextWidthPx && s.rect.height() >= metrics.height() * 0.9) {
@@ -351,6 +366,7 @@ void TimelinePlottable::drawShapes(QCPPainter* painter) const {
             }
         }
     }
+    painter->restore();
 }
 
 void TimelinePlottable::drawSelection(QCPPainter* painter) const {

@@ -54,30 +54,32 @@ RunPlan planRun(const RunConfig& c, const QString& outputDir, int sequence) {
         return plan;
     }
     const QString stem = QDir(outputDir).filePath(QStringLiteral("run-%1").arg(sequence));
-    const bool gpuMeasured = c.device.kind == DeviceChoice::Kind::Detected;
-    QStringList measured = cpu;
-    if (gpuMeasured) {
-        measured = gpu + cpu; // one process: one CUDA context for all GPU strategies
-    }
-    if (!measured.isEmpty()) {
+    if (!gpu.isEmpty() && c.device.kind == DeviceChoice::Kind::Detected) {
         CliJob job;
-        job.strategies = measured;
-        job.outputPath = stem + QStringLiteral("-measured.json");
+        job.strategies = gpu;
+        job.outputPath = stem + QStringLiteral("-gpu.json");
         job.arguments = QStringList{QStringLiteral("run")} + problemArguments(c) +
-                        QStringList{QStringLiteral("--strategy"), measured.join(QLatin1Char(',')),
-                                    QStringLiteral("-o"), job.outputPath};
-        if (gpuMeasured) {
-            job.arguments << QStringLiteral("--device") << QString::number(c.device.index);
-            if (c.counters) {
-                job.arguments << QStringLiteral("--counters");
-            }
-            if (c.sampleOccupancy) {
-                job.arguments << QStringLiteral("--sample-occupancy");
-            }
-            job.label = QStringLiteral("measured on %1: %2").arg(c.device.name, measured.join(QStringLiteral(", ")));
-        } else {
-            job.label = QStringLiteral("measured on the CPU: %1").arg(measured.join(QStringLiteral(", ")));
+                        QStringList{QStringLiteral("--strategy"), gpu.join(QLatin1Char(',')),
+                                    QStringLiteral("-o"), job.outputPath,
+                                    QStringLiteral("--device"), QString::number(c.device.index)};
+        if (c.counters) {
+            job.arguments << QStringLiteral("--counters");
         }
+        if (c.sampleOccupancy) {
+            job.arguments << QStringLiteral("--sample-occupancy");
+        }
+        job.label = QStringLiteral("measured on %1: %2").arg(c.device.name, gpu.join(QStringLiteral(", ")));
+        plan.jobs << job;
+    }
+    // Each CPU strategy alone: its run reaches the session (and the autosave) as soon as it is
+    // measured, not when the last strategy of the request is.
+    for (const QString& name : cpu) {
+        CliJob job;
+        job.strategies = {name};
+        job.outputPath = stem + QLatin1Char('-') + name + QStringLiteral(".json");
+        job.arguments = QStringList{QStringLiteral("run")} + problemArguments(c) +
+                        QStringList{QStringLiteral("--strategy"), name, QStringLiteral("-o"), job.outputPath};
+        job.label = QStringLiteral("measured on the CPU: %1").arg(name);
         plan.jobs << job;
     }
     if (!gpu.isEmpty() && c.device.kind == DeviceChoice::Kind::Preset) {

@@ -42,9 +42,10 @@ struct RunPlan {
     QString error; // why nothing can run; empty when jobs is not
 };
 
-// Splits a request into CLI jobs: measured strategies (CPU, and GPU on a detected device) in one
-// `run`, GPU strategies on a preset in one `model`. Every job reports progress and writes its
-// trace under outputDir, named with `sequence` so runs never overwrite each other.
+// Splits a request into CLI jobs: GPU strategies measured on a detected device in one `run` (one
+// CUDA context), each CPU strategy in a `run` of its own (its run lands as soon as it is done),
+// GPU strategies on a preset in one `model`; in that order. Every job reports progress and writes
+// its trace under outputDir, named with `sequence` so runs never overwrite each other.
 RunPlan planRun(const RunConfig& config, const QString& outputDir, int sequence);
 
 } // namespace slicescope::models

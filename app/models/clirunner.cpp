@@ -11,6 +11,13 @@
 
 #include <algorithm>
 
+#include <csignal>
+
+#ifdef Q_OS_LINUX
+#include <sys/prctl.h>
+#include <unistd.h>
+#endif
+
 namespace slicescope::models {
 
 CliRunner::CliRunner(QObject* parent) : QObject(parent), program_(defaultProgram()) {
@@ -31,6 +38,20 @@ QString CliRunner::defaultProgram() {
         return fromEnv;
     }
     return QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("slicescope-cli"));
+}
+
+void endWithThisProcess(QProcess& process, int signal) {
+#ifdef Q_OS_LINUX
+    process.setChildProcessModifier([parent = ::getpid(), signal] {
+        ::prctl(PR_SET_PDEATHSIG, signal);
+        if (::getppid() != parent) {
+            ::_exit(127); // the parent died before the line above took effect
+        }
+    });
+#else
+    Q_UNUSED(process);
+    Q_UNUSED(signal);
+#endif
 }
 
 qint64 CliRunner::childPid() const { return process_ ? process_->processId() : 0; }
@@ -69,6 +90,12 @@ void CliRunner::startNext() {
     connect(process_, &QProcess::readyReadStandardError, this, &CliRunner::readErrors);
     connect(process_, &QProcess::finished, this, &CliRunner::onProcessFinished);
     connect(process_, &QProcess::errorOccurred, this, &CliRunner::onProcessError);
+    // Nobody would read what an orphan measures, and it would share the CPU or GPU with the next
+    // start's runs and distort them. A child killed mid-run leaves no half-written trace (the CLI
+    // writes a temporary file and renames it when complete). `record` gets SIGTERM instead: it
+    // stops its program and writes what was recorded, which the next start offers back (the
+    // trace lands in this GUI's folder of pending runs).
+    endWithThisProcess(*process_, job.recording ? SIGTERM : SIGKILL);
     process_->start(program_, job.arguments);
 }
 

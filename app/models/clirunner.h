@@ -6,6 +6,8 @@
 #include <QPointer>
 #include <QProcess>
 
+#include <csignal>
+
 #include "models/cliplan.h"
 
 namespace slicescope::models {
@@ -14,7 +16,9 @@ namespace slicescope::models {
 // and turns every way a child can end into a signal: a trace written (jobSucceeded, possibly
 // with a jobFailed for the strategies that did not make it), a usage error, a crash, a failure
 // to start. Cancel ends the child at once (SIGTERM, SIGKILL after 250 ms; 15 s for `record`,
-// which stops its program and keeps what was recorded) and skips the rest.
+// which stops its program and keeps what was recorded) and skips the rest. On Linux a child also
+// ends when the GUI does, even when the GUI is SIGKILLed (PR_SET_PDEATHSIG: SIGKILL, or SIGTERM
+// for `record`, which then keeps what was recorded).
 // Measuring in a child keeps CUPTI state per run and keeps a faulting kernel out of the GUI.
 class CliRunner : public QObject {
     Q_OBJECT
@@ -65,5 +69,9 @@ class CliRunner : public QObject {
     bool cancelled_ = false;
     bool processDone_ = false;
 };
+
+// Makes a child started by `process` get `signal` when this process dies, however it ends
+// (SIGKILL included): PR_SET_PDEATHSIG on Linux, nothing elsewhere. Call before start().
+void endWithThisProcess(QProcess& process, int signal = SIGKILL);
 
 } // namespace slicescope::models

@@ -15,14 +15,14 @@ QString durationText(std::int64_t ns) { return toQString(trace::formatDurationNs
 
 QString bytesText(std::uint64_t bytes) { return toQString(trace::formatBytes(bytes)); }
 
+bool hasMemoryKinds(ActivityKind kind) { return trace::isCopy(kind); }
+
+} // namespace
+
 double throughputGBps(const Activity& a) {
     const auto d = a.durationNs();
     return d > 0 && a.bytes > 0 ? double(a.bytes) / double(d) : 0.0; // bytes per ns == GB/s
 }
-
-bool hasMemoryKinds(ActivityKind kind) { return trace::isCopy(kind); }
-
-} // namespace
 
 QString activityName(const trace::Run& run, const Activity& a) {
     const QString name = toQString(run.name(a));
@@ -99,9 +99,7 @@ void GpuTraceModel::setRun(ConstRunEntryPtr entry) {
     originNs_ = 0;
     if (entry_) {
         originNs_ = entry_->lanes->beginNs;
-        for (const Activity& a : entry_->run->activities) {
-            deviceActivities_ += trace::isDeviceActivity(a.kind) ? 1 : 0;
-        }
+        deviceActivities_ = entry_->deviceActivities; // counted off the GUI thread
     }
     endResetModel();
 }

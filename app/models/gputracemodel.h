@@ -53,6 +53,8 @@ class GpuTraceModel : public QAbstractTableModel {
     std::size_t deviceActivities_ = 0;
 };
 
+// A copy's or memset's bytes per ns (GB/s); 0 when it has no bytes or no duration.
+double throughputGBps(const trace::Activity& activity);
 // nvprof's name for an activity: the kernel's name, or "[CUDA memcpy HtoD]" and the like.
 QString activityName(const trace::Run& run, const trace::Activity& activity);
 // Every nvprof field of an activity as rich text, for tooltips (times relative to originNs).

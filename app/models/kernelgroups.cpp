@@ -1,5 +1,6 @@
 #include "models/kernelgroups.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <tuple>
@@ -63,6 +64,19 @@ QVector<KernelGroup> kernelGroups(const trace::Run& run) {
         }
     }
     return groups;
+}
+
+QVector<KernelGroup> longestKernelGroups(const QVector<KernelGroup>& groups, int count) {
+    if (groups.size() <= count) {
+        return groups;
+    }
+    QVector<KernelGroup> longest = groups;
+    std::stable_sort(longest.begin(), longest.end(),
+                     [](const KernelGroup& a, const KernelGroup& b) { return a.totalNs > b.totalNs; });
+    longest.resize(std::max(0, count));
+    std::sort(longest.begin(), longest.end(),
+              [](const KernelGroup& a, const KernelGroup& b) { return a.firstActivity < b.firstActivity; });
+    return longest;
 }
 
 int groupOfActivity(const QVector<KernelGroup>& groups, const trace::Run& run, int index) {

@@ -29,6 +29,9 @@ struct KernelGroup {
 };
 
 QVector<KernelGroup> kernelGroups(const trace::Run& run);
+// At most `count` groups: those with the most kernel time, still in order of first launch (a
+// program whose launch configurations vary with its input can have thousands).
+QVector<KernelGroup> longestKernelGroups(const QVector<KernelGroup>& groups, int count);
 // The group holding activity `index`, or -1.
 int groupOfActivity(const QVector<KernelGroup>& groups, const trace::Run& run, int index);
 

@@ -1,5 +1,7 @@
 #include "models/runentry.h"
 
+#include <algorithm>
+
 namespace slicescope::models {
 
 RunEntryPtr makeRunEntry(trace::Run run, RunOrigin origin, const QString& source) {
@@ -7,11 +9,23 @@ RunEntryPtr makeRunEntry(trace::Run run, RunOrigin origin, const QString& source
     entry->id = toQString(run.id);
     entry->lanes = std::make_shared<const RunLanes>(buildLanes(run));
     entry->summary = trace::summarize(run);
+    if (!run.launch && run.mode != trace::RunMode::MeasuredCpu) {
+        const QVector<KernelGroup> all = kernelGroups(run);
+        entry->kernelConfigurations = all.size();
+        entry->kernels = longestKernelGroups(all, kMaxKernelGroups);
+    }
+    entry->deviceActivities = std::size_t(std::count_if(run.activities.begin(), run.activities.end(),
+                                                        [](const trace::Activity& a) { return trace::isDeviceActivity(a.kind); }));
     entry->launchWords = toQString(trace::describeLaunch(run));
     entry->origin = origin;
     entry->source = source;
     entry->run = std::make_shared<const trace::Run>(std::move(run));
     return entry;
+}
+
+bool isSameRun(const trace::Run& a, const trace::Run& b) {
+    return a.strategy == b.strategy && a.mode == b.mode && a.createdAt == b.createdAt && a.wallNs == b.wallNs &&
+           a.activities.size() == b.activities.size() && a.beginNs() == b.beginNs() && a.endNs() == b.endNs();
 }
 
 QString toQString(std::string_view text) {

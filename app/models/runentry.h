@@ -5,6 +5,7 @@
 
 #include <memory>
 
+#include "models/kernelgroups.h"
 #include "models/timelinelanes.h"
 #include "slicescope/trace/runsummary.h"
 #include "slicescope/trace/trace.h"
@@ -26,6 +27,12 @@ struct RunEntry {
     std::shared_ptr<const trace::Run> run;
     std::shared_ptr<const RunLanes> lanes;
     trace::RunSummary summary;
+    std::size_t deviceActivities = 0; // copies, kernels and memsets: the rows nvprof's gpu trace lists
+    // The distinct kernels of runs that have no launch of their own (recorded runs), for the
+    // occupancy view's chooser: one pass over every activity, so made here, off the GUI thread.
+    // At most kMaxKernelGroups, those with the most kernel time; kernelConfigurations counts all.
+    QVector<KernelGroup> kernels;
+    qsizetype kernelConfigurations = 0;
     QString launchWords; // "one block of 64 threads; 1 thread works; 131 of 132 SMs idle"
     QString verdict;     // set by the session, which knows the other runs
     RunOrigin origin = RunOrigin::Opened;
@@ -39,8 +46,16 @@ struct RunEntry {
 using RunEntryPtr = std::shared_ptr<RunEntry>;
 using ConstRunEntryPtr = std::shared_ptr<const RunEntry>;
 
+// A chooser of tens of thousands of kernel configurations would take seconds to fill and nobody
+// could use it.
+inline constexpr int kMaxKernelGroups = 500;
+
 // Builds an entry; heavy for big runs (sorts the lanes), so loaders call it on a worker thread.
 RunEntryPtr makeRunEntry(trace::Run run, RunOrigin origin, const QString& source = {});
+
+// The same run, reached twice (from the saved session and from a trace a killed GUI left): the
+// same strategy, mode, creation time, wall time and activities' extent and count.
+bool isSameRun(const trace::Run& a, const trace::Run& b);
 
 QString toQString(std::string_view text);
 QString modeText(trace::RunMode mode); // "measured on the GPU", "measured on the CPU", "modelled", ...

@@ -23,7 +23,7 @@ QString SessionStore::defaultPath() {
 
 bool SessionStore::exists() const { return QFileInfo::exists(path_); }
 
-void SessionStore::save(const Session& session) {
+quint64 SessionStore::save(const Session& session) {
     Snapshot snapshot;
     for (const auto& entry : session.runs()) {
         if (entry->origin != RunOrigin::Sample) {
@@ -32,15 +32,23 @@ void SessionStore::save(const Session& session) {
     }
     const std::lock_guard lock(shared_->mutex);
     shared_->latest = std::move(snapshot);
+    shared_->latestTicket = ++shared_->lastTicket;
     if (!shared_->scheduled) {
         shared_->scheduled = true;
         pool_.start([this] { drain(); });
     }
+    return shared_->latestTicket;
+}
+
+quint64 SessionStore::lastSavedTicket() const {
+    const std::lock_guard lock(shared_->mutex);
+    return shared_->savedTicket;
 }
 
 void SessionStore::drain() {
     for (;;) {
         Snapshot snapshot;
+        quint64 ticket = 0;
         {
             const std::lock_guard lock(shared_->mutex);
             if (!shared_->latest) {
@@ -48,12 +56,18 @@ void SessionStore::drain() {
                 return;
             }
             snapshot = std::move(*shared_->latest);
+            ticket = shared_->latestTicket;
             shared_->latest.reset();
         }
         const QString path = path_;
+        auto done = [this, ticket] {
+            const std::lock_guard lock(shared_->mutex);
+            shared_->savedTicket = ticket;
+        };
         if (snapshot.empty()) {
             QFile::remove(path);
-            QMetaObject::invokeMethod(this, [this, path] { emit saved(path, 0); }, Qt::QueuedConnection);
+            done();
+            QMetaObject::invokeMethod(this, [this, path, ticket] { emit saved(path, 0, ticket); }, Qt::QueuedConnection);
             continue;
         }
         QDir().mkpath(QFileInfo(path).absolutePath());
@@ -66,7 +80,9 @@ void SessionStore::drain() {
         const int runs = int(t.runs.size());
         const auto written = trace::writeTrace(t, path.toStdString());
         if (written) {
-            QMetaObject::invokeMethod(this, [this, path, runs] { emit saved(path, runs); }, Qt::QueuedConnection);
+            done();
+            QMetaObject::invokeMethod(this, [this, path, runs, ticket] { emit saved(path, runs, ticket); },
+                                      Qt::QueuedConnection);
         } else {
             const QString message = QStringLiteral("Could not save the session to %1: %2")
                                         .arg(path, QString::fromStdString(written.error().message));

@@ -32,15 +32,20 @@ class SessionStore : public QObject {
     bool exists() const;
 
     // Snapshots the session's non-sample runs now; writes them later on the worker. With no such
-    // run, the file is removed.
-    void save(const Session& session);
+    // run, the file is removed. Returns the save's ticket (1, 2, ...): once saved() reports that
+    // ticket or a later one, everything the session held at this call is on disk.
+    quint64 save(const Session& session);
+    // The ticket of the last save that is on disk (0 before any).
+    quint64 lastSavedTicket() const;
     // Removes the file (the user declined to restore it, or started a new session).
     void discard();
     // Waits until every requested save is on disk; for shutdown and tests.
     bool waitForIdle(int timeoutMs = 30000);
 
   signals:
-    void saved(const QString& path, int runs);
+    // A save is on disk (written, or the file removed when there was nothing to keep); saves that
+    // coalesced into it report its ticket, the latest asked for.
+    void saved(const QString& path, int runs, quint64 ticket);
     void saveFailed(const QString& message);
 
   private:
@@ -48,6 +53,9 @@ class SessionStore : public QObject {
     struct Shared {
         std::mutex mutex;
         std::optional<Snapshot> latest;
+        quint64 latestTicket = 0;
+        quint64 lastTicket = 0;  // handed out by save()
+        quint64 savedTicket = 0; // on disk
         bool scheduled = false;
     };
     void drain();

@@ -23,6 +23,13 @@ LoadResult TraceLoader::loadNow(const QString& path, RunOrigin origin, const tra
     LoadResult result;
     result.path = path;
     result.origin = origin;
+    // Progress: reading and parsing the text is most of the work (0 .. 0.8); building each run's
+    // lanes and summary the rest, so the bar does not sit at the end while lanes are sorted.
+    constexpr double kParseShare = 0.8;
+    trace::ReadOptions parseOptions = options;
+    if (options.progress) {
+        parseOptions.progress = [&options](double fraction) { options.progress(kParseShare * fraction); };
+    }
     Result<trace::Trace> trace = fail(Error::Code::Internal, "not read");
     if (path.startsWith(QLatin1Char(':'))) {
         QFile file(path);
@@ -31,22 +38,29 @@ LoadResult TraceLoader::loadNow(const QString& path, RunOrigin origin, const tra
             return result;
         }
         const QByteArray bytes = file.readAll();
-        trace = trace::parseTrace(std::string_view(bytes.constData(), std::size_t(bytes.size())), options);
+        trace = trace::parseTrace(std::string_view(bytes.constData(), std::size_t(bytes.size())), parseOptions);
     } else {
-        trace = trace::readTrace(path.toStdString(), options);
+        trace = trace::readTrace(path.toStdString(), parseOptions);
     }
     if (!trace) {
         result.cancelled = trace.error().code == Error::Code::Cancelled;
         result.error = toQString(trace.error().message);
         return result;
     }
-    for (auto& run : trace->runs) {
+    const std::size_t count = trace->runs.size();
+    for (std::size_t i = 0; i < count; ++i) {
         if (options.cancel && options.cancel->load()) {
             result.cancelled = true;
             result.runs.clear();
             return result;
         }
-        result.runs.push_back(makeRunEntry(std::move(run), origin, path));
+        result.runs.push_back(makeRunEntry(std::move(trace->runs[i]), origin, path));
+        if (options.progress) {
+            options.progress(kParseShare + (1 - kParseShare) * double(i + 1) / double(count));
+        }
+    }
+    if (options.progress && count == 0) {
+        options.progress(1.0);
     }
     return result;
 }

@@ -34,7 +34,7 @@ class TestCliPlan : public QObject {
     Q_OBJECT
   private slots:
     void cpuAndModelledSplitIntoTwoJobs();
-    void measuredGpuAndCpuShareOneProcess();
+    void measuredGpuStrategiesShareOneProcessCpuOnesRunAlone();
     void gpuStrategiesNeedADevice();
     void badInputIsAnErrorNotAJob();
 };
@@ -62,7 +62,7 @@ void TestCliPlan::cpuAndModelledSplitIntoTwoJobs() {
     QCOMPARE(valueAfter(cpu.arguments, QStringLiteral("--repeat")), QStringLiteral("3"));
     QVERIFY(cpu.arguments.contains(QStringLiteral("--progress")));
     QVERIFY(!cpu.arguments.contains(QStringLiteral("--device")));
-    QCOMPARE(valueAfter(cpu.arguments, QStringLiteral("-o")), QStringLiteral("/tmp/x/run-7-measured.json"));
+    QCOMPARE(valueAfter(cpu.arguments, QStringLiteral("-o")), QStringLiteral("/tmp/x/run-7-cpu-serial.json"));
     const CliJob& model = plan.jobs[1];
     QVERIFY(model.modelled);
     QCOMPARE(model.arguments.first(), QStringLiteral("model"));
@@ -73,20 +73,30 @@ void TestCliPlan::cpuAndModelledSplitIntoTwoJobs() {
     QVERIFY(cpu.outputPath != model.outputPath);
 }
 
-void TestCliPlan::measuredGpuAndCpuShareOneProcess() {
+void TestCliPlan::measuredGpuStrategiesShareOneProcessCpuOnesRunAlone() {
     RunConfig c;
-    c.strategies = {QStringLiteral("cpu-parallel"), QStringLiteral("elementwise-broadcast")};
+    c.strategies = {QStringLiteral("cpu-parallel"), QStringLiteral("elementwise-broadcast"), QStringLiteral("slice-outer"),
+                    QStringLiteral("cpu-serial")};
     c.device = gpu();
     c.counters = true;
     c.sampleOccupancy = true;
     const RunPlan plan = planRun(c, QStringLiteral("/tmp/x"), 1);
-    QCOMPARE(plan.jobs.size(), 1);
+    QCOMPARE(plan.jobs.size(), 3);
     const QStringList& args = plan.jobs[0].arguments;
-    QCOMPARE(valueAfter(args, QStringLiteral("--strategy")), QStringLiteral("elementwise-broadcast,cpu-parallel"));
+    QCOMPARE(valueAfter(args, QStringLiteral("--strategy")), QStringLiteral("elementwise-broadcast,slice-outer"));
     QCOMPARE(valueAfter(args, QStringLiteral("--device")), QStringLiteral("1"));
     QVERIFY(args.contains(QStringLiteral("--counters")));
     QVERIFY(args.contains(QStringLiteral("--sample-occupancy")));
     QVERIFY(!plan.jobs[0].modelled);
+    QStringList outputs{plan.jobs[0].outputPath};
+    for (int i = 1; i < 3; ++i) {
+        const QStringList& cpu = plan.jobs[i].arguments;
+        QCOMPARE(valueAfter(cpu, QStringLiteral("--strategy")), i == 1 ? QStringLiteral("cpu-parallel") : QStringLiteral("cpu-serial"));
+        QVERIFY(!cpu.contains(QStringLiteral("--device")));
+        QVERIFY(!cpu.contains(QStringLiteral("--counters")));
+        QVERIFY(!outputs.contains(plan.jobs[i].outputPath));
+        outputs << plan.jobs[i].outputPath;
+    }
 }
 
 void TestCliPlan::gpuStrategiesNeedADevice() {

@@ -73,6 +73,7 @@ class TestOccupancyView : public QObject {
     void seriesShownOnlyWhenSampled();
     void barsForGpuRunsOnlyAndClickSelects();
     void recordedRunShowsEveryKernel();
+    void manyKernelConfigurationsListTheLongest();
 };
 
 void TestOccupancyView::factsOfTheSeedsSliceOuter() {
@@ -229,6 +230,41 @@ void TestOccupancyView::recordedRunShowsEveryKernel() {
     session.addRuns({makeRunEntry(testhelpers::gpuShapedRun("slice-outer", trace::RunMode::MeasuredGpu), RunOrigin::Opened)});
     state.setSelectedRun(QStringLiteral("slice-outer"));
     QVERIFY(choice->isHidden());
+}
+
+void TestOccupancyView::manyKernelConfigurationsListTheLongest() {
+    // A recorded program whose launches vary with its input: 2,000 configurations of one kernel,
+    // the i-th taking i microseconds.
+    trace::Run run;
+    run.id = "varied";
+    run.strategy = "recorded";
+    run.mode = trace::RunMode::Recorded;
+    run.device = testhelpers::gpuShapedRun("x", trace::RunMode::MeasuredGpu).device;
+    const std::uint32_t name = run.intern("scan_kernel(int*, int)");
+    std::int64_t t = 0;
+    for (std::uint32_t i = 1; i <= 2000; ++i) {
+        auto kernel = testhelpers::activity(trace::ActivityKind::Kernel, t, t + std::int64_t(i) * 1000);
+        kernel.nameId = name;
+        kernel.grid = {i, 1, 1};
+        kernel.block = {256, 1, 1};
+        run.activities.push_back(kernel);
+        t += std::int64_t(i) * 1000 + 500;
+    }
+    Session session;
+    ViewState state;
+    OccupancyView view(&session, &state);
+    const RunEntryPtr entry = makeRunEntry(std::move(run), RunOrigin::Opened);
+    // Grouped with the entry (off the GUI thread in the loader), the longest kept.
+    QCOMPARE(entry->kernelConfigurations, 2000);
+    QCOMPARE(entry->kernels.size(), kMaxKernelGroups);
+    session.addRuns({entry});
+    state.setSelectedRun(QStringLiteral("varied"));
+    auto* choice = view.kernelChoice();
+    QCOMPARE(choice->count(), 500);
+    // The 500 longest (grids 1501..2000), in launch order.
+    QVERIFY(choice->itemText(0).contains(QStringLiteral("grid 1501\u00d7")));
+    QVERIFY(choice->itemText(499).contains(QStringLiteral("grid 2000\u00d7")));
+    QVERIFY(choice->toolTip().contains(QStringLiteral("2000 kernel configurations")));
 }
 
 QTEST_MAIN(TestOccupancyView)

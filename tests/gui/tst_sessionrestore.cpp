@@ -1,6 +1,9 @@
-// A killed GUI loses no finished run: a real slicescope process runs a strategy, is SIGKILLed,
-// and the next start offers the run back and restores it.
+// A killed GUI loses no finished run: a real slicescope process runs strategies, is SIGKILLed
+// (after a run, and in the middle of one), and the next start offers every finished run back and
+// restores it; the child it was running dies with it and leaves no half-written file.
 #include <QDateTime>
+#include <QDir>
+#include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
 #include <QProcess>
@@ -12,8 +15,11 @@
 #include "gui/messagebanner.h"
 #include "models/session.h"
 #include "models/sessionstore.h"
+#include "models/pendingruns.h"
 #include "models/traceloader.h"
 #include "testhelpers.h"
+
+#include <signal.h>
 
 using namespace slicescope;
 using namespace slicescope::models;
@@ -40,6 +46,66 @@ QProcessEnvironment environment(const QTemporaryDir& home) {
     return env;
 }
 
+// The slicescope-cli children of a process: pid and command line (arguments joined by spaces).
+std::vector<std::pair<qint64, QString>> cliChildrenOf(qint64 parent) {
+    std::vector<std::pair<qint64, QString>> children;
+    for (const QString& name : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs)) {
+        bool isPid = false;
+        const qint64 pid = name.toLongLong(&isPid);
+        if (!isPid) {
+            continue;
+        }
+        QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+        if (!stat.open(QIODevice::ReadOnly)) {
+            continue;
+        }
+        // "pid (comm) state ppid ...": comm may hold spaces, so read after the last ')'.
+        const QByteArray text = stat.readAll();
+        const QList<QByteArray> fields = text.mid(text.lastIndexOf(')') + 2).split(' ');
+        if (fields.size() < 2 || fields[1].toLongLong() != parent || fields[0] == "Z" ||
+            !text.contains("(slicescope-cli)")) {
+            continue;
+        }
+        QFile cmdline(QStringLiteral("/proc/%1/cmdline").arg(pid));
+        if (cmdline.open(QIODevice::ReadOnly)) {
+            children.emplace_back(pid, QString::fromLocal8Bit(cmdline.readAll().replace('\0', ' ')));
+        }
+    }
+    return children;
+}
+
+// Alive: not gone and not a zombie waiting to be reaped.
+bool isAlive(qint64 pid) {
+    QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+    if (!stat.open(QIODevice::ReadOnly)) {
+        return false;
+    }
+    const QByteArray text = stat.readAll();
+    return text.mid(text.lastIndexOf(')') + 2, 1) != "Z";
+}
+
+// Every trace under folder (temporary files of interrupted writes aside) reads whole.
+QStringList tornTracesUnder(const QString& folder) {
+    QStringList torn;
+    QDirIterator it(folder, {QStringLiteral("*.json")}, QDir::Files, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString path = it.next();
+        if (!TraceLoader::loadNow(path, RunOrigin::Restored).ok()) {
+            torn << path;
+        }
+    }
+    return torn;
+}
+
+QPushButton* bannerButton(MessageBanner* banner, const QString& text) {
+    for (auto* button : banner->findChildren<QPushButton*>()) {
+        if (button->text() == text) {
+            return button;
+        }
+    }
+    return nullptr;
+}
+
 } // namespace
 
 class TestSessionRestore : public QObject {
@@ -48,6 +114,9 @@ class TestSessionRestore : public QObject {
     void initTestCase();
     void killedGuiLosesNoFinishedRun();
     void killDuringARunKeepsTheSavedSession();
+    void killDuringASecondRunRestoresTheFirst();
+    void runThatFinishedAsTheGuiDiedIsRestored();
+    void childrenDieWithAKilledGui();
 
   private:
     QTemporaryDir home_;
@@ -122,6 +191,183 @@ void TestSessionRestore::killDuringARunKeepsTheSavedSession() {
     gui.kill();
     QVERIFY(gui.waitForFinished(60'000));
     QCOMPARE(savedRuns(sessionFile_), 1); // intact, never torn
+}
+
+void TestSessionRestore::killDuringASecondRunRestoresTheFirst() {
+    const QString folder = home_.filePath(QStringLiteral("second-run"));
+    QVERIFY(QDir().mkpath(folder));
+    const QString sessionFile = QDir(folder).filePath(QStringLiteral("session.json"));
+    QProcess gui;
+    gui.setProcessEnvironment(environment(home_));
+    gui.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+    // Two CPU strategies: each runs in a child of its own, one after the other, for seconds each.
+    gui.start(testhelpers::guiPath(),
+              {QStringLiteral("--session-file"), sessionFile, QStringLiteral("--no-samples"), QStringLiteral("--shape"),
+               QStringLiteral("100x4000x5"), QStringLiteral("--strategies"), QStringLiteral("cpu-serial,cpu-parallel"),
+               QStringLiteral("--repeat"), QStringLiteral("1000"), QStringLiteral("--run")});
+    QVERIFY(gui.waitForStarted(60'000));
+
+    // The first run is finished and autosaved, and the second one's child is running.
+    QString first;
+    qint64 child = 0;
+    QString childCommand;
+    auto secondRunning = [&] {
+        if (savedRuns(sessionFile) != 1) {
+            return false;
+        }
+        first = TraceLoader::loadNow(sessionFile, RunOrigin::Restored).runs.at(0)->id;
+        for (const auto& [pid, command] : cliChildrenOf(gui.processId())) {
+            if (command.contains(QStringLiteral(" run ")) && !command.contains(first)) {
+                child = pid;
+                childCommand = command;
+                return true;
+            }
+        }
+        return false;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(secondRunning(), kGenerousMs);
+    QCOMPARE(gui.state(), QProcess::Running);
+    gui.kill(); // SIGKILL, in the middle of the second run
+    QVERIFY(gui.waitForFinished(60'000));
+    QCOMPARE(gui.exitStatus(), QProcess::CrashExit);
+
+    // The child died with the GUI: no orphan keeps measuring (or writing) behind the next start.
+    QTRY_VERIFY_WITH_TIMEOUT(!isAlive(child), 10'000);
+    // Nothing half-written anywhere: the session is whole with the first run, every trace left
+    // beside it reads whole, and the killed run wrote no trace.
+    QCOMPARE(savedRuns(sessionFile), 1);
+    QCOMPARE(tornTracesUnder(folder), QStringList());
+    const QString killedOutput = childCommand.section(QStringLiteral(" -o "), 1).section(QLatin1Char(' '), 0, 0);
+    QVERIFY2(killedOutput.endsWith(QStringLiteral(".json")), qPrintable(childCommand));
+    QVERIFY(!QFile::exists(killedOutput));
+
+    // The next start offers the first run back, and restores it once.
+    StartOptions options;
+    options.sessionFile = sessionFile;
+    options.noSamples = true;
+    {
+        MainWindow window(options);
+        window.show();
+        window.start();
+        QVERIFY(window.restoreBanner()->isVisible());
+        QPushButton* restore = bannerButton(window.restoreBanner(), QStringLiteral("Restore"));
+        QVERIFY(restore);
+        QTest::mouseClick(restore, Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(!window.loader()->isBusy() && window.session()->count() > 0, kGenerousMs);
+        QTest::qWait(100); // any further restored file would land now
+        QCOMPARE(window.session()->count(), 1);
+        QCOMPARE(window.session()->at(0)->id, first);
+        QCOMPARE(window.session()->at(0)->origin, RunOrigin::Restored);
+        QVERIFY(window.session()->at(0)->run->verification->passed);
+        QVERIFY(window.sessionStore()->waitForIdle());
+    }
+    QCOMPARE(savedRuns(sessionFile), 1);
+    // Nothing is pending any more: no folder of run traces is left.
+    QVERIFY(!QDir(models::PendingRuns::rootFor(sessionFile)).exists());
+}
+
+void TestSessionRestore::runThatFinishedAsTheGuiDiedIsRestored() {
+    // A GUI dies after a run's child wrote its trace but before the autosave held the run (the
+    // trace was loading, or the autosave writing): the trace is in the dead GUI's runs folder.
+    const QString folder = home_.filePath(QStringLiteral("finished-as-it-died"));
+    QVERIFY(QDir().mkpath(folder));
+    const QString sessionFile = QDir(folder).filePath(QStringLiteral("session.json"));
+    const QString runsRoot = models::PendingRuns::rootFor(sessionFile);
+    QProcess gui;
+    gui.setProcessEnvironment(environment(home_));
+    gui.start(testhelpers::guiPath(), {QStringLiteral("--session-file"), sessionFile, QStringLiteral("--no-samples")});
+    QVERIFY(gui.waitForStarted(60'000));
+    const QString prefix = QString::number(gui.processId()) + QLatin1Char('-');
+    QString runsFolder;
+    QTRY_VERIFY_WITH_TIMEOUT(
+        [&] {
+            const QStringList names = QDir(runsRoot).entryList({prefix + QLatin1Char('*')}, QDir::Dirs);
+            runsFolder = names.isEmpty() ? QString() : QDir(runsRoot).filePath(names.first());
+            return !runsFolder.isEmpty();
+        }(),
+        kGenerousMs);
+    QTemporaryDir scratch;
+    const QString measured = testhelpers::measuredCpuTrace(scratch); // cpu-serial and cpu-parallel
+    QVERIFY(!measured.isEmpty());
+    QVERIFY(QFile::copy(measured, QDir(runsFolder).filePath(QStringLiteral("run-1-cpu.json"))));
+    gui.kill();
+    QVERIFY(gui.waitForFinished(60'000));
+    QVERIFY(!QFile::exists(sessionFile)); // the session never held the runs
+
+    StartOptions options;
+    options.sessionFile = sessionFile;
+    options.noSamples = true;
+    {
+        MainWindow window(options);
+        window.show();
+        window.start();
+        QVERIFY(window.restoreBanner()->isVisible());
+        QVERIFY2(window.restoreBanner()->text().contains(QStringLiteral("1 more run file")),
+                 qPrintable(window.restoreBanner()->text()));
+        QTest::mouseClick(bannerButton(window.restoreBanner(), QStringLiteral("Restore")), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(window.session()->count(), 2, kGenerousMs);
+        QCOMPARE(window.session()->at(0)->origin, RunOrigin::Restored);
+        QVERIFY(!QDir(runsFolder).exists()); // adopted: the dead GUI's folder is gone
+        QTRY_COMPARE_WITH_TIMEOUT(savedRuns(sessionFile), 2, kGenerousMs);
+        // Once the autosave holds the runs, their trace is deleted.
+        QTRY_VERIFY_WITH_TIMEOUT(tornTracesUnder(runsRoot).isEmpty() &&
+                                     QDirIterator(runsRoot, {QStringLiteral("*.json")}, QDir::Files,
+                                                  QDirIterator::Subdirectories)
+                                             .hasNext() == false,
+                                 kGenerousMs);
+    }
+    QVERIFY(!QDir(runsRoot).exists()); // a clean exit leaves no runs folder behind
+    QCOMPARE(savedRuns(sessionFile), 2);
+}
+
+void TestSessionRestore::childrenDieWithAKilledGui() {
+    // A child that prints nothing (a long kernel, a hung driver call) is not ended by a broken pipe
+    // when the GUI dies: stand-in slicescope-cli that only sleeps, for the device query and the run.
+    QTemporaryDir scratch;
+    const QString fakeCli = scratch.filePath(QStringLiteral("slicescope-cli"));
+    {
+        QFile script(fakeCli);
+        QVERIFY(script.open(QIODevice::WriteOnly));
+        script.write("#!/bin/sh\nexec sleep 600\n");
+    }
+    QVERIFY(QFile::setPermissions(fakeCli, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
+    QProcess gui;
+    QProcessEnvironment env = environment(home_);
+    env.insert(QStringLiteral("SLICESCOPE_CLI"), fakeCli);
+    gui.setProcessEnvironment(env);
+    gui.start(testhelpers::guiPath(),
+              {QStringLiteral("--session-file"), scratch.filePath(QStringLiteral("session.json")),
+               QStringLiteral("--no-samples"), QStringLiteral("--strategies"), QStringLiteral("cpu-serial"),
+               QStringLiteral("--run")});
+    QVERIFY(gui.waitForStarted(60'000));
+    // Both children: `devices --json` and the run.
+    std::vector<qint64> children;
+    QTRY_VERIFY_WITH_TIMEOUT(
+        [&] {
+            children.clear();
+            for (const QString& name : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs)) {
+                QFile stat(QStringLiteral("/proc/%1/stat").arg(name));
+                if (name.toLongLong() > 0 && stat.open(QIODevice::ReadOnly)) {
+                    const QByteArray text = stat.readAll();
+                    const QList<QByteArray> fields = text.mid(text.lastIndexOf(')') + 2).split(' ');
+                    if (fields.size() > 1 && fields[1].toLongLong() == gui.processId() && text.contains("(sleep)")) {
+                        children.push_back(name.toLongLong());
+                    }
+                }
+            }
+            return children.size() == 2;
+        }(),
+        kGenerousMs);
+    gui.kill();
+    QVERIFY(gui.waitForFinished(60'000));
+    for (const qint64 child : children) {
+        QTRY_VERIFY_WITH_TIMEOUT(!isAlive(child), 10'000);
+    }
+    // The dead GUI's runs folder held no finished trace: the next start removes it.
+    const QString runsRoot = models::PendingRuns::rootFor(scratch.filePath(QStringLiteral("session.json")));
+    QCOMPARE(QDir(runsRoot).entryList(QDir::Dirs | QDir::NoDotAndDotDot).size(), 1);
+    { const models::PendingRuns next(runsRoot); }
+    QVERIFY(!QDir(runsRoot).exists());
 }
 
 QTEST_MAIN(TestSessionRestore)

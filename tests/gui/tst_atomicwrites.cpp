@@ -1,0 +1,258 @@
+// No half-written file ever replaces a good one: every writer of the app (image export as PNG,
+// PDF and SVG; session save as a trace; CSV and Chrome export; the session autosave; the CLI's
+// run, record and export) writes a temporary file and renames it over the target when complete.
+//
+// Two checks per writer. A write that fails halfway (the file size limit RLIMIT_FSIZE stands in
+// for a full disk, and works for root too) leaves the old file byte for byte and no temporary
+// behind. A write that succeeds replaces the file by a rename: a hard link made to the old file
+// beforehand still holds the old bytes (a writer that truncated and rewrote the file in place
+// would have changed them too).
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTest>
+
+#include <csignal>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "gui/mainwindow.h"
+#include "models/session.h"
+#include "models/sessionstore.h"
+#include "testhelpers.h"
+
+using namespace slicescope;
+using namespace slicescope::models;
+using namespace slicescope::gui;
+
+namespace {
+
+constexpr int kGenerousMs = 240'000;
+constexpr rlim_t kLimitBytes = 4096; // every output below is larger (a recording of nothing: 512)
+const QByteArray kOldBytes = "a good file from before: it must survive a failed write\n";
+
+// While it lives, this process cannot grow a file past `bytes`: writes fail with EFBIG (SIGXFSZ
+// ignored), as on a disk that fills up in the middle of a write.
+class FileSizeLimit {
+  public:
+    explicit FileSizeLimit(rlim_t bytes) {
+        ::getrlimit(RLIMIT_FSIZE, &old_);
+        oldHandler_ = std::signal(SIGXFSZ, SIG_IGN);
+        rlimit limit = old_;
+        limit.rlim_cur = bytes;
+        ::setrlimit(RLIMIT_FSIZE, &limit);
+    }
+    ~FileSizeLimit() {
+        ::setrlimit(RLIMIT_FSIZE, &old_);
+        std::signal(SIGXFSZ, oldHandler_);
+    }
+    FileSizeLimit(const FileSizeLimit&) = delete;
+    FileSizeLimit& operator=(const FileSizeLimit&) = delete;
+
+  private:
+    rlimit old_{};
+    void (*oldHandler_)(int) = nullptr;
+};
+
+QByteArray readAll(const QString& path) {
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+bool writeBytes(const QString& path, const QByteArray& bytes) {
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly | QIODevice::Truncate) &&
+           file.write(bytes) == bytes.size();
+}
+
+// A session big enough that every output passes the limit: real-shaped GPU runs, measured and
+// modelled, with many repetitions.
+trace::Trace bigTrace() {
+    return trace::Trace{"test",
+                        {testhelpers::gpuShapedRun("slice-outer", trace::RunMode::MeasuredGpu, 60),
+                         testhelpers::gpuShapedRun("modelled", trace::RunMode::Modelled, 60)}};
+}
+
+} // namespace
+
+class TestAtomicWrites : public QObject {
+    Q_OBJECT
+  private slots:
+    void initTestCase();
+    void cleanupTestCase();
+    void writersReplaceWholeOrNotAtAll_data();
+    void writersReplaceWholeOrNotAtAll();
+
+  private:
+    // Runs one writer on target; true when it reports success.
+    bool write(const QString& writer, const QString& target, QString* error);
+
+    QTemporaryDir dir_;
+    std::unique_ptr<MainWindow> window_;
+    QString input_; // the session's trace, for the CLI's export
+};
+
+void TestAtomicWrites::initTestCase() {
+    QVERIFY(dir_.isValid());
+    QStandardPaths::setTestModeEnabled(true);
+    qputenv("SLICESCOPE_CLI", testhelpers::cliPath().toUtf8());
+    QApplication::setOrganizationName(QStringLiteral("SliceScopeTest"));
+    QApplication::setApplicationName(QStringLiteral("tst_atomicwrites"));
+    QVERIFY(QDir().mkpath(dir_.filePath(QStringLiteral("input"))));
+    input_ = testhelpers::writeTrace(dir_, QStringLiteral("input/big.json"), bigTrace());
+    QVERIFY(!input_.isEmpty());
+    StartOptions options;
+    options.noSamples = true;
+    options.sessionFile = dir_.filePath(QStringLiteral("unused/session.json"));
+    window_ = std::make_unique<MainWindow>(options);
+    window_->resize(1400, 900);
+    window_->show();
+    QSignalSpy loaded(window_.get(), &MainWindow::traceLoaded);
+    window_->openTrace(input_);
+    QVERIFY(loaded.wait(kGenerousMs));
+    QCOMPARE(window_->session()->count(), 2);
+}
+
+void TestAtomicWrites::cleanupTestCase() {
+    window_.reset();
+}
+
+void TestAtomicWrites::writersReplaceWholeOrNotAtAll_data() {
+    QTest::addColumn<QString>("writer");
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<qulonglong>("limit");
+    QTest::newRow("image export, PNG")
+        << QStringLiteral("png") << QStringLiteral("report.png") << qulonglong(kLimitBytes);
+    QTest::newRow("image export, PDF")
+        << QStringLiteral("pdf") << QStringLiteral("report.pdf") << qulonglong(kLimitBytes);
+    QTest::newRow("image export, SVG")
+        << QStringLiteral("svg") << QStringLiteral("report.svg") << qulonglong(kLimitBytes);
+    QTest::newRow("save session as trace")
+        << QStringLiteral("trace") << QStringLiteral("saved.json") << qulonglong(kLimitBytes);
+    QTest::newRow("CSV export") << QStringLiteral("csv") << QStringLiteral("export.csv")
+                                << qulonglong(kLimitBytes);
+    QTest::newRow("Chrome trace export")
+        << QStringLiteral("chrome") << QStringLiteral("export-chrome.json")
+        << qulonglong(kLimitBytes);
+    QTest::newRow("session autosave")
+        << QStringLiteral("autosave") << QStringLiteral("session.json") << qulonglong(kLimitBytes);
+    QTest::newRow("slicescope-cli run -o")
+        << QStringLiteral("cli-run") << QStringLiteral("cli-run.json") << qulonglong(kLimitBytes);
+    QTest::newRow("slicescope-cli record -o")
+        << QStringLiteral("cli-record") << QStringLiteral("cli-record.json") << qulonglong(512);
+    QTest::newRow("slicescope-cli export --csv")
+        << QStringLiteral("cli-csv") << QStringLiteral("cli.csv") << qulonglong(kLimitBytes);
+    QTest::newRow("slicescope-cli export --chrome")
+        << QStringLiteral("cli-chrome") << QStringLiteral("cli-chrome.json")
+        << qulonglong(kLimitBytes);
+}
+
+bool TestAtomicWrites::write(const QString& writer, const QString& target, QString* error) {
+    if (writer == QStringLiteral("png") || writer == QStringLiteral("pdf") ||
+        writer == QStringLiteral("svg")) {
+        return window_->exportImage(target, QSize(1920, 1080), 96, error);
+    }
+    if (writer == QStringLiteral("trace") || writer == QStringLiteral("csv") ||
+        writer == QStringLiteral("chrome")) {
+        const auto format = writer == QStringLiteral("trace") ? MainWindow::SessionFormat::Trace
+                            : writer == QStringLiteral("csv") ? MainWindow::SessionFormat::Csv
+                                                              : MainWindow::SessionFormat::Chrome;
+        QFuture<QString> done = window_->exportSession(target, format);
+        done.waitForFinished();
+        *error = done.result();
+        return error->isEmpty();
+    }
+    if (writer == QStringLiteral("autosave")) {
+        SessionStore store(target);
+        QSignalSpy saved(&store, &SessionStore::saved);
+        QSignalSpy failed(&store, &SessionStore::saveFailed);
+        store.save(*window_->session());
+        store.waitForIdle();
+        // Its signals are queued from the writer thread: let them arrive.
+        for (int i = 0; i < 100 && saved.count() + failed.count() == 0; ++i) {
+            QTest::qWait(20);
+        }
+        *error = failed.isEmpty() ? QString() : failed.first().first().toString();
+        return !saved.isEmpty();
+    }
+    // The CLI in a child process, which inherits the limit in force now.
+    QStringList arguments;
+    if (writer == QStringLiteral("cli-record")) {
+        // A program that never uses CUDA: the recording holds a run and no activity.
+        arguments = {QStringLiteral("record"), QStringLiteral("-o"), target, QStringLiteral("--"),
+                     QStringLiteral("/bin/true")};
+    } else if (writer == QStringLiteral("cli-run")) {
+        arguments = {QStringLiteral("run"),        QStringLiteral("--shape"),
+                     QStringLiteral("20x400x5"),   QStringLiteral("--strategy"),
+                     QStringLiteral("cpu-serial"), QStringLiteral("--repeat"),
+                     QStringLiteral("40"),         QStringLiteral("-q"),
+                     QStringLiteral("-o"),         target};
+    } else {
+        arguments = {QStringLiteral("export"), input_,
+                     writer == QStringLiteral("cli-csv") ? QStringLiteral("--csv")
+                                                         : QStringLiteral("--chrome"),
+                     target};
+    }
+    QProcess cli;
+    cli.start(testhelpers::cliPath(), arguments);
+    if (!cli.waitForFinished(kGenerousMs)) {
+        *error = QStringLiteral("slicescope-cli did not finish");
+        return false;
+    }
+    *error = QString::fromLocal8Bit(cli.readAllStandardError());
+    return cli.exitStatus() == QProcess::NormalExit && cli.exitCode() == 0;
+}
+
+void TestAtomicWrites::writersReplaceWholeOrNotAtAll() {
+    QFETCH(QString, writer);
+    QFETCH(QString, file);
+    QFETCH(qulonglong, limit);
+    if (writer == QStringLiteral("cli-record")) {
+        // `record` needs the CUPTI injection library, built with the CUDA backend only.
+        QString probe;
+        if (!write(writer, dir_.filePath(QStringLiteral("probe.json")), &probe) &&
+            probe.contains(QStringLiteral("injection library"))) {
+            QSKIP("this build has no CUPTI injection library");
+        }
+    }
+    const QString folder = dir_.filePath(writer);
+    QVERIFY(QDir().mkpath(folder));
+    const QString target = QDir(folder).filePath(file);
+    const QString witness = QDir(folder).filePath(QStringLiteral("witness"));
+    QVERIFY(writeBytes(target, kOldBytes));
+    QCOMPARE(::link(QFile::encodeName(target).constData(), QFile::encodeName(witness).constData()),
+             0);
+    const QStringList before = QDir(folder).entryList(QDir::Files | QDir::Hidden);
+
+    // 1. The disk fills up halfway: the write fails, and the old file is untouched.
+    QString error;
+    bool ok = false;
+    {
+        const FileSizeLimit sizeLimit(rlim_t{limit});
+        ok = write(writer, target, &error);
+    }
+    QVERIFY2(!ok, "the write should have failed past the size limit");
+    QVERIFY2(!error.isEmpty(), "a failed write says why");
+    QCOMPARE(readAll(target), kOldBytes);
+    QCOMPARE(QDir(folder).entryList(QDir::Files | QDir::Hidden),
+             before); // no temporary left behind
+
+    // 2. It succeeds: the target is new and whole, and was renamed into place (the old inode,
+    // still linked as the witness, kept the old bytes).
+    ok = write(writer, target, &error);
+    QVERIFY2(ok, qPrintable(error));
+    const QByteArray written = readAll(target);
+    QVERIFY(written.size() > qsizetype(limit));
+    QVERIFY(written != kOldBytes);
+    QCOMPARE(readAll(witness), kOldBytes);
+    QCOMPARE(QDir(folder).entryList(QDir::Files | QDir::Hidden), before);
+    if (writer == QStringLiteral("trace") || writer == QStringLiteral("autosave") ||
+        writer == QStringLiteral("cli-run") || writer == QStringLiteral("cli-record")) {
+        const LoadResult back = TraceLoader::loadNow(target, RunOrigin::Opened);
+        QVERIFY2(back.ok(), qPrintable(back.error));
+    }
+}
+
+QTEST_MAIN(TestAtomicWrites)
+#include "tst_atomicwrites.moc"
