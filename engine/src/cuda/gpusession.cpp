@@ -1,3 +1,4 @@
+#include <atomic>
 #include "gpusession.h"
 
 #include <algorithm>
@@ -45,6 +46,11 @@ std::string seconds(double s) {
     return text;
 }
 
+// Set once a kernel outlives --kernel-timeout. From then on every CUDA free or stop would wait for
+// that kernel, so buffers and samplers are abandoned instead: the process is about to end, and the
+// driver reclaims everything with the context. Process-wide because the CUDA context is.
+std::atomic<bool> gDeviceHung{false};
+
 // Host memory in one of the four modes. Managed and mapped buffers are also what the kernel uses.
 class HostBuffer {
   public:
@@ -89,8 +95,16 @@ class HostBuffer {
         switch (mode_) {
         case MemoryMode::Pageable: ::operator delete(host_, std::align_val_t(64)); break;
         case MemoryMode::Pinned:
-        case MemoryMode::Mapped: (void)cudaFreeHost(host_); break;
-        case MemoryMode::Managed: (void)cudaFree(host_); break;
+        case MemoryMode::Mapped:
+            if (!gDeviceHung.load()) {
+                (void)cudaFreeHost(host_);
+            }
+            break;
+        case MemoryMode::Managed:
+            if (!gDeviceHung.load()) {
+                (void)cudaFree(host_);
+            }
+            break;
         }
         host_ = device_ = nullptr;
     }
@@ -118,7 +132,7 @@ class DeviceBuffer {
         return b;
     }
     void reset() {
-        if (ptr_ != nullptr) {
+        if (ptr_ != nullptr && !gDeviceHung.load()) {
             (void)cudaFree(ptr_);
             ptr_ = nullptr;
         }
@@ -138,7 +152,7 @@ class SamplingGuard {
     SamplingGuard& operator=(const SamplingGuard&) = delete;
     void arm(PmSampler* sampler) { sampler_ = sampler; }
     void stop() {
-        if (sampler_ != nullptr) {
+        if (sampler_ != nullptr && !gDeviceHung.load()) {
             (void)sampler_->stop();
             sampler_ = nullptr;
         }
@@ -321,6 +335,7 @@ Status GpuSession::wait(std::string_view what) {
         const auto waited = waiter_->wait(stream_, options_.kernelTimeoutS);
         if (!waited) {
             hung_ = true;
+            gDeviceHung = true;
             whyUnusable_ = std::string(what) + " did not finish within " +
                            seconds(options_.kernelTimeoutS) + " s";
             return fail(
