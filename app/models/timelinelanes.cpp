@@ -58,18 +58,22 @@ std::string laneKindName(LaneKind kind) {
 
 namespace {
 
+// API calls, host work and waits belong to a host thread; profiler overhead is one lane per run
+// (which CUPTI thread paid it teaches nothing).
 bool keyedByThread(LaneKind kind) {
-    return kind == LaneKind::Api || kind == LaneKind::Host || kind == LaneKind::Sync ||
-           kind == LaneKind::Overhead;
+    return kind == LaneKind::Api || kind == LaneKind::Host || kind == LaneKind::Sync;
 }
 
-std::string laneLabel(LaneKind kind, std::uint32_t key, std::size_t keysOfKind) {
+// Threads are named by their order in the run (1, 2, ...), not by the operating system's long ids;
+// one number means the same thread in every lane of the run.
+std::string laneLabel(LaneKind kind, std::uint32_t key, std::size_t keysOfKind,
+                      const std::map<std::uint32_t, std::size_t>& threadOrdinals) {
     std::string label = laneKindName(kind);
     if (keysOfKind <= 1) {
         return label;
     }
     if (keyedByThread(kind)) {
-        return key == 0 ? label + " (main)" : label + " thread " + std::to_string(key);
+        return key == 0 ? label + " (main)" : label + " thread " + std::to_string(threadOrdinals.at(key));
     }
     return label + " stream " + std::to_string(key);
 }
@@ -124,15 +128,23 @@ RunLanes buildLanes(const trace::Run& run) {
         any = true;
     }
     std::map<LaneKind, std::size_t> keysPerKind;
+    std::map<std::uint32_t, std::size_t> threadOrdinals;
     for (const auto& [k, events] : byLane) {
         ++keysPerKind[k.first];
+        if (keyedByThread(k.first) && k.second != 0) {
+            threadOrdinals.emplace(k.second, 0);
+        }
+    }
+    std::size_t ordinal = 0;
+    for (auto& [thread, number] : threadOrdinals) {
+        number = ++ordinal;
     }
     // std::map orders by (kind, key): kinds in LaneKind order, threads and streams ascending.
     for (auto& [k, events] : byLane) {
         Lane lane;
         lane.kind = k.first;
         lane.key = k.second;
-        lane.label = laneLabel(k.first, k.second, keysPerKind[k.first]);
+        lane.label = laneLabel(k.first, k.second, keysPerKind[k.first], threadOrdinals);
         fillRows(lane, events);
         result.eventCount += lane.eventCount;
         result.lanes.push_back(std::move(lane));

@@ -4,6 +4,7 @@
 
 #include "slicescope/backend/modelbackend.h"
 #include "slicescope/backend/modelparameters.h"
+#include "slicescope/trace/tracejson.h"
 
 using namespace slicescope;
 using namespace slicescope::backend;
@@ -168,4 +169,30 @@ TEST(ModelBackend, RejectsCpuStrategiesAndOversizedProblems) {
     auto run = modelRun(StrategyId::ElementwiseBroadcast, request, h200);
     ASSERT_FALSE(run);
     EXPECT_EQ(run.error().code, Error::Code::InsufficientMemory);
+}
+
+TEST(ModelBackend, MatchesTheH200MeasurementsItIsCalibratedOn) {
+    // resources/samples/seed-100x4000x5-f64-pageable.json: CUPTI kernel durations on the H200.
+    auto measured = trace::readTrace(std::string(SLICESCOPE_TEST_DATA_DIR) +
+                                     "/../../resources/samples/seed-100x4000x5-f64-pageable.json");
+    ASSERT_TRUE(measured) << measured.error().message;
+    const auto h200 = preset("h200");
+    int compared = 0;
+    for (const auto& run : measured->runs) {
+        if (run.mode != trace::RunMode::MeasuredGpu) {
+            continue;
+        }
+        auto id = strategy::parseStrategy(run.strategy);
+        ASSERT_TRUE(id);
+        auto modelled = modelRun(*id, seedRequest(), h200);
+        ASSERT_TRUE(modelled) << run.strategy;
+        const double ratio = double(kernelNs(*modelled)) / double(kernelNs(run));
+        // Within a factor of 1.5 either way on every strategy, across five orders of magnitude.
+        EXPECT_GT(ratio, 1 / 1.5) << run.strategy << ": modelled " << kernelNs(*modelled) << " ns, measured "
+                                  << kernelNs(run) << " ns";
+        EXPECT_LT(ratio, 1.5) << run.strategy << ": modelled " << kernelNs(*modelled) << " ns, measured "
+                              << kernelNs(run) << " ns";
+        ++compared;
+    }
+    EXPECT_EQ(compared, 7);
 }

@@ -12,6 +12,7 @@ class TestTimelineLanes : public QObject {
   private slots:
     void oneLanePerKindInDrawingOrder();
     void threadsAndStreamsGetTheirOwnLanes();
+    void threadsAreNumberedInTheRunAndOverheadIsOneLane();
     void eventsAreSortedByStart();
     void overlappingEventsStackIntoRows();
     void visibleRange_data();
@@ -61,6 +62,31 @@ void TestTimelineLanes::threadsAndStreamsGetTheirOwnLanes() {
     QCOMPARE(labels, (QStringList{QStringLiteral("kernels stream 7"), QStringLiteral("kernels stream 13"),
                                   QStringLiteral("host (main)"), QStringLiteral("host thread 1"),
                                   QStringLiteral("host thread 2")}));
+}
+
+void TestTimelineLanes::threadsAreNumberedInTheRunAndOverheadIsOneLane() {
+    // CUPTI reports operating-system thread ids; lanes name threads 1, 2, ... consistently.
+    trace::Run run;
+    auto add = [&](trace::ActivityKind kind, std::uint32_t thread) {
+        auto a = testhelpers::activity(kind, 0, 10);
+        a.threadId = thread;
+        run.activities.push_back(a);
+    };
+    add(trace::ActivityKind::Api, 1978658816);
+    add(trace::ActivityKind::Api, 1640706048);
+    add(trace::ActivityKind::Sync, 1978658816);
+    add(trace::ActivityKind::Sync, 1640706048);
+    add(trace::ActivityKind::Overhead, 1640706048);
+    add(trace::ActivityKind::Overhead, 1836654592);
+    const RunLanes lanes = buildLanes(run);
+    QStringList labels;
+    for (const auto& lane : lanes.lanes) {
+        labels << QString::fromStdString(lane.label);
+    }
+    QCOMPARE(labels, (QStringList{QStringLiteral("API thread 1"), QStringLiteral("API thread 2"),
+                                  QStringLiteral("sync thread 1"), QStringLiteral("sync thread 2"),
+                                  QStringLiteral("profiler")}));
+    QCOMPARE(lanes.lanes.back().eventCount, std::size_t(2));
 }
 
 void TestTimelineLanes::eventsAreSortedByStart() {

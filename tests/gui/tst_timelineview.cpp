@@ -27,8 +27,7 @@ std::map<std::pair<LaneKind, std::uint32_t>, std::size_t> expectedPerLane(const 
     std::map<std::pair<LaneKind, std::uint32_t>, std::size_t> counts;
     for (const auto& a : run.activities) {
         const LaneKind kind = laneKindOf(a.kind);
-        const bool byThread = kind == LaneKind::Api || kind == LaneKind::Host || kind == LaneKind::Sync ||
-                              kind == LaneKind::Overhead;
+        const bool byThread = kind == LaneKind::Api || kind == LaneKind::Host || kind == LaneKind::Sync;
         ++counts[{kind, byThread ? a.threadId : a.stream}];
     }
     return counts;

@@ -15,12 +15,14 @@ namespace slicescope::backend {
 // Each element step reads discount and multBy and writes cv.
 inline constexpr double kStreamsPerStep = 3;
 
+// Calibrated on the H200 measurements in resources/samples/seed-100x4000x5-f64-*.json (CUPTI kernel
+// durations, 2026-12-02); docs/model.md shows the fit.
 struct ModelParameters {
     double lineBytes = 128;           // L1/L2 cache line
-    double stepLatencyCycles = 40;    // a lone thread's cycles per element when its data is in L1
+    double stepLatencyCycles = 67;    // a lone thread's cycles per element when its data is in L1
     double dependentFmaCycles = 4;    // latency of one dependent FMA (Volta and newer)
-    double dramLatencyCycles = 650;   // a device-memory miss, paid once a line per stream
-    double lineCycles = 1;            // an SM's load/store unit processes one cache line a cycle
+    double dramLatencyCycles = 223;   // an L1 miss (served by L2 or DRAM), once a line per stream
+    double lineCycles = 1.6;          // load/store unit cycles per distinct cache line of an access
     double bytesInFlightPerThread = kStreamsPerStep * 8; // one element per stream, coalesced
     double peakBandwidthFraction = 0.9; // the share of peak DRAM bandwidth a streaming kernel gets
     double scatteredBandwidthFraction = 0.5; // of that, for warps whose lanes each touch own lines
@@ -30,8 +32,18 @@ struct ModelParameters {
     double managedMigrationFraction = 0.5; // managed first-touch migration vs pinned copies
     std::uint32_t kernelMaxThreadsPerBlock = 1024;
 
-    // Registers per thread assumed for a strategy's kernel (the model has no compiled kernel).
-    std::uint32_t registersPerThread(strategy::StrategyId, problem::Dtype) const { return 32; }
+    // Registers per thread of each strategy's kernel as CUPTI reported them for the f64 kernels
+    // compiled for sm_90 (the H200 samples); the model has no compiled kernel of its own.
+    std::uint32_t registersPerThread(strategy::StrategyId id, problem::Dtype) const {
+        using strategy::StrategyId;
+        switch (id) {
+        case StrategyId::OneWorker: return 31;
+        case StrategyId::SliceMiddleStrided: return 31;
+        case StrategyId::Slice2d: return 34;
+        case StrategyId::ElementwiseMaterialized: return 16;
+        default: return 32;
+        }
+    }
 };
 
 struct KernelEstimate {
