@@ -50,6 +50,7 @@ class TestCliRunner : public QObject {
     void cancelEndsTheChildWithinASecond();
     void cancelKillsAChildThatIgnoresSigterm();
     void usageErrorIsAFailedJob();
+    void failedStrategyKeepsTheOthersAndTheNextJobRuns();
     void missingProgramIsAFailedJob();
     void crashingChildIsAFailedJob();
     void busyRunnerRefusesASecondStart();
@@ -201,6 +202,38 @@ void TestCliRunner::usageErrorIsAFailedJob() {
     QCOMPARE(failed.count(), 1);
     QVERIFY2(failed.at(0).at(1).toString().contains(QStringLiteral("dimension C is 0")),
              qPrintable(failed.at(0).at(1).toString()));
+}
+
+void TestCliRunner::failedStrategyKeepsTheOthersAndTheNextJobRuns() {
+    // A GPU strategy fails where there is no GPU (the same path as a kernel fault on one: the CLI
+    // exits 1 and its trace holds the strategies that succeeded). The failure is shown, the
+    // successful run is kept, and the next job runs.
+    CliRunner runner;
+    QSignalSpy succeeded(&runner, &CliRunner::jobSucceeded);
+    QSignalSpy failed(&runner, &CliRunner::jobFailed);
+    QSignalSpy finished(&runner, &CliRunner::finished);
+    const QString mixed = dir_.filePath(QStringLiteral("mixed.json"));
+    const QString next = dir_.filePath(QStringLiteral("next.json"));
+    const QStringList shape{QStringLiteral("run"), QStringLiteral("--shape"), QStringLiteral("10x100x5")};
+    QVERIFY(runner.start({job(shape + QStringList{QStringLiteral("--strategy"), QStringLiteral("slice-outer,cpu-serial"),
+                                                  QStringLiteral("-o"), mixed},
+                              mixed),
+                          job(shape + QStringList{QStringLiteral("--strategy"), QStringLiteral("cpu-parallel"),
+                                                  QStringLiteral("-o"), next},
+                              next)}));
+    QVERIFY(finished.wait(kGenerousMs));
+    if (failed.isEmpty()) {
+        QSKIP("slice-outer ran: this machine has a GPU, so nothing failed");
+    }
+    QCOMPARE(failed.count(), 1);
+    QVERIFY2(failed.at(0).at(1).toString().contains(QStringLiteral("slice-outer")),
+             qPrintable(failed.at(0).at(1).toString()));
+    QCOMPARE(succeeded.count(), 2);
+    const LoadResult kept = TraceLoader::loadNow(succeeded.at(0).at(1).toString(), RunOrigin::Measured);
+    QVERIFY2(kept.ok(), qPrintable(kept.error));
+    QCOMPARE(kept.runs.size(), std::size_t(1));
+    QCOMPARE(kept.runs[0]->id, QStringLiteral("cpu-serial"));
+    QCOMPARE(succeeded.at(1).at(1).toString(), next);
 }
 
 void TestCliRunner::missingProgramIsAFailedJob() {
