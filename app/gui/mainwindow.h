@@ -99,6 +99,8 @@ class MainWindow : public QMainWindow {
     void discardSavedSession();
     // Shipped sample traces, from the program's resources (empty when none were shipped).
     static QStringList sampleTraces();
+    // The sample opened at start: the seed's shape, every strategy, pageable memory.
+    static QString startSample();
 
   signals:
     // A trace finished loading (or failed): for tests and the status bar.

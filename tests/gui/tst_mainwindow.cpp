@@ -49,6 +49,7 @@ class TestMainWindow : public QObject {
     void runNowWaitsForTheDeviceList();
     void cancelStopsTheRunWithinASecond();
     void noGpuBannerSaysSo();
+    void opensTheSeedSampleAtStart();
     void timelineAndTableSelectTogether();
     void dropOpensFiles();
     void exportsAnImage();
@@ -229,6 +230,26 @@ void TestMainWindow::noGpuBannerSaysSo() {
     QTRY_VERIFY_WITH_TIMEOUT(window.infoBanner()->isVisible(), kGenerousMs);
     QVERIFY(window.infoBanner()->text().contains(QStringLiteral("No NVIDIA GPU here")));
     QVERIFY(window.infoBanner()->text().contains(QStringLiteral("modelled")));
+}
+
+void TestMainWindow::opensTheSeedSampleAtStart() {
+    if (MainWindow::sampleTraces().isEmpty()) {
+        QSKIP("no sample traces shipped in this build");
+    }
+    QVERIFY(MainWindow::startSample().endsWith(QStringLiteral("seed-100x4000x5-f64-pageable.json")));
+    StartOptions o = options(QStringLiteral("samples"));
+    o.noSamples = false;
+    MainWindow window(o);
+    window.show();
+    window.start();
+    // The one sample, all of its runs, measured; the others wait in File > Open sample.
+    const LoadResult sample = TraceLoader::loadNow(MainWindow::startSample(), RunOrigin::Sample);
+    QVERIFY2(sample.ok(), qPrintable(sample.error));
+    QTRY_COMPARE_WITH_TIMEOUT(window.session()->count(), int(sample.runs.size()), kGenerousMs);
+    for (const auto& entry : window.session()->runs()) {
+        QVERIFY(entry->origin == RunOrigin::Sample);
+        QVERIFY(!entry->isModelled());
+    }
 }
 
 void TestMainWindow::timelineAndTableSelectTogether() {
