@@ -1,5 +1,5 @@
 // elementwise-broadcast: the hand-written fix. One worker per element, multBy read through
-// broadcast indexing (no materialized copy), a grid-stride loop over one wave of resident blocks,
+// broadcast indexing (no materialized copy), a grid-stride loop over a grid of one thread per item,
 // and 16-byte vector accesses (double2 / float4) whenever every vector stays inside one multBy row
 // (the engine sets vectorWidth accordingly; 1 means scalar accesses).
 #include "kernels/kerneltable.h"
@@ -27,40 +27,23 @@ template <> struct Vector<float> {
     }
 };
 
-// Walks `count` items (vectors or scalars) with a grid stride, `kUnroll` loads in flight per
-// thread. The broadcast column (index within one C x N row of multBy) advances by stride mod
-// rowItems, so the loop needs no 64-bit division.
+// Walks `count` items (vectors or scalars) with a grid stride. The engine launches a thread per
+// item, so each thread normally takes one step; the loop covers grids capped by the device's limit.
+// The broadcast column (index within one C x N row of multBy) advances by stride mod rowItems, so
+// the loop needs no 64-bit division.
 template <typename Item, typename Apply>
 __device__ void gridStride(const Item* __restrict__ discount, const Item* __restrict__ multBy,
                            Item* __restrict__ cv, std::uint64_t count, std::uint64_t rowItems,
                            Apply apply) {
-    constexpr int kUnroll = 2; // 2 keeps the kernel at 32 registers: full occupancy
     const std::uint64_t stride = std::uint64_t(gridDim.x) * blockDim.x;
     const std::uint64_t strideColumn = stride % rowItems;
-    std::uint64_t i = workerIndex();
-    std::uint64_t column = i % rowItems;
-    const auto advance = [&](std::uint64_t& col) {
-        col += strideColumn;
-        if (col >= rowItems) {
-            col -= rowItems;
+    std::uint64_t column = workerIndex() % rowItems;
+    for (std::uint64_t i = workerIndex(); i < count; i += stride) {
+        cv[i] = apply(__ldg(multBy + column), discount[i]); // multBy is re-read by every row: cache it
+        column += strideColumn;
+        if (column >= rowItems) {
+            column -= rowItems;
         }
-    };
-    for (; i + (kUnroll - 1) * stride < count; i += kUnroll * stride) {
-        Item d[kUnroll], m[kUnroll];
-#pragma unroll
-        for (int u = 0; u < kUnroll; ++u) {
-            d[u] = __ldcs(discount + i + u * stride); // streamed once: keep it out of the caches
-            m[u] = __ldg(multBy + column);            // re-read by every row: let it stay cached
-            advance(column);
-        }
-#pragma unroll
-        for (int u = 0; u < kUnroll; ++u) {
-            __stcs(cv + i + u * stride, apply(m[u], d[u]));
-        }
-    }
-    for (; i < count; i += stride) {
-        __stcs(cv + i, apply(__ldg(multBy + column), __ldcs(discount + i)));
-        advance(column);
     }
 }
 

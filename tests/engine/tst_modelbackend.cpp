@@ -52,8 +52,6 @@ TEST(ModelBackend, RunsAreMarkedModelledAndFollowTheStrategyData) {
         EXPECT_NE(run->notes.front().find("modelled"), std::string::npos);
 
         strategy::LaunchLimits limits;
-        limits.smCount = h200.smCount;
-        limits.maxThreadsPerSm = h200.maxThreadsPerSm;
         const auto geometry = *strategy::launchGeometry(s.id, *run->problem, seedRequest().block, limits);
         EXPECT_EQ(run->launch->grid, geometry.grid);
         EXPECT_EQ(run->launch->block, geometry.block);

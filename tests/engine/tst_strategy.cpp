@@ -11,13 +11,6 @@ problem::Problem seed(problem::Dtype dtype = problem::Dtype::F64) {
     return *problem::makeProblem({100, 4000, 5}, dtype, 1);
 }
 
-LaunchLimits h200Limits() {
-    LaunchLimits l;
-    l.smCount = 132;
-    l.maxThreadsPerSm = 2048;
-    return l;
-}
-
 } // namespace
 
 TEST(Strategy, NamesRoundTrip) {
@@ -91,7 +84,7 @@ TEST_P(GeometryTable, SeedShapeOnH200) {
     const auto& row = GetParam();
     auto option = parseBlockOption(row.block);
     ASSERT_TRUE(option);
-    auto limits = h200Limits();
+    auto limits = LaunchLimits{};
     limits.kernelMaxThreadsPerBlock = row.kernelMaxThreads;
     auto g = launchGeometry(row.id, seed(), *option, limits);
     ASSERT_TRUE(g) << g.error().message;
@@ -116,14 +109,14 @@ INSTANTIATE_TEST_SUITE_P(
         GeometryRow{StrategyId::SliceOuter, "numba-cuda", 1024, {1, 1, 1}, {1024, 1, 1}, 100, 1},
         GeometryRow{StrategyId::SliceOuter, "numba-cuda", 640, {1, 1, 1}, {640, 1, 1}, 100, 1},
         GeometryRow{StrategyId::SliceMiddle, "numba-cuda", 1024, {4, 1, 1}, {1024, 1, 1}, 4000, 1},
-        // Explicit blocks. Broadcast: 2 doubles per vector, one wave of 132 x 8 blocks of 256.
+        // Explicit blocks. Broadcast: 2 doubles per vector, a thread per vector.
         GeometryRow{StrategyId::Slice2d, "256", 1024, {1563, 1, 1}, {256, 1, 1}, 400'000, 1},
-        GeometryRow{StrategyId::ElementwiseBroadcast, "256", 1024, {1056, 1, 1}, {256, 1, 1}, 270'336, 2},
-        GeometryRow{StrategyId::ElementwiseBroadcast, "1024", 1024, {264, 1, 1}, {1024, 1, 1}, 270'336, 2}));
+        GeometryRow{StrategyId::ElementwiseBroadcast, "256", 1024, {3907, 1, 1}, {256, 1, 1}, 1'000'000, 2},
+        GeometryRow{StrategyId::ElementwiseBroadcast, "1024", 1024, {977, 1, 1}, {1024, 1, 1}, 1'000'000, 2}));
 
 TEST(Strategy, BroadcastOnASmallProblemLaunchesOnlyWhatItNeeds) {
     auto p = *problem::makeProblem({2, 3, 5}, problem::Dtype::F32, 1); // C*N = 15: no float4
-    auto g = launchGeometry(StrategyId::ElementwiseBroadcast, p, *parseBlockOption("128"), h200Limits());
+    auto g = launchGeometry(StrategyId::ElementwiseBroadcast, p, *parseBlockOption("128"), LaunchLimits{});
     ASSERT_TRUE(g);
     EXPECT_EQ(g->vectorWidth, 1u);
     EXPECT_EQ(g->grid.x, 1u);
@@ -131,13 +124,27 @@ TEST(Strategy, BroadcastOnASmallProblemLaunchesOnlyWhatItNeeds) {
     EXPECT_TRUE(g->gridStride);
 
     auto q = *problem::makeProblem({2, 4, 5}, problem::Dtype::F32, 1); // C*N = 20: float4
-    EXPECT_EQ(launchGeometry(StrategyId::ElementwiseBroadcast, q, *parseBlockOption("128"), h200Limits())
+    EXPECT_EQ(launchGeometry(StrategyId::ElementwiseBroadcast, q, *parseBlockOption("128"), LaunchLimits{})
                   ->vectorWidth,
               4u);
 }
 
+TEST(Strategy, BroadcastPastTheGridLimitLoopsWhereOthersAreRefused) {
+    LaunchLimits limits;
+    limits.maxGridX = 100; // the seed needs 3907 blocks of 256 for its million vectors
+    auto g = launchGeometry(StrategyId::ElementwiseBroadcast, seed(), *parseBlockOption("256"), limits);
+    ASSERT_TRUE(g) << g.error().message;
+    EXPECT_EQ(g->grid.x, 100u);
+    EXPECT_EQ(g->busyThreads, 25'600u); // every launched thread loops over several vectors
+
+    auto refused = launchGeometry(StrategyId::ElementwiseMaterialized, seed(), *parseBlockOption("256"), limits);
+    ASSERT_FALSE(refused);
+    EXPECT_NE(refused.error().message.find("grid limit of 100"), std::string::npos)
+        << refused.error().message;
+}
+
 TEST(Strategy, CpuStrategiesHaveNoLaunch) {
-    auto g = launchGeometry(StrategyId::CpuSerial, seed(), {}, h200Limits());
+    auto g = launchGeometry(StrategyId::CpuSerial, seed(), {}, LaunchLimits{});
     ASSERT_FALSE(g);
     EXPECT_EQ(g.error().code, Error::Code::InvalidArgument);
 }
@@ -153,7 +160,7 @@ TEST(Strategy, BlockOptions) {
 }
 
 TEST(Strategy, BlockLargerThanTheKernelAllowsIsAnError) {
-    auto limits = h200Limits();
+    auto limits = LaunchLimits{};
     limits.kernelMaxThreadsPerBlock = 512;
     auto g = launchGeometry(StrategyId::SliceOuter, seed(), *parseBlockOption("1024"), limits);
     ASSERT_FALSE(g);
@@ -162,11 +169,11 @@ TEST(Strategy, BlockLargerThanTheKernelAllowsIsAnError) {
 
 TEST(Strategy, GridOverTheDeviceLimitIsAnError) {
     auto p = *problem::makeProblem({1ull << 20, 1ull << 12, 1}, problem::Dtype::F32, 1);
-    auto g = launchGeometry(StrategyId::ElementwiseMaterialized, p, *parseBlockOption("1"), h200Limits());
+    auto g = launchGeometry(StrategyId::ElementwiseMaterialized, p, *parseBlockOption("1"), LaunchLimits{});
     ASSERT_FALSE(g);
     EXPECT_NE(g.error().message.find("grid limit"), std::string::npos);
     // The grid-stride kernel caps its grid instead.
-    EXPECT_TRUE(launchGeometry(StrategyId::ElementwiseBroadcast, p, *parseBlockOption("1"), h200Limits()));
+    EXPECT_TRUE(launchGeometry(StrategyId::ElementwiseBroadcast, p, *parseBlockOption("1"), LaunchLimits{}));
 }
 
 TEST(Strategy, TransfersOfTheSeed) {
@@ -185,7 +192,7 @@ TEST(Strategy, TransfersOfTheSeed) {
 }
 
 TEST(Strategy, ThreadSlotsBusy) {
-    auto limits = h200Limits();
+    auto limits = LaunchLimits{};
     // One worker: 1 busy thread of 132 x 2048 slots.
     auto one = *launchGeometry(StrategyId::OneWorker, seed(), {}, limits);
     EXPECT_DOUBLE_EQ(threadSlotsBusy(one, 32, 132, 2048), 1.0 / (132 * 2048));

@@ -82,12 +82,9 @@ std::string notes(const trace::Run& run) {
 
 // What the strategy data says the launch is, on this device.
 strategy::LaunchGeometry expectedGeometry(StrategyId id, const RunRequest& r) {
-    const auto* device = firstDevice();
     strategy::LaunchLimits limits;
     limits.kernelMaxThreadsPerBlock =
         *cuda::probes::kernelMaxThreadsPerBlock(0, id, r.problem.dtype);
-    limits.smCount = device->smCount;
-    limits.maxThreadsPerSm = device->maxThreadsPerSm;
     return *strategy::launchGeometry(id, r.problem, r.block, limits);
 }
 

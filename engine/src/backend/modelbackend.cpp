@@ -52,14 +52,10 @@ KernelEstimate estimateKernel(StrategyId id, const Problem& p, const LaunchGeome
     const std::uint64_t residentBlocks = std::uint64_t(std::max<std::uint32_t>(activeBlocksPerSm, 1)) * d.smCount;
 
     // Steps each thread takes, and how many times the grid refills the GPU.
-    std::uint64_t steps = 0;
-    std::uint64_t waves = 1;
-    if (g.gridStride) {
-        steps = ceilDiv(p.elements(), g.threadsLaunched() * g.vectorWidth);
-    } else {
-        steps = g.decomposition.elementsPerWorker;
-        waves = ceilDiv(blocks, residentBlocks);
-    }
+    const std::uint64_t steps = g.gridStride
+                                    ? ceilDiv(p.elements(), g.threadsLaunched() * g.vectorWidth)
+                                    : g.decomposition.elementsPerWorker;
+    const std::uint64_t waves = ceilDiv(blocks, residentBlocks);
 
     // 1. Latency: the longest chain of dependent steps one thread walks, wave after wave. A
     //    step misses in cache once per line of each stream: every `lineBytes / s` elements of a
@@ -152,8 +148,6 @@ Result<trace::Run> modelRun(StrategyId id, const RunRequest& request, const devi
 
     strategy::LaunchLimits limits;
     limits.kernelMaxThreadsPerBlock = std::min(d.maxThreadsPerBlock, m.kernelMaxThreadsPerBlock);
-    limits.smCount = d.smCount;
-    limits.maxThreadsPerSm = d.maxThreadsPerSm;
     auto geometry = strategy::launchGeometry(id, p, request.block, limits);
     if (!geometry) {
         return tl::unexpected(geometry.error());

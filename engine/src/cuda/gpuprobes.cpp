@@ -179,8 +179,6 @@ Result<std::vector<KernelTiming>> kernelTimingCuptiVsEvents(int deviceIndex,
     CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
     strategy::LaunchLimits limits;
     limits.kernelMaxThreadsPerBlock = std::uint32_t(attributes.maxThreadsPerBlock);
-    limits.smCount = device->smCount;
-    limits.maxThreadsPerSm = device->maxThreadsPerSm;
     auto geometry = strategy::launchGeometry(
         id, problem, {strategy::BlockOption::Mode::Explicit, blockThreads}, limits);
     if (!geometry) {

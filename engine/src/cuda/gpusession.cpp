@@ -455,8 +455,6 @@ Result<trace::Run> GpuSession::runTyped(StrategyId id, const backend::RunRequest
     CUDA_CHECK(cudaDeviceGetAttribute(&maxGridX, cudaDevAttrMaxGridDimX, deviceIndex_));
     strategy::LaunchLimits limits;
     limits.kernelMaxThreadsPerBlock = std::uint32_t(attributes.maxThreadsPerBlock);
-    limits.smCount = device_.smCount;
-    limits.maxThreadsPerSm = device_.maxThreadsPerSm;
     limits.maxGridX = std::uint32_t(maxGridX);
     auto geometry = strategy::launchGeometry(id, p, request.block, limits);
     if (!geometry) {

@@ -171,13 +171,10 @@ Result<LaunchGeometry> launchGeometry(StrategyId id, const Problem& problem,
         g.gridStride = true;
     }
 
+    // A thread per item, even for the grid-stride kernel: on the H200 a grid of one resident wave
+    // looping over a 2 GB array reached 0.92 of a device-to-device copy, a thread per item 1.00
+    // (docs/performance.md). The loop covers what a grid capped at the device's limit leaves over.
     std::uint64_t blocks = ceilDiv(threadsNeeded, threads);
-    if (g.gridStride && limits.smCount > 0) {
-        // One full wave of resident blocks; the grid-stride loop covers the rest.
-        const std::uint64_t wave =
-            std::uint64_t(limits.smCount) * std::max<std::uint32_t>(1, limits.maxThreadsPerSm / threads);
-        blocks = std::min(blocks, wave);
-    }
     if (g.gridStride) {
         blocks = std::min<std::uint64_t>(blocks, limits.maxGridX);
     }

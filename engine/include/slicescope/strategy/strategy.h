@@ -72,8 +72,6 @@ std::string toString(const BlockOption& option);
 // What the launch needs to know about the device and the compiled kernel.
 struct LaunchLimits {
     std::uint32_t kernelMaxThreadsPerBlock = 1024; // cudaFuncAttributes::maxThreadsPerBlock
-    std::uint32_t smCount = 0;                     // 0: unknown, no grid-stride cap
-    std::uint32_t maxThreadsPerSm = 2048;
     std::uint32_t maxGridX = 2147483647u;
 };
 
