@@ -1,5 +1,5 @@
 // elementwise-broadcast: the hand-written fix. One worker per element, multBy read through
-// broadcast indexing (no materialized copy), a grid-stride loop over a grid of one thread per item,
+// broadcast indexing (no materialized copy), a grid-stride loop over a grid of one thread per two items,
 // and 16-byte vector accesses (double2 / float4) whenever every vector stays inside one multBy row
 // (the engine sets vectorWidth accordingly; 1 means scalar accesses).
 #include "kernels/kerneltable.h"
@@ -27,8 +27,8 @@ template <> struct Vector<float> {
     }
 };
 
-// Walks `count` items (vectors or scalars) with a grid stride. The engine launches a thread per
-// item, so each thread normally takes one step; the loop covers grids capped by the device's limit.
+// Walks `count` items (vectors or scalars) with a grid stride. The engine launches a thread per two
+// items, so each thread normally takes two steps, more where the device's grid limit caps the grid.
 // The broadcast column (index within one C x N row of multBy) advances by stride mod rowItems, so
 // the loop needs no 64-bit division.
 template <typename Item, typename Apply>

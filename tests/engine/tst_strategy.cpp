@@ -109,10 +109,10 @@ INSTANTIATE_TEST_SUITE_P(
         GeometryRow{StrategyId::SliceOuter, "numba-cuda", 1024, {1, 1, 1}, {1024, 1, 1}, 100, 1},
         GeometryRow{StrategyId::SliceOuter, "numba-cuda", 640, {1, 1, 1}, {640, 1, 1}, 100, 1},
         GeometryRow{StrategyId::SliceMiddle, "numba-cuda", 1024, {4, 1, 1}, {1024, 1, 1}, 4000, 1},
-        // Explicit blocks. Broadcast: 2 doubles per vector, a thread per vector.
+        // Explicit blocks. Broadcast: 2 doubles per vector, a thread per two vectors.
         GeometryRow{StrategyId::Slice2d, "256", 1024, {1563, 1, 1}, {256, 1, 1}, 400'000, 1},
-        GeometryRow{StrategyId::ElementwiseBroadcast, "256", 1024, {3907, 1, 1}, {256, 1, 1}, 1'000'000, 2},
-        GeometryRow{StrategyId::ElementwiseBroadcast, "1024", 1024, {977, 1, 1}, {1024, 1, 1}, 1'000'000, 2}));
+        GeometryRow{StrategyId::ElementwiseBroadcast, "256", 1024, {1954, 1, 1}, {256, 1, 1}, 500'224, 2},
+        GeometryRow{StrategyId::ElementwiseBroadcast, "1024", 1024, {489, 1, 1}, {1024, 1, 1}, 500'736, 2}));
 
 TEST(Strategy, BroadcastOnASmallProblemLaunchesOnlyWhatItNeeds) {
     auto p = *problem::makeProblem({2, 3, 5}, problem::Dtype::F32, 1); // C*N = 15: no float4
@@ -131,7 +131,7 @@ TEST(Strategy, BroadcastOnASmallProblemLaunchesOnlyWhatItNeeds) {
 
 TEST(Strategy, BroadcastPastTheGridLimitLoopsWhereOthersAreRefused) {
     LaunchLimits limits;
-    limits.maxGridX = 100; // the seed needs 3907 blocks of 256 for its million vectors
+    limits.maxGridX = 100; // the seed needs 1954 blocks of 256 for its million vectors
     auto g = launchGeometry(StrategyId::ElementwiseBroadcast, seed(), *parseBlockOption("256"), limits);
     ASSERT_TRUE(g) << g.error().message;
     EXPECT_EQ(g->grid.x, 100u);

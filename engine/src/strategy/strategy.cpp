@@ -8,6 +8,8 @@ namespace slicescope::strategy {
 
 namespace {
 
+constexpr std::uint64_t kItemsPerThread = 2; // grid-stride steps of each elementwise-broadcast thread
+
 using problem::Problem;
 
 constexpr std::array<StrategyInfo, 9> kStrategies{{
@@ -171,10 +173,12 @@ Result<LaunchGeometry> launchGeometry(StrategyId id, const Problem& problem,
         g.gridStride = true;
     }
 
-    // A thread per item, even for the grid-stride kernel: on the H200 a grid of one resident wave
-    // looping over a 2 GB array reached 0.92 of a device-to-device copy, a thread per item 1.00
-    // (docs/performance.md). The loop covers what a grid capped at the device's limit leaves over.
-    std::uint64_t blocks = ceilDiv(threadsNeeded, threads);
+    // The grid-stride kernel gets a thread per two items. On the H200 (docs/performance.md) a grid
+    // of one resident wave looping over the array reached 0.93 of a device-to-device copy at every
+    // block size; a thread per item reached 1.00 with 128 threads but 0.79 with numba's 64, where
+    // blocks end too fast to be replaced; a thread per two items held 0.97-1.00 from 64 to 1024.
+    std::uint64_t blocks = ceilDiv(threadsNeeded, g.gridStride ? std::uint64_t(threads) * kItemsPerThread
+                                                               : std::uint64_t(threads));
     if (g.gridStride) {
         blocks = std::min<std::uint64_t>(blocks, limits.maxGridX);
     }
