@@ -5,7 +5,9 @@
 //   4  CUPTI kernel duration vs cudaEvent timing of the same launch
 //   5  `slicescope-cli run --strategy all` turnaround at the seed shape
 // Every figure is a median of repeated measurements taken by this program now; nothing is copied
-// from elsewhere.
+// from elsewhere. `--grid-sweep` instead times the shipped elementwise-broadcast kernel over grids
+// of 1, 2, 4 and 8 items per thread and one resident wave: the measurement behind the engine's
+// choice of two items per thread.
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -39,7 +41,8 @@ double median(std::vector<double> v) {
 
 struct Options {
     std::string cli;
-    int cliRuns = 7;
+    int cliRuns = 7; // 0: skip figures 3 and 5
+    bool gridSweep = false;
     std::uint32_t block = 0;   // 0: the fastest of 128, 256, 512, 1024
     // The seed's C x N (multBy 160 KB, as in the seed) with R scaled up: 12800 x 4000 x 5 f64 is
     // 2.048 GB per array.
@@ -82,6 +85,56 @@ const char* verdict(bool met) {
     return met ? "met" : "NOT met";
 }
 
+// The shipped elementwise-broadcast kernel (f64, the seed's C x N) at 16 MB, 256 MB and the
+// benchmark's size, over grids of K items per thread and of one resident wave; each cell is the
+// median CUPTI duration of 10 launches as a fraction of a device-to-device copy of the same bytes.
+int gridSweep(const Options& o, const device::DeviceSpec& device) {
+    int failures = 0;
+    const std::uint32_t itemsPerThread[] = {1, 2, 4, 8};
+    for (std::uint64_t rows : {std::uint64_t(100), std::uint64_t(1600), o.rows}) {
+        const auto p = *problem::makeProblem({rows, o.columns, 5}, problem::Dtype::F64, 1);
+        const auto d2d = cuda::probes::deviceCopyGBps(0, p.arrayBytes(), 10);
+        if (!d2d) {
+            std::fprintf(stderr, "copy probe failed: %s\n", d2d.error().message.c_str());
+            return 1;
+        }
+        const double bytesMoved = 2.0 * double(p.arrayBytes()) + double(p.multByBytes());
+        const auto shipped = strategy::launchGeometry(StrategyId::ElementwiseBroadcast, p,
+                                                      *strategy::parseBlockOption("256"), {});
+        const std::uint64_t vectors = p.elements() / shipped->vectorWidth;
+        std::printf("\n%s (%.0f MB per array): device-to-device copy %.0f GB/s\n",
+                    p.describe().c_str(), double(p.arrayBytes()) / 1e6, *d2d);
+        std::printf("| block | 1 item/thread | 2 (shipped) | 4 | 8 | one wave |\n|---|---|---|---|---|---|\n");
+        for (std::uint32_t block : {64u, 128u, 256u, 1024u}) {
+            std::printf("| %u |", block);
+            std::vector<std::uint64_t> grids;
+            for (std::uint32_t k : itemsPerThread) {
+                grids.push_back((vectors + std::uint64_t(block) * k - 1) / (std::uint64_t(block) * k));
+            }
+            grids.push_back(std::uint64_t(device.smCount) * (device.maxThreadsPerSm / block));
+            for (std::uint64_t blocks : grids) {
+                const auto t = cuda::probes::kernelTimingCuptiVsEvents(0, p, block, 10, blocks);
+                if (!t) {
+                    std::fprintf(stderr, "block %u, grid %llu: %s\n", block,
+                                 static_cast<unsigned long long>(blocks), t.error().message.c_str());
+                    ++failures;
+                    std::printf(" failed |");
+                    continue;
+                }
+                std::vector<double> ns;
+                for (const auto& k : *t) {
+                    ns.push_back(double(k.cuptiNs));
+                }
+                const double ratio = bytesMoved / median(ns) / *d2d;
+                std::printf(" %.1f us, %.3f |", median(ns) / 1e3, ratio);
+            }
+            std::printf("\n");
+            std::fflush(stdout);
+        }
+    }
+    return failures == 0 ? 0 : 1;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -92,7 +145,9 @@ int main(int argc, char** argv) {
         if (a == "--cli" && i + 1 < argc) {
             o.cli = argv[++i];
         } else if (a == "--cli-runs" && i + 1 < argc) {
-            o.cliRuns = std::max(1, std::atoi(argv[++i]));
+            o.cliRuns = std::max(0, std::atoi(argv[++i]));
+        } else if (a == "--grid-sweep") {
+            o.gridSweep = true;
         } else if (a == "--block" && i + 1 < argc) {
             o.block = std::uint32_t(std::atoi(argv[++i]));
         } else if (a == "--rows" && i + 1 < argc) {
@@ -101,7 +156,7 @@ int main(int argc, char** argv) {
             o.columns = std::uint64_t(std::atoll(argv[++i]));
         } else {
             std::fprintf(stderr, "usage: slicescope-bench-gpu [--cli PATH] [--cli-runs N] [--block "
-                                 "THREADS] [--rows R] [--columns C]\n");
+                                 "THREADS] [--rows R] [--columns C] [--grid-sweep]\n");
             return 2;
         }
     }
@@ -113,6 +168,9 @@ int main(int argc, char** argv) {
     const auto& device = detected.devices.front();
     std::printf("device: %s (cc %s, %u SMs)\n", device.name.c_str(),
                 device.computeCapability().c_str(), device.smCount);
+    if (o.gridSweep) {
+        return gridSweep(o, device);
+    }
     int failures = 0;
 
     const auto big = *problem::makeProblem({o.rows, o.columns, 5}, problem::Dtype::F64, 1);
@@ -205,7 +263,9 @@ int main(int argc, char** argv) {
                                             "all", "-q",      "-o",         scratch.string()};
     auto withoutCupti = seedArgs;
     withoutCupti.push_back("--no-cupti");
-    (void)timeCli(o.cli, seedArgs);
+    if (o.cliRuns > 0) {
+        (void)timeCli(o.cli, seedArgs);
+    }
     std::vector<double> on, off;
     for (int i = 0; i < o.cliRuns; ++i) {
         const double a = timeCli(o.cli, seedArgs);
@@ -231,15 +291,19 @@ int main(int argc, char** argv) {
     std::printf("| 2 | pinned HtoD in the run / plain cudaMemcpy from pinned memory | %.1f / %.1f "
                 "GB/s = %.3f | >= 0.95 | %s |\n",
                 runHtoD, plainHtoD ? *plainHtoD : std::nan(""), f2, verdict(f2 >= 0.95));
-    std::printf("| 3 | `run --strategy all` at 100x4000x5, CUPTI on vs off (median of %d each) | "
-                "%.3f s vs %.3f s: %+.1f %% | <= 5 %% | %s |\n",
-                o.cliRuns, onS, offS, f3 * 100, verdict(f3 <= 0.05));
+    if (o.cliRuns > 0) {
+        std::printf("| 3 | `run --strategy all` at 100x4000x5, CUPTI on vs off (median of %d each) | "
+                    "%.3f s vs %.3f s: %+.1f %% | <= 5 %% | %s |\n",
+                    o.cliRuns, onS, offS, f3 * 100, verdict(f3 <= 0.05));
+    }
     std::printf("| 4 | CUPTI kernel duration vs cudaEvent timing, same launches (median of %zu) | "
                 "%.4f ms vs %.4f ms: %+.2f %% (worst launch %.2f %%) | within 5 %% | %s |\n",
                 timing ? timing->size() : 0, cuptiMs, eventMs, f4 * 100, worst * 100,
                 verdict(std::fabs(f4) <= 0.05));
-    std::printf("| 5 | `run --strategy all` turnaround at 100x4000x5 (median of %d) | %.3f s | <= "
-                "1.0 s | %s |\n",
-                o.cliRuns, onS, verdict(onS <= 1.0));
+    if (o.cliRuns > 0) {
+        std::printf("| 5 | `run --strategy all` turnaround at 100x4000x5 (median of %d) | %.3f s | "
+                    "<= 1.0 s | %s |\n",
+                    o.cliRuns, onS, verdict(onS <= 1.0));
+    }
     return failures == 0 ? 0 : 1;
 }

@@ -87,7 +87,9 @@ ls -l "$S" >>"$REPORT"
 
 step bench 300 "$BUILD/bin/slicescope-bench-gpu" --cli "$CLI"
 # Figure 1 on wide rows too (multBy 2 MB, past L1), for comparison with the seed's proportions.
-step bench-wide 120 "$BUILD/bin/slicescope-bench-gpu" --cli "$CLI" --rows 1024 --columns 50000 --cli-runs 1
+step bench-wide 120 "$BUILD/bin/slicescope-bench-gpu" --cli "$CLI" --rows 1024 --columns 50000 --cli-runs 0
+# What the engine's grid for elementwise-broadcast rests on: items per thread against bandwidth.
+step bench-grid-sweep 300 "$BUILD/bin/slicescope-bench-gpu" --grid-sweep
 
 {
     echo
@@ -99,6 +101,9 @@ step bench-wide 120 "$BUILD/bin/slicescope-bench-gpu" --cli "$CLI" --rows 1024 -
     echo
     echo "--- bench, wide rows"
     cat "$WORK/logs/bench-wide.log"
+    echo
+    echo "--- bench, grid sweep"
+    cat "$WORK/logs/bench-grid-sweep.log"
 } >>"$REPORT"
 pack
 echo "archive: $OUT/gpu-check.tar.gz"

@@ -3,6 +3,7 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <limits>
 #include <memory>
 #include <vector>
 
@@ -163,7 +164,8 @@ Result<double> pinnedHtoDGBps(int deviceIndex, std::uint64_t bytes, int repeats)
 Result<std::vector<KernelTiming>> kernelTimingCuptiVsEvents(int deviceIndex,
                                                             const problem::Problem& problem,
                                                             std::uint32_t blockThreads,
-                                                            int launches) {
+                                                            int launches,
+                                                            std::uint64_t gridBlocks) {
     auto device = describe(deviceIndex);
     if (!device) {
         return tl::unexpected(device.error());
@@ -202,7 +204,10 @@ Result<std::vector<KernelTiming>> kernelTimingCuptiVsEvents(int deviceIndex,
     args.workPerElement = problem.workPerElement;
     args.vectorWidth = geometry->vectorWidth;
     void* params[] = {&args};
-    const dim3 grid(geometry->grid.x), block(geometry->block.x);
+    if (gridBlocks > 0 && gridBlocks > std::uint64_t(std::numeric_limits<int>::max())) {
+        return fail(Error::Code::OutOfRange, std::to_string(gridBlocks) + " blocks is past the grid limit");
+    }
+    const dim3 grid(gridBlocks > 0 ? unsigned(gridBlocks) : geometry->grid.x), block(geometry->block.x);
     const auto count = static_cast<std::size_t>(launches);
     std::vector<Event> starts(count), stops(count);
     // One warm-up launch, not compared.

@@ -37,7 +37,8 @@ Result<double> deviceCopyGBps(int deviceIndex, std::uint64_t bytes, int repeats)
 Result<double> pinnedHtoDGBps(int deviceIndex, std::uint64_t bytes, int repeats);
 
 // One elementwise-broadcast launch timed twice: by its CUPTI kernel record and by CUDA events
-// recorded around it on the same stream.
+// recorded around it on the same stream. `gridBlocks` replaces the engine's grid (0 keeps it), for
+// the benchmark's sweep of grid sizes.
 struct KernelTiming {
     std::int64_t cuptiNs = 0;
     std::int64_t eventNs = 0;
@@ -45,6 +46,7 @@ struct KernelTiming {
 Result<std::vector<KernelTiming>> kernelTimingCuptiVsEvents(int deviceIndex,
                                                             const problem::Problem& problem,
                                                             std::uint32_t blockThreads,
-                                                            int launches);
+                                                            int launches,
+                                                            std::uint64_t gridBlocks = 0);
 
 } // namespace slicescope::cuda::probes
