@@ -31,8 +31,8 @@ constexpr std::array<StrategyInfo, 9> kStrategies{{
      "One thread per element; multBy expanded to the full shape on the host (more bytes copied).",
      Target::Gpu},
     {StrategyId::ElementwiseBroadcast, "elementwise-broadcast",
-     "One thread per element with broadcast indexing, a grid-stride loop and vector loads (the "
-     "hand-written kernel).",
+     "Element-wise with broadcast indexing: a grid-stride loop in which each thread takes two "
+     "steps, of 16-byte vectors where the row allows (the hand-written kernel).",
      Target::Gpu},
     {StrategyId::CpuSerial, "cpu-serial", "One host thread walks every element.", Target::Cpu},
     {StrategyId::CpuParallel, "cpu-parallel", "All host cores, one task per outer slice.",
