@@ -84,6 +84,19 @@ QString whatIsOccupancy() {
         "hatched bars are <b>modelled</b>, predicted from a device preset, never measured.</p>");
 }
 
+// A table of rows picked one at a time, sortable by clicking a header, unsorted at first.
+QTableView* newRowTable(const QString& objectName, QAbstractItemModel* model, QWidget* parent) {
+    auto* table = new QTableView(parent);
+    table->setObjectName(objectName);
+    table->setModel(model);
+    table->setSortingEnabled(true);
+    table->sortByColumn(-1, Qt::AscendingOrder);
+    table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table->setSelectionMode(QAbstractItemView::SingleSelection);
+    table->verticalHeader()->hide();
+    return table;
+}
+
 } // namespace
 
 MainWindow::MainWindow(const StartOptions& options, QWidget* parent)
@@ -279,14 +292,7 @@ void MainWindow::createDocks() {
     auto* runsWidget = new QWidget(runsDock);
     auto* runsLayout = new QVBoxLayout(runsWidget);
     runsLayout->setContentsMargins(4, 4, 4, 4);
-    runTable_ = new QTableView(runsWidget);
-    runTable_->setObjectName(QStringLiteral("runTable"));
-    runTable_->setModel(runProxy_);
-    runTable_->setSortingEnabled(true);
-    runTable_->sortByColumn(-1, Qt::AscendingOrder);
-    runTable_->setSelectionBehavior(QAbstractItemView::SelectRows);
-    runTable_->setSelectionMode(QAbstractItemView::SingleSelection);
-    runTable_->verticalHeader()->hide();
+    runTable_ = newRowTable(QStringLiteral("runTable"), runProxy_, runsWidget);
     runTable_->horizontalHeader()->setStretchLastSection(true);
     for (int column = 0; column < models::RunListModel::VerdictColumn; ++column) {
         runTable_->horizontalHeader()->setSectionResizeMode(column, QHeaderView::ResizeToContents);
@@ -324,14 +330,7 @@ void MainWindow::createDocks() {
     captionRow->addWidget(traceCaption_, 1);
     captionRow->addWidget(traceShowAll_);
     traceLayout->addLayout(captionRow);
-    traceTable_ = new QTableView(traceWidget);
-    traceTable_->setObjectName(QStringLiteral("gpuTraceTable"));
-    traceTable_->setModel(traceProxy_);
-    traceTable_->setSortingEnabled(true);
-    traceTable_->sortByColumn(-1, Qt::AscendingOrder);
-    traceTable_->setSelectionBehavior(QAbstractItemView::SelectRows);
-    traceTable_->setSelectionMode(QAbstractItemView::SingleSelection);
-    traceTable_->verticalHeader()->hide();
+    traceTable_ = newRowTable(QStringLiteral("gpuTraceTable"), traceProxy_, traceWidget);
     traceTable_->verticalHeader()->setDefaultSectionSize(traceTable_->fontMetrics().height() + 6);
     // Size columns by the rows in view only (Qt's default looks at 1,000 rows per column: tens of
     // milliseconds of text layout on every run change).
