@@ -204,7 +204,7 @@ Result<std::vector<KernelTiming>> kernelTimingCuptiVsEvents(int deviceIndex,
     args.workPerElement = problem.workPerElement;
     args.vectorWidth = geometry->vectorWidth;
     void* params[] = {&args};
-    if (gridBlocks > 0 && gridBlocks > std::uint64_t(std::numeric_limits<int>::max())) {
+    if (gridBlocks > std::uint64_t(std::numeric_limits<int>::max())) {
         return fail(Error::Code::OutOfRange, std::to_string(gridBlocks) + " blocks is past the grid limit");
     }
     const dim3 grid(gridBlocks > 0 ? unsigned(gridBlocks) : geometry->grid.x), block(geometry->block.x);

@@ -173,10 +173,11 @@ Result<LaunchGeometry> launchGeometry(StrategyId id, const Problem& problem,
         g.gridStride = true;
     }
 
-    // The grid-stride kernel gets a thread per two items. On the H200 (docs/performance.md) a grid
-    // of one resident wave looping over the array reached 0.93 of a device-to-device copy at every
-    // block size; a thread per item reached 1.00 with 128 threads but 0.79 with numba's 64, where
-    // blocks end too fast to be replaced; a thread per two items held 0.97-1.00 from 64 to 1024.
+    // The grid-stride kernel gets a thread per two items. On a 2 GB problem on the H200
+    // (`slicescope-bench-gpu --grid-sweep`, docs/performance.md) a grid of one resident wave reached
+    // 0.93 of a device-to-device copy at every block size; a thread per item 0.99 with 128 threads
+    // but 0.80 with numba's 64, where blocks end too fast to be replaced; a thread per two items
+    // 0.97-1.01 from 64 to 1024.
     std::uint64_t blocks = ceilDiv(threadsNeeded, g.gridStride ? std::uint64_t(threads) * kItemsPerThread
                                                                : std::uint64_t(threads));
     if (g.gridStride) {
