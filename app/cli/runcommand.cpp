@@ -14,6 +14,7 @@
 #include "slicescope/backend/cpubackend.h"
 #include "slicescope/backend/gpubackend.h"
 #include "slicescope/backend/modelbackend.h"
+#include "slicescope/trace/atomicfile.h"
 #include "slicescope/trace/exporters.h"
 #include "slicescope/trace/tracejson.h"
 
@@ -85,6 +86,10 @@ Result<Parsed> parseOptions(const RunOptions& o) {
     if (o.repeat < 1 || o.repeat > 10000) {
         return fail(Error::Code::InvalidArgument,
                     "--repeat must be from 1 to 10000 (got " + std::to_string(o.repeat) + ")");
+    }
+    // Refused now rather than after the runs: a directory, a read-only file, a missing folder.
+    if (auto target = trace::resolveOutput(o.output); !target) {
+        return tl::unexpected(target.error());
     }
     Parsed parsed;
     parsed.request.problem = *problem;

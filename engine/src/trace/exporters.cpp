@@ -2,8 +2,8 @@
 // JSON, and nvprof's terminal table. docs/trace-format.md documents the columns and the mapping.
 #include "slicescope/trace/exporters.h"
 
-#include "atomicfile.h"
 #include "jsontext.h"
+#include "slicescope/trace/atomicfile.h"
 
 #include <algorithm>
 #include <array>
