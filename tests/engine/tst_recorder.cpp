@@ -5,9 +5,12 @@
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <cmath>
+#include <csignal>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -16,6 +19,7 @@
 #include "slicescope/occupancy/occupancycalculator.h"
 #include "slicescope/record/recorder.h"
 #include "slicescope/trace/tracejson.h"
+#include "childprocess.h"
 #include "spoolformat.h"
 
 namespace slicescope::record {
@@ -373,6 +377,36 @@ TEST(RecordProgram, ReportsADeathBySignalLikeAShell) {
     EXPECT_EQ(r->exitStatus, 128 + SIGSEGV);
     EXPECT_EQ(r->signal, SIGSEGV);
     EXPECT_TRUE(hasNote(r->run, "killed by SIGSEGV")) << notes(r->run);
+}
+
+TEST(RecordProgram, AnExitStatusAbove128IsNotASignal) {
+    // A shell's 200 is `exit 200` here, not signal 72: the wait status tells them apart.
+    auto r = recordProgram(requestFor({"sh", "-c", "exit 200"}));
+    ASSERT_TRUE(r) << r.error().message;
+    EXPECT_EQ(r->exitStatus, 200);
+    EXPECT_FALSE(r->signal);
+    EXPECT_FALSE(hasNote(r->run, "killed")) << notes(r->run);
+}
+
+TEST(ChildProcess, DescribesWaitStatusesFromTheStatusItself) {
+    const auto waitFor = [](const char* script) {
+        const pid_t pid = ::fork();
+        if (pid == 0) {
+            ::execl("/bin/sh", "sh", "-c", script, static_cast<char*>(nullptr));
+            ::_exit(127);
+        }
+        int status = 0;
+        ::waitpid(pid, &status, 0);
+        return status;
+    };
+    const int exited = waitFor("exit 200");
+    EXPECT_EQ(shellExitStatus(exited), 200);
+    EXPECT_FALSE(terminatingSignal(exited));
+    EXPECT_EQ(describeWaitStatus(exited), "exit status 200");
+    const int killed = waitFor("kill -TERM $$");
+    EXPECT_EQ(shellExitStatus(killed), 128 + SIGTERM);
+    EXPECT_EQ(terminatingSignal(killed), SIGTERM);
+    EXPECT_EQ(describeWaitStatus(killed), "killed by SIGTERM");
 }
 
 TEST(RecordProgram, AMissingProgramIsNotStarted) {

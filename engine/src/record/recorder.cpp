@@ -170,13 +170,6 @@ ProgramOutcome runProgram(ChildSpec spec, SpoolDirectory& spools, const SpoolDir
     return outcome;
 }
 
-std::string describeWaitStatus(int shellStatus) {
-    if (shellStatus > 128) {
-        return "killed by " + signalName(shellStatus - 128);
-    }
-    return "exit status " + std::to_string(shellStatus);
-}
-
 // Notes on how each process's spool ended.
 void addProcessNotes(const SpoolDirectory& spools, std::string_view pass, trace::Run& run) {
     for (const auto& p : spools.processes()) {
@@ -489,9 +482,7 @@ Result<Recording> recordProgram(const RecordRequest& request, const RecordCallba
         return recording;
     }
     recording.exitStatus = shellExitStatus(traced.waitStatus);
-    if (recording.exitStatus > 128) {
-        recording.signal = recording.exitStatus - 128;
-    }
+    recording.signal = terminatingSignal(traced.waitStatus);
     recording.cancelled = traced.cancelled;
 
     std::optional<SpoolDirectory> countingPass;
@@ -507,9 +498,10 @@ Result<Recording> recordProgram(const RecordRequest& request, const RecordCallba
             [&](double s) { report("counters", s, *countingPass); });
         if (counted.failure) {
             countingNote = "the counting run could not start: " + counted.failure->message;
-        } else if (const int status = shellExitStatus(counted.waitStatus); status != recording.exitStatus) {
-            countingNote = "the counting run ended with " + describeWaitStatus(status) + " (the traced run: " +
-                           describeWaitStatus(recording.exitStatus) + ")";
+        } else if (describeWaitStatus(counted.waitStatus) !=
+                   describeWaitStatus(traced.waitStatus)) {
+            countingNote = "the counting run ended with " + describeWaitStatus(counted.waitStatus) +
+                           " (the traced run: " + describeWaitStatus(traced.waitStatus) + ")";
         }
         if (counted.cancelled) {
             recording.cancelled = true;
