@@ -64,12 +64,13 @@ class TemporaryDirectory {
         if (ec) {
             base = "/tmp";
         }
-        std::string pattern = (base / "slicescope-record-XXXXXX").string();
-        if (::mkdtemp(pattern.data()) == nullptr) {
-            return fail(Error::Code::Io, "cannot create a spool directory in " + base.string() + ": " +
-                                             std::strerror(errno));
+        // Spools of recorders that were killed (SIGKILL skips the destructor) go now.
+        removeStaleSpoolFolders(base);
+        auto made = makeSpoolFolder(base);
+        if (!made) {
+            return tl::unexpected(made.error());
         }
-        return TemporaryDirectory(pattern);
+        return TemporaryDirectory(std::move(*made));
     }
     TemporaryDirectory(TemporaryDirectory&& other) noexcept : path_(std::move(other.path_)) { other.path_.clear(); }
     TemporaryDirectory& operator=(TemporaryDirectory&&) = delete;
