@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -206,14 +207,21 @@ int runModelled(RunOptions o) {
     if (!preset) {
         return reportError(preset.error());
     }
-    if (o.strategies == "all") {
-        o.strategies.clear();
-        for (const auto& s : strategy::allStrategies()) {
-            if (s.target == strategy::Target::Gpu) {
-                o.strategies += (o.strategies.empty() ? "" : ",") + std::string(s.name);
-            }
+    // 'all' (anywhere in the list) means every GPU strategy here: CPU ones cannot be modelled.
+    std::string gpuStrategies;
+    for (const auto& s : strategy::allStrategies()) {
+        if (s.target == strategy::Target::Gpu) {
+            gpuStrategies += (gpuStrategies.empty() ? "" : ",") + std::string(s.name);
         }
     }
+    std::string expanded;
+    for (std::size_t start = 0; start <= o.strategies.size();) {
+        const std::size_t comma = std::min(o.strategies.find(',', start), o.strategies.size());
+        const std::string name = o.strategies.substr(start, comma - start);
+        expanded += (start == 0 ? "" : ",") + (name == "all" ? gpuStrategies : name);
+        start = comma + 1;
+    }
+    o.strategies = expanded;
     auto parsed = parseOptions(o);
     if (!parsed) {
         return reportError(parsed.error());
