@@ -114,6 +114,44 @@ Status checkFolder(const std::filesystem::path& path, const std::filesystem::pat
     return {};
 }
 
+// Follows the links of path's last component to the name they end at (which may not exist yet),
+// as the kernel would, and with its protected_symlinks rule, since this resolution happens here
+// and the rename that follows does not go through the link: in a sticky folder anyone may write
+// (/tmp), a link is followed only when it belongs to the writer or to the folder's owner.
+// Otherwise root writing -o /tmp/x.json would replace whatever another user's link names.
+Result<std::filesystem::path> followLinks(const std::filesystem::path& path) {
+    std::filesystem::path name = path;
+    for (int links = 0;; ++links) {
+        struct stat ls {};
+        if (::lstat(name.c_str(), &ls) != 0) {
+            if (errno == ENOENT) {
+                return name;
+            }
+            return tl::unexpected(ioError(path, "", errno));
+        }
+        if (!S_ISLNK(ls.st_mode)) {
+            return name;
+        }
+        if (links == 40) {
+            return tl::unexpected(ioError(path, "", ELOOP));
+        }
+        const std::filesystem::path folder = folderOf(name);
+        struct stat folderStat {};
+        if (::stat(folder.c_str(), &folderStat) == 0 && (folderStat.st_mode & S_ISVTX) != 0 &&
+            (folderStat.st_mode & S_IWOTH) != 0 && ls.st_uid != ::geteuid() &&
+            ls.st_uid != folderStat.st_uid) {
+            return refuse(path, "it is a link in the shared folder " + folder.string() +
+                                    " that belongs to another user; it is not followed");
+        }
+        std::error_code error;
+        const std::filesystem::path next = std::filesystem::read_symlink(name, error);
+        if (error) {
+            return refuse(path, error.message());
+        }
+        name = next.is_absolute() ? next : folder / next;
+    }
+}
+
 void syncDirectory(const std::filesystem::path& directory) {
     // Makes the rename itself durable; a failure here loses nothing already written.
     const int fd = ::open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -184,11 +222,11 @@ Result<OutputTarget> resolveOutput(const std::filesystem::path& path) {
             return tl::unexpected(ioError(path, "", errno));
         }
         // A link is followed to the file it names: that file is replaced, the link kept.
-        std::error_code error;
-        target.path = std::filesystem::canonical(path, error);
-        if (error) {
-            return refuse(path, error.message());
+        auto followed = followLinks(path);
+        if (!followed) {
+            return tl::unexpected(followed.error());
         }
+        target.path = *followed;
         target.kind = OutputKind::ReplaceFile;
         target.mode = std::uint32_t(st.st_mode & 07777);
         target.uid = std::uint32_t(st.st_uid);
@@ -203,28 +241,11 @@ Result<OutputTarget> resolveOutput(const std::filesystem::path& path) {
     }
     // Nothing there yet, or a link to a name that does not exist yet: the file is created where
     // the last link points, as a shell's redirection would.
-    std::filesystem::path name = path;
-    for (int links = 0;; ++links) {
-        struct stat ls {};
-        if (::lstat(name.c_str(), &ls) != 0) {
-            if (errno == ENOENT) {
-                break;
-            }
-            return tl::unexpected(ioError(path, "", errno));
-        }
-        if (!S_ISLNK(ls.st_mode)) {
-            return refuse(path, "it changed while being looked at");
-        }
-        if (links == 40) {
-            return tl::unexpected(ioError(path, "", ELOOP));
-        }
-        std::error_code error;
-        const std::filesystem::path next = std::filesystem::read_symlink(name, error);
-        if (error) {
-            return refuse(path, error.message());
-        }
-        name = next.is_absolute() ? next : folderOf(name) / next;
+    auto followed = followLinks(path);
+    if (!followed) {
+        return tl::unexpected(followed.error());
     }
+    const std::filesystem::path& name = *followed;
     if (!name.has_filename()) {
         return refuse(path, "not a file name");
     }
