@@ -62,6 +62,15 @@ class AtomicFile : public testing::Test {
             skipReason_ = std::string("mknod is not permitted here: ") + std::strerror(errno);
             return false;
         }
+        // On a file system mounted nodev the node exists but cannot be opened.
+        const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+        if (fd < 0) {
+            skipReason_ = std::string("device nodes cannot be opened in ") +
+                          path.parent_path().string() +
+                          " (mounted nodev?): " + std::strerror(errno);
+            return false;
+        }
+        ::close(fd);
         return true;
     }
 
