@@ -78,11 +78,15 @@ int exportHeadless(const QString& out, const QStringList& traces, const QSize& s
 } // namespace
 
 int main(int argc, char** argv) {
-    // The headless export must work with no display: choose the offscreen platform before Qt
-    // looks for one, unless the user chose a platform.
+    // The headless export, --help and --version must work with no display: choose the offscreen
+    // platform before Qt looks for one, unless the user chose a platform.
     bool headless = false;
-    for (int i = 1; i < argc; ++i) {
-        headless = headless || qstrcmp(argv[i], "--export-image") == 0 || qstrncmp(argv[i], "--export-image=", 15) == 0;
+    for (int i = 1; i < argc && qstrcmp(argv[i], "--") != 0; ++i) {
+        for (const char* option :
+             {"--export-image", "--help", "--help-all", "-h", "-?", "--version", "-v"}) {
+            headless = headless || qstrcmp(argv[i], option) == 0;
+        }
+        headless = headless || qstrncmp(argv[i], "--export-image=", 15) == 0;
     }
     if (headless && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
         qputenv("QT_QPA_PLATFORM", "offscreen");

@@ -2,7 +2,7 @@
 // (tracereader.cpp) and the writer (tracewriter.cpp).
 #include "slicescope/trace/tracejson.h"
 
-#include "atomicfile.h"
+#include "slicescope/trace/atomicfile.h"
 #include "tracereader.h"
 #include "tracewriter.h"
 
