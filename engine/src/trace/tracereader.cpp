@@ -13,6 +13,7 @@
 
 #include "../device/devicejson.h"
 #include "jsontext.h"
+#include "sweepjson.h"
 
 #include <array>
 #include <charconv>
@@ -114,7 +115,10 @@ class TraceReader {
     bool parseRun(Run& run);
     bool parseActivity(Activity& activity, NameTable& names);
     bool parseProblem(std::optional<problem::Problem>& out);
-    bool parseDevice(device::DeviceSpec& out);
+    bool parseDevice(device::DeviceSpec& out, std::optional<Ceilings>& ceilings);
+    // A small object or array of the sweep fields (sweepjson.h), through nlohmann::json.
+    template <typename T, typename FromJson>
+    bool parseSmallJson(T& out, std::string_view name, FromJson&& fromJson);
     bool parseLaunch(std::optional<LaunchInfo>& out);
     bool parseOccupancy(std::optional<OccupancyInfo>& out);
     bool parseVerification(std::optional<Verification>& out);
@@ -790,8 +794,8 @@ Result<Trace> TraceReader::read() {
 }
 
 bool TraceReader::parseTop(Trace& trace) {
-    static constexpr std::array<std::string_view, 4> kKeys{"format", "version", "generator",
-                                                           "runs"};
+    static constexpr std::array<std::string_view, 5> kKeys{"format", "version", "generator", "runs",
+                                                           "sweeps"};
     const char* start = p_;
     std::uint32_t seen = 0;
     const bool ok = parseObject(kKeys, "the trace", seen, [&](std::size_t key) {
@@ -823,6 +827,8 @@ bool TraceReader::parseTop(Trace& trace) {
         }
         case 2:
             return parseText(trace.generator, "generator");
+        case 4:
+            return parseSmallJson(trace.sweeps, "sweeps", sweepsFromJson);
         default:
             return parseArray("\"runs\"", [&](std::size_t index) {
                 run_ = (long long)index;
@@ -841,11 +847,11 @@ bool TraceReader::parseTop(Trace& trace) {
 }
 
 bool TraceReader::parseRun(Run& run) {
-    static constexpr std::array<std::string_view, 18> kKeys{
+    static constexpr std::array<std::string_view, 19> kKeys{
         "id",      "strategy",         "mode",         "problem",     "device",
         "launch",  "occupancy",        "verification", "memory_mode", "repeat",
         "wall_ns", "created_at",       "command",      "exit_status", "dropped_records",
-        "notes",   "occupancy_series", "activities"};
+        "notes",   "occupancy_series", "activities",   "sweep"};
     // id, strategy, mode, device, activities
     constexpr std::uint32_t kRequired = (1U << 0) | (1U << 1) | (1U << 2) | (1U << 4) | (1U << 17);
     const char* start = p_;
@@ -872,7 +878,7 @@ bool TraceReader::parseRun(Run& run) {
         case 3:
             return parseProblem(run.problem);
         case 4:
-            return parseDevice(run.device);
+            return parseDevice(run.device, run.ceilings);
         case 5:
             return parseLaunch(run.launch);
         case 6:
@@ -914,6 +920,24 @@ bool TraceReader::parseRun(Run& run) {
             });
         case 16:
             return parseSeries(run.occupancySeries);
+        case 18: {
+            std::optional<SweepPoint> point;
+            if (!parseSmallJson(point, "sweep",
+                                [](const nlohmann::json& j) -> Result<std::optional<SweepPoint>> {
+                                    if (j.is_null()) {
+                                        return std::optional<SweepPoint>();
+                                    }
+                                    auto p = sweepPointFromJson(j);
+                                    if (!p) {
+                                        return tl::unexpected(p.error());
+                                    }
+                                    return std::optional<SweepPoint>(*p);
+                                })) {
+                return false;
+            }
+            run.sweep = std::move(point);
+            return true;
+        }
         default: {
             NameTable names(run);
             const bool done = parseArray("\"activities\"", [&](std::size_t index) {
@@ -1091,7 +1115,25 @@ bool TraceReader::parseProblem(std::optional<problem::Problem>& out) {
     return true;
 }
 
-bool TraceReader::parseDevice(device::DeviceSpec& out) {
+template <typename T, typename FromJson>
+bool TraceReader::parseSmallJson(T& out, std::string_view name, FromJson&& fromJson) {
+    const char* start = p_;
+    if (!skipValue(0)) {
+        return false;
+    }
+    const auto object = nlohmann::json::parse(start, p_, nullptr, false);
+    if (object.is_discarded()) {
+        return failAt(start, field(name) + " is not valid JSON");
+    }
+    auto value = fromJson(object);
+    if (!value) {
+        return failAt(start, "invalid " + field(name) + ": " + value.error().message);
+    }
+    out = std::move(*value);
+    return true;
+}
+
+bool TraceReader::parseDevice(device::DeviceSpec& out, std::optional<Ceilings>& ceilings) {
     if (!peekIs('{')) {
         return p_ == end_ ? failEnd("\"device\"")
                           : failHere("\"device\" must be an object, not " + describeToken());
@@ -1102,9 +1144,17 @@ bool TraceReader::parseDevice(device::DeviceSpec& out) {
     if (!skipValue(0)) {
         return false;
     }
-    const auto object = nlohmann::json::parse(start, p_, nullptr, false);
+    auto object = nlohmann::json::parse(start, p_, nullptr, false);
     if (object.is_discarded()) {
         return failAt(start, "\"device\" is not valid JSON");
+    }
+    if (object.is_object() && object.contains("ceilings")) {
+        auto read = ceilingsFromJson(object["ceilings"]);
+        if (!read) {
+            return failAt(start, "invalid \"device\": " + read.error().message);
+        }
+        ceilings = std::move(*read);
+        object.erase("ceilings");
     }
     auto device = device::deviceFromJson(object);
     if (!device) {

@@ -3,6 +3,7 @@
 
 #include "../device/devicejson.h"
 #include "jsontext.h"
+#include "sweepjson.h"
 
 #include <cmath>
 #include <nlohmann/json.hpp>
@@ -30,7 +31,13 @@ class TraceWriter {
             out_ += i == 0 ? "\n" : ",\n";
             writeRun(trace.runs[i]);
         }
-        out_ += trace.runs.empty() ? "]\n}\n" : "\n  ]\n}\n";
+        out_ += trace.runs.empty() ? "]" : "\n  ]";
+        if (!trace.sweeps.empty()) {
+            out_ += ",\n  \"sweeps\": ";
+            out_ += sweepsToJson(trace.sweeps)
+                        .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        }
+        out_ += "\n}\n";
         if (drain_) {
             drain_(out_);
         }
@@ -92,8 +99,11 @@ class TraceWriter {
             out_ += "null";
         }
         key("device");
-        out_ += device::deviceToJson(run.device, false)
-                    .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        auto deviceJson = device::deviceToJson(run.device, false);
+        if (run.ceilings) {
+            deviceJson["ceilings"] = ceilingsToJson(*run.ceilings);
+        }
+        out_ += deviceJson.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
         key("launch");
         if (run.launch) {
             const auto& l = *run.launch;
@@ -180,6 +190,11 @@ class TraceWriter {
             appendJsonString(out_, run.notes[i]);
         }
         out_ += ']';
+        if (run.sweep) {
+            key("sweep");
+            out_ += sweepPointToJson(*run.sweep)
+                        .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        }
         key("occupancy_series");
         out_ += '[';
         for (std::size_t i = 0; i < run.occupancySeries.size(); ++i) {
@@ -326,6 +341,11 @@ Status checkReadsBack(const Trace& trace) {
         if (auto device = device::deviceFromJson(device::deviceToJson(run.device, false));
             !device) {
             return bad("invalid \"device\": " + device.error().message);
+        }
+        if (run.ceilings) {
+            if (auto ceilings = ceilingsFromJson(ceilingsToJson(*run.ceilings)); !ceilings) {
+                return bad("invalid \"ceilings\": " + ceilings.error().message);
+            }
         }
         for (std::size_t i = 0; i < run.occupancySeries.size(); ++i) {
             const auto& sample = run.occupancySeries[i];

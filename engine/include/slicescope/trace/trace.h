@@ -1,5 +1,10 @@
 #pragma once
 
+#include "slicescope/core/dim3.h"
+#include "slicescope/core/result.h"
+#include "slicescope/device/devicespec.h"
+#include "slicescope/problem/problem.h"
+
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -8,11 +13,6 @@
 #include <string_view>
 #include <unordered_set>
 #include <vector>
-
-#include "slicescope/core/dim3.h"
-#include "slicescope/core/result.h"
-#include "slicescope/device/devicespec.h"
-#include "slicescope/problem/problem.h"
 
 // The trace model: what a run measured (or modelled, or recorded), independent of any file
 // format. docs/trace-format.md describes its JSON form.
@@ -53,9 +53,9 @@ inline constexpr float kNoValue = std::numeric_limits<float>::quiet_NaN();
 struct Activity {
     std::int64_t startNs = 0;
     std::int64_t endNs = 0;
-    std::uint64_t bytes = 0; // copies and memsets
-    Dim3 grid;               // kernels
-    Dim3 block;              // kernels
+    std::uint64_t bytes = 0;  // copies and memsets
+    Dim3 grid;                // kernels
+    Dim3 block;               // kernels
     std::uint32_t nameId = 0; // index into Run::strings; 0 means no name
     std::uint32_t correlationId = 0;
     std::uint32_t stream = 0;
@@ -87,11 +87,11 @@ struct LaunchInfo {
 };
 
 struct OccupancyInfo {
-    double theoretical = 0;            // 0..1, from the occupancy calculator
-    std::optional<double> achieved;    // 0..1, measured with counters only
-    double threadSlotsBusy = 0;        // 0..1, busy threads / (SMs x max threads per SM)
-    std::string limiter;               // "warps", "blocks", "registers", "shared-memory"
-    std::string explanation;           // one sentence
+    double theoretical = 0;         // 0..1, from the occupancy calculator
+    std::optional<double> achieved; // 0..1, measured with counters only
+    double threadSlotsBusy = 0;     // 0..1, busy threads / (SMs x max threads per SM)
+    std::string limiter;            // "warps", "blocks", "registers", "shared-memory"
+    std::string explanation;        // one sentence
     std::uint32_t activeBlocksPerSm = 0;
     std::optional<double> smBusyShare; // sm__cycles_active.avg / .max, with counters only
 };
@@ -107,23 +107,49 @@ struct OccupancySample {
     float value = 0; // 0..1
 };
 
+// Which point of a sweep a run belongs to (slicescope-cli sweep): the swept parameter and its
+// value at this point, as text ("64", "f32", "pinned"); numeric parameters are written as JSON
+// numbers.
+struct SweepPoint {
+    std::string param; // "block", "rows", "columns", "n", "work", "dtype", "memory"
+    std::string value;
+    std::uint32_t index = 0; // position of the value in the sweep, 0-based
+    friend bool operator==(const SweepPoint&, const SweepPoint&) = default;
+};
+
+// Roofline ceilings of the run's device: measured once per device (slicescope-cli run|sweep
+// --roofline) or, for presets, taken from the datasheet. 0 = unknown.
+struct Ceilings {
+    double dramGBps = 0;       // device memory: a device-to-device copy, read + write bytes
+    double pinnedHtoDGBps = 0; // host link, pinned host memory
+    double pinnedDtoHGBps = 0;
+    double pageableHtoDGBps = 0; // host link, pageable host memory
+    double pageableDtoHGBps = 0;
+    double fp64Gflops = 0; // FMA peak (2 flop per FMA)
+    double fp32Gflops = 0;
+    std::string source; // "measured" or "datasheet"
+    friend bool operator==(const Ceilings&, const Ceilings&) = default;
+};
+
 struct Run {
     std::string id;       // unique within its trace, e.g. "slice-outer" or "slice-outer-2"
     std::string strategy; // a strategy name, or "recorded"
     RunMode mode = RunMode::MeasuredCpu;
-    std::optional<problem::Problem> problem; // absent for recorded runs
-    device::DeviceSpec device;               // sources are not stored in traces
-    std::optional<LaunchInfo> launch;        // GPU strategies
-    std::optional<OccupancyInfo> occupancy;  // GPU strategies
+    std::optional<problem::Problem> problem;  // absent for recorded runs
+    device::DeviceSpec device;                // sources are not stored in traces
+    std::optional<LaunchInfo> launch;         // GPU strategies
+    std::optional<OccupancyInfo> occupancy;   // GPU strategies
     std::optional<Verification> verification; // absent for modelled and recorded runs
-    std::string memoryMode;                  // "pageable", "pinned", "managed", "mapped"
+    std::string memoryMode;                   // "pageable", "pinned", "managed", "mapped"
     std::uint32_t repeat = 1;
-    std::int64_t wallNs = 0;                 // host wall time of the whole run
-    std::string createdAt;                   // ISO 8601, UTC
-    std::string command;                     // recorded runs: the program and its arguments
-    std::optional<int> exitStatus;           // recorded runs
-    std::uint64_t droppedRecords = 0;        // CUPTI records lost
-    std::vector<std::string> notes;          // warnings a reader must see (e.g. no counters)
+    std::int64_t wallNs = 0;          // host wall time of the whole run
+    std::string createdAt;            // ISO 8601, UTC
+    std::string command;              // recorded runs: the program and its arguments
+    std::optional<int> exitStatus;    // recorded runs
+    std::uint64_t droppedRecords = 0; // CUPTI records lost
+    std::vector<std::string> notes;   // warnings a reader must see (e.g. no counters)
+    std::optional<SweepPoint> sweep;  // runs of a sweep
+    std::optional<Ceilings> ceilings; // written inside the device object
 
     std::vector<std::string> strings = {std::string()}; // interned names; [0] is "no name"
     std::vector<Activity> activities;
@@ -167,9 +193,35 @@ class NameTable {
     std::unordered_set<std::uint32_t, Hash, Equal> ids_;
 };
 
+// Where the fastest strategy of a sweep changes, between two neighbouring points.
+struct Crossover {
+    std::string from;      // the strategy fastest before
+    std::string to;        // the strategy fastest after
+    std::string lowValue;  // the last point where `from` was fastest
+    std::string highValue; // the first point where `to` is fastest
+    // Where the two strategies' times meet, interpolated between the points (on log axes for
+    // numeric parameters); NaN for a categorical parameter (dtype, memory).
+    double at = std::numeric_limits<double>::quiet_NaN();
+    bool interpolated = false;
+    std::string text; // one line in plain words
+};
+
+// A whole sweep: what was swept over which values, and its crossovers, so a reader can draw the
+// chart from the trace alone (the runs carry their SweepPoint).
+struct Sweep {
+    std::string param;
+    std::vector<std::string> values;          // in sweep order
+    std::string scale;                        // "log" (numeric parameters) or "category"
+    std::vector<std::string> strategies;      // in the order given
+    std::string metric = "per_repetition_ns"; // what crossovers compare (runsummary.h)
+    bool complete = true;                     // false when interrupted: only some points ran
+    std::vector<Crossover> crossovers;
+};
+
 struct Trace {
     std::string generator; // "slicescope 0.1.0"
     std::vector<Run> runs;
+    std::vector<Sweep> sweeps; // written only when not empty
 };
 
 } // namespace slicescope::trace

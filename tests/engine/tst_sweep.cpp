@@ -1,0 +1,306 @@
+// Sweep plans (--param, --values, --range), crossovers, and the sweep fields of the trace.
+#include "slicescope/sweep/crossover.h"
+#include "slicescope/sweep/sweepplan.h"
+#include "slicescope/trace/tracejson.h"
+
+#include <cmath>
+#include <gtest/gtest.h>
+
+namespace slicescope::sweep {
+namespace {
+
+using Values = std::vector<std::string>;
+
+TEST(SweepParam, ParsesEveryNameAndRefusesOthers) {
+    for (auto name : {"block", "rows", "columns", "n", "work", "dtype", "memory"}) {
+        auto param = parseSweepParam(name);
+        ASSERT_TRUE(param) << name;
+        EXPECT_EQ(toString(*param), name);
+    }
+    auto bad = parseSweepParam("registers");
+    ASSERT_FALSE(bad);
+    EXPECT_EQ(bad.error().code, Error::Code::InvalidArgument);
+    EXPECT_NE(bad.error().message.find("unknown sweep parameter 'registers'"), std::string::npos);
+    EXPECT_TRUE(isNumeric(SweepParam::Block));
+    EXPECT_FALSE(isNumeric(SweepParam::Dtype));
+    EXPECT_FALSE(isNumeric(SweepParam::Memory));
+}
+
+TEST(SweepValues, ParsesAListInOrderWithCanonicalText) {
+    EXPECT_EQ(*parseValues(SweepParam::Block, "32, 064,128"), (Values{"32", "64", "128"}));
+    EXPECT_EQ(*parseValues(SweepParam::Dtype, "f64,f32"), (Values{"f64", "f32"}));
+    EXPECT_EQ(*parseValues(SweepParam::Memory, "pageable,pinned"), (Values{"pageable", "pinned"}));
+}
+
+TEST(SweepValues, RefusesEmptyInvalidAndRepeatedValues) {
+    struct Case {
+        SweepParam param;
+        const char* list;
+        const char* why;
+    };
+    for (const auto& c :
+         {Case{SweepParam::Block, "", "empty"}, Case{SweepParam::Block, "32,,64", "empty value"},
+          Case{SweepParam::Block, "0", "from 1 to 1024"},
+          Case{SweepParam::Block, "2000", "from 1 to 1024"},
+          Case{SweepParam::Work, "0", "from 1 to 4294967295"},
+          Case{SweepParam::Work, "4294967296", "from 1 to 4294967295"},
+          Case{SweepParam::Rows, "-5", "whole number"},
+          Case{SweepParam::Rows, "1.5", "whole number"}, Case{SweepParam::Dtype, "f16", "dtype"},
+          Case{SweepParam::Memory, "swap", "memory"}, Case{SweepParam::N, "4,4", "twice"}}) {
+        auto values = parseValues(c.param, c.list);
+        ASSERT_FALSE(values) << c.list;
+        EXPECT_EQ(values.error().code, Error::Code::InvalidArgument);
+        EXPECT_NE(values.error().message.find(c.why), std::string::npos) << values.error().message;
+    }
+}
+
+TEST(SweepValues, RefusesMoreThanTheMaximumPoints) {
+    std::string list;
+    for (std::size_t i = 1; i <= kMaxPoints + 1; ++i) {
+        list += (i == 1 ? "" : ",") + std::to_string(i);
+    }
+    auto values = parseValues(SweepParam::Rows, list);
+    ASSERT_FALSE(values);
+    EXPECT_NE(values.error().message.find("at most 1000 points"), std::string::npos);
+}
+
+TEST(SweepRange, MultipliesAddsAndDefaultsToDoubling) {
+    EXPECT_EQ(*parseRange(SweepParam::Block, "32:1024:x2"),
+              (Values{"32", "64", "128", "256", "512", "1024"}));
+    EXPECT_EQ(*parseRange(SweepParam::Block, "32:1024"),
+              (Values{"32", "64", "128", "256", "512", "1024"}));
+    EXPECT_EQ(*parseRange(SweepParam::Rows, "100:100000:x10"),
+              (Values{"100", "1000", "10000", "100000"}));
+    EXPECT_EQ(*parseRange(SweepParam::Work, "1:10:+4"), (Values{"1", "5", "9"}));
+    EXPECT_EQ(*parseRange(SweepParam::Work, "7:7"), (Values{"7"}));
+    // A factor too small to move past a whole number still advances by one.
+    EXPECT_EQ(*parseRange(SweepParam::N, "1:4:x1.1"), (Values{"1", "2", "3", "4"}));
+    EXPECT_EQ(parseRange(SweepParam::Block, "32:1024:+32")->size(), 32u);
+}
+
+TEST(SweepRange, RefusesRangesThatDoNotEndOrAreTooLong) {
+    for (const auto* range : {"32:1024:x1", "32:1024:x0.5", "32:1024:+0", "1024:32", "32",
+                              "1:2:3:4", "32:1024:*2", "0:64", "32:2048", "1:100000:+1"}) {
+        auto values = parseRange(SweepParam::Block, range);
+        EXPECT_FALSE(values) << range;
+    }
+    auto tooMany = parseRange(SweepParam::Rows, "1:100000:+1");
+    ASSERT_FALSE(tooMany);
+    EXPECT_NE(tooMany.error().message.find("more than 1000 points"), std::string::npos);
+    auto notNumeric = parseRange(SweepParam::Dtype, "1:2");
+    ASSERT_FALSE(notNumeric);
+    EXPECT_NE(notNumeric.error().message.find("--values"), std::string::npos);
+}
+
+TEST(SweepApply, SetsTheParameterAndKeepsTheRest) {
+    backend::RunRequest base;
+    base.problem = *problem::makeProblem({100, 4000, 5}, problem::Dtype::F64, 1);
+    base.repeat = 3;
+    auto block = applyValue(SweepParam::Block, "256", base);
+    ASSERT_TRUE(block);
+    EXPECT_EQ(block->block.mode, strategy::BlockOption::Mode::Explicit);
+    EXPECT_EQ(block->block.threads, 256u);
+    EXPECT_EQ(block->problem, base.problem);
+    EXPECT_EQ(block->repeat, 3u);
+    EXPECT_EQ(applyValue(SweepParam::Rows, "7", base)->problem.shape, (problem::Shape{7, 4000, 5}));
+    EXPECT_EQ(applyValue(SweepParam::Columns, "7", base)->problem.shape,
+              (problem::Shape{100, 7, 5}));
+    EXPECT_EQ(applyValue(SweepParam::N, "7", base)->problem.shape, (problem::Shape{100, 4000, 7}));
+    EXPECT_EQ(applyValue(SweepParam::Work, "40", base)->problem.workPerElement, 40u);
+    EXPECT_EQ(applyValue(SweepParam::Dtype, "f32", base)->problem.dtype, problem::Dtype::F32);
+    EXPECT_EQ(applyValue(SweepParam::Memory, "pinned", base)->memory, backend::MemoryMode::Pinned);
+    auto overflow = applyValue(SweepParam::Rows, "18446744073709551615", base);
+    ASSERT_FALSE(overflow);
+    EXPECT_NE(overflow.error().message.find("64 bits"), std::string::npos);
+}
+
+// --- Crossovers ---
+
+TEST(Crossover, NoneWhenOneStrategyLeadsThroughout) {
+    const Values x{"1", "2", "4"};
+    auto c = findCrossovers("work", x, {{"a", {1, 2, 3}}, {"b", {5, 6, 7}}}, true);
+    EXPECT_TRUE(c.empty());
+}
+
+TEST(Crossover, SinglePointHasNone) {
+    auto c = findCrossovers("work", {"8"}, {{"a", {2}}, {"b", {1}}}, true);
+    EXPECT_TRUE(c.empty());
+}
+
+TEST(Crossover, InterpolatesExactlyOnLogAxes) {
+    // a = x ns, b = 100/x ns: straight lines on log-log axes, equal at x = 10.
+    const Values x{"1", "100"};
+    auto c = findCrossovers("work", x, {{"a", {1, 100}}, {"b", {100, 1}}}, true);
+    ASSERT_EQ(c.size(), 1u);
+    EXPECT_EQ(c[0].from, "a");
+    EXPECT_EQ(c[0].to, "b");
+    EXPECT_EQ(c[0].lowValue, "1");
+    EXPECT_EQ(c[0].highValue, "100");
+    EXPECT_TRUE(c[0].interpolated);
+    EXPECT_NEAR(c[0].at, 10.0, 1e-9);
+    EXPECT_NE(c[0].text.find("from work ≈ 10 b beats a (interpolated between 1 and 100)"),
+              std::string::npos)
+        << c[0].text;
+}
+
+TEST(Crossover, InterpolatesExactlyOnLinearAxes) {
+    // a = 10 + x, b = 40 - x: equal at x = 15.
+    auto c = findCrossovers("rows", {"10", "20"}, {{"a", {20, 30}}, {"b", {30, 20}}}, false);
+    ASSERT_EQ(c.size(), 1u);
+    EXPECT_NEAR(c[0].at, 15.0, 1e-12);
+}
+
+TEST(Crossover, FindsTwoCrossoversInOrder) {
+    const Values x{"1", "10", "100", "1000"};
+    auto c = findCrossovers("block", x, {{"a", {1, 5, 50, 2}}, {"b", {2, 3, 40, 30}}}, true);
+    ASSERT_EQ(c.size(), 2u);
+    EXPECT_EQ(c[0].from, "a");
+    EXPECT_EQ(c[0].to, "b");
+    EXPECT_EQ(c[0].lowValue, "1");
+    EXPECT_EQ(c[0].highValue, "10");
+    EXPECT_GT(c[0].at, 1.0);
+    EXPECT_LT(c[0].at, 10.0);
+    EXPECT_EQ(c[1].from, "b");
+    EXPECT_EQ(c[1].to, "a");
+    EXPECT_EQ(c[1].lowValue, "100");
+    EXPECT_EQ(c[1].highValue, "1000");
+}
+
+TEST(Crossover, ATieIsNoCrossover) {
+    // b ties a at the middle point and never beats it: no crossover.
+    auto c = findCrossovers("work", {"1", "2", "4"}, {{"a", {1, 2, 3}}, {"b", {5, 2, 7}}}, true);
+    EXPECT_TRUE(c.empty());
+    // A tie first, then b ahead: one crossover, from the tie to the point b leads.
+    auto later =
+        findCrossovers("work", {"1", "2", "4"}, {{"a", {1, 2, 3}}, {"b", {5, 2, 1}}}, true);
+    ASSERT_EQ(later.size(), 1u);
+    EXPECT_EQ(later[0].lowValue, "2");
+    EXPECT_EQ(later[0].highValue, "4");
+}
+
+TEST(Crossover, CategoriesAreNotInterpolated) {
+    auto c = findCrossovers("dtype", {"f64", "f32"}, {{"a", {1, 5}}, {"b", {2, 3}}}, false);
+    ASSERT_EQ(c.size(), 1u);
+    EXPECT_FALSE(c[0].interpolated);
+    EXPECT_TRUE(std::isnan(c[0].at));
+    EXPECT_NE(c[0].text.find("between dtype f64 and f32 b overtakes a"), std::string::npos);
+}
+
+TEST(Crossover, MissingPointsAreSkipped) {
+    // b did not run at the middle point; a leads until b's last point.
+    auto c = findCrossovers("work", {"1", "2", "4"}, {{"a", {1, 2, 3}}, {"b", {5, NAN, 1}}}, true);
+    ASSERT_EQ(c.size(), 1u);
+    EXPECT_EQ(c[0].lowValue, "2");
+    EXPECT_FALSE(c[0].interpolated); // b has no time at 2 to interpolate from
+}
+
+// --- The trace's sweep fields ---
+
+TEST(SweepTrace, RoundTripsSweepPointsCeilingsAndSweeps) {
+    trace::Trace t;
+    t.generator = "test";
+    for (int i = 0; i < 2; ++i) {
+        trace::Run run;
+        run.id = "slice-2d-" + std::to_string(i);
+        run.strategy = "slice-2d";
+        run.mode = trace::RunMode::Modelled;
+        run.device.name = "NVIDIA H200";
+        run.sweep = trace::SweepPoint{"block", i == 0 ? "32" : "64", std::uint32_t(i)};
+        t.runs.push_back(run);
+    }
+    t.runs[1].ceilings = trace::Ceilings{4229.5, 55, 54.5, 6.7, 13.9, 33454.1, 66908.2, "measured"};
+    trace::Run dtypeRun = t.runs[0];
+    dtypeRun.id = "x";
+    dtypeRun.sweep = trace::SweepPoint{"dtype", "f32", 1};
+    t.runs.push_back(dtypeRun);
+    trace::Sweep sweep;
+    sweep.param = "block";
+    sweep.values = {"32", "64"};
+    sweep.scale = "log";
+    sweep.strategies = {"slice-2d", "cpu-parallel"};
+    sweep.complete = false;
+    trace::Crossover c;
+    c.from = "cpu-parallel";
+    c.to = "slice-2d";
+    c.lowValue = "32";
+    c.highValue = "64";
+    c.at = 40.5;
+    c.interpolated = true;
+    c.text = "from block ≈ 40.5 slice-2d beats cpu-parallel";
+    sweep.crossovers.push_back(c);
+    c.at = NAN;
+    c.interpolated = false;
+    sweep.crossovers.push_back(c);
+    t.sweeps.push_back(sweep);
+
+    const std::string text = trace::toJson(t);
+    EXPECT_NE(text.find("\"sweep\": {\"index\":0,\"param\":\"block\",\"value\":32}"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("\"value\":\"f32\""), std::string::npos);
+    EXPECT_NE(text.find("\"source\":\"measured\""), std::string::npos);
+    auto back = trace::parseTrace(text);
+    ASSERT_TRUE(back) << back.error().message;
+    ASSERT_EQ(back->runs.size(), 3u);
+    EXPECT_EQ(back->runs[0].sweep, t.runs[0].sweep);
+    EXPECT_EQ(back->runs[1].sweep, t.runs[1].sweep);
+    EXPECT_EQ(back->runs[2].sweep, dtypeRun.sweep);
+    EXPECT_FALSE(back->runs[0].ceilings);
+    EXPECT_EQ(back->runs[1].ceilings, t.runs[1].ceilings);
+    EXPECT_EQ(back->runs[1].device.name, "NVIDIA H200");
+    ASSERT_EQ(back->sweeps.size(), 1u);
+    const auto& s = back->sweeps[0];
+    EXPECT_EQ(s.param, "block");
+    EXPECT_EQ(s.values, sweep.values);
+    EXPECT_EQ(s.scale, "log");
+    EXPECT_EQ(s.strategies, sweep.strategies);
+    EXPECT_EQ(s.metric, "per_repetition_ns");
+    EXPECT_FALSE(s.complete);
+    ASSERT_EQ(s.crossovers.size(), 2u);
+    EXPECT_EQ(s.crossovers[0].from, "cpu-parallel");
+    EXPECT_EQ(s.crossovers[0].highValue, "64");
+    EXPECT_EQ(s.crossovers[0].at, 40.5);
+    EXPECT_TRUE(s.crossovers[0].interpolated);
+    EXPECT_EQ(s.crossovers[0].text, c.text);
+    EXPECT_TRUE(std::isnan(s.crossovers[1].at));
+    EXPECT_FALSE(s.crossovers[1].interpolated);
+    // Written again, the text is the same.
+    EXPECT_EQ(trace::toJson(*back), text);
+}
+
+TEST(SweepTrace, TracesWithoutSweepsHaveNoSweepFields) {
+    trace::Trace t;
+    trace::Run run;
+    run.id = "a";
+    run.strategy = "cpu-serial";
+    run.device.name = "cpu";
+    t.runs.push_back(run);
+    const std::string text = trace::toJson(t);
+    EXPECT_EQ(text.find("sweep"), std::string::npos);
+    EXPECT_EQ(text.find("ceilings"), std::string::npos);
+}
+
+TEST(SweepTrace, RejectsMalformedSweepFields) {
+    const std::string head =
+        R"({"format":"slicescope-trace","version":1,"runs":[{"id":"a","strategy":"x","mode":"modelled","device":{"name":"d")";
+    for (
+        const auto& [tail, why] : std::vector<std::pair<std::string, std::string>>{
+            {R"(},"activities":[],"sweep":{"value":3}}]})", "\"param\" is missing"},
+            {R"(},"activities":[],"sweep":{"param":"block","value":-3}}]})", "\"value\""},
+            {R"(},"activities":[],"sweep":{"param":"block"}}]})", "\"value\" is missing"},
+            {R"(,"ceilings":{"dram_gbps":-1,"source":"measured"}},"activities":[]}]})",
+             "dram_gbps"},
+            {R"(,"ceilings":{"dram_gbps":1,"source":"guess"}},"activities":[]}]})", "\"source\""},
+            {R"(},"activities":[]}],"sweeps":{}})", "\"sweeps\" must be an array"},
+            {R"(},"activities":[]}],"sweeps":[{"values":[1]}]})", "\"param\" is missing"},
+            {R"(},"activities":[]}],"sweeps":[{"param":"work","crossovers":[{"from":"a","to":"b","low_value":1}]}]})",
+             "\"high_value\" is missing"}}) {
+        auto parsed = trace::parseTrace(head + tail);
+        ASSERT_FALSE(parsed) << tail;
+        EXPECT_EQ(parsed.error().code, Error::Code::Parse);
+        EXPECT_NE(parsed.error().message.find(why), std::string::npos) << parsed.error().message;
+    }
+}
+
+} // namespace
+} // namespace slicescope::sweep
