@@ -13,6 +13,7 @@ const KernelEntry& kernelEntry(Family family) {
     case Family::ElementwiseBroadcast: return kElementwiseBroadcastKernels;
     case Family::TestTrap: return kTestTrapKernels;
     case Family::TestSpin: return kTestSpinKernels;
+    case Family::FmaPeak: return kFmaPeakKernels;
     }
     return kOneWorkerKernels;
 }

@@ -18,6 +18,7 @@ enum class Family : unsigned {
     ElementwiseBroadcast,
     TestTrap, // executes a trap instruction: a sticky "unspecified launch failure"
     TestSpin, // spins for KernelArgs::spinNs of GPU time
+    FmaPeak,  // roofline ceiling: independent FMA chains, workPerElement steps per thread
 };
 
 struct KernelEntry {
@@ -37,5 +38,9 @@ extern const KernelEntry kElementwiseMaterializedKernels;
 extern const KernelEntry kElementwiseBroadcastKernels;
 extern const KernelEntry kTestTrapKernels;
 extern const KernelEntry kTestSpinKernels;
+extern const KernelEntry kFmaPeakKernels;
+
+// FMA chains per thread of the FmaPeak kernel: flop per thread = 2 x chains x steps.
+inline constexpr unsigned kFmaPeakChains = 8;
 
 } // namespace slicescope::kernels

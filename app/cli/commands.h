@@ -14,4 +14,5 @@ void addOccupancyCommand(CLI::App& app, int& exitStatus);
 void addExportCommand(CLI::App& app, int& exitStatus);
 void addRecordCommand(CLI::App& app, int& exitStatus); // "record": an outside program, through CUPTI injection
 
+void addSweepCommands(CLI::App& app, int& exitStatus); // "sweep" and "roofline"
 } // namespace slicescope::cli

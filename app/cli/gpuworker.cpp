@@ -7,7 +7,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <atomic>
 #include <cerrno>
+#include <csignal>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -16,9 +18,13 @@
 #include <iostream>
 #include <string>
 #include <thread>
+#include <tuple>
 
 #include "clioutput.h"
+#include "slicescope/backend/ceilingsprobe.h"
+#include "slicescope/sweep/sweepplan.h"
 #include "slicescope/trace/tracejson.h"
+#include "sweepprogress.h"
 
 extern char** environ;
 
@@ -27,6 +33,23 @@ namespace slicescope::cli {
 namespace {
 
 using strategy::StrategyId;
+
+std::atomic<pid_t> gWorkerPid{0};
+volatile std::sig_atomic_t gWorkerInterrupted = 0;
+
+void onWorkerInterrupt(int) {
+    gWorkerInterrupted = 1;
+}
+
+std::vector<std::string> splitList(const std::string& list) {
+    std::vector<std::string> items;
+    for (std::size_t start = 0; start <= list.size() && !list.empty();) {
+        const std::size_t comma = std::min(list.find(',', start), list.size());
+        items.push_back(list.substr(start, comma - start));
+        start = comma + 1;
+    }
+    return items;
+}
 
 std::string joinStrategies(const std::vector<StrategyId>& ids) {
     std::string list;
@@ -118,10 +141,14 @@ std::vector<std::string> childRunArguments(const RunOptions& o, const std::strin
                                   "--kernel-timeout", std::to_string(o.kernelTimeoutS), "-q", "-o", output};
     for (const auto& [on, flag] : {std::pair{o.counters, "--counters"},
                                    std::pair{o.sampleOccupancy, "--sample-occupancy"},
-                                   std::pair{o.noCupti, "--no-cupti"}, std::pair{o.progress, "--progress"}}) {
+          std::pair{o.noCupti, "--no-cupti"}, std::pair{o.progress, "--progress"},
+          std::pair{o.roofline, "--roofline"}}) {
         if (on) {
             args.emplace_back(flag);
         }
+    }
+    if (!o.sweepParam.empty()) {
+        args.insert(args.end(), {"--sweep-param", o.sweepParam, "--sweep-values", o.sweepValues});
     }
     return args;
 }
@@ -187,11 +214,86 @@ int runGpuWorker(const RunOptions& o) {
         request.deviceIndex = o.device;
         return std::pair{request, *strategies};
     }();
-    if (!parsed) {
+    // Measured once, before any run's CUPTI collection starts.
+    std::optional<trace::Ceilings> ceilings;
+    if (parsed && o.roofline) {
+        auto measured = backend::measureCeilings(o.device);
+        if (measured) {
+            ceilings = *measured;
+        } else {
+            printWarning("roofline ceilings not measured: " + measured.error().message);
+        }
+    }
+    if (parsed && !o.sweepParam.empty()) {
+        // A sweep: every point in one session (one CUDA context). SIGINT ends the sweep after
+        // the point in progress; the points done are reported as usual.
+        struct sigaction action {};
+        action.sa_handler = onWorkerInterrupt;
+        sigemptyset(&action.sa_mask);
+        ::sigaction(SIGINT, &action, nullptr);
+        const auto param = sweep::parseSweepParam(o.sweepParam);
+        const auto values = splitList(o.sweepValues);
+        std::vector<backend::RunRequest> requests;
+        for (const auto& value : values) {
+            auto request = param ? sweep::applyValue(*param, value, parsed->first)
+                                 : Result<backend::RunRequest>(tl::unexpected(param.error()));
+            if (!request) {
+                status = reportError(request.error());
+                requests.clear();
+                break;
+            }
+            requests.push_back(*request);
+        }
+        const auto& ids = parsed->second;
+        backend::GpuOptions options;
+        options.kernelTimeoutS = o.kernelTimeoutS;
+        options.cupti = !o.noCupti;
+        trace::Trace trace;
+        trace.generator = "slicescope-cli 0.1.0";
+        hung = backend::runGpuPoints(
+            ids, requests, options,
+            [&](std::size_t point) {
+                backend::Progress progress;
+                if (o.progress) {
+                    progress.report = [&, point](std::string_view stage, double fraction) {
+                        printSweepProgress(true, point, values.size(), o.sweepParam, values[point],
+                                           "gpu", 0, ids.size(), stage, fraction);
+                    };
+                }
+                return progress;
+            },
+            [&](std::size_t point, backend::GpuResults&& gpu) {
+                for (std::size_t k = 0; k < gpu.runs.size() && k < ids.size(); ++k) {
+                    if (gpu.runs[k]) {
+                        auto& run = *gpu.runs[k];
+                        run.sweep =
+                            trace::SweepPoint{o.sweepParam, values[point], std::uint32_t(point)};
+                        run.ceilings = ceilings;
+                        trace.runs.push_back(std::move(run));
+                        continue;
+                    }
+                    status = kExitFailure;
+                    const nlohmann::json error = {{"strategy", strategy::toString(ids[k])},
+                                                  {"point", point},
+                                                  {"code", int(gpu.runs[k].error().code)},
+                                                  {"message", gpu.runs[k].error().message}};
+                    std::cout << "worker-error " << error.dump() << '\n';
+                }
+                return gWorkerInterrupted == 0;
+            });
+        if (auto written = trace::writeTrace(trace, o.output); !written) {
+            status = reportError(written.error());
+        }
+    } else if (!parsed) {
         status = reportError(parsed.error());
     } else {
         const auto& ids = parsed->second;
         auto gpu = runGpuHere(o, ids, parsed->first);
+        for (auto& run : gpu.runs) {
+            if (run && ceilings) {
+                run->ceilings = ceilings;
+            }
+        }
         hung = gpu.deviceHung;
         trace::Trace trace;
         trace.generator = "slicescope-cli 0.1.0";
@@ -225,13 +327,26 @@ int runGpuWorker(const RunOptions& o) {
     return status;
 }
 
-std::vector<Result<trace::Run>> runGpuInWorker(const RunOptions& o, const std::vector<StrategyId>& ids) {
-    std::vector<Result<trace::Run>> results(
-        ids.size(), fail(Error::Code::DeviceFault, "the GPU worker ended before it reported this strategy"));
+pid_t workerToInterrupt() {
+    return gWorkerPid.load();
+}
+
+namespace {
+
+// One worker for every point: results[point][strategy].
+std::vector<std::vector<Result<trace::Run>>>
+runWorker(const RunOptions& o, const std::vector<StrategyId>& ids, std::size_t points) {
+    std::vector<std::vector<Result<trace::Run>>> grid(
+        points, std::vector<Result<trace::Run>>(
+                    ids.size(), fail(Error::Code::DeviceFault,
+                                     "the GPU worker ended before it reported this strategy")));
     int pipeFds[2];
     if (::pipe2(pipeFds, O_CLOEXEC) != 0) {
-        results.assign(ids.size(), fail(Error::Code::Internal, std::string("pipe: ") + std::strerror(errno)));
-        return results;
+        for (auto& results : grid) {
+            results.assign(ids.size(), fail(Error::Code::Internal,
+                                            std::string("pipe: ") + std::strerror(errno)));
+        }
+        return grid;
     }
     const auto output = temporaryTrace("gpu");
     auto args = childRunArguments(o, joinStrategies(ids), output.string());
@@ -243,12 +358,15 @@ std::vector<Result<trace::Run>> runGpuInWorker(const RunOptions& o, const std::v
     ::close(pipeFds[1]);
     if (!child) {
         ::close(pipeFds[0]);
-        results.assign(ids.size(), tl::unexpected(child.error()));
-        return results;
+        for (auto& results : grid) {
+            results.assign(ids.size(), tl::unexpected(child.error()));
+        }
+        return grid;
     }
+    gWorkerPid = *child;
 
     std::optional<int> workerStatus;
-    std::vector<std::pair<std::string, Error>> errors;
+    std::vector<std::tuple<std::string, std::size_t, Error>> errors;
     if (FILE* in = ::fdopen(pipeFds[0], "r")) {
         char* line = nullptr;
         std::size_t capacity = 0;
@@ -265,7 +383,8 @@ std::vector<Result<trace::Run>> runGpuInWorker(const RunOptions& o, const std::v
             } else if (text.starts_with("worker-error ")) {
                 const auto j = nlohmann::json::parse(text.substr(13), nullptr, false);
                 if (j.is_object() && j.contains("strategy") && j.contains("code") && j.contains("message")) {
-                    errors.emplace_back(j["strategy"].get<std::string>(),
+                    const std::size_t point = j.contains("point") ? j["point"].get<std::size_t>() : 0;
+                    errors.emplace_back(j["strategy"].get<std::string>(), point,
                                         Error{Error::Code(j["code"].get<int>()), j["message"].get<std::string>()});
                 }
             } else if (text.starts_with("worker-done ")) {
@@ -279,6 +398,7 @@ std::vector<Result<trace::Run>> runGpuInWorker(const RunOptions& o, const std::v
     } else {
         ::close(pipeFds[0]);
     }
+    gWorkerPid = 0;
     // The worker has said all it will. One still alive now is held by the driver (a hung
     // kernel): leave it to end on its own rather than wait for it.
     if (!reapWithin(*child, std::chrono::milliseconds(workerStatus ? 2000 : 10000))) {
@@ -292,30 +412,45 @@ std::vector<Result<trace::Run>> runGpuInWorker(const RunOptions& o, const std::v
     std::filesystem::remove(output, ec);
     if (trace) {
         for (auto& run : trace->runs) {
-            for (std::size_t k = 0; k < ids.size(); ++k) {
-                if (run.strategy == strategy::toString(ids[k]) && !results[k]) {
-                    results[k] = std::move(run);
+            const std::size_t point = run.sweep ? run.sweep->index : 0;
+            for (std::size_t k = 0; point < points && k < ids.size(); ++k) {
+                if (run.strategy == strategy::toString(ids[k]) && !grid[point][k]) {
+                    grid[point][k] = std::move(run);
                     break;
                 }
             }
         }
     }
-    for (auto& [name, error] : errors) {
-        for (std::size_t k = 0; k < ids.size(); ++k) {
+    for (auto& [name, point, error] : errors) {
+        for (std::size_t k = 0; point < points && k < ids.size(); ++k) {
             if (name == strategy::toString(ids[k])) {
-                results[k] = tl::unexpected(error);
+                grid[point][k] = tl::unexpected(error);
             }
         }
     }
     if (!workerStatus) {
-        for (auto& r : results) {
-            if (!r) {
-                r = fail(Error::Code::DeviceFault,
-                         "the GPU worker ended without reporting (it crashed or was killed)");
+        for (auto& results : grid) {
+            for (auto& r : results) {
+                if (!r) {
+                    r = fail(Error::Code::DeviceFault,
+                             "the GPU worker ended without reporting (it crashed or was killed)");
+                }
             }
         }
     }
-    return results;
+    return grid;
+}
+
+} // namespace
+
+std::vector<Result<trace::Run>> runGpuInWorker(const RunOptions& o,
+                                               const std::vector<StrategyId>& ids) {
+    return std::move(runWorker(o, ids, 1).front());
+}
+
+std::vector<std::vector<Result<trace::Run>>>
+runGpuSweepInWorker(const RunOptions& o, const std::vector<StrategyId>& ids, std::size_t points) {
+    return runWorker(o, ids, points);
 }
 
 } // namespace slicescope::cli

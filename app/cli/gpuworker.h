@@ -11,6 +11,7 @@
 //   worker-done N          the worker's exit status; its runs are in the trace file it was given
 // and closes stdout and stderr before it exits, so nothing waits for a process the driver holds.
 
+#include <sys/types.h>
 #include <vector>
 
 #include "runoptions.h"
@@ -21,6 +22,18 @@ namespace slicescope::cli {
 // Parent side: runs the GPU strategies in a worker; one result per strategy, in order.
 std::vector<Result<trace::Run>> runGpuInWorker(const RunOptions& o,
                                                const std::vector<strategy::StrategyId>& ids);
+
+// Parent side of a sweep: one worker, one CUDA context, every point (o.sweepParam at each of
+// o.sweepValues). results[point][strategy]; a point the worker did not reach (interrupted, or
+// stopped by a fault) holds errors. Its runs carry their sweep point. While it runs, a SIGINT
+// to this process is passed on to the worker (forwardInterruptTo), which finishes its point and
+// reports the points done.
+std::vector<std::vector<Result<trace::Run>>>
+runGpuSweepInWorker(const RunOptions& o, const std::vector<strategy::StrategyId>& ids,
+                    std::size_t points);
+
+// The worker a SIGINT handler should pass the signal on to (0: none). Set while a worker runs.
+pid_t workerToInterrupt();
 
 // Worker side: the body of `run --gpu-worker`.
 int runGpuWorker(const RunOptions& o);

@@ -23,6 +23,7 @@ int main(int argc, char** argv) {
     addOccupancyCommand(app, exitStatus);
     addExportCommand(app, exitStatus);
     addRecordCommand(app, exitStatus);
+    addSweepCommands(app, exitStatus);
 
     try {
         app.parse(argc, argv);

@@ -15,6 +15,7 @@
 #include "slicescope/backend/cpubackend.h"
 #include "slicescope/backend/gpubackend.h"
 #include "slicescope/backend/modelbackend.h"
+#include "slicescope/sweep/roofline.h"
 #include "slicescope/trace/atomicfile.h"
 #include "slicescope/trace/exporters.h"
 #include "slicescope/trace/tracejson.h"
@@ -238,6 +239,9 @@ int runModelled(RunOptions o) {
         const auto id = parsed->strategies[i];
         printProgress(o.progress, strategy::toString(id), i, parsed->strategies.size(), "model", 0.0);
         results.push_back(backend::modelRun(id, parsed->request, *preset));
+        if (results.back() && o.roofline) {
+            results.back()->ceilings = sweep::datasheetCeilings(*preset);
+        }
     }
     return finish(o, parsed->strategies, results);
 }
@@ -264,7 +268,12 @@ void addRunCommands(CLI::App& app, int& exitStatus) {
         ->check(CLI::IsMember({"trap", "spin"}))
         ->group("");
     run->add_flag("--no-cupti", runOptions->noCupti, "Measure without CUPTI (host activities only)")->group("");
+    run->add_flag("--roofline", runOptions->roofline,
+                  "Measure the roofline's ceilings once (copies, FMA peak) and store them with the "
+                  "GPU runs (see 'slicescope-cli roofline')");
     run->add_flag("--gpu-worker", runOptions->gpuWorker, "Internal: run GPU strategies for a parent")->group("");
+    run->add_option("--sweep-param", runOptions->sweepParam, "Internal: the GPU worker's sweep")->group("");
+    run->add_option("--sweep-values", runOptions->sweepValues, "Internal: the GPU worker's sweep")->group("");
     run->callback([runOptions, &exitStatus] { exitStatus = runMeasured(*runOptions); });
 
     auto modelOptions = std::make_shared<RunOptions>();
@@ -274,6 +283,8 @@ void addRunCommands(CLI::App& app, int& exitStatus) {
     model->add_option("--device", modelOptions->preset,
                       "Device preset, e.g. h200, a100-sxm4-80gb, gtx-970 (see 'devices')")
         ->required();
+    model->add_flag("--roofline", modelOptions->roofline,
+                    "Store the preset's datasheet roofline ceilings with the runs");
     model->callback([modelOptions, &exitStatus] { exitStatus = runModelled(*modelOptions); });
 }
 

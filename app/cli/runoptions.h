@@ -27,6 +27,12 @@ struct RunOptions {
     bool noCupti = false;  // hidden, benchmarks only: measure without CUPTI
     bool gpuWorker = false; // hidden: this process is a parent's GPU worker (gpuworker.h)
     std::string preset;    // model only
+    bool roofline = false;  // measure the roofline's ceilings once and store them with the runs
+    // sweep: the parameter and its checked values (comma-separated); the GPU worker runs every
+    // point in one session.
+    std::string sweepParam;
+    std::string sweepValues;
+    std::int64_t testInterruptAfter = 0; // hidden, tests only: SIGINT after this many points
 };
 
 // The arguments of a child `slicescope-cli run` for these strategies with the same problem and

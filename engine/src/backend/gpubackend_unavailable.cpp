@@ -25,4 +25,16 @@ std::vector<Result<trace::Run>> runGpu(const std::vector<strategy::StrategyId>& 
     return runGpu(ids, request, GpuOptions{}, progress).runs;
 }
 
+bool runGpuPoints(const std::vector<strategy::StrategyId>& ids,
+                  const std::vector<RunRequest>& requests, const GpuOptions& options,
+                  const std::function<Progress(std::size_t)>&,
+                  const std::function<bool(std::size_t, GpuResults&&)>& onPoint) {
+    for (std::size_t i = 0; i < requests.size(); ++i) {
+        if (!onPoint(i, runGpu(ids, requests[i], options))) {
+            break;
+        }
+    }
+    return false;
+}
+
 } // namespace slicescope::backend

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "slicescope/backend/runrequest.h"
+#include <functional>
 #include "slicescope/device/devicespec.h"
 #include "slicescope/trace/trace.h"
 
@@ -53,5 +54,16 @@ struct GpuResults {
 
 GpuResults runGpu(const std::vector<strategy::StrategyId>& ids, const RunRequest& request,
                   const GpuOptions& options, const Progress& progress = {});
+
+// Runs the GPU strategies at each request in turn (the points of a sweep) in one session: one
+// context and one CUPTI subscription for every point. onPoint(i, results) gets point i's results
+// as soon as they are done and returns false to stop there (a cancelled sweep); progressFor(i)
+// gives point i's progress. After a kernel fault or a hang no later point starts: the result of
+// the point that failed says why (its notStarted and deviceHung as runGpu sets them). Returns
+// whether the device hung (the caller must then end the process with std::_Exit).
+bool runGpuPoints(const std::vector<strategy::StrategyId>& ids,
+                  const std::vector<RunRequest>& requests, const GpuOptions& options,
+                  const std::function<Progress(std::size_t point)>& progressFor,
+                  const std::function<bool(std::size_t point, GpuResults&& results)>& onPoint);
 
 } // namespace slicescope::backend

@@ -1,0 +1,475 @@
+// `sweep` (one parameter over many values, every strategy at each, with crossovers) and
+// `roofline` (the roofline with the copies, from a trace).
+#include "clioutput.h"
+#include "commands.h"
+#include "gpuworker.h"
+#include "runoptions.h"
+#include "slicescope/backend/cpubackend.h"
+#include "slicescope/backend/gpubackend.h"
+#include "slicescope/backend/modelbackend.h"
+#include "slicescope/sweep/crossover.h"
+#include "slicescope/sweep/roofline.h"
+#include "slicescope/sweep/sweepplan.h"
+#include "slicescope/trace/atomicfile.h"
+#include "slicescope/trace/runsummary.h"
+#include "slicescope/trace/tracejson.h"
+#include "sweepprogress.h"
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <signal.h>
+#include <unistd.h>
+
+namespace slicescope::cli {
+
+namespace {
+
+using strategy::StrategyId;
+
+// Exit status of a sweep that Ctrl+C ended: the points done are written, as a shell reports a
+// SIGINT death.
+constexpr int kExitInterrupted = 130;
+
+volatile std::sig_atomic_t gInterrupted = 0;
+
+void onInterrupt(int) {
+    gInterrupted = 1;
+    if (const pid_t worker = workerToInterrupt(); worker > 0) {
+        ::kill(worker, SIGINT); // it finishes its point and reports the points done
+    }
+}
+
+struct SweepOptions {
+    RunOptions run;
+    std::string param;
+    std::string values;
+    std::string range;
+    std::string device; // a CUDA ordinal (measured) or a preset (modelled)
+};
+
+struct Plan {
+    sweep::SweepParam param;
+    std::vector<std::string> values;
+    std::vector<StrategyId> strategies;
+    std::vector<backend::RunRequest> requests; // one per value
+    std::optional<device::DeviceSpec> preset;  // modelled
+};
+
+Result<Plan> makePlan(SweepOptions& s) {
+    RunOptions& o = s.run;
+    Plan plan;
+    auto param = sweep::parseSweepParam(s.param);
+    if (!param) {
+        return tl::unexpected(param.error());
+    }
+    plan.param = *param;
+    if (s.values.empty() == s.range.empty()) {
+        return fail(Error::Code::InvalidArgument,
+                    "give the sweep's values with either --values or --range");
+    }
+    auto values = s.values.empty() ? sweep::parseRange(*param, s.range)
+                                   : sweep::parseValues(*param, s.values);
+    if (!values) {
+        return tl::unexpected(values.error());
+    }
+    plan.values = *values;
+    const bool digits =
+        !s.device.empty() && s.device.find_first_not_of("0123456789") == std::string::npos;
+    if (!s.device.empty() && !digits) {
+        auto preset = device::findPreset(s.device);
+        if (!preset) {
+            return tl::unexpected(preset.error());
+        }
+        plan.preset = *preset;
+    } else if (digits) {
+        o.device = std::stoi(s.device.substr(0, 9));
+    }
+    auto strategies = strategy::parseStrategyList(o.strategies);
+    if (!strategies) {
+        return tl::unexpected(strategies.error());
+    }
+    for (auto id : *strategies) {
+        // Modelled sweeps: 'all' means the GPU strategies; a CPU strategy named is refused.
+        if (plan.preset && !strategy::isGpu(id)) {
+            if (o.strategies.find("all") != std::string::npos &&
+                o.strategies.find(strategy::toString(id)) == std::string::npos) {
+                continue;
+            }
+            return fail(Error::Code::InvalidArgument,
+                        std::string(strategy::toString(id)) +
+                            " runs on the CPU and cannot be modelled; sweep it without a preset");
+        }
+        plan.strategies.push_back(id);
+    }
+    const bool anyGpu =
+        std::any_of(plan.strategies.begin(), plan.strategies.end(), strategy::isGpu);
+    if (plan.param == sweep::SweepParam::Block && !anyGpu) {
+        return fail(Error::Code::InvalidArgument,
+                    "--param block needs a GPU strategy: the CPU strategies have no block size");
+    }
+    if (plan.param == sweep::SweepParam::Memory && !anyGpu) {
+        return fail(Error::Code::InvalidArgument,
+                    "--param memory needs a GPU strategy: the CPU strategies make no copies");
+    }
+    auto shape = problem::parseShape(o.shape);
+    if (!shape) {
+        return tl::unexpected(shape.error());
+    }
+    auto dtype = problem::parseDtype(o.dtype);
+    if (!dtype) {
+        return tl::unexpected(dtype.error());
+    }
+    auto problem = problem::makeProblem(*shape, *dtype, o.work);
+    if (!problem) {
+        return tl::unexpected(problem.error());
+    }
+    auto block = strategy::parseBlockOption(o.block);
+    if (!block) {
+        return tl::unexpected(block.error());
+    }
+    auto memory = backend::parseMemoryMode(o.memory);
+    if (!memory) {
+        return tl::unexpected(memory.error());
+    }
+    if (o.repeat < 1 || o.repeat > 10000) {
+        return fail(Error::Code::InvalidArgument,
+                    "--repeat must be from 1 to 10000 (got " + std::to_string(o.repeat) + ")");
+    }
+    if (auto target = trace::resolveOutput(o.output); !target) {
+        return tl::unexpected(target.error());
+    }
+    backend::RunRequest base;
+    base.problem = *problem;
+    base.block = *block;
+    base.memory = *memory;
+    base.repeat = std::uint32_t(o.repeat);
+    base.counters = o.counters;
+    base.sampleOccupancy = o.sampleOccupancy;
+    base.deviceIndex = o.device;
+    for (const auto& value : plan.values) {
+        auto request = sweep::applyValue(plan.param, value, base);
+        if (!request) {
+            return tl::unexpected(request.error());
+        }
+        plan.requests.push_back(*request);
+    }
+    return plan;
+}
+
+std::string joinValues(const std::vector<std::string>& values) {
+    std::string list;
+    for (const auto& v : values) {
+        list += (list.empty() ? "" : ",") + v;
+    }
+    return list;
+}
+
+int runSweep(SweepOptions& s) {
+    auto plan = makePlan(s);
+    if (!plan) {
+        return reportError(plan.error());
+    }
+    RunOptions& o = s.run;
+    const std::size_t points = plan->values.size();
+    const auto& ids = plan->strategies;
+    const std::string param(sweep::toString(plan->param));
+
+    struct sigaction action {};
+    action.sa_handler = onInterrupt;
+    action.sa_flags = SA_RESTART; // the worker's pipe keeps being read
+    sigemptyset(&action.sa_mask);
+    ::sigaction(SIGINT, &action, nullptr);
+
+    // results[point][strategy]; a point not reached stays "not run".
+    std::vector<std::vector<std::optional<Result<trace::Run>>>> grid(
+        points, std::vector<std::optional<Result<trace::Run>>>(ids.size()));
+    std::vector<StrategyId> gpuIds;
+    std::vector<std::size_t> gpuSlots;
+    for (std::size_t k = 0; k < ids.size(); ++k) {
+        if (strategy::isGpu(ids[k]) && !plan->preset) {
+            gpuIds.push_back(ids[k]);
+            gpuSlots.push_back(k);
+        }
+    }
+    std::optional<trace::Ceilings> datasheet;
+    if (plan->preset && o.roofline) {
+        datasheet = sweep::datasheetCeilings(*plan->preset);
+    }
+
+    // Measured GPU strategies: one worker for the whole sweep (one CUDA context).
+    if (!gpuIds.empty()) {
+        RunOptions worker = o;
+        worker.sweepParam = param;
+        worker.sweepValues = joinValues(plan->values);
+        if (backend::gpuBackendBuilt()) {
+            auto gpu = runGpuSweepInWorker(worker, gpuIds, points);
+            for (std::size_t p = 0; p < points && p < gpu.size(); ++p) {
+                for (std::size_t k = 0; k < gpuSlots.size(); ++k) {
+                    if (gpu[p][k] || !gInterrupted) {
+                        grid[p][gpuSlots[k]] = std::move(gpu[p][k]);
+                    }
+                }
+            }
+        } else {
+            for (std::size_t p = 0; p < points; ++p) {
+                auto runs = runGpuHere(worker, gpuIds, plan->requests[p]).runs;
+                for (std::size_t k = 0; k < gpuSlots.size() && k < runs.size(); ++k) {
+                    grid[p][gpuSlots[k]] = std::move(runs[k]);
+                }
+            }
+        }
+    }
+    // CPU strategies and modelled runs, point by point; Ctrl+C stops after the run in progress.
+    std::size_t pointsDone = 0;
+    for (std::size_t p = 0; p < points && !gInterrupted; ++p) {
+        for (std::size_t k = 0; k < ids.size() && !gInterrupted; ++k) {
+            if (grid[p][k]) {
+                continue;
+            }
+            const auto id = ids[k];
+            const std::string name(strategy::toString(id));
+            backend::Progress progress;
+            if (o.progress) {
+                progress.report = [&, p, k](std::string_view stage, double fraction) {
+                    printSweepProgress(true, p, points, param, plan->values[p], name, k, ids.size(),
+                                       stage, fraction);
+                };
+            }
+            if (plan->preset) {
+                progress("model", 0.0);
+                grid[p][k] = backend::modelRun(id, plan->requests[p], *plan->preset);
+            } else {
+                grid[p][k] = backend::runCpu(id, plan->requests[p], progress);
+            }
+        }
+        ++pointsDone;
+        if (o.testInterruptAfter > 0 && pointsDone == std::size_t(o.testInterruptAfter)) {
+            ::raise(SIGINT);
+        }
+    }
+
+    // One trace: the runs point by point, each with its sweep point; the crossovers on top.
+    trace::Trace trace;
+    trace.generator = "slicescope-cli 0.1.0";
+    int failures = 0;
+    std::vector<sweep::Series> series(ids.size());
+    for (std::size_t k = 0; k < ids.size(); ++k) {
+        series[k].strategy = std::string(strategy::toString(ids[k]));
+        series[k].timesNs.assign(points, NAN);
+    }
+    bool complete = !gInterrupted;
+    for (std::size_t p = 0; p < points; ++p) {
+        for (std::size_t k = 0; k < ids.size(); ++k) {
+            auto& slot = grid[p][k];
+            if (!slot) {
+                complete = false;
+                continue;
+            }
+            if (!*slot) {
+                reportError(Error{slot->error().code, param + " " + plan->values[p] + ": " +
+                                                          series[k].strategy + ": " +
+                                                          slot->error().message});
+                ++failures;
+                continue;
+            }
+            trace::Run run = std::move(**slot);
+            run.id = series[k].strategy + "@" + param + "=" + plan->values[p];
+            run.sweep = trace::SweepPoint{param, plan->values[p], std::uint32_t(p)};
+            if (datasheet) {
+                run.ceilings = datasheet;
+            }
+            if (run.verification && !run.verification->passed) {
+                reportError(Error{Error::Code::VerificationFailed,
+                                  run.id + ": output differs from the CPU reference"});
+                ++failures;
+            }
+            series[k].timesNs[p] = double(trace::summarize(run).perRepetitionNs());
+            trace.runs.push_back(std::move(run));
+        }
+    }
+    trace::Sweep summary;
+    summary.param = param;
+    summary.values = plan->values;
+    summary.scale = sweep::isNumeric(plan->param) ? "log" : "category";
+    for (const auto& line : series) {
+        summary.strategies.push_back(line.strategy);
+    }
+    summary.complete = complete;
+    summary.crossovers =
+        sweep::findCrossovers(param, plan->values, series, sweep::isNumeric(plan->param));
+    trace.sweeps.push_back(summary);
+
+    if (!trace.runs.empty()) {
+        if (auto written = trace::writeTrace(trace, o.output); !written) {
+            return reportError(written.error());
+        }
+    }
+    if (!o.quiet) {
+        for (const auto& run : trace.runs) {
+            printRunSummary(run);
+        }
+        std::cout << "sweep of " << param << " over " << points
+                  << (points == 1 ? " point" : " points") << ", " << ids.size()
+                  << (ids.size() == 1 ? " strategy" : " strategies") << '\n';
+    }
+    // Crossovers are the sweep's answer: printed even with --quiet.
+    if (summary.crossovers.empty()) {
+        std::cout << "no crossover: the fastest strategy is the same at every point\n";
+    }
+    for (const auto& c : summary.crossovers) {
+        std::cout << "crossover: " << c.text << '\n';
+    }
+    if (trace.runs.empty()) {
+        std::cerr << "slicescope-cli: no run succeeded; " << o.output << " was not written\n";
+    } else if (!o.quiet) {
+        std::cout << "wrote " << trace.runs.size() << (trace.runs.size() == 1 ? " run" : " runs")
+                  << " to " << o.output << '\n';
+    }
+    if (gInterrupted) {
+        std::cerr << "slicescope-cli: interrupted: " << trace.runs.size()
+                  << " runs of the points finished were kept\n";
+        return kExitInterrupted;
+    }
+    if (failures > 0 || trace.runs.empty()) {
+        std::cerr << "slicescope-cli: " << failures << " of " << points * ids.size()
+                  << " runs failed\n";
+        return kExitFailure;
+    }
+    return kExitOk;
+}
+
+std::string formatNumber(double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.4g", value);
+    return text;
+}
+
+int printRoofline(const std::string& path, bool csv) {
+    auto trace = trace::readTrace(path);
+    if (!trace) {
+        return reportError(trace.error());
+    }
+    const char* header =
+        csv ? "Run,Mode,Point,Intensity (flop/B),Achieved (Gflop/s),Attainable (Gflop/s),"
+              "Roof (GB/s),Peak (Gflop/s),Ridge (flop/B),Bound,Ceilings\n"
+            : "";
+    std::cout << header;
+    std::size_t placed = 0;
+    for (const auto& run : trace->runs) {
+        std::optional<trace::Ceilings> ceilings = run.ceilings;
+        if (!ceilings && run.mode == trace::RunMode::Modelled) {
+            if (auto preset = device::findPreset(run.device.id)) {
+                ceilings = sweep::datasheetCeilings(*preset);
+            }
+        }
+        if (!ceilings) {
+            continue;
+        }
+        auto roof = sweep::runRoofline(run, *ceilings);
+        if (!roof) {
+            continue;
+        }
+        ++placed;
+        for (const auto& [label, point] :
+             {std::pair{std::string("kernel (DRAM)"), roof->kernel},
+              std::pair{"whole run (" + roof->hostLink + " link)", roof->wholeRun}}) {
+            const std::string bound =
+                point.bound == sweep::Bound::Compute ? "compute" : "bandwidth";
+            if (csv) {
+                std::cout << run.id << ',' << trace::toString(run.mode) << ',' << label << ','
+                          << formatNumber(point.intensity) << ','
+                          << formatNumber(point.achievedGflops) << ','
+                          << formatNumber(point.attainableGflops) << ','
+                          << formatNumber(point.bandwidthGBps) << ','
+                          << formatNumber(point.peakGflops) << ','
+                          << formatNumber(point.ridgeIntensity) << ',' << bound << ','
+                          << roof->ceilingsSource << '\n';
+            } else {
+                std::cout << run.id << " [" << trace::toString(run.mode) << "] " << label << ": "
+                          << formatNumber(point.intensity) << " flop/B, achieved "
+                          << formatNumber(point.achievedGflops) << " Gflop/s of "
+                          << formatNumber(point.attainableGflops) << " attainable under "
+                          << formatNumber(point.bandwidthGBps) << " GB/s and "
+                          << formatNumber(point.peakGflops) << " Gflop/s (" << bound
+                          << "-bound; ridge at " << formatNumber(point.ridgeIntensity)
+                          << " flop/B; " << roof->ceilingsSource << " ceilings)\n";
+            }
+        }
+    }
+    if (placed == 0) {
+        std::cerr
+            << "slicescope-cli: " << path
+            << " has no GPU run with roofline ceilings (measure with 'run --roofline' or 'sweep "
+               "--roofline', or model with a preset)\n";
+        return kExitFailure;
+    }
+    return kExitOk;
+}
+
+} // namespace
+
+void addSweepCommands(CLI::App& app, int& exitStatus) {
+    auto s = std::make_shared<SweepOptions>();
+    auto* cmd = app.add_subcommand(
+        "sweep", "Run strategies over many values of one parameter (one GPU worker for the whole "
+                 "sweep) and report where the fastest strategy changes");
+    RunOptions& o = s->run;
+    cmd->add_option("--param", s->param,
+                    "The parameter to vary: block, rows, columns, n, work, dtype, memory")
+        ->required();
+    cmd->add_option("--values", s->values, "Comma-separated values, e.g. 32,64,128 or f64,f32");
+    cmd->add_option(
+        "--range", s->range,
+        "START:STOP[:xFACTOR|:+STEP] for numeric parameters, e.g. 32:1024:x2 (default x2)");
+    cmd->add_option("--shape", o.shape, "Array shape RxCxN, e.g. 100x4000x5 (the seed's)")
+        ->required();
+    cmd->add_option("--dtype", o.dtype, "Element type: f64 or f32")->capture_default_str();
+    cmd->add_option("--work", o.work, "Work per element k >= 1")->capture_default_str();
+    cmd->add_option("--strategy", o.strategies, "Comma-separated strategies, or 'all' (as for run)")
+        ->required();
+    cmd->add_option("--block", o.block, "Block size: numba, numba-cuda or 1..1024")
+        ->capture_default_str();
+    cmd->add_option("--memory", o.memory,
+                    "Host memory for copies: pageable, pinned, managed, mapped")
+        ->capture_default_str();
+    cmd->add_option("--repeat", o.repeat, "Repetitions at each point")->capture_default_str();
+    cmd->add_option(
+        "--device", s->device,
+        "A CUDA device ordinal (measured, the default: 0) or a device preset (modelled), "
+        "e.g. h200");
+    cmd->add_option("-o,--output", o.output, "Trace file to write (JSON)")->required();
+    cmd->add_flag("--counters", o.counters, "Measure achieved occupancy with CUPTI counters");
+    cmd->add_flag("--sample-occupancy", o.sampleOccupancy,
+                  "Sample occupancy over time (CUPTI PM sampling)");
+    cmd->add_flag(
+        "--roofline", o.roofline,
+        "Store roofline ceilings with the runs: measured once on the GPU, or the preset's "
+        "datasheet figures");
+    cmd->add_option("--kernel-timeout", o.kernelTimeoutS,
+                    "Seconds a kernel or copy may run (0: no limit)")
+        ->capture_default_str()
+        ->check(CLI::NonNegativeNumber);
+    cmd->add_flag("--progress", o.progress, "Print machine-readable progress lines on stdout");
+    cmd->add_flag("-q,--quiet", o.quiet, "Print no run summaries (crossovers are still printed)");
+    cmd->add_option("--test-interrupt-after", o.testInterruptAfter, "Tests: SIGINT after N points")
+        ->group("");
+    cmd->callback([s, &exitStatus] { exitStatus = runSweep(*s); });
+
+    auto path = std::make_shared<std::string>();
+    auto csv = std::make_shared<bool>(false);
+    auto* roof = app.add_subcommand(
+        "roofline",
+        "The roofline with the copies: each GPU run's kernel (flop per DRAM byte) and whole "
+        "run (flop per byte over the host link) against the trace's ceilings");
+    roof->add_option("trace", *path, "Trace file")->required();
+    roof->add_flag("--csv", *csv, "Print CSV instead of sentences");
+    roof->callback([path, csv, &exitStatus] { exitStatus = printRoofline(*path, *csv); });
+}
+
+} // namespace slicescope::cli

@@ -1,0 +1,73 @@
+# sweep: refusals, CPU and modelled sweeps, crossovers, progress, Ctrl+C; roofline.
+set(seed --shape 100x4000x5)
+slicescope_cli_test(sweep_help MATCH "--param.*--values.*--range" ARGS sweep --help)
+slicescope_cli_test(sweep_unknown_param EXIT 2 STDERR "unknown sweep parameter 'registers'"
+    ARGS sweep --param registers --values 1 ${seed} --strategy cpu-serial -o @WORK@/s.json)
+slicescope_cli_test(sweep_no_values EXIT 2 STDERR "either --values or --range"
+    ARGS sweep --param work ${seed} --strategy cpu-serial -o @WORK@/s.json)
+slicescope_cli_test(sweep_values_and_range EXIT 2 STDERR "either --values or --range"
+    ARGS sweep --param work --values 1 --range 1:4 ${seed} --strategy cpu-serial -o @WORK@/s.json)
+slicescope_cli_test(sweep_empty_value EXIT 2 STDERR "empty value"
+    ARGS sweep --param work --values 1,,4 ${seed} --strategy cpu-serial -o @WORK@/s.json)
+slicescope_cli_test(sweep_range_never_ends EXIT 2 STDERR "factor must be a number above 1"
+    ARGS sweep --param work --range 1:64:x1 ${seed} --strategy cpu-serial -o @WORK@/s.json)
+slicescope_cli_test(sweep_range_zero_step EXIT 2 STDERR "step must be a whole number of at least 1"
+    ARGS sweep --param work --range 1:64:+0 ${seed} --strategy cpu-serial -o @WORK@/s.json)
+slicescope_cli_test(sweep_range_backwards EXIT 2 STDERR "START is above STOP"
+    ARGS sweep --param work --range 64:1 ${seed} --strategy cpu-serial -o @WORK@/s.json)
+slicescope_cli_test(sweep_too_many_points EXIT 2 STDERR "more than 1000 points"
+    ARGS sweep --param rows --range 1:100000:+1 ${seed} --strategy cpu-serial -o @WORK@/s.json)
+slicescope_cli_test(sweep_block_zero EXIT 2 STDERR "'0' is not a whole number from 1 to 1024"
+    ARGS sweep --param block --values 0,32 ${seed} --strategy slice-2d --device h200 -o @WORK@/s.json)
+slicescope_cli_test(sweep_block_2000 EXIT 2 STDERR "'2000' is not a whole number from 1 to 1024"
+    ARGS sweep --param block --values 32,2000 ${seed} --strategy slice-2d --device h200 -o @WORK@/s.json)
+slicescope_cli_test(sweep_dtype_f16 EXIT 2 STDERR "unknown dtype 'f16'"
+    ARGS sweep --param dtype --values f64,f16 ${seed} --strategy cpu-serial -o @WORK@/s.json)
+slicescope_cli_test(sweep_dtype_range EXIT 2 STDERR "--range needs a numeric parameter"
+    ARGS sweep --param dtype --range 1:2 ${seed} --strategy cpu-serial -o @WORK@/s.json)
+slicescope_cli_test(sweep_block_cpu_only EXIT 2 STDERR "--param block needs a GPU strategy"
+    ARGS sweep --param block --values 32,64 ${seed} --strategy cpu-serial,cpu-parallel -o @WORK@/s.json)
+slicescope_cli_test(sweep_model_cpu_strategy EXIT 2 STDERR "cpu-serial runs on the CPU and cannot be modelled"
+    ARGS sweep --param work --values 1,2 ${seed} --strategy cpu-serial --device h200 -o @WORK@/s.json)
+slicescope_cli_test(sweep_unknown_preset EXIT 1 STDERR "unknown device preset 'h900'"
+    ARGS sweep --param work --values 1,2 ${seed} --strategy slice-2d --device h900 -o @WORK@/s.json)
+slicescope_cli_test(sweep_rows_overflow EXIT 2 STDERR "64 bits"
+    ARGS sweep --param rows --values 18446744073709551615 ${seed} --strategy cpu-serial -o @WORK@/s.json)
+
+# A modelled block sweep: one trace, every run with its point, the sweep on top.
+slicescope_cli_test(sweep_model_block
+    MATCH "slice-2d@block=32 \\[modelled\\].*elementwise-broadcast@block=1024 \\[modelled\\].*sweep of block over 6 points, 3 strategies.*wrote 18 runs"
+    MATCH_FILE "@WORK@/s.json|\"sweep\": {\"index\":0,\"param\":\"block\",\"value\":32}.*\"sweep\": {\"index\":5,\"param\":\"block\",\"value\":1024}.*\"sweeps\": .{\"complete\":true,[^\n]*\"scale\":\"log\",\"strategies\":.\"slice-2d\",\"slice-outer\",\"elementwise-broadcast\".,\"values\":.32,64,128,256,512,1024."
+    ARGS sweep --param block --range 32:1024 ${seed} --strategy slice-2d,slice-outer,elementwise-broadcast
+         --device h200 -o @WORK@/s.json)
+# 'all' with a preset: the GPU strategies.
+slicescope_cli_test(sweep_model_all MATCH "sweep of memory over 2 points, 7 strategies.*wrote 14 runs"
+    ARGS sweep --param memory --values pageable,pinned ${seed} --strategy all --device h200 -o @WORK@/s.json)
+# A modelled crossover: with few columns slice-outer's 1000 row workers win; with many,
+# slice-middle's column workers take over.
+slicescope_cli_test(sweep_model_crossover
+    MATCH "crossover: from columns ≈ [0-9.e+]+ slice-middle beats slice-outer \\(interpolated between 1024 and 4096\\)"
+    MATCH_FILE "@WORK@/s.json|\"crossovers\":.{\"at\":[0-9.e+]+,\"from\":\"slice-outer\",\"high_value\":4096,\"interpolated\":true,\"low_value\":1024,"
+    ARGS sweep --param columns --range 1:4096:x4 --shape 1000x1x5 --strategy slice-outer,slice-middle --device h200 -q -o @WORK@/s.json)
+# CPU sweeps, with progress lines saying the point.
+slicescope_cli_test(sweep_cpu_progress
+    MATCH "progress {[^\n]*\"point\":0,\"points\":2,[^\n]*\"strategy\":\"cpu-serial\".*progress {[^\n]*\"point\":1,\"points\":2,.*sweep of work over 2 points"
+    MATCH_FILE "@WORK@/s.json|\"id\": \"cpu-serial@work=1\".*\"mode\": \"measured-cpu\".*\"id\": \"cpu-serial@work=4\""
+    ARGS sweep --param work --values 1,4 --shape 10x20x5 --strategy cpu-serial --progress -o @WORK@/s.json)
+# Ctrl+C: the points finished are written (atomically), the sweep marked incomplete, exit 130.
+slicescope_cli_test(sweep_cpu_interrupted EXIT 130 STDERR "interrupted: 4 runs of the points finished were kept"
+    MATCH_FILE "@WORK@/s.json|\"id\": \"cpu-parallel@rows=20\".*\"sweeps\": .{\"complete\":false"
+    ARGS sweep --param rows --values 10,20,40,80 --shape 10x20x5 --strategy cpu-serial,cpu-parallel
+         --test-interrupt-after 2 -o @WORK@/s.json)
+slicescope_cli_test(sweep_model_interrupted EXIT 130 STDERR "interrupted: 1 runs"
+    ARGS sweep --param work --values 1,2,4 ${seed} --strategy slice-2d --device h200
+         --test-interrupt-after 1 -o @WORK@/s.json)
+# roofline: the seed's modelled runs land far left of the host-link roof.
+slicescope_cli_test(roofline_model_seed
+    MATCH "elementwise-broadcast \\[modelled\\] whole run \\(pageable link\\): 0.06219 flop/B.*bandwidth-bound; ridge at 3706 flop/B; datasheet ceilings"
+    ARGS roofline @DATA@/roofline-seed-model.json)
+slicescope_cli_test(roofline_csv
+    MATCH "Run,Mode,Point,Intensity \\(flop/B\\).*\nslice-outer,modelled,kernel \\(DRAM\\),0.06219,"
+    ARGS roofline --csv @DATA@/roofline-seed-model.json)
+slicescope_cli_test(roofline_missing_trace EXIT 1 STDERR "no-such-trace.json"
+    ARGS roofline @WORK@/no-such-trace.json)
