@@ -7,7 +7,8 @@
 // Every figure is a median of repeated measurements taken by this program now; nothing is copied
 // from elsewhere. `--grid-sweep` instead times the shipped elementwise-broadcast kernel over grids
 // of 1, 2, 4 and 8 items per thread and one resident wave: the measurement behind the engine's
-// choice of two items per thread.
+// choice of two items per thread. `--sweep` times `slicescope-cli sweep`: a 32-point block sweep
+// of 3 strategies at the seed shape, with counters (target <= 15 s) and without (<= 5 s).
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -43,6 +44,7 @@ struct Options {
     std::string cli;
     int cliRuns = 7; // 0: skip figures 3 and 5
     bool gridSweep = false;
+    bool sweep = false;
     std::uint32_t block = 0;   // 0: the fastest of 128, 256, 512, 1024
     // The seed's C x N (multBy 160 KB, as in the seed) with R scaled up: 12800 x 4000 x 5 f64 is
     // 2.048 GB per array.
@@ -137,6 +139,44 @@ int gridSweep(const Options& o, const device::DeviceSpec& device) {
 
 } // namespace
 
+// `slicescope-cli sweep` wall time: 32 block sizes (32, 64, ..., 1024) of slice-2d, slice-outer
+// and elementwise-broadcast at the seed shape, one worker process for the whole sweep; median of
+// cliRuns (at least 1) after one warm-up, with and without counters.
+int sweepTiming(const Options& o) {
+    const auto scratch = std::filesystem::temp_directory_path() /
+                         ("slicescope-bench-sweep-" + std::to_string(::getpid()) + ".json");
+    const std::vector<std::string> args{"sweep",      "--param",    "block",
+                                        "--range",    "32:1024:+32", "--shape",
+                                        "100x4000x5", "--strategy",
+                                        "slice-2d,slice-outer,elementwise-broadcast",
+                                        "-q",         "-o",         scratch.string()};
+    auto withCounters = args;
+    withCounters.push_back("--counters");
+    const int runs = std::max(1, o.cliRuns);
+    (void)timeCli(o.cli, args);
+    std::vector<double> plain, counted;
+    int failures = 0;
+    for (int i = 0; i < runs; ++i) {
+        const double a = timeCli(o.cli, args);
+        const double b = timeCli(o.cli, withCounters);
+        if (a < 0 || b < 0) {
+            ++failures;
+            break;
+        }
+        plain.push_back(a);
+        counted.push_back(b);
+    }
+    std::filesystem::remove(scratch);
+    const double plainS = median(plain), countedS = median(counted);
+    std::printf("\n| # | figure | measured | target | |\n|---|---|---|---|---|\n");
+    std::printf("| S1 | `sweep --param block --range 32:1024:+32`, 3 strategies at 100x4000x5, no "
+                "counters (median of %d) | %.3f s | <= 5 s | %s |\n",
+                runs, plainS, verdict(plainS <= 5.0));
+    std::printf("| S2 | the same sweep with `--counters` (median of %d) | %.3f s | <= 15 s | %s |\n",
+                runs, countedS, verdict(countedS <= 15.0));
+    return failures == 0 ? 0 : 1;
+}
+
 int main(int argc, char** argv) {
     Options o;
     o.cli = (std::filesystem::path(argv[0]).parent_path() / SLICESCOPE_CLI_NAME).string();
@@ -148,6 +188,8 @@ int main(int argc, char** argv) {
             o.cliRuns = std::max(0, std::atoi(argv[++i]));
         } else if (a == "--grid-sweep") {
             o.gridSweep = true;
+        } else if (a == "--sweep") {
+            o.sweep = true;
         } else if (a == "--block" && i + 1 < argc) {
             o.block = std::uint32_t(std::atoi(argv[++i]));
         } else if (a == "--rows" && i + 1 < argc) {
@@ -156,7 +198,7 @@ int main(int argc, char** argv) {
             o.columns = std::uint64_t(std::atoll(argv[++i]));
         } else {
             std::fprintf(stderr, "usage: slicescope-bench-gpu [--cli PATH] [--cli-runs N] [--block "
-                                 "THREADS] [--rows R] [--columns C] [--grid-sweep]\n");
+                                 "THREADS] [--rows R] [--columns C] [--grid-sweep] [--sweep]\n");
             return 2;
         }
     }
@@ -170,6 +212,9 @@ int main(int argc, char** argv) {
                 device.computeCapability().c_str(), device.smCount);
     if (o.gridSweep) {
         return gridSweep(o, device);
+    }
+    if (o.sweep) {
+        return sweepTiming(o);
     }
     int failures = 0;
 

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# sweep-samples.sh: the sweep and roofline samples, measured on the GPU in one go, with the
+# timings of the sweep benchmark. Writes into $OUT (default ./sweep-samples-out):
+#   block-sweep-timing.txt            32-point block sweep of 3 strategies at the seed shape, with
+#                                     and without counters (targets: <= 15 s and <= 5 s)
+#   sweep-block-32-1024-counters.json block sweep 32..1024 of slice-2d and elementwise-broadcast,
+#                                     with counters
+#   sweep-work-1-4096.json            work sweep 1..4096 of elementwise-broadcast against
+#                                     cpu-parallel at the seed shape (its crossover printed)
+#   sweep-rows-100-100000.json        rows 100..100000 of every GPU strategy
+#   roofline-seed.json, roofline-seed.csv, roofline-seed.txt
+#                                     the seed's strategies with measured ceilings, and the table
+#   *.log                             what each command printed
+# Every command runs even when an earlier one failed; the exit status is the number that failed.
+# CLI: $SLICESCOPE_CLI, or build/bin/slicescope-cli beside this script.
+set -u
+SRC=$(cd "$(dirname "$0")/.." && pwd)
+OUT=${OUT:-$PWD/sweep-samples-out}
+CLI=${SLICESCOPE_CLI:-$SRC/build/bin/slicescope-cli}
+SEED=(--shape 100x4000x5)
+mkdir -p "$OUT"
+failed=0
+
+run() { # run NAME COMMAND...: its output in $OUT/NAME.log, its wall time and status in the log too
+    local name=$1
+    shift
+    local start end rc
+    start=$(date +%s.%N)
+    "$@" >"$OUT/$name.log" 2>&1
+    rc=$?
+    end=$(date +%s.%N)
+    printf '%s: exit %d, %s s: %s\n' "$name" "$rc" "$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f", b - a }')" "$*" |
+        tee -a "$OUT/summary.txt"
+    [ "$rc" -eq 0 ] || failed=$((failed + 1))
+}
+
+: >"$OUT/summary.txt"
+# The performance targets: one worker process and one CUDA context for the whole sweep.
+run block-sweep-plain "$CLI" sweep --param block --range 32:1024:+32 "${SEED[@]}" \
+    --strategy slice-2d,slice-outer,elementwise-broadcast -q -o "$OUT/block-sweep-plain.json"
+run block-sweep-counters "$CLI" sweep --param block --range 32:1024:+32 "${SEED[@]}" \
+    --strategy slice-2d,slice-outer,elementwise-broadcast --counters -q -o "$OUT/block-sweep-counters.json"
+grep -E '^block-sweep' "$OUT/summary.txt" >"$OUT/block-sweep-timing.txt"
+
+# The samples of the issue.
+run sweep-block-32-1024-counters "$CLI" sweep --param block --range 32:1024:x2 "${SEED[@]}" \
+    --strategy slice-2d,elementwise-broadcast --counters -o "$OUT/sweep-block-32-1024-counters.json"
+run sweep-work-1-4096 "$CLI" sweep --param work --range 1:4096:x2 "${SEED[@]}" \
+    --strategy elementwise-broadcast,cpu-parallel -o "$OUT/sweep-work-1-4096.json"
+run sweep-rows-100-100000 "$CLI" sweep --param rows --range 100:100000:x10 --shape 100x4000x5 \
+    --strategy one-worker,slice-outer,slice-middle,slice-middle-strided,slice-2d,elementwise-materialized,elementwise-broadcast \
+    -o "$OUT/sweep-rows-100-100000.json"
+run roofline-seed-run "$CLI" run "${SEED[@]}" --strategy all --roofline -o "$OUT/roofline-seed.json"
+run roofline-seed-table "$CLI" roofline "$OUT/roofline-seed.json"
+cp "$OUT/roofline-seed-table.log" "$OUT/roofline-seed.txt"
+run roofline-seed-csv "$CLI" roofline --csv "$OUT/roofline-seed.json"
+cp "$OUT/roofline-seed-csv.log" "$OUT/roofline-seed.csv"
+
+# The benchmark's sweep figures, beside the CLI when it was built.
+BENCH=$(dirname "$CLI")/slicescope-bench-gpu
+if [ -x "$BENCH" ]; then
+    run bench-sweep "$BENCH" --sweep --cli-runs 3
+fi
+cat "$OUT/summary.txt"
+exit "$failed"
