@@ -7,7 +7,8 @@
 //
 // The worker speaks to its parent on stdout, one line each:
 //   progress {json}        forwarded by the parent when it was asked for progress
-//   worker-error {json}    a strategy that failed: {"strategy", "code", "message"}
+//   worker-error {json}    a strategy that failed: {"strategy", "code", "message"}, and in a
+//                          sweep "point" (the index of the value it failed at)
 //   worker-done N          the worker's exit status; its runs are in the trace file it was given
 // and closes stdout and stderr before it exits, so nothing waits for a process the driver holds.
 
