@@ -219,6 +219,13 @@ struct Sweep {
 };
 
 struct Trace {
+    Trace() = default;
+    // Trace{"generator", {runs...}} stays valid without naming the sweeps.
+    Trace(std::string generatorName, std::vector<Run> traceRuns,
+          std::vector<Sweep> traceSweeps = {})
+        : generator(std::move(generatorName)), runs(std::move(traceRuns)),
+          sweeps(std::move(traceSweeps)) {}
+
     std::string generator; // "slicescope 0.1.0"
     std::vector<Run> runs;
     std::vector<Sweep> sweeps; // written only when not empty
