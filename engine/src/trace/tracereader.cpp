@@ -15,12 +15,15 @@
 
 #include "../device/devicejson.h"
 #include "jsoncursor.h"
+#include "slicescope/trace/tracelimits.h"
 
 #include <array>
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <unordered_set>
 
 namespace slicescope::trace {
 
@@ -46,10 +49,16 @@ class TraceReader {
     // Every parse function returns false once the cursor has recorded the first error.
     std::string context() const;
     bool text(std::string& out, std::string_view name) {
-        return json_.parseText(out, name, std::numeric_limits<std::size_t>::max());
+        return json_.parseText(out, name, kMaxShortTextBytes);
+    }
+    bool longText(std::string& out, std::string_view name) {
+        return json_.parseText(out, name, kMaxLongTextBytes);
     }
     bool parseTimestamp(std::int64_t& out, std::string_view name);
-    bool parseDim3(Dim3& out, std::string_view name);
+    bool parseDim3(Dim3& out, std::string_view name, bool isBlock);
+    // An occupancy or share, 0..1; with nullIsNaN, null reads as NaN ("not known").
+    template <typename T> bool parseFraction(T& out, std::string_view name, bool nullIsNaN);
+    bool parseName(std::uint32_t& nameId, NameTable& names);
 
     bool parseTop(Trace& trace);
     bool parseRun(Run& run);
@@ -64,8 +73,9 @@ class TraceReader {
 
     JsonCursor json_;
     const ReadOptions& options_;
-    long long run_ = -1;      // index of the run being read, for messages
-    long long activity_ = -1; // index of the activity being read, for messages
+    long long run_ = -1;       // index of the run being read, for messages
+    long long activity_ = -1;  // index of the activity being read, for messages
+    std::size_t namesCut_ = 0; // names of the current run cut to kMaxNameBytes
 };
 
 std::string TraceReader::context() const {
@@ -95,10 +105,12 @@ bool TraceReader::parseTimestamp(std::int64_t& out, std::string_view name) {
     return true;
 }
 
-bool TraceReader::parseDim3(Dim3& out, std::string_view name) {
+bool TraceReader::parseDim3(Dim3& out, std::string_view name, bool isBlock) {
+    const char* start = json_.position();
     if (!json_.consume('[')) {
-        return json_.failHere(field(name) + " must be an array [x, y, z], not " +
-                              json_.describeToken());
+        return json_.atEnd() ? json_.failEnd(field(name))
+                             : json_.failHere(field(name) + " must be an array [x, y, z], not " +
+                                              json_.describeToken());
     }
     std::uint32_t* parts[] = {&out.x, &out.y, &out.z};
     for (int i = 0; i < 3; ++i) {
@@ -120,7 +132,47 @@ bool TraceReader::parseDim3(Dim3& out, std::string_view name) {
     if (json_.peekIs(',')) {
         return json_.failHere(field(name) + " must have exactly 3 elements");
     }
-    return json_.expect(']', field(name));
+    if (!json_.expect(']', field(name))) {
+        return false;
+    }
+    if (auto problem = dim3LimitError(out, isBlock)) {
+        return json_.failAt(start, field(name) + " is " + *problem);
+    }
+    return true;
+}
+
+template <typename T>
+bool TraceReader::parseFraction(T& out, std::string_view name, bool nullIsNaN) {
+    const char* start = json_.position();
+    if (!json_.parseReal(out, name, nullIsNaN)) {
+        return false;
+    }
+    if (!isFraction(double(out)) && !(nullIsNaN && std::isnan(out))) {
+        return json_.failAt(start, field(name) + " must be a fraction from 0 to 1, not " +
+                                       std::string(start, json_.position()));
+    }
+    return true;
+}
+
+// Names longer than kMaxNameBytes (a 200 MB kernel name took the GUI's text layout down) are cut
+// at a character boundary and end in "...", and the run gets a note saying so.
+bool TraceReader::parseName(std::uint32_t& nameId, NameTable& names) {
+    std::string_view text;
+    if (!json_.parseString(text, "\"name\"")) {
+        return false;
+    }
+    if (text.size() <= kMaxNameBytes) {
+        nameId = names.intern(text);
+        return true;
+    }
+    constexpr std::string_view kEllipsis = "\u2026";
+    std::size_t keep = kMaxNameBytes - kEllipsis.size();
+    while (keep > 0 && (static_cast<unsigned char>(text[keep]) & 0xC0) == 0x80) {
+        --keep; // text[keep] continues a character: cut before that character
+    }
+    nameId = names.intern(std::string(text.substr(0, keep)) + std::string(kEllipsis));
+    ++namesCut_;
+    return true;
 }
 
 bool TraceReader::checkpoint() {
@@ -163,6 +215,7 @@ bool TraceReader::parseTop(Trace& trace) {
                                                            "runs"};
     const char* start = json_.position();
     std::uint32_t seen = 0;
+    std::unordered_set<std::string> ids;
     const bool ok = json_.parseObject(kKeys, "the trace", seen, [&](std::size_t key) {
         switch (key) {
         case 0: {
@@ -191,15 +244,22 @@ bool TraceReader::parseTop(Trace& trace) {
             return true;
         }
         case 2:
-            return text(trace.generator, "generator");
+            return longText(trace.generator, "generator");
         default:
             return json_.parseArray("\"runs\"", [&](std::size_t index) {
                 run_ = (long long)index;
                 if (!checkpoint()) {
                     return false;
                 }
-                if (!parseRun(trace.runs.emplace_back())) {
+                const char* runStart = json_.position();
+                Run& run = trace.runs.emplace_back();
+                if (!parseRun(run)) {
                     return false;
+                }
+                // Runs are told apart by id (the GUI's session, the exports' Run column).
+                if (!ids.insert(run.id).second) {
+                    return json_.failAt(runStart, "duplicate run id " + trace::quoted(run.id) +
+                                                      " (ids are unique within a trace)");
                 }
                 run_ = -1;
                 return true;
@@ -219,7 +279,9 @@ bool TraceReader::parseRun(Run& run) {
     constexpr std::uint32_t kRequired = (1U << 0) | (1U << 1) | (1U << 2) | (1U << 4) | (1U << 17);
     const char* start = json_.position();
     std::uint32_t seen = 0;
+    namesCut_ = 0;
     const bool ok = json_.parseObject(kKeys, "a run", seen, [&](std::size_t key) {
+        const char* valueAt = json_.position();
         switch (key) {
         case 0:
             return text(run.id, "id");
@@ -251,13 +313,17 @@ bool TraceReader::parseRun(Run& run) {
         case 8:
             return text(run.memoryMode, "memory_mode");
         case 9:
-            return json_.parseUnsignedAs(run.repeat, "repeat", kMaxU32);
+            return json_.parseUnsignedAs(run.repeat, "repeat", kMaxRepeat) &&
+                   (run.repeat >= 1 || json_.failAt(valueAt, "\"repeat\" must be at least 1"));
         case 10:
-            return json_.parseSigned(run.wallNs, "wall_ns");
+            return json_.parseSigned(run.wallNs, "wall_ns") &&
+                   ((run.wallNs >= 0 && run.wallNs <= kMaxDurationNs) ||
+                    json_.failAt(valueAt, "\"wall_ns\" must be from 0 to " +
+                                              std::to_string(kMaxDurationNs)));
         case 11:
             return text(run.createdAt, "created_at");
         case 12:
-            return text(run.command, "command");
+            return longText(run.command, "command");
         case 13: {
             if (json_.tryNull()) {
                 run.exitStatus.reset();
@@ -278,8 +344,9 @@ bool TraceReader::parseRun(Run& run) {
         case 14:
             return json_.parseUnsigned(run.droppedRecords, "dropped_records", kMaxU64);
         case 15:
-            return json_.parseArray(
-                "\"notes\"", [&](std::size_t) { return text(run.notes.emplace_back(), "notes"); });
+            return json_.parseArray("\"notes\"", [&](std::size_t) {
+                return longText(run.notes.emplace_back(), "notes");
+            });
         case 16:
             return parseSeries(run.occupancySeries);
         default: {
@@ -301,7 +368,15 @@ bool TraceReader::parseRun(Run& run) {
         }
         }
     });
-    return ok && json_.requireKeys(kKeys, seen, kRequired, start, "the run");
+    if (!ok || !json_.requireKeys(kKeys, seen, kRequired, start, "the run")) {
+        return false;
+    }
+    if (namesCut_ > 0) {
+        run.notes.push_back(std::to_string(namesCut_) + " activity name(s) longer than " +
+                            std::to_string(kMaxNameBytes) +
+                            " bytes were cut to that length when the trace was read");
+    }
+    return true;
 }
 
 bool TraceReader::parseActivity(Activity& a, NameTable& names) {
@@ -359,14 +434,8 @@ bool TraceReader::parseActivity(Activity& a, NameTable& names) {
             return parseTimestamp(a.startNs, "start_ns");
         case 2:
             return parseTimestamp(a.endNs, "end_ns");
-        case 3: {
-            std::string_view text;
-            if (!json_.parseString(text, "\"name\"")) {
-                return false;
-            }
-            a.nameId = names.intern(text);
-            return true;
-        }
+        case 3:
+            return parseName(a.nameId, names);
         case 4:
             return json_.parseUnsignedAs(a.stream, "stream", kMaxU32);
         case 5:
@@ -378,23 +447,26 @@ bool TraceReader::parseActivity(Activity& a, NameTable& names) {
         case 8:
             return memoryKind(a.dstKind, "dst_kind");
         case 9:
-            return parseDim3(a.grid, "grid");
+            return parseDim3(a.grid, "grid", false);
         case 10:
-            return parseDim3(a.block, "block");
+            return parseDim3(a.block, "block", true);
         case 11:
-            return json_.parseUnsignedAs(a.registersPerThread, "registers_per_thread", kMaxU16);
+            return json_.parseUnsignedAs(a.registersPerThread, "registers_per_thread",
+                                         kMaxRegistersPerThread);
         case 12:
-            return json_.parseUnsignedAs(a.staticSharedBytes, "static_shared_bytes", kMaxU32);
+            return json_.parseUnsignedAs(a.staticSharedBytes, "static_shared_bytes",
+                                         kMaxSharedMemoryBytes);
         case 13:
-            return json_.parseUnsignedAs(a.dynamicSharedBytes, "dynamic_shared_bytes", kMaxU32);
+            return json_.parseUnsignedAs(a.dynamicSharedBytes, "dynamic_shared_bytes",
+                                         kMaxSharedMemoryBytes);
         case 14:
             return json_.parseUnsignedAs(a.threadId, "thread_id", kMaxU32);
         case 15:
             return json_.parseUnsignedAs(a.iteration, "iteration", kMaxU16);
         case 16:
-            return json_.parseReal(a.theoreticalOccupancy, "theoretical_occupancy", true);
+            return parseFraction(a.theoreticalOccupancy, "theoretical_occupancy", true);
         default:
-            return json_.parseReal(a.achievedOccupancy, "achieved_occupancy", true);
+            return parseFraction(a.achievedOccupancy, "achieved_occupancy", true);
         }
     });
     if (!ok || !json_.requireKeys(kKeys, seen, kRequired, start, "the activity")) {
@@ -404,6 +476,11 @@ bool TraceReader::parseActivity(Activity& a, NameTable& names) {
         return json_.failAt(start, "\"end_ns\" (" + std::to_string(a.endNs) +
                                        ") is before \"start_ns\" (" + std::to_string(a.startNs) +
                                        ")");
+    }
+    if (a.durationNs() > kMaxDurationNs) {
+        return json_.failAt(start, "the activity lasts " + std::to_string(a.durationNs()) +
+                                       " ns, more than the " + std::to_string(kMaxDurationNs) +
+                                       " (about 104 days) an activity may");
     }
     return true;
 }
@@ -481,6 +558,10 @@ bool TraceReader::parseDevice(device::DeviceSpec& out) {
     if (!device) {
         return json_.failAt(start, "invalid \"device\": " + device.error().message);
     }
+    if (auto problem = deviceLimitError(*device)) {
+        return json_.failAt(start, "invalid \"device\": " + *problem +
+                                       " (beyond any GPU; docs/trace-format.md lists the limits)");
+    }
     out = std::move(*device);
     out.sources.clear(); // traces carry no sources
     return true;
@@ -507,9 +588,9 @@ bool TraceReader::parseLaunch(std::optional<LaunchInfo>& out) {
     const bool ok = json_.parseObject(kKeys, "\"launch\"", seen, [&](std::size_t key) {
         switch (key) {
         case 0:
-            return parseDim3(launch.grid, "grid");
+            return parseDim3(launch.grid, "grid", false);
         case 1:
-            return parseDim3(launch.block, "block");
+            return parseDim3(launch.block, "block", true);
         case 2:
             return json_.parseUnsigned(launch.workers, "workers", kMaxU64);
         case 3:
@@ -522,12 +603,13 @@ bool TraceReader::parseLaunch(std::optional<LaunchInfo>& out) {
             return json_.parseBool(launch.gridStride, "grid_stride");
         case 7:
             return json_.parseUnsignedAs(launch.registersPerThread, "registers_per_thread",
-                                         kMaxU32);
+                                         kMaxRegistersPerThread);
         case 8:
-            return json_.parseUnsignedAs(launch.staticSharedBytes, "static_shared_bytes", kMaxU32);
+            return json_.parseUnsignedAs(launch.staticSharedBytes, "static_shared_bytes",
+                                         kMaxSharedMemoryBytes);
         default:
             return json_.parseUnsignedAs(launch.dynamicSharedBytes, "dynamic_shared_bytes",
-                                         kMaxU32);
+                                         kMaxSharedMemoryBytes);
         }
     });
     if (!ok || !json_.requireKeys(kKeys, seen, 0b111, start, "\"launch\"")) {
@@ -554,7 +636,7 @@ bool TraceReader::parseOccupancy(std::optional<OccupancyInfo>& out) {
             return true;
         }
         double number = 0;
-        if (!json_.parseReal(number, name, false)) {
+        if (!parseFraction(number, name, false)) {
             return false;
         }
         value = number;
@@ -563,18 +645,18 @@ bool TraceReader::parseOccupancy(std::optional<OccupancyInfo>& out) {
     const bool ok = json_.parseObject(kKeys, "\"occupancy\"", seen, [&](std::size_t key) {
         switch (key) {
         case 0:
-            return json_.parseReal(occupancy.theoretical, "theoretical", true);
+            return parseFraction(occupancy.theoretical, "theoretical", true);
         case 1:
             return optionalReal(occupancy.achieved, "achieved");
         case 2:
-            return json_.parseReal(occupancy.threadSlotsBusy, "thread_slots_busy", true);
+            return parseFraction(occupancy.threadSlotsBusy, "thread_slots_busy", true);
         case 3:
             return text(occupancy.limiter, "limiter");
         case 4:
-            return text(occupancy.explanation, "explanation");
+            return longText(occupancy.explanation, "explanation");
         case 5:
             return json_.parseUnsignedAs(occupancy.activeBlocksPerSm, "active_blocks_per_sm",
-                                         kMaxU32);
+                                         kMaxBlocksPerSm);
         default:
             return optionalReal(occupancy.smBusyShare, "sm_busy_share");
         }
@@ -597,7 +679,9 @@ bool TraceReader::parseVerification(std::optional<Verification>& out) {
     std::uint32_t seen = 0;
     const bool ok = json_.parseObject(kKeys, "\"verification\"", seen, [&](std::size_t key) {
         return key == 0 ? json_.parseBool(verification.passed, "passed")
-                        : json_.parseReal(verification.maxAbsError, "max_abs_error", true);
+                        : json_.parseReal(verification.maxAbsError, "max_abs_error", true) &&
+                              (!(verification.maxAbsError < 0) ||
+                               json_.failHere("\"max_abs_error\" must be >= 0"));
     });
     if (!ok || !json_.requireKeys(kKeys, seen, 0b11, start, "\"verification\"")) {
         return false;
@@ -610,8 +694,11 @@ bool TraceReader::parseSeries(std::vector<OccupancySample>& out) {
     return json_.parseArray("\"occupancy_series\"", [&](std::size_t) {
         OccupancySample& sample = out.emplace_back();
         if (!json_.consume('[')) {
-            return json_.failHere("an \"occupancy_series\" sample must be [time_ns, value], not " +
-                                  json_.describeToken());
+            return json_.atEnd()
+                       ? json_.failEnd("\"occupancy_series\"")
+                       : json_.failHere(
+                             "an \"occupancy_series\" sample must be [time_ns, value], not " +
+                             json_.describeToken());
         }
         json_.skipSpace();
         if (!parseTimestamp(sample.timeNs, "occupancy_series time") ||
@@ -619,7 +706,7 @@ bool TraceReader::parseSeries(std::vector<OccupancySample>& out) {
             return false;
         }
         json_.skipSpace();
-        if (!json_.parseReal(sample.value, "occupancy_series value", false)) {
+        if (!parseFraction(sample.value, "occupancy_series value", false)) {
             return false;
         }
         json_.skipSpace();
