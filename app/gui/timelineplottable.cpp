@@ -355,8 +355,16 @@ void TimelinePlottable::drawShapes(QCPPainter* painter) const {
         }
         if (s.events == 1 && s.rect.width() >= kMinTextWidthPx && s.rect.height() >= metrics.height() * 0.9) {
             const auto& run = *runs_[std::size_t(s.run)]->run;
-            const QString name = models::activityName(run, run.activities[std::size_t(s.activity)]);
+            QString name = models::activityName(run, run.activities[std::size_t(s.activity)]);
             const QRectF textRect = s.rect.adjusted(4, 0, -4, 0);
+            // Cut before the layout: eliding lays the whole text out, and a name of millions of
+            // characters brought QTextEngine down. No character that shows is under a pixel wide.
+            qsizetype fits = qsizetype(std::min(textRect.width(), 1e6)) + 1;
+            if (name.size() > fits) {
+                fits -= name.at(fits - 1).isHighSurrogate() ? 1 : 0;
+                name.truncate(fits);
+                name += QChar(0x2026);
+            }
             const QString elided = metrics.elidedText(name, Qt::ElideRight, textRect.width());
             if (!elided.isEmpty() && elided != QStringLiteral("\u2026")) {
                 painter->setFont(font);

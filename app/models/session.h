@@ -48,7 +48,6 @@ class Session : public QObject {
     void changed();
 
   private:
-    QString uniqueId(const QString& wanted) const;
     void updateVerdicts();
 
     std::vector<RunEntryPtr> runs_;

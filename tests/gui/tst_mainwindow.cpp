@@ -317,10 +317,14 @@ void TestMainWindow::savesAndExportsTheSession() {
     window.show();
     window.start();
     QSignalSpy loaded(&window, &MainWindow::traceLoaded);
+    // Two files with a run of one id each (one trace may not hold two: docs/trace-format.md).
     window.openTrace(testhelpers::writeTrace(
         dir_, QStringLiteral("save-in.json"),
-        trace::Trace{"test", {testhelpers::gpuShapedRun("g", trace::RunMode::MeasuredGpu, 2),
-                              testhelpers::gpuShapedRun("g", trace::RunMode::Modelled)}}));
+        trace::Trace{"test", {testhelpers::gpuShapedRun("g", trace::RunMode::MeasuredGpu, 2)}}));
+    QVERIFY(loaded.wait(kGenerousMs));
+    window.openTrace(testhelpers::writeTrace(
+        dir_, QStringLiteral("save-in-2.json"),
+        trace::Trace{"test", {testhelpers::gpuShapedRun("g", trace::RunMode::Modelled)}}));
     QVERIFY(loaded.wait(kGenerousMs));
     QCOMPARE(window.session()->count(), 2);
 
