@@ -1,52 +1,13 @@
 #include "gui/mainwindow.h"
 
-#include <QAction>
-#include <QActionGroup>
-#include <QApplication>
-#include <QCheckBox>
-#include <QCloseEvent>
-#include <QDateTime>
-#include <QDir>
-#include <QDockWidget>
-#include <QFileDialog>
-#include <QFileInfo>
-#include <QFutureWatcher>
-#include <QtConcurrent/QtConcurrentRun>
-#include <QFontDatabase>
-#include <QDragEnterEvent>
-#include <QDropEvent>
-#include <QRegularExpression>
-#include <QHeaderView>
-#include <QLabel>
-#include <QLocale>
-#include <QMenuBar>
-#include <QMessageBox>
-#include <QMimeData>
-#include <QPlainTextEdit>
-#include <QProcess>
-#include <QProgressBar>
-#include <QScopeGuard>
-#include <QScreen>
-#include <QScrollArea>
-#include <QSettings>
-#include <QSortFilterProxyModel>
-#include <QSplitter>
-#include <QStatusBar>
-#include <QTableView>
-#include <QToolBar>
-#include <QToolButton>
-#include <QVBoxLayout>
-
-#include <filesystem>
-
 #include "gui/exportimagedialog.h"
 #include "gui/messagebanner.h"
 #include "gui/occupancyview.h"
+#include "gui/recorddialog.h"
 #include "gui/reportrenderer.h"
 #include "gui/runsetupwidget.h"
 #include "gui/theme.h"
 #include "gui/timelineview.h"
-#include "gui/recorddialog.h"
 #include "models/clirunner.h"
 #include "models/devicelistmodel.h"
 #include "models/gputracemodel.h"
@@ -61,6 +22,44 @@
 #include "slicescope/trace/exporters.h"
 #include "slicescope/trace/tracejson.h"
 
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QCheckBox>
+#include <QCloseEvent>
+#include <QDateTime>
+#include <QDir>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFontDatabase>
+#include <QFutureWatcher>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLocale>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QPlainTextEdit>
+#include <QProcess>
+#include <QProgressBar>
+#include <QRegularExpression>
+#include <QScopeGuard>
+#include <QScreen>
+#include <QScrollArea>
+#include <QSettings>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTableView>
+#include <QToolBar>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+#include <filesystem>
+
 namespace slicescope::gui {
 
 namespace {
@@ -70,17 +69,24 @@ constexpr int kMaxRecentFiles = 8;
 QString whatIsOccupancy() {
     return QStringLiteral(
         "<h3>Occupancy</h3>"
-        "<p>A GPU is made of streaming multiprocessors (SMs). Each SM keeps many warps (groups of 32 threads) "
-        "resident at once and switches between them to hide memory latency. <b>Occupancy</b> is the share of "
+        "<p>A GPU is made of streaming multiprocessors (SMs). Each SM keeps many warps (groups of "
+        "32 threads) "
+        "resident at once and switches between them to hide memory latency. <b>Occupancy</b> is "
+        "the share of "
         "an SM's warp slots a launch keeps filled.</p>"
-        "<p><b>Theoretical occupancy</b> follows from the launch: the block size, the registers each thread "
+        "<p><b>Theoretical occupancy</b> follows from the launch: the block size, the registers "
+        "each thread "
         "needs and the shared memory each block needs. Whichever SM resource runs out first is the "
         "<b>limiter</b>: warps, block slots, registers or shared memory.</p>"
-        "<p><b>Achieved occupancy</b> is what the hardware counters saw on average (only with counters).</p>"
-        "<p><b>Thread slots doing work</b> is the seed's measure: threads that have work divided by all thread "
-        "slots of the GPU. A launch of one 64-thread block with one busy thread has 50 % theoretical "
+        "<p><b>Achieved occupancy</b> is what the hardware counters saw on average (only with "
+        "counters).</p>"
+        "<p><b>Thread slots doing work</b> is the seed's measure: threads that have work divided "
+        "by all thread "
+        "slots of the GPU. A launch of one 64-thread block with one busy thread has 50 % "
+        "theoretical "
         "occupancy on the one SM it uses, yet leaves 99.99 % of the GPU idle.</p>"
-        "<p>In the timeline, copies (green and orange) and kernels (blue) of each run sit in their own lanes; "
+        "<p>In the timeline, copies (green and orange) and kernels (blue) of each run sit in their "
+        "own lanes; "
         "hatched bars are <b>modelled</b>, predicted from a device preset, never measured.</p>");
 }
 
@@ -108,9 +114,11 @@ MainWindow::MainWindow(const StartOptions& options, QWidget* parent)
     session_ = new models::Session(this);
     state_ = new models::ViewState(this);
     store_ = new models::SessionStore(
-        options.sessionFile.isEmpty() ? models::SessionStore::defaultPath() : options.sessionFile, this);
+        options.sessionFile.isEmpty() ? models::SessionStore::defaultPath() : options.sessionFile,
+        this);
     settingsWriter_.setMaxThreadCount(1); // settings writes land in the order they were made
-    pendingRuns_ = std::make_unique<models::PendingRuns>(models::PendingRuns::rootFor(store_->path()));
+    pendingRuns_ =
+        std::make_unique<models::PendingRuns>(models::PendingRuns::rootFor(store_->path()));
     loader_ = new models::TraceLoader(this);
     runner_ = new models::CliRunner(this);
     strategies_ = new models::StrategyListModel(this);
@@ -173,12 +181,14 @@ MainWindow::MainWindow(const StartOptions& options, QWidget* parent)
     connect(setup_, &RunSetupWidget::runRequested, this, &MainWindow::startRun);
     connect(setup_, &RunSetupWidget::cancelRequested, this, &MainWindow::cancelRun);
     connect(loader_, &models::TraceLoader::loaded, this, &MainWindow::onLoaded);
-    connect(loader_, &models::TraceLoader::progress, this, [this](double fraction, const QString& path) {
-        if (!runner_->isRunning()) {
-            progress_->setValue(int(fraction * 1000));
-            status_->setText(QStringLiteral("Reading %1\u2026").arg(QFileInfo(path).fileName()));
-        }
-    });
+    connect(loader_, &models::TraceLoader::progress, this,
+            [this](double fraction, const QString& path) {
+                if (!runner_->isRunning()) {
+                    progress_->setValue(int(fraction * 1000));
+                    status_->setText(
+                        QStringLiteral("Reading %1\u2026").arg(QFileInfo(path).fileName()));
+                }
+            });
     connect(loader_, &models::TraceLoader::busyChanged, this, [this](bool busy) {
         if (!runner_->isRunning()) {
             cancelAction_->setEnabled(busy);
@@ -187,15 +197,18 @@ MainWindow::MainWindow(const StartOptions& options, QWidget* parent)
     });
     connect(session_, &models::Session::changed, this, &MainWindow::onSessionChanged);
     connect(session_, &models::Session::runsAdded, this, &MainWindow::onRunsAdded);
-    connect(state_, &models::ViewState::selectedRunChanged, this, &MainWindow::onSelectedRunChanged);
-    connect(state_, &models::ViewState::selectedActivityChanged, this, &MainWindow::onSelectedActivityChanged);
+    connect(state_, &models::ViewState::selectedRunChanged, this,
+            &MainWindow::onSelectedRunChanged);
+    connect(state_, &models::ViewState::selectedActivityChanged, this,
+            &MainWindow::onSelectedActivityChanged);
     connect(store_, &models::SessionStore::saveFailed, this, &MainWindow::showError);
-    connect(store_, &models::SessionStore::saved, this, [this](const QString& path, int runs, quint64 ticket) {
-        pendingRuns_->saved(ticket); // run traces whose runs are in the saved session now
-        if (runs > 0) {
-            appendLog(QStringLiteral("session saved: %1 runs in %2").arg(runs).arg(path));
-        }
-    });
+    connect(store_, &models::SessionStore::saved, this,
+            [this](const QString& path, int runs, quint64 ticket) {
+                pendingRuns_->saved(ticket); // run traces whose runs are in the saved session now
+                if (runs > 0) {
+                    appendLog(QStringLiteral("session saved: %1 runs in %2").arg(runs).arg(path));
+                }
+            });
 
     connect(runner_, &models::CliRunner::started, this, [this] {
         setup_->setRunning(true);
@@ -204,26 +217,30 @@ MainWindow::MainWindow(const StartOptions& options, QWidget* parent)
         cancelAction_->setEnabled(true);
         setBusy(true, QStringLiteral("Running\u2026"));
     });
-    connect(runner_, &models::CliRunner::progress, this, [this](double fraction, const QString& stage) {
-        if (fraction < 0) {
-            progress_->setRange(0, 0); // a recorded program: no known end, a busy bar
-        } else {
-            progress_->setRange(0, 1000);
-            progress_->setValue(int(fraction * 1000));
-        }
-        status_->setText(stage);
-    });
+    connect(runner_, &models::CliRunner::progress, this,
+            [this](double fraction, const QString& stage) {
+                if (fraction < 0) {
+                    progress_->setRange(0, 0); // a recorded program: no known end, a busy bar
+                } else {
+                    progress_->setRange(0, 1000);
+                    progress_->setValue(int(fraction * 1000));
+                }
+                status_->setText(stage);
+            });
     connect(runner_, &models::CliRunner::logLine, this, &MainWindow::appendLog);
-    connect(runner_, &models::CliRunner::jobSucceeded, this, [this](const models::CliJob&, const QString& path) {
-        load(path, models::RunOrigin::Measured);
-    });
-    connect(runner_, &models::CliRunner::jobFailed, this, [this](const models::CliJob& job, const QString& message) {
-        if (message.startsWith(QStringLiteral("Cancelled"))) {
-            appendLog(message);
-            return;
-        }
-        showError(QStringLiteral("<b>%1</b> failed: %2").arg(job.label.toHtmlEscaped(), message.toHtmlEscaped()));
-    });
+    connect(runner_, &models::CliRunner::jobSucceeded, this,
+            [this](const models::CliJob&, const QString& path) {
+                load(path, models::RunOrigin::Measured);
+            });
+    connect(runner_, &models::CliRunner::jobFailed, this,
+            [this](const models::CliJob& job, const QString& message) {
+                if (message.startsWith(QStringLiteral("Cancelled"))) {
+                    appendLog(message);
+                    return;
+                }
+                showError(QStringLiteral("<b>%1</b> failed: %2")
+                              .arg(job.label.toHtmlEscaped(), message.toHtmlEscaped()));
+            });
     connect(runner_, &models::CliRunner::finished, this, [this](bool cancelled) {
         setup_->setRunning(false);
         runAction_->setEnabled(true);
@@ -231,7 +248,8 @@ MainWindow::MainWindow(const StartOptions& options, QWidget* parent)
         progress_->setRange(0, 1000);
         cancelAction_->setEnabled(loader_->isBusy());
         setBusy(loader_->isBusy(), cancelled ? QStringLiteral("Run cancelled") : QString());
-        status_->setText(cancelled ? QStringLiteral("Run cancelled.") : QStringLiteral("Run finished."));
+        status_->setText(cancelled ? QStringLiteral("Run cancelled.")
+                                   : QStringLiteral("Run finished."));
         emit runFinished(cancelled);
     });
 
@@ -240,7 +258,8 @@ MainWindow::MainWindow(const StartOptions& options, QWidget* parent)
     if (!restoreState(settings.value(QStringLiteral("window/state")).toByteArray())) {
         // First start: most of the screen, the timeline widest of all.
         const QRect available = screen() ? screen()->availableGeometry() : QRect(0, 0, 1600, 960);
-        resize(std::min(1800, int(available.width() * 0.94)), std::min(1100, int(available.height() * 0.92)));
+        resize(std::min(1800, int(available.width() * 0.94)),
+               std::min(1100, int(available.height() * 0.92)));
     }
     if (!splitter->restoreState(settings.value(QStringLiteral("window/splitter")).toByteArray())) {
         splitter->setSizes({1000, 480});
@@ -276,7 +295,8 @@ MainWindow::~MainWindow() {
 }
 
 void MainWindow::createDocks() {
-    setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks | QMainWindow::AllowNestedDocks);
+    setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks |
+                   QMainWindow::AllowNestedDocks);
     auto* setupDock = new QDockWidget(QStringLiteral("Run"), this);
     setupDock->setObjectName(QStringLiteral("runDock"));
     auto* setupScroll = new QScrollArea(setupDock);
@@ -313,7 +333,8 @@ void MainWindow::createDocks() {
     connect(runTable_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) {
                 if (current.isValid()) {
-                    state_->setSelectedRun(current.data(models::RunListModel::RunIdRole).toString());
+                    state_->setSelectedRun(
+                        current.data(models::RunListModel::RunIdRole).toString());
                 }
             });
 
@@ -340,7 +361,8 @@ void MainWindow::createDocks() {
     traceDock->setWidget(traceWidget);
     addDockWidget(Qt::BottomDockWidgetArea, traceDock);
     connect(traceShowAll_, &QCheckBox::toggled, traceProxy_, &models::GpuTraceProxy::setShowAll);
-    connect(traceShowAll_, &QCheckBox::toggled, this, [this] { onSelectedRunChanged(state_->selectedRun()); });
+    connect(traceShowAll_, &QCheckBox::toggled, this,
+            [this] { onSelectedRunChanged(state_->selectedRun()); });
     // Big runs' rows are filtered and sorted on a worker: say so meanwhile; when they arrive,
     // count them and put the selected activity's row back.
     connect(traceProxy_, &models::GpuTraceProxy::busyChanged, this, [this](bool busy) {
@@ -349,7 +371,8 @@ void MainWindow::createDocks() {
             onSelectedActivityChanged();
         }
     });
-    connect(timeline_, &TimelineView::activityClicked, traceDock, [traceDock] { traceDock->raise(); });
+    connect(timeline_, &TimelineView::activityClicked, traceDock,
+            [traceDock] { traceDock->raise(); });
     connect(traceTable_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) {
                 if (!current.isValid() || !traceModel_->run()) {
@@ -377,7 +400,8 @@ void MainWindow::createDocks() {
 
 void MainWindow::createActions() {
     auto* file = menuBar()->addMenu(QStringLiteral("&File"));
-    auto* open = file->addAction(QStringLiteral("&Open trace\u2026"), this, &MainWindow::openDialog);
+    auto* open =
+        file->addAction(QStringLiteral("&Open trace\u2026"), this, &MainWindow::openDialog);
     open->setShortcut(QKeySequence::Open);
     recentMenu_ = file->addMenu(QStringLiteral("Open &recent"));
     auto* samplesMenu = file->addMenu(QStringLiteral("Open &sample (measured on an H200)"));
@@ -387,50 +411,64 @@ void MainWindow::createActions() {
     }
     samplesMenu->setEnabled(!samplesMenu->isEmpty());
     file->addSeparator();
-    auto* save = file->addAction(QStringLiteral("&Save session as\u2026"), this, &MainWindow::saveSessionAs);
+    auto* save =
+        file->addAction(QStringLiteral("&Save session as\u2026"), this, &MainWindow::saveSessionAs);
     save->setShortcut(QKeySequence::Save);
     auto* fresh = file->addAction(QStringLiteral("&New session"), this, &MainWindow::newSession);
     fresh->setShortcut(QKeySequence::New);
     file->addSeparator();
-    auto* image = file->addAction(QStringLiteral("&Export image (PNG, PDF, SVG)\u2026"), this, &MainWindow::exportImageDialog);
+    auto* image = file->addAction(QStringLiteral("&Export image (PNG, PDF, SVG)\u2026"), this,
+                                  &MainWindow::exportImageDialog);
     image->setShortcut(QKeySequence(QStringLiteral("Ctrl+E")));
-    auto* csv = file->addAction(QStringLiteral("Export &CSV (nvprof columns)\u2026"), this, [this] { exportTable(false); });
+    auto* csv = file->addAction(QStringLiteral("Export &CSV (nvprof columns)\u2026"), this,
+                                [this] { exportTable(false); });
     csv->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+E")));
-    file->addAction(QStringLiteral("Export C&hrome trace\u2026"), this, [this] { exportTable(true); });
+    file->addAction(QStringLiteral("Export C&hrome trace\u2026"), this,
+                    [this] { exportTable(true); });
     file->addSeparator();
     auto* quit = file->addAction(QStringLiteral("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
 
     auto* runMenu = menuBar()->addMenu(QStringLiteral("&Run"));
-    runAction_ = runMenu->addAction(QStringLiteral("&Run checked strategies"), this, &MainWindow::startRun);
+    runAction_ =
+        runMenu->addAction(QStringLiteral("&Run checked strategies"), this, &MainWindow::startRun);
     runAction_->setShortcuts({QKeySequence(Qt::Key_F5), QKeySequence(QStringLiteral("Ctrl+R"))});
-    recordAction_ = runMenu->addAction(QStringLiteral("Record &program\u2026"), this, &MainWindow::recordProgramDialog);
+    recordAction_ = runMenu->addAction(QStringLiteral("Record &program\u2026"), this,
+                                       &MainWindow::recordProgramDialog);
     recordAction_->setObjectName(QStringLiteral("recordAction"));
-    recordAction_->setToolTip(QStringLiteral("Record an unmodified CUDA program (numba, C++, \u2026): its API calls, "
-                                             "copies and kernels, with each kernel's occupancy"));
+    recordAction_->setToolTip(
+        QStringLiteral("Record an unmodified CUDA program (numba, C++, \u2026): its API calls, "
+                       "copies and kernels, with each kernel's occupancy"));
     recordAction_->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+R")));
     cancelAction_ = runMenu->addAction(QStringLiteral("&Cancel"), this, &MainWindow::cancelRun);
-    cancelAction_->setToolTip(QStringLiteral("Stop the run (the child process ends at once) or the loading of traces"));
+    cancelAction_->setToolTip(
+        QStringLiteral("Stop the run (the child process ends at once) or the loading of traces"));
     cancelAction_->setShortcut(QKeySequence(Qt::Key_Escape));
     cancelAction_->setEnabled(false);
     runMenu->addSeparator();
-    auto* remove = runMenu->addAction(QStringLiteral("Remove selected run"), this, &MainWindow::removeSelectedRun);
+    auto* remove = runMenu->addAction(QStringLiteral("Remove selected run"), this,
+                                      &MainWindow::removeSelectedRun);
     remove->setShortcut(QKeySequence::Delete);
     remove->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     runTable_->addAction(remove);
 
     viewMenu_ = menuBar()->addMenu(QStringLiteral("&View"));
-    auto* reset = viewMenu_->addAction(QStringLiteral("&Reset zoom"), timeline_, &TimelineView::resetZoom);
+    auto* reset =
+        viewMenu_->addAction(QStringLiteral("&Reset zoom"), timeline_, &TimelineView::resetZoom);
     reset->setShortcuts({QKeySequence(QStringLiteral("Ctrl+0")), QKeySequence(Qt::Key_Home)});
-    auto* zoomIn = viewMenu_->addAction(QStringLiteral("Zoom &in"), timeline_, [this] { timeline_->zoomBy(0.5); });
+    auto* zoomIn = viewMenu_->addAction(QStringLiteral("Zoom &in"), timeline_,
+                                        [this] { timeline_->zoomBy(0.5); });
     zoomIn->setShortcuts({QKeySequence::ZoomIn, QKeySequence(QStringLiteral("Ctrl+="))});
-    auto* zoomOut = viewMenu_->addAction(QStringLiteral("Zoom &out"), timeline_, [this] { timeline_->zoomBy(2.0); });
+    auto* zoomOut = viewMenu_->addAction(QStringLiteral("Zoom &out"), timeline_,
+                                         [this] { timeline_->zoomBy(2.0); });
     zoomOut->setShortcut(QKeySequence::ZoomOut);
-    auto* left = viewMenu_->addAction(QStringLiteral("Pan left"), timeline_, [this] { timeline_->panBy(-0.25); });
+    auto* left = viewMenu_->addAction(QStringLiteral("Pan left"), timeline_,
+                                      [this] { timeline_->panBy(-0.25); });
     left->setShortcut(QKeySequence(Qt::Key_Left));
     left->setShortcutContext(Qt::WidgetShortcut);
     timeline_->addAction(left);
-    auto* right = viewMenu_->addAction(QStringLiteral("Pan right"), timeline_, [this] { timeline_->panBy(0.25); });
+    auto* right = viewMenu_->addAction(QStringLiteral("Pan right"), timeline_,
+                                       [this] { timeline_->panBy(0.25); });
     right->setShortcut(QKeySequence(Qt::Key_Right));
     right->setShortcutContext(Qt::WidgetShortcut);
     timeline_->addAction(right);
@@ -449,22 +487,25 @@ void MainWindow::createActions() {
         timeline_->addAction(shortcut);
     }
     timeline_->setFocusPolicy(Qt::StrongFocus);
-    auto* zoomEvent = viewMenu_->addAction(QStringLiteral("Zoom to selected event"), this,
-                                           [this] { timeline_->zoomToActivity(state_->selectedActivity()); });
+    auto* zoomEvent = viewMenu_->addAction(QStringLiteral("Zoom to selected event"), this, [this] {
+        timeline_->zoomToActivity(state_->selectedActivity());
+    });
     zoomEvent->setShortcut(QKeySequence(QStringLiteral("Ctrl+F")));
     viewMenu_->addSeparator();
     alignAction_ = viewMenu_->addAction(QStringLiteral("Runs on &absolute time"));
     alignAction_->setCheckable(true);
     alignAction_->setShortcut(QKeySequence(QStringLiteral("Ctrl+L")));
-    alignAction_->setToolTip(QStringLiteral("Off: every run starts at 0, to compare strategies. On: runs where "
-                                            "they happened in time."));
+    alignAction_->setToolTip(
+        QStringLiteral("Off: every run starts at 0, to compare strategies. On: runs where "
+                       "they happened in time."));
     connect(alignAction_, &QAction::toggled, this, [this](bool absolute) {
         state_->setAlignment(absolute ? models::Alignment::Absolute : models::Alignment::RunStart);
     });
     presentationAction_ = viewMenu_->addAction(QStringLiteral("&Large text (projector)"));
     presentationAction_->setCheckable(true);
     presentationAction_->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+P")));
-    presentationAction_->setToolTip(QStringLiteral("Larger text in every view and chart, for a projector"));
+    presentationAction_->setToolTip(
+        QStringLiteral("Larger text in every view and chart, for a projector"));
     connect(presentationAction_, &QAction::toggled, this, &MainWindow::setPresentationMode);
     viewMenu_->addSeparator();
     for (auto* dock : findChildren<QDockWidget*>()) {
@@ -473,16 +514,17 @@ void MainWindow::createActions() {
 
     auto* help = menuBar()->addMenu(QStringLiteral("&Help"));
     auto* occupancyHelp = help->addAction(QStringLiteral("What is &occupancy?"), this, [this] {
-        QMessageBox box(QMessageBox::Information, QStringLiteral("What is occupancy?"), whatIsOccupancy(),
-                        QMessageBox::Ok, this);
+        QMessageBox box(QMessageBox::Information, QStringLiteral("What is occupancy?"),
+                        whatIsOccupancy(), QMessageBox::Ok, this);
         box.exec();
     });
     occupancyHelp->setShortcut(QKeySequence::HelpContents);
     help->addAction(QStringLiteral("&About SliceScope"), this, [this] {
-        QMessageBox::about(this, QStringLiteral("About SliceScope"),
-                           QStringLiteral("<b>SliceScope 0.1.0</b><br>How the way GPU work is sliced decides its "
-                                          "speed.<br>Measures with slicescope-cli (CUPTI on a GPU, a monotonic "
-                                          "clock on the CPU); models GPUs you do not have."));
+        QMessageBox::about(
+            this, QStringLiteral("About SliceScope"),
+            QStringLiteral("<b>SliceScope 0.1.0</b><br>How the way GPU work is sliced decides its "
+                           "speed.<br>Measures with slicescope-cli (CUPTI on a GPU, a monotonic "
+                           "clock on the CPU); models GPUs you do not have."));
     });
 
     auto* toolbar = addToolBar(QStringLiteral("Main"));
@@ -499,9 +541,10 @@ void MainWindow::createActions() {
     toolbar->addAction(image);
     for (auto* action : {open, runAction_, cancelAction_, reset, zoomIn, zoomOut, image}) {
         if (!action->shortcut().isEmpty()) {
-            action->setToolTip(action->text().remove(QLatin1Char('&')).remove(QStringLiteral("\u2026")) +
-                               QStringLiteral(" (") + action->shortcut().toString(QKeySequence::NativeText) +
-                               QLatin1Char(')'));
+            action->setToolTip(
+                action->text().remove(QLatin1Char('&')).remove(QStringLiteral("\u2026")) +
+                QStringLiteral(" (") + action->shortcut().toString(QKeySequence::NativeText) +
+                QLatin1Char(')'));
         }
     }
 }
@@ -523,16 +566,18 @@ void MainWindow::start() {
             restoreBanner_->addButton(QStringLiteral("Restore"), [this] { restoreSession(); });
             restoreBanner_->addButton(QStringLiteral("Discard"), [this] { discardSavedSession(); });
             const QString finished =
-                orphans == 0 ? QString()
-                             : QStringLiteral(" %1 more run file%2 finished as it ended (in %3).")
-                                   .arg(orphans)
-                                   .arg(orphans == 1 ? QString() : QStringLiteral("s"))
-                                   .arg(models::PendingRuns::rootFor(store_->path()).toHtmlEscaped());
-            restoreBanner_->show(MessageBanner::Kind::Question,
-                                 (saved ? QStringLiteral("Your last session's runs were saved (%1).")
-                                              .arg(store_->path().toHtmlEscaped())
-                                        : QStringLiteral("Your last session ended before its runs were saved.")) +
-                                     finished + QStringLiteral(" Restore them?"));
+                orphans == 0
+                    ? QString()
+                    : QStringLiteral(" %1 more run file%2 finished as it ended (in %3).")
+                          .arg(orphans)
+                          .arg(orphans == 1 ? QString() : QStringLiteral("s"))
+                          .arg(models::PendingRuns::rootFor(store_->path()).toHtmlEscaped());
+            restoreBanner_->show(
+                MessageBanner::Kind::Question,
+                (saved ? QStringLiteral("Your last session's runs were saved (%1).")
+                             .arg(store_->path().toHtmlEscaped())
+                       : QStringLiteral("Your last session ended before its runs were saved.")) +
+                    finished + QStringLiteral(" Restore them?"));
         }
     } else if (options_.traces.isEmpty()) {
         loadSamples();
@@ -607,11 +652,13 @@ void MainWindow::discardSavedSession() {
 void MainWindow::queryDevices() {
     auto* process = new QProcess(this);
     devicesProcess_ = process;
-    connect(process, &QProcess::finished, this, [this, process](int exitCode, QProcess::ExitStatus status) {
-        process->deleteLater();
-        onDevicesListed(status == QProcess::NormalExit ? exitCode : -1, process->readAllStandardOutput(),
-                        QString::fromUtf8(process->readAllStandardError()).trimmed());
-    });
+    connect(process, &QProcess::finished, this,
+            [this, process](int exitCode, QProcess::ExitStatus status) {
+                process->deleteLater();
+                onDevicesListed(status == QProcess::NormalExit ? exitCode : -1,
+                                process->readAllStandardOutput(),
+                                QString::fromUtf8(process->readAllStandardError()).trimmed());
+            });
     connect(process, &QProcess::errorOccurred, this, [this, process](QProcess::ProcessError error) {
         if (error == QProcess::FailedToStart) {
             process->deleteLater();
@@ -634,10 +681,12 @@ void MainWindow::onDevicesListed(int exitCode, const QByteArray& output, const Q
     QString parseError;
     if (exitCode != 0 || !devices_->setFromJson(output, &parseError)) {
         devices_->setFromJson("{}");
-        showError(QStringLiteral("Could not ask %1 for devices (%2). Runs need slicescope-cli next to slicescope; "
-                                 "you can still open traces.")
-                      .arg(runner_->program().toHtmlEscaped(),
-                           (error.isEmpty() ? parseError : error).toHtmlEscaped()));
+        showError(
+            QStringLiteral(
+                "Could not ask %1 for devices (%2). Runs need slicescope-cli next to slicescope; "
+                "you can still open traces.")
+                .arg(runner_->program().toHtmlEscaped(),
+                     (error.isEmpty() ? parseError : error).toHtmlEscaped()));
         return;
     }
     if (devices_->detectedCount() == 0) {
@@ -645,14 +694,18 @@ void MainWindow::onDevicesListed(int exitCode, const QByteArray& output, const Q
         if (!devices_->cudaBackendBuilt()) {
             why = QStringLiteral("this build has no CUDA backend");
         }
-        infoBanner_->show(MessageBanner::Kind::Info,
-                          QStringLiteral("<b>No NVIDIA GPU here</b>%1. You can open traces%2, run the CPU strategies, "
-                                         "and model GPU strategies on a device preset: modelled runs are hatched and "
-                                         "labelled \u201cmodelled\u201d.")
-                              .arg(why.isEmpty() ? QString() : QStringLiteral(" (") + why.toHtmlEscaped() + QLatin1Char(')'),
-                                   sampleTraces().isEmpty()
-                                       ? QString()
-                                       : QStringLiteral(" (a shipped sample trace, measured on a real H200, opens at start; File > Open sample has the others)")));
+        infoBanner_->show(
+            MessageBanner::Kind::Info,
+            QStringLiteral(
+                "<b>No NVIDIA GPU here</b>%1. You can open traces%2, run the CPU strategies, "
+                "and model GPU strategies on a device preset: modelled runs are hatched and "
+                "labelled \u201cmodelled\u201d.")
+                .arg(why.isEmpty() ? QString()
+                                   : QStringLiteral(" (") + why.toHtmlEscaped() + QLatin1Char(')'),
+                     sampleTraces().isEmpty()
+                         ? QString()
+                         : QStringLiteral(" (a shipped sample trace, measured on a real H200, "
+                                          "opens at start; File > Open sample has the others)")));
     }
     appendLog(QStringLiteral("devices: %1 GPU(s), %2 preset(s)")
                   .arg(devices_->detectedCount())
@@ -691,7 +744,8 @@ void MainWindow::applyLoaded(const models::LoadResult& result) {
     if (!result.ok()) {
         if (!result.cancelled) {
             showError(QStringLiteral("Could not open <b>%1</b>: %2")
-                          .arg(QFileInfo(result.path).fileName().toHtmlEscaped(), result.error.toHtmlEscaped()));
+                          .arg(QFileInfo(result.path).fileName().toHtmlEscaped(),
+                               result.error.toHtmlEscaped()));
         }
         if (result.origin == models::RunOrigin::Measured || adoptedRuns_.contains(result.path)) {
             QFile::remove(result.path); // unreadable: nothing in it to keep
@@ -715,11 +769,13 @@ void MainWindow::applyLoaded(const models::LoadResult& result) {
     }
     appendLog(QStringLiteral("loaded %1 run(s) from %2").arg(result.runs.size()).arg(result.path));
     if (!runner_->isRunning()) {
-        status_->setText(QStringLiteral("Loaded %1 %2 from %3")
-                             .arg(result.runs.size())
-                             .arg(result.runs.size() == 1 ? QStringLiteral("run") : QStringLiteral("runs"))
-                             .arg(result.origin == models::RunOrigin::Measured ? QStringLiteral("the run")
-                                                                                : QFileInfo(result.path).fileName()));
+        status_->setText(
+            QStringLiteral("Loaded %1 %2 from %3")
+                .arg(result.runs.size())
+                .arg(result.runs.size() == 1 ? QStringLiteral("run") : QStringLiteral("runs"))
+                .arg(result.origin == models::RunOrigin::Measured
+                         ? QStringLiteral("the run")
+                         : QFileInfo(result.path).fileName()));
     }
     std::vector<models::RunEntryPtr> runs = result.runs;
     if (restoring) {
@@ -727,10 +783,11 @@ void MainWindow::applyLoaded(const models::LoadResult& result) {
         // the autosave, before deleting the trace): restore it once.
         runs.erase(std::remove_if(runs.begin(), runs.end(),
                                   [this](const models::RunEntryPtr& entry) {
-                                      return std::any_of(session_->runs().begin(), session_->runs().end(),
-                                                         [&](const models::RunEntryPtr& other) {
-                                                             return models::isSameRun(*entry->run, *other->run);
-                                                         });
+                                      return std::any_of(
+                                          session_->runs().begin(), session_->runs().end(),
+                                          [&](const models::RunEntryPtr& other) {
+                                              return models::isSameRun(*entry->run, *other->run);
+                                          });
                                   }),
                    runs.end());
     }
@@ -753,7 +810,8 @@ void MainWindow::onSessionChanged() {
     setWindowTitle(session_->isEmpty() ? QStringLiteral("SliceScope")
                                        : QStringLiteral("SliceScope \u2014 %1 %2")
                                              .arg(session_->count())
-                                             .arg(session_->count() == 1 ? QStringLiteral("run") : QStringLiteral("runs")));
+                                             .arg(session_->count() == 1 ? QStringLiteral("run")
+                                                                         : QStringLiteral("runs")));
     if (!autosaveArmed_) {
         autosavePending_ = true;
     } else {
@@ -765,7 +823,9 @@ void MainWindow::onSessionChanged() {
     onSelectedRunChanged(state_->selectedRun());
 }
 
-void MainWindow::requestSave() { lastSaveTicket_ = store_->save(*session_); }
+void MainWindow::requestSave() {
+    lastSaveTicket_ = store_->save(*session_);
+}
 
 void MainWindow::onRunsAdded(int first, int last) {
     // Select the first GPU run among the new ones (its occupancy is what there is to see).
@@ -780,7 +840,8 @@ void MainWindow::onRunsAdded(int first, int last) {
         pick = session_->at(first)->id;
     }
     const bool newGpuRun = session_->at(session_->indexOf(pick))->isGpu();
-    if (state_->selectedRun().isEmpty() || (newGpuRun && session_->at(first)->origin != models::RunOrigin::Sample)) {
+    if (state_->selectedRun().isEmpty() ||
+        (newGpuRun && session_->at(first)->origin != models::RunOrigin::Sample)) {
         state_->setSelectedRun(pick);
     }
 }
@@ -794,7 +855,8 @@ void MainWindow::onSelectedRunChanged(const QString& runId) {
         traceTable_->resizeColumnsToContents(); // looks at the rows in view, not all of them
     }
     updateTraceCaption();
-    verdict_->setText(entry ? QStringLiteral("<b>%1</b>: %2").arg(entry->id.toHtmlEscaped(), entry->verdict.toHtmlEscaped())
+    verdict_->setText(entry ? QStringLiteral("<b>%1</b>: %2")
+                                  .arg(entry->id.toHtmlEscaped(), entry->verdict.toHtmlEscaped())
                             : QString());
     // Keep the runs table's current row on the selected run.
     for (int row = 0; row < runProxy_->rowCount(); ++row) {
@@ -817,17 +879,19 @@ void MainWindow::updateTraceCaption() {
     const QString what = traceModel_->hasDeviceActivities() && !traceProxy_->showAll()
                              ? QStringLiteral("device activities (nvprof --print-gpu-trace)")
                              : QStringLiteral("activities");
-    const QString count = traceProxy_->isBusy()
-                              ? QStringLiteral("%1 %2, sorting\u2026")
-                                    .arg(QLocale().toString(qulonglong(traceModel_->hasDeviceActivities() &&
-                                                                               !traceProxy_->showAll()
-                                                                           ? entry->deviceActivities
-                                                                           : entry->run->activities.size())),
-                                         what)
-                              : QStringLiteral("%1 %2").arg(traceProxy_->rowCount()).arg(what);
-    traceCaption_->setText(QStringLiteral("<b>%1</b>%2: %3")
-                               .arg(entry->id.toHtmlEscaped(),
-                                    entry->isModelled() ? QStringLiteral(" (<i>modelled</i>)") : QString(), count));
+    const QString count =
+        traceProxy_->isBusy()
+            ? QStringLiteral("%1 %2, sorting\u2026")
+                  .arg(QLocale().toString(
+                           qulonglong(traceModel_->hasDeviceActivities() && !traceProxy_->showAll()
+                                          ? entry->deviceActivities
+                                          : entry->run->activities.size())),
+                       what)
+            : QStringLiteral("%1 %2").arg(traceProxy_->rowCount()).arg(what);
+    traceCaption_->setText(
+        QStringLiteral("<b>%1</b>%2: %3")
+            .arg(entry->id.toHtmlEscaped(),
+                 entry->isModelled() ? QStringLiteral(" (<i>modelled</i>)") : QString(), count));
 }
 
 void MainWindow::onSelectedActivityChanged() {
@@ -853,14 +917,16 @@ void MainWindow::startRun() {
     }
     errorBanner_->hide();
     if (!pendingRuns_->isValid()) {
-        showError(QStringLiteral("Cannot keep run traces: %1").arg(pendingRuns_->errorString().toHtmlEscaped()));
+        showError(QStringLiteral("Cannot keep run traces: %1")
+                      .arg(pendingRuns_->errorString().toHtmlEscaped()));
         return;
     }
     const models::RunConfig config = setup_->config();
-    const bool wantsGpu = std::any_of(config.strategies.begin(), config.strategies.end(), [](const QString& name) {
-        const auto id = strategy::parseStrategy(name.toStdString());
-        return id && strategy::isGpu(*id);
-    });
+    const bool wantsGpu =
+        std::any_of(config.strategies.begin(), config.strategies.end(), [](const QString& name) {
+            const auto id = strategy::parseStrategy(name.toStdString());
+            return id && strategy::isGpu(*id);
+        });
     if (wantsGpu && devicesProcess_ && config.device.kind == models::DeviceChoice::Kind::None) {
         // The device list is still on its way: run as soon as it is here.
         runAfterDevices_ = true;
@@ -893,11 +959,13 @@ void MainWindow::startRecording(const models::RecordConfig& config) {
     }
     errorBanner_->hide();
     if (!pendingRuns_->isValid()) {
-        showError(QStringLiteral("Cannot keep run traces: %1").arg(pendingRuns_->errorString().toHtmlEscaped()));
+        showError(QStringLiteral("Cannot keep run traces: %1")
+                      .arg(pendingRuns_->errorString().toHtmlEscaped()));
         return;
     }
     lastRecord_ = config;
-    const models::RecordPlan plan = models::planRecord(config, pendingRuns_->directory(), ++runSequence_);
+    const models::RecordPlan plan =
+        models::planRecord(config, pendingRuns_->directory(), ++runSequence_);
     if (!plan.error.isEmpty()) {
         showError(plan.error.toHtmlEscaped());
         return;
@@ -959,7 +1027,8 @@ void MainWindow::showError(const QString& text) {
 }
 
 void MainWindow::appendLog(const QString& line) {
-    log_->appendPlainText(QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss  ")) + line);
+    log_->appendPlainText(QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss  ")) +
+                          line);
 }
 
 void MainWindow::addRecentFile(const QString& path) {
@@ -975,14 +1044,17 @@ void MainWindow::addRecentFile(const QString& path) {
     updateRecentMenu();
     // A QSettings writes its file, and fsyncs it, when it goes: on a worker, so that opening a
     // trace never waits for the disk (tens of milliseconds, more on a busy disk).
-    settingsWriter_.start([files = recentFiles_] { QSettings().setValue(QStringLiteral("recentFiles"), files); });
+    settingsWriter_.start(
+        [files = recentFiles_] { QSettings().setValue(QStringLiteral("recentFiles"), files); });
 }
 
 void MainWindow::updateRecentMenu() {
     recentMenu_->clear();
     for (int i = 0; i < recentFiles_.size(); ++i) {
-        auto* action = recentMenu_->addAction(QStringLiteral("&%1  %2").arg(i + 1).arg(recentFiles_[i]));
-        connect(action, &QAction::triggered, this, [this, path = recentFiles_[i]] { openTrace(path); });
+        auto* action =
+            recentMenu_->addAction(QStringLiteral("&%1  %2").arg(i + 1).arg(recentFiles_[i]));
+        connect(action, &QAction::triggered, this,
+                [this, path = recentFiles_[i]] { openTrace(path); });
     }
     recentMenu_->setEnabled(!recentFiles_.isEmpty());
 }
@@ -998,8 +1070,8 @@ void MainWindow::openDialog() {
 }
 
 QString MainWindow::askForPath(const QString& title, const QString& filter) {
-    const QString path = QFileDialog::getSaveFileName(this, title, QSettings().value(QStringLiteral("lastDir")).toString(),
-                                                      filter);
+    const QString path = QFileDialog::getSaveFileName(
+        this, title, QSettings().value(QStringLiteral("lastDir")).toString(), filter);
     if (!path.isEmpty()) {
         QSettings().setValue(QStringLiteral("lastDir"), QFileInfo(path).absolutePath());
     }
@@ -1007,7 +1079,8 @@ QString MainWindow::askForPath(const QString& title, const QString& filter) {
 }
 
 void MainWindow::saveSessionAs() {
-    const QString path = askForPath(QStringLiteral("Save session"), QStringLiteral("SliceScope traces (*.json)"));
+    const QString path =
+        askForPath(QStringLiteral("Save session"), QStringLiteral("SliceScope traces (*.json)"));
     if (!path.isEmpty()) {
         exportSession(path, SessionFormat::Trace);
     }
@@ -1043,7 +1116,8 @@ QFuture<QString> MainWindow::exportSession(const QString& path, SessionFormat fo
         watcher->deleteLater();
         const QString error = watcher->result();
         if (!error.isEmpty()) {
-            showError(QStringLiteral("Could not write %1: %2").arg(path.toHtmlEscaped(), error.toHtmlEscaped()));
+            showError(QStringLiteral("Could not write %1: %2")
+                          .arg(path.toHtmlEscaped(), error.toHtmlEscaped()));
             return;
         }
         status_->setText(QStringLiteral("Wrote %1").arg(path));
@@ -1073,10 +1147,12 @@ bool MainWindow::exportImage(const QString& path, const QSize& sizePx, double dp
 
 void MainWindow::exportImageDialog() {
     QSettings settings;
-    const QString last = settings.value(QStringLiteral("lastExport"),
-                                        QDir(QSettings().value(QStringLiteral("lastDir"), QDir::homePath()).toString())
-                                            .filePath(QStringLiteral("slicescope.png")))
-                             .toString();
+    const QString last =
+        settings
+            .value(QStringLiteral("lastExport"),
+                   QDir(QSettings().value(QStringLiteral("lastDir"), QDir::homePath()).toString())
+                       .filePath(QStringLiteral("slicescope.png")))
+            .toString();
     ExportImageDialog dialog(last, this);
     if (dialog.exec() != QDialog::Accepted) {
         return;
@@ -1086,9 +1162,10 @@ void MainWindow::exportImageDialog() {
 }
 
 void MainWindow::exportTable(bool chrome) {
-    const QString path = chrome ? askForPath(QStringLiteral("Export Chrome trace"),
-                                             QStringLiteral("Chrome Trace Event JSON (*.json)"))
-                                : askForPath(QStringLiteral("Export CSV"), QStringLiteral("CSV (*.csv)"));
+    const QString path =
+        chrome ? askForPath(QStringLiteral("Export Chrome trace"),
+                            QStringLiteral("Chrome Trace Event JSON (*.json)"))
+               : askForPath(QStringLiteral("Export CSV"), QStringLiteral("CSV (*.csv)"));
     if (!path.isEmpty()) {
         exportSession(path, chrome ? SessionFormat::Chrome : SessionFormat::Csv);
     }

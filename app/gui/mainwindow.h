@@ -1,18 +1,17 @@
 #pragma once
 
+#include "models/cliplan.h"
+#include "models/recordplan.h"
+#include "models/traceloader.h"
+
 #include <QFuture>
 #include <QMainWindow>
 #include <QPointer>
 #include <QThreadPool>
-
 #include <deque>
 #include <map>
 #include <memory>
 #include <optional>
-
-#include "models/cliplan.h"
-#include "models/recordplan.h"
-#include "models/traceloader.h"
 
 class QLabel;
 class QMenu;
@@ -49,13 +48,13 @@ class TimelineView;
 
 // What the command line asks the window to do at start.
 struct StartOptions {
-    QStringList traces;          // files to open
-    bool restoreSession = false; // restore the autosaved session without asking
-    bool noSamples = false;      // do not open the shipped samples
-    QString sessionFile;         // autosave here instead of the default
+    QStringList traces;                   // files to open
+    bool restoreSession = false;          // restore the autosaved session without asking
+    bool noSamples = false;               // do not open the shipped samples
+    QString sessionFile;                  // autosave here instead of the default
     std::optional<models::RunConfig> run; // settings for the run panel
-    QString device;              // "gpu:0", "preset:h200" or a preset id
-    bool runNow = false;         // start the run at once
+    QString device;                       // "gpu:0", "preset:h200" or a preset id
+    bool runNow = false;                  // start the run at once
 };
 
 class MainWindow : public QMainWindow {
@@ -68,7 +67,8 @@ class MainWindow : public QMainWindow {
     void start();
 
     void openTrace(const QString& path);
-    bool exportImage(const QString& path, const QSize& sizePx, double dpi, QString* error = nullptr);
+    bool exportImage(const QString& path, const QSize& sizePx, double dpi,
+                     QString* error = nullptr);
     void startRun();
     void cancelRun();
     // "Record program…": asks for the program (RecordDialog), then records it.
@@ -186,12 +186,12 @@ class MainWindow : public QMainWindow {
     QPointer<QProcess> devicesProcess_; // the `devices --json` query while it runs
     // Where slicescope-cli writes run traces; each is kept until an autosave holds its runs.
     std::unique_ptr<models::PendingRuns> pendingRuns_;
-    QStringList adoptedRuns_;  // traces of runs a killed GUI left, being restored
+    QStringList adoptedRuns_;    // traces of runs a killed GUI left, being restored
     quint64 lastSaveTicket_ = 0; // of the last autosave asked for
     QStringList recentFiles_;
     QThreadPool settingsWriter_;
     int runSequence_ = 0;
-    bool autosaveArmed_ = true;   // false while the restore offer is open
+    bool autosaveArmed_ = true; // false while the restore offer is open
     bool autosavePending_ = false;
     bool loadingRestore_ = false;
     bool runAfterDevices_ = false; // Run was asked for before the device list arrived

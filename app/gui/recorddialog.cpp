@@ -14,14 +14,14 @@
 #include <QPushButton>
 #include <QStandardPaths>
 #include <QVBoxLayout>
-
 #include <functional>
 
 namespace slicescope::gui {
 
 namespace {
 
-QWidget* withBrowse(QWidget* parent, QLineEdit* edit, const QString& name, const std::function<void()>& browse) {
+QWidget* withBrowse(QWidget* parent, QLineEdit* edit, const QString& name,
+                    const std::function<void()>& browse) {
     auto* row = new QWidget(parent);
     auto* layout = new QHBoxLayout(row);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -56,9 +56,10 @@ RecordDialog::RecordDialog(QWidget* parent) : QDialog(parent) {
     setWindowTitle(QStringLiteral("Record program"));
     auto* layout = new QVBoxLayout(this);
     auto* intro = new QLabel(
-        QStringLiteral("Runs a CUDA program (a numba script, a C++ program, \u2026) under SliceScope's CUPTI "
-                       "recorder and opens what it did on the GPU: every API call, copy and kernel, with each "
-                       "kernel's occupancy. The program itself is not changed."),
+        QStringLiteral(
+            "Runs a CUDA program (a numba script, a C++ program, \u2026) under SliceScope's CUPTI "
+            "recorder and opens what it did on the GPU: every API call, copy and kernel, with each "
+            "kernel's occupancy. The program itself is not changed."),
         this);
     intro->setWordWrap(true);
     layout->addWidget(intro);
@@ -67,9 +68,11 @@ RecordDialog::RecordDialog(QWidget* parent) : QDialog(parent) {
     program_ = new QLineEdit(this);
     program_->setObjectName(QStringLiteral("recordProgram"));
     program_->setPlaceholderText(QStringLiteral("python3, /path/to/program, \u2026"));
-    form->addRow(QStringLiteral("&Program:"), withBrowse(this, program_, QStringLiteral("browseProgram"), [this] {
-                     const QString file = QFileDialog::getOpenFileName(this, QStringLiteral("Program to record"),
-                                                                       QFileInfo(program_->text()).absolutePath());
+    form->addRow(QStringLiteral("&Program:"),
+                 withBrowse(this, program_, QStringLiteral("browseProgram"), [this] {
+                     const QString file =
+                         QFileDialog::getOpenFileName(this, QStringLiteral("Program to record"),
+                                                      QFileInfo(program_->text()).absolutePath());
                      if (!file.isEmpty()) {
                          program_->setText(file);
                      }
@@ -77,28 +80,31 @@ RecordDialog::RecordDialog(QWidget* parent) : QDialog(parent) {
     arguments_ = new QLineEdit(this);
     arguments_->setObjectName(QStringLiteral("recordArguments"));
     arguments_->setPlaceholderText(QStringLiteral("seed.py --size 100x4000x5"));
-    arguments_->setToolTip(QStringLiteral("Separated by spaces; quote an argument that holds spaces."));
+    arguments_->setToolTip(
+        QStringLiteral("Separated by spaces; quote an argument that holds spaces."));
     form->addRow(QStringLiteral("&Arguments:"), arguments_);
     workingDirectory_ = new QLineEdit(this);
     workingDirectory_->setObjectName(QStringLiteral("recordWorkingDirectory"));
     workingDirectory_->setPlaceholderText(QStringLiteral("(SliceScope's own)"));
     form->addRow(QStringLiteral("&Working directory:"),
                  withBrowse(this, workingDirectory_, QStringLiteral("browseDirectory"), [this] {
-                     const QString dir = QFileDialog::getExistingDirectory(this, QStringLiteral("Working directory"),
-                                                                           workingDirectory_->text());
+                     const QString dir = QFileDialog::getExistingDirectory(
+                         this, QStringLiteral("Working directory"), workingDirectory_->text());
                      if (!dir.isEmpty()) {
                          workingDirectory_->setText(dir);
                      }
                  }));
     environment_ = new QPlainTextEdit(this);
     environment_->setObjectName(QStringLiteral("recordEnvironment"));
-    environment_->setPlaceholderText(QStringLiteral("NAME=VALUE, one a line (added to SliceScope's environment)"));
+    environment_->setPlaceholderText(
+        QStringLiteral("NAME=VALUE, one a line (added to SliceScope's environment)"));
     environment_->setTabChangesFocus(true);
     environment_->setFixedHeight(environment_->fontMetrics().lineSpacing() * 5);
     form->addRow(QStringLiteral("&Environment:"), environment_);
-    counters_ = new QCheckBox(QStringLiteral("Measure achieved &occupancy (runs the program a second time, "
-                                             "output discarded, with kernel replay)"),
-                              this);
+    counters_ =
+        new QCheckBox(QStringLiteral("Measure achieved &occupancy (runs the program a second time, "
+                                     "output discarded, with kernel replay)"),
+                      this);
     counters_->setObjectName(QStringLiteral("recordCounters"));
     form->addRow(QString(), counters_);
     layout->addLayout(form);
@@ -150,10 +156,11 @@ void RecordDialog::validate() {
     models::parseEnvironment(environment_->toPlainText(), &envError);
     if (program.isEmpty()) {
         problem_ = QStringLiteral("Choose the program to record.");
-    } else if (program.contains(QLatin1Char('/')) && !QFileInfo(QDir(dir).filePath(program)).exists() &&
-               !QFileInfo(program).exists()) {
+    } else if (program.contains(QLatin1Char('/')) &&
+               !QFileInfo(QDir(dir).filePath(program)).exists() && !QFileInfo(program).exists()) {
         problem_ = QStringLiteral("%1 does not exist.").arg(program);
-    } else if (!program.contains(QLatin1Char('/')) && QStandardPaths::findExecutable(program).isEmpty()) {
+    } else if (!program.contains(QLatin1Char('/')) &&
+               QStandardPaths::findExecutable(program).isEmpty()) {
         problem_ = QStringLiteral("%1 is not a program on the PATH.").arg(program);
     } else if (!dir.isEmpty() && !QFileInfo(dir).isDir()) {
         problem_ = QStringLiteral("The working directory %1 does not exist.").arg(dir);
