@@ -6,6 +6,7 @@
 #include "models/gputracemodel.h"
 #include "models/session.h"
 
+#include <QAction>
 #include <QToolTip>
 #include <algorithm>
 #include <cmath>
@@ -41,8 +42,8 @@ TimelineView::TimelineView(models::Session* session, models::ViewState* state, Q
 
     applyTheme();
     plottable_ = new TimelinePlottable(xAxis, yAxis);
-    plottable_->setEmptyText(QStringLiteral("No runs yet.\nChoose a problem and strategies on the "
-                                            "left and press Run (F5),\nor open a trace (Ctrl+O)."));
+    plottable_->setEmptyText(tr("No runs yet.\nChoose a problem and strategies on the "
+                                "left and press Run (F5),\nor open a trace (Ctrl+O)."));
 
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     axisRect()->setRangeDrag(Qt::Horizontal | Qt::Vertical);
@@ -85,8 +86,8 @@ void TimelineView::rebuild() {
     }
     plottable_->setRuns(std::move(runs), state_->alignment());
     xAxis->setLabel(state_->alignment() == models::Alignment::RunStart
-                        ? QStringLiteral("time since each run's first activity")
-                        : QStringLiteral("time since the first run's first activity"));
+                        ? tr("time since each run's first activity")
+                        : tr("time since the first run's first activity"));
     updateLaneLabels();
     const bool empty = plottable_->runs().empty();
     xAxis->setTickLabels(!empty);
@@ -237,8 +238,7 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event) {
                                        .arg(models::toQString(lane.label), entry.id,
                                             theme::laneDescription(lane.kind),
                                             models::toQString(trace::formatCount(lane.eventCount)),
-                                            lane.eventCount == 1 ? QStringLiteral("event")
-                                                                 : QStringLiteral("events")),
+                                            lane.eventCount == 1 ? tr("event") : tr("events")),
                                    this);
                 return;
             }
@@ -365,6 +365,51 @@ void TimelineView::applySelection() {
         }
     }
     replot(QCustomPlot::rpQueuedReplot);
+}
+
+TimelineView::NavigationActions TimelineView::createNavigationActions() {
+    auto action = [this](const QString& text, QList<QKeySequence> keys, auto slot,
+                         Qt::ShortcutContext context = Qt::WindowShortcut) {
+        auto* a = new QAction(text, this);
+        a->setShortcuts(keys);
+        a->setShortcutContext(context);
+        connect(a, &QAction::triggered, this, slot);
+        if (context == Qt::WidgetShortcut) {
+            addAction(a); // active while the timeline has the focus
+        }
+        return a;
+    };
+    NavigationActions actions;
+    actions.resetZoom = action(tr("&Reset zoom"),
+                               {QKeySequence(QStringLiteral("Ctrl+0")), QKeySequence(Qt::Key_Home)},
+                               [this] { resetZoom(); });
+    actions.zoomIn =
+        action(tr("Zoom &in"), {QKeySequence::ZoomIn, QKeySequence(QStringLiteral("Ctrl+="))},
+               [this] { zoomBy(0.5); });
+    actions.zoomOut = action(tr("Zoom &out"), {QKeySequence::ZoomOut}, [this] { zoomBy(2.0); });
+    actions.menu = {
+        actions.resetZoom,
+        actions.zoomIn,
+        actions.zoomOut,
+        action(
+            tr("Pan left"), {QKeySequence(Qt::Key_Left)}, [this] { panBy(-0.25); },
+            Qt::WidgetShortcut),
+        action(
+            tr("Pan right"), {QKeySequence(Qt::Key_Right)}, [this] { panBy(0.25); },
+            Qt::WidgetShortcut),
+        action(tr("Zoom to selected event"), {QKeySequence(QStringLiteral("Ctrl+F"))},
+               [this] { zoomToActivity(state_->selectedActivity()); }),
+    };
+    action(
+        {}, {QKeySequence(Qt::Key_W)}, [this] { zoomBy(0.8); }, Qt::WidgetShortcut);
+    action(
+        {}, {QKeySequence(Qt::Key_S)}, [this] { zoomBy(1.25); }, Qt::WidgetShortcut);
+    action(
+        {}, {QKeySequence(Qt::Key_A)}, [this] { panBy(-0.1); }, Qt::WidgetShortcut);
+    action(
+        {}, {QKeySequence(Qt::Key_D)}, [this] { panBy(0.1); }, Qt::WidgetShortcut);
+    setFocusPolicy(Qt::StrongFocus);
+    return actions;
 }
 
 } // namespace slicescope::gui

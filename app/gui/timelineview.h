@@ -39,6 +39,17 @@ class TimelineView : public QCustomPlot {
     // Re-reads fonts and row heights after the presentation scale changed.
     void applyTheme();
 
+    // The View menu's zoom and pan actions, with their shortcuts. Pan left and right (arrows),
+    // and Perfetto's keys for people who live in trace viewers (W/S zoom, A/D pan, not in the
+    // menu), act while the timeline has the focus.
+    struct NavigationActions {
+        QAction* resetZoom;
+        QAction* zoomIn;
+        QAction* zoomOut;
+        QList<QAction*> menu; // the above, then pan left, pan right, zoom to the selected event
+    };
+    NavigationActions createNavigationActions();
+
   signals:
     void activityHovered(const QString& tooltip);
     // The user clicked an event (not a programmatic selection).
