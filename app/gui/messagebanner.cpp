@@ -22,7 +22,7 @@ MessageBanner::MessageBanner(QWidget* parent) : QFrame(parent) {
     close_ = new QToolButton(this);
     close_->setText(QStringLiteral("\u2715"));
     close_->setAutoRaise(true);
-    close_->setToolTip(QStringLiteral("Dismiss"));
+    close_->setToolTip(tr("Dismiss"));
     connect(close_, &QToolButton::clicked, this, &QWidget::hide);
     layout->addWidget(close_);
     hide();

@@ -68,7 +68,7 @@ void OccupancyBarsPlot::rebuild() {
         legend->setMargins(QMargins(4, 0, 4, 2));
     }
     if (auto* title = qobject_cast<QCPTextElement*>(plotLayout()->element(0, 0))) {
-        title->setText(QStringLiteral("Occupancy of each GPU run"));
+        title->setText(tr("Occupancy of each GPU run"));
         title->setFont(theme::plotFont(10.5, true));
     }
     legend->setVisible(true);
@@ -76,11 +76,9 @@ void OccupancyBarsPlot::rebuild() {
     auto* group = new QCPBarsGroup(this);
     group->setSpacingType(QCPBarsGroup::stAbsolute);
     group->setSpacing(1);
-    auto* theoretical =
-        makeBars(this, QStringLiteral("theoretical"), theme::theoreticalColor(), group);
-    auto* achieved = makeBars(this, QStringLiteral("achieved"), theme::achievedColor(), group);
-    auto* busy =
-        makeBars(this, QStringLiteral("thread slots working"), theme::slotsBusyColor(), group);
+    auto* theoretical = makeBars(this, tr("theoretical"), theme::theoreticalColor(), group);
+    auto* achieved = makeBars(this, tr("achieved"), theme::achievedColor(), group);
+    auto* busy = makeBars(this, tr("thread slots working"), theme::slotsBusyColor(), group);
 
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
     int key = 0;
@@ -127,9 +125,8 @@ void OccupancyBarsPlot::rebuild() {
         auto* text = new QCPItemText(this);
         text->position->setType(QCPItemPosition::ptAxisRectRatio);
         text->position->setCoords(0.5, 0.5);
-        text->setText(
-            QStringLiteral("No GPU runs yet.\nOccupancy is how a GPU launch fills the SMs;\n"
-                           "CPU runs have none."));
+        text->setText(tr("No GPU runs yet.\nOccupancy is how a GPU launch fills the SMs;\n"
+                         "CPU runs have none."));
         text->setFont(theme::plotFont(9));
         text->setColor(QColor(0x66, 0x66, 0x66));
         legend->setVisible(false);
@@ -150,7 +147,7 @@ void OccupancyBarsPlot::rebuild() {
     QSharedPointer<QCPAxisTickerFixed> percent(new QCPAxisTickerFixed);
     percent->setTickStep(25);
     xAxis->setTicker(percent);
-    xAxis->setLabel(QStringLiteral("% of the SMs' warp or thread slots"));
+    xAxis->setLabel(tr("% of the SMs' warp or thread slots"));
     xAxis->setLabelFont(theme::plotFont(8.5));
     xAxis->setTickLabelFont(theme::plotFont(8.5));
     setMinimumHeight(std::min(preferredHeight(), 420));

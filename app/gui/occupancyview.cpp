@@ -19,10 +19,12 @@ namespace slicescope::gui {
 
 namespace {
 
-const QString kKernelChoiceTip =
-    QStringLiteral("The run's kernels, one entry per kernel and launch configuration. Selecting a "
-                   "kernel on the timeline "
-                   "selects it here too.");
+QString kernelChoiceTip() {
+    return OccupancyView::tr(
+        "The run's kernels, one entry per kernel and launch configuration. Selecting a "
+        "kernel on the timeline "
+        "selects it here too.");
+}
 
 QLabel* makeLabel(QWidget* parent, double pointSize, bool bold, const QString& name) {
     auto* label = new QLabel(parent);
@@ -69,14 +71,14 @@ OccupancyView::OccupancyView(models::Session* session, models::ViewState* state,
     title_ = makeLabel(this, 11, true, QStringLiteral("occupancyTitle"));
     kernelChoice_ = new QComboBox(this);
     kernelChoice_->setObjectName(QStringLiteral("kernelChoice"));
-    kernelChoice_->setToolTip(kKernelChoiceTip);
+    kernelChoice_->setToolTip(kernelChoiceTip());
     kernelChoice_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     kernelChoice_->setMinimumContentsLength(20);
     kernelChoice_->setVisible(false);
     launch_ = makeLabel(this, 11, false, QStringLiteral("launchWords"));
     launch_->setToolTip(
-        QStringLiteral("The launch in plain words: how many blocks and threads it starts, how many "
-                       "of those threads have work, and how many SMs get nothing to do."));
+        tr("The launch in plain words: how many blocks and threads it starts, how many "
+           "of those threads have work, and how many SMs get nothing to do."));
     limiter_ = makeLabel(this, 9.5, false, QStringLiteral("limiterWords"));
     limiter_->setToolTip(QStringLiteral(
         "The <b>limiter</b> is the SM resource that runs out first and so caps how many blocks of "
@@ -92,11 +94,11 @@ OccupancyView::OccupancyView(models::Session* session, models::ViewState* state,
     series_->plotLayout()->insertRow(0);
     series_->plotLayout()->addElement(
         0, 0,
-        new QCPTextElement(series_, QStringLiteral("Achieved occupancy over time (PM sampling)"),
+        new QCPTextElement(series_, tr("Achieved occupancy over time (PM sampling)"),
                            theme::plotFont(10, true)));
     series_->yAxis->setRange(0, 105);
-    series_->yAxis->setLabel(QStringLiteral("occupancy %"));
-    series_->xAxis->setLabel(QStringLiteral("ms since the run's first activity"));
+    series_->yAxis->setLabel(tr("occupancy %"));
+    series_->xAxis->setLabel(tr("ms since the run's first activity"));
     noSeries_ = makeLabel(this, 8.5, false, QStringLiteral("noSeries"));
     noSeries_->setStyleSheet(QStringLiteral("color: #666"));
 
@@ -146,9 +148,8 @@ void OccupancyView::showRun(const QString& runId) {
     kernelChoice_->setVisible(false);
     if (!entry) {
         facts_ = {};
-        title_->setText(session_->isEmpty()
-                            ? QString()
-                            : QStringLiteral("Select a run to see how it fills the GPU."));
+        title_->setText(session_->isEmpty() ? QString()
+                                            : tr("Select a run to see how it fills the GPU."));
         launch_->clear();
         limiter_->clear();
         smMap_->setResidency({});
@@ -161,10 +162,10 @@ void OccupancyView::showRun(const QString& runId) {
     }
     // Built with the entry, off the GUI thread (at most the models::kMaxKernelGroups longest).
     kernels_ = entry->kernels;
-    kernelChoice_->setToolTip(kKernelChoiceTip +
+    kernelChoice_->setToolTip(kernelChoiceTip() +
                               (entry->kernelConfigurations > kernels_.size()
-                                   ? QStringLiteral(" The run has %1 kernel configurations: the %2 "
-                                                    "that took the most time are listed.")
+                                   ? tr(" The run has %1 kernel configurations: the %2 "
+                                        "that took the most time are listed.")
                                          .arg(entry->kernelConfigurations)
                                          .arg(kernels_.size())
                                    : QString()));
@@ -240,8 +241,8 @@ void OccupancyView::updateSeries(const models::RunEntry* entry) {
     if (!entry || !facts_.hasLaunch) {
         noSeries_->clear();
     } else if (!has) {
-        noSeries_->setText(QStringLiteral("No occupancy-over-time samples in this run: measure on "
-                                          "a GPU with \"sample occupancy\" ticked."));
+        noSeries_->setText(tr("No occupancy-over-time samples in this run: measure on "
+                              "a GPU with \"sample occupancy\" ticked."));
     } else {
         noSeries_->clear();
         auto* graph = series_->addGraph();
@@ -273,11 +274,10 @@ void OccupancyView::render(QCPPainter* painter, const QRectF& rect) {
         area.setTop(area.top() + height + 6);
     };
     if (bars_->runIds().isEmpty()) {
-        drawWrapped(
-            painter, area,
-            QStringLiteral("No GPU runs: occupancy is how a GPU launch fills the SMs, and CPU "
-                           "runs have none."),
-            theme::plotFont(9.5), QColor(0x55, 0x55, 0x55));
+        drawWrapped(painter, area,
+                    tr("No GPU runs: occupancy is how a GPU launch fills the SMs, and CPU "
+                       "runs have none."),
+                    theme::plotFont(9.5), QColor(0x55, 0x55, 0x55));
         area.setTop(area.top() + 8);
     } else {
         place(bars_, std::min(rect.height() * 0.36, double(bars_->preferredHeight())));

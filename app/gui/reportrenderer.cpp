@@ -8,6 +8,7 @@
 #include "models/session.h"
 
 #include <QBuffer>
+#include <QCoreApplication>
 #include <QFileInfo>
 #include <QPdfWriter>
 #include <QSaveFile>
@@ -17,6 +18,11 @@
 namespace slicescope::gui {
 
 namespace {
+
+// ReportRenderer is no QObject: its strings are translated in its class's context all the same.
+QString tr(const char* text) {
+    return QCoreApplication::translate("slicescope::gui::ReportRenderer", text);
+}
 
 constexpr double kHeaderHeight = 34;
 constexpr double kLegendHeight = 26;
@@ -37,15 +43,13 @@ QString titleText(const models::Session& session) {
     if (problems.size() == 1) {
         text += QStringLiteral("  \u00b7  ") + models::toQString(*problems.begin());
     } else if (problems.size() > 1) {
-        text += QStringLiteral("  \u00b7  %1 problems").arg(problems.size());
+        text += tr("  \u00b7  %1 problems").arg(problems.size());
     }
     const int runs = int(std::count_if(session.runs().begin(), session.runs().end(),
                                        [](const models::RunEntryPtr& e) { return e->visible; }));
-    text += QStringLiteral("  \u00b7  %1 %2")
-                .arg(runs)
-                .arg(runs == 1 ? QStringLiteral("run") : QStringLiteral("runs"));
+    text += QStringLiteral("  \u00b7  %1 %2").arg(runs).arg(runs == 1 ? tr("run") : tr("runs"));
     if (modelled > 0) {
-        text += QStringLiteral(" (%1 modelled, hatched)").arg(modelled);
+        text += tr(" (%1 modelled, hatched)").arg(modelled);
     }
     return text;
 }
@@ -118,7 +122,7 @@ void ReportRenderer::paint(QCPPainter* painter, const QSizeF& size) const {
                           theme::laneColor(models::LaneKind::Kernel).lighter(150));
         painter->fillRect(QRectF(x, y + 2, 14, 12), theme::modelledBrush(models::LaneKind::Kernel));
         x += 18;
-        painter->drawText(QPointF(x, y + 12), QStringLiteral("hatched: modelled, not measured"));
+        painter->drawText(QPointF(x, y + 12), tr("hatched: modelled, not measured"));
     }
 }
 
@@ -153,19 +157,18 @@ bool ReportRenderer::exportTo(const QString& path, const QSize& sizePx, double d
     };
     if (sizePx.width() < 200 || sizePx.height() < 150 || sizePx.width() > 20000 ||
         sizePx.height() > 20000) {
-        return failWith(QStringLiteral("image size %1x%2 is outside 200x150 .. 20000x20000")
+        return failWith(tr("image size %1x%2 is outside 200x150 .. 20000x20000")
                             .arg(sizePx.width())
                             .arg(sizePx.height()));
     }
     if (dpi < 24 || dpi > 1200) {
-        return failWith(QStringLiteral("DPI %1 is outside 24 .. 1200").arg(dpi));
+        return failWith(tr("DPI %1 is outside 24 .. 1200").arg(dpi));
     }
     const QString suffix = QFileInfo(path).suffix().toLower();
     const bool raster = suffix == QStringLiteral("png") || suffix == QStringLiteral("jpg") ||
                         suffix == QStringLiteral("jpeg");
     if (suffix != QStringLiteral("pdf") && suffix != QStringLiteral("svg") && !raster) {
-        return failWith(
-            QStringLiteral("unknown image format '%1': use .png, .pdf or .svg").arg(suffix));
+        return failWith(tr("unknown image format '%1': use .png, .pdf or .svg").arg(suffix));
     }
     // The image is made in memory, then written to a temporary file beside the target and renamed
     // over it only when complete (QSaveFile): a failed or interrupted export never leaves half an
@@ -183,7 +186,7 @@ bool ReportRenderer::exportTo(const QString& path, const QSize& sizePx, double d
             writer.setCreator(QStringLiteral("SliceScope"));
             QCPPainter painter;
             if (!painter.begin(&writer)) {
-                return failWith(QStringLiteral("cannot write %1").arg(path));
+                return failWith(tr("cannot write %1").arg(path));
             }
             painter.setMode(QCPPainter::pmVectorized);
             painter.setMode(QCPPainter::pmNoCaching);
@@ -198,7 +201,7 @@ bool ReportRenderer::exportTo(const QString& path, const QSize& sizePx, double d
             generator.setTitle(QStringLiteral("SliceScope"));
             QCPPainter painter;
             if (!painter.begin(&generator)) {
-                return failWith(QStringLiteral("cannot write %1").arg(path));
+                return failWith(tr("cannot write %1").arg(path));
             }
             painter.setMode(QCPPainter::pmVectorized);
             painter.setMode(QCPPainter::pmNoCaching);
@@ -206,22 +209,22 @@ bool ReportRenderer::exportTo(const QString& path, const QSize& sizePx, double d
             painter.end();
         } else if (!renderImage(sizePx, dpi)
                         .save(&buffer, suffix == QStringLiteral("png") ? "PNG" : "JPG")) {
-            return failWith(QStringLiteral("cannot encode the image for %1").arg(path));
+            return failWith(tr("cannot encode the image for %1").arg(path));
         }
     }
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly)) {
-        return failWith(QStringLiteral("cannot write %1: %2").arg(path, file.errorString()));
+        return failWith(tr("cannot write %1: %2").arg(path, file.errorString()));
     }
     if (file.write(bytes) != bytes.size() || !file.flush()) {
         file.cancelWriting(); // commit() below then removes the temporary and fails
     }
     if (!file.commit()) {
         timeline_->replot(QCustomPlot::rpQueuedReplot);
-        return failWith(QStringLiteral("cannot write %1: %2")
+        return failWith(tr("cannot write %1: %2")
                             .arg(path, file.error() != QFileDevice::NoError
                                            ? file.errorString()
-                                           : QStringLiteral("the disk may be full")));
+                                           : tr("the disk may be full")));
     }
     timeline_->replot(QCustomPlot::rpQueuedReplot);
     return true;

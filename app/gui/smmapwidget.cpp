@@ -71,8 +71,7 @@ void SmMapWidget::paint(QPainter& painter, const QRectF& rect, const occupancy::
     painter.save();
     if (r.sms.empty()) {
         painter.setPen(QColor(0x66, 0x66, 0x66));
-        painter.drawText(rect, Qt::AlignCenter | Qt::TextWordWrap,
-                         QStringLiteral("No SM map for this run."));
+        painter.drawText(rect, Qt::AlignCenter | Qt::TextWordWrap, tr("No SM map for this run."));
         painter.restore();
         return;
     }
@@ -131,11 +130,10 @@ QString SmMapWidget::summary(const occupancy::Residency& r) {
         return {};
     }
     const std::size_t busySms = r.sms.size() - r.idleSms;
-    QString text = QStringLiteral("%1 of %2 SMs hold a block").arg(busySms).arg(r.sms.size());
-    text +=
-        r.idleSms > 0 ? QStringLiteral(", %1 idle").arg(r.idleSms) : QStringLiteral(", none idle");
+    QString text = tr("%1 of %2 SMs hold a block").arg(busySms).arg(r.sms.size());
+    text += r.idleSms > 0 ? tr(", %1 idle").arg(r.idleSms) : tr(", none idle");
     if (r.waves > 1) {
-        text += QStringLiteral("; the grid needs %1 waves of resident blocks")
+        text += tr("; the grid needs %1 waves of resident blocks")
                     .arg(models::toQString(trace::formatCount(r.waves)));
     }
     return text + QLatin1Char('.');
