@@ -1,12 +1,11 @@
 #pragma once
 
-#include <QList>
-#include <QObject>
-
-#include <vector>
-
 #include "models/runentry.h"
 #include "slicescope/trace/trace.h"
+
+#include <QList>
+#include <QObject>
+#include <vector>
 
 namespace slicescope::models {
 
