@@ -477,4 +477,66 @@ Result<trace::Run> modelRun(StrategyId id, const RunRequest& request, const devi
     return run;
 }
 
+Result<ModelComparison> compareWithModel(const trace::Run& measured) {
+    if (measured.mode != trace::RunMode::MeasuredGpu || !measured.problem || !measured.launch) {
+        return fail(Error::Code::InvalidArgument,
+                    "run '" + measured.id +
+                        "' is not a measured GPU run with a problem and launch");
+    }
+    auto id = strategy::parseStrategy(measured.strategy);
+    if (!id) {
+        return tl::unexpected(id.error());
+    }
+    auto block = strategy::parseBlockOption(measured.launch->blockOption);
+    if (!block) {
+        return tl::unexpected(block.error());
+    }
+    auto memory = parseMemoryMode(measured.memoryMode);
+    if (!memory) {
+        return tl::unexpected(memory.error());
+    }
+    const device::DeviceSpec* preset = nullptr;
+    for (const auto& candidate : device::presets()) {
+        if (candidate.name == measured.device.name) {
+            preset = &candidate;
+        }
+    }
+    if (preset == nullptr) {
+        return fail(Error::Code::Unsupported,
+                    "no device preset is named '" + measured.device.name + "'");
+    }
+    RunRequest request;
+    request.problem = *measured.problem;
+    request.block = *block;
+    request.memory = *memory;
+    request.repeat = std::max<std::uint32_t>(1, measured.repeat);
+    auto modelled = modelRun(*id, request, *preset);
+    if (!modelled) {
+        return tl::unexpected(modelled.error());
+    }
+    const auto perKernel = [](const trace::Run& run) {
+        double total = 0;
+        int kernels = 0;
+        for (const auto& a : run.activities) {
+            if (a.kind == ActivityKind::Kernel) {
+                total += double(a.durationNs());
+                ++kernels;
+            }
+        }
+        return kernels > 0 ? total / kernels : 0.0;
+    };
+    ModelComparison out;
+    out.strategy = *id;
+    out.presetId = preset->id;
+    out.setting = measured.problem->describe() + ", block " + measured.launch->blockOption + ", " +
+                  measured.memoryMode;
+    out.measuredKernelNs = perKernel(measured);
+    out.modelledKernelNs = perKernel(*modelled);
+    if (out.measuredKernelNs <= 0) {
+        return fail(Error::Code::InvalidArgument,
+                    "run '" + measured.id + "' has no kernel activity");
+    }
+    return out;
+}
+
 } // namespace slicescope::backend
