@@ -51,6 +51,10 @@ TEST(ModelBackend, RunsAreMarkedModelledAndFollowTheStrategyData) {
         ASSERT_TRUE(run->occupancy);
         EXPECT_FALSE(run->occupancy->achieved);
         EXPECT_NE(run->notes.front().find("modelled"), std::string::npos);
+        // The run's device is what its trace will hold: no sources, no preset-only FMA rates.
+        EXPECT_TRUE(run->device.sources.empty());
+        EXPECT_EQ(run->device.fp64FmaPerSmPerClock, 0);
+        EXPECT_EQ(run->device.fp32FmaPerSmPerClock, 0);
 
         strategy::LaunchLimits limits;
         const auto geometry =

@@ -331,6 +331,9 @@ Result<trace::Run> modelRun(StrategyId id, const RunRequest& request, const devi
     run.problem = p;
     run.device = d;
     run.device.sources.clear();
+    // As a trace file holds it: the FMA rates are preset figures the trace does not carry.
+    run.device.fp32FmaPerSmPerClock = 0;
+    run.device.fp64FmaPerSmPerClock = 0;
     run.memoryMode = std::string(toString(request.memory));
     run.repeat = request.repeat;
     run.createdAt = isoTimestampUtc();
