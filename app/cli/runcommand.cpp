@@ -238,6 +238,11 @@ int runModelled(RunOptions o) {
         const auto id = parsed->strategies[i];
         printProgress(o.progress, strategy::toString(id), i, parsed->strategies.size(), "model", 0.0);
         results.push_back(backend::modelRun(id, parsed->request, *preset));
+        // A problem too large to model (work x elements x repeats beyond 64 bits) is refused like
+        // an overflowing --shape: a usage error, nothing written.
+        if (!results.back() && results.back().error().code == Error::Code::Overflow) {
+            return reportError(results.back().error());
+        }
     }
     return finish(o, parsed->strategies, results);
 }
