@@ -452,6 +452,7 @@ void MainWindow::createActions() {
     auto* zoomEvent = viewMenu_->addAction(QStringLiteral("Zoom to selected event"), this,
                                            [this] { timeline_->zoomToActivity(state_->selectedActivity()); });
     zoomEvent->setShortcut(QKeySequence(QStringLiteral("Ctrl+F")));
+    viewMenu_->addActions(timeline_->laneActions()); // lane groups pinned open
     viewMenu_->addSeparator();
     alignAction_ = viewMenu_->addAction(QStringLiteral("Runs on &absolute time"));
     alignAction_->setCheckable(true);
