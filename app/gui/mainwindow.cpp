@@ -204,6 +204,7 @@ void MainWindow::createActions() {
     auto* view = menuBar()->addMenu(tr("&View"));
     const TimelineView::NavigationActions navigation = timeline_->createNavigationActions();
     view->addActions(navigation.menu);
+    view->addActions(timeline_->laneActions()); // lane groups pinned open
     view->addSeparator();
     alignAction_ = view->addAction(tr("Runs on &absolute time"));
     alignAction_->setCheckable(true);

@@ -80,6 +80,44 @@ std::string laneKindName(LaneKind kind) {
     return "?";
 }
 
+LaneGroup laneGroupOf(const Lane& lane) {
+    switch (lane.kind) {
+    case LaneKind::Api:
+        return LaneGroup::Api;
+    case LaneKind::Sync:
+        return LaneGroup::Sync;
+    case LaneKind::Overhead:
+        return LaneGroup::Profiler;
+    case LaneKind::Memset:
+        return LaneGroup::Memset;
+    case LaneKind::Host:
+        return lane.key == 0 ? LaneGroup::Work : LaneGroup::HostThreads;
+    default:
+        return LaneGroup::Work;
+    }
+}
+
+bool isOverviewLane(const Lane& lane) {
+    switch (lane.kind) {
+    case LaneKind::HtoD:
+    case LaneKind::Kernel:
+    case LaneKind::Memset:
+    case LaneKind::DtoD:
+    case LaneKind::HtoH:
+    case LaneKind::DtoH:
+        return true;
+    default:
+        return false;
+    }
+}
+
+bool isHostCompute(const trace::Run& run, const trace::Activity& activity) {
+    // The same rule as the run summary's host compute time (engine/src/trace/runsummary.cpp):
+    // worker threads' "compute: thread k" spans overlap the main thread's.
+    return activity.kind == ActivityKind::Host && activity.threadId == 0 &&
+           run.name(activity).starts_with("compute");
+}
+
 namespace {
 
 // API calls, host work and waits belong to a host thread; profiler overhead is one lane per run
@@ -143,15 +181,41 @@ void fillRows(Lane& lane, std::vector<LaneEvent>& events) {
 RunLanes buildLanes(const trace::Run& run) {
     RunLanes result;
     std::map<std::pair<LaneKind, std::uint32_t>, std::vector<LaneEvent>> byLane;
+    std::vector<LaneEvent> hostCompute;
+    std::vector<LaneEvent> hostOther;
     bool any = false;
     for (std::size_t i = 0; i < run.activities.size(); ++i) {
         const trace::Activity& a = run.activities[i];
         const std::int64_t end = std::max(a.startNs, a.endNs);
-        byLane[laneOf(a)].push_back(LaneEvent{a.startNs, end, std::uint32_t(i)});
+        const auto lane = laneOf(a);
+        const LaneEvent event{a.startNs, end, std::uint32_t(i)};
+        byLane[lane].push_back(event);
         result.beginNs = any ? std::min(result.beginNs, a.startNs) : a.startNs;
         result.endNs = any ? std::max(result.endNs, end) : end;
         any = true;
+        const bool compute = isHostCompute(run, a);
+        if (compute || trace::isDeviceActivity(a.kind)) {
+            result.workBeginNs =
+                result.hasWork ? std::min(result.workBeginNs, a.startNs) : a.startNs;
+            result.workEndNs = result.hasWork ? std::max(result.workEndNs, end) : end;
+            result.hasWork = true;
+        }
+        if (compute) {
+            hostCompute.push_back(event);
+        } else if (lane.first == LaneKind::Host && lane.second == 0) {
+            hostOther.push_back(event);
+        }
     }
+    if (!result.hasWork) {
+        result.workBeginNs = result.beginNs;
+        result.workEndNs = result.endNs;
+    }
+    result.hostCompute.kind = LaneKind::Host;
+    result.hostCompute.label = "host compute";
+    fillRows(result.hostCompute, hostCompute);
+    result.hostOther.kind = LaneKind::Host;
+    result.hostOther.label = "host set-up and checks";
+    fillRows(result.hostOther, hostOther);
     std::map<LaneKind, std::size_t> keysPerKind;
     std::map<std::uint32_t, std::size_t> threadOrdinals;
     for (const auto& [k, events] : byLane) {

@@ -44,8 +44,16 @@ void render(TimelineView& view, int width = 1920, int height = 1080) {
     QCOMPARE(pixmap.size(), QSize(width, height));
 }
 
+// Every run expanded and every lane group pinned open: each lane in a row of its own.
 void checkEveryEventDrawnOnce(TimelineView& view, Session& session) {
+    view.setAllRunsExpanded(true);
+    for (const LaneGroup group : kCollapsibleLaneGroups) {
+        view.setLaneGroupPinned(group, true);
+    }
     render(view);
+    // Set-up and checks too, not only the measured parts.
+    view.xAxis->setRange(view.plottable()->extentKeyRange());
+    view.toPixmap(view.width(), view.height());
     const auto& stats = view.plottable()->lastDrawStats();
     std::size_t lanesSeen = 0;
     for (int r = 0; r < session.count(); ++r) {
@@ -56,6 +64,7 @@ void checkEveryEventDrawnOnce(TimelineView& view, Session& session) {
             if (s.run != r) {
                 continue;
             }
+            QCOMPARE(s.rowType, TimelinePlottable::Row::Type::Lane);
             const auto& lane = entry.lanes->lanes[std::size_t(s.lane)];
             const auto it = expected.find({lane.kind, lane.key});
             QVERIFY(it != expected.end());
@@ -173,7 +182,9 @@ void TestTimelineView::zoomedInDrawsOnlyVisibleEventsOneByOne() {
     view.toPixmap(1920, 1080);
     const auto& stats = view.plottable()->lastDrawStats();
     for (const auto& s : stats) {
-        const auto kind = session.at(0)->lanes->lanes[std::size_t(s.lane)].kind;
+        // The overview row: the kernels lane and the main thread's host span (no lane index).
+        const auto kind =
+            s.lane >= 0 ? session.at(0)->lanes->lanes[std::size_t(s.lane)].kind : LaneKind::Host;
         if (kind == LaneKind::Kernel) {
             QCOMPARE(s.eventsCovered, std::size_t(51)); // 500 (its tail) through 550 (its head)
             QCOMPARE(s.mergedShapes, std::size_t(0));   // ~19 px each: drawn one by one
@@ -321,10 +332,11 @@ void TestTimelineView::alignmentMovesRunsApart() {
         {testhelpers::gpuShapedRun("early", trace::RunMode::MeasuredGpu, 1, 1'000'000'000),
          testhelpers::gpuShapedRun("late", trace::RunMode::MeasuredGpu, 1, 1'500'000'000)}));
     TimelineView view(&session, &state);
-    QCOMPARE(view.plottable()->originNs(0), std::int64_t(1'000'000'000));
-    QCOMPARE(view.plottable()->originNs(1), std::int64_t(1'500'000'000)); // each at its own start
+    // Each at its own first copy (10 us after its first API call).
+    QCOMPARE(view.plottable()->originNs(0), std::int64_t(1'000'010'000));
+    QCOMPARE(view.plottable()->originNs(1), std::int64_t(1'500'010'000));
     state.setAlignment(Alignment::Absolute);
-    QCOMPARE(view.plottable()->originNs(1), std::int64_t(1'000'000'000)); // one origin for all
+    QCOMPARE(view.plottable()->originNs(1), std::int64_t(1'000'010'000)); // one origin for all
     QVERIFY(view.plottable()->fullKeyRange().upper >= 500'000'000.0);
 }
 

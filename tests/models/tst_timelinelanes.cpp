@@ -1,8 +1,9 @@
 // Lanes: which activities go where, sorted for binary search; visible ranges with long events.
-#include <QTest>
-
 #include "models/timelinelanes.h"
 #include "testhelpers.h"
+
+#include <QTest>
+#include <map>
 
 using namespace slicescope;
 using namespace slicescope::models;
@@ -18,6 +19,9 @@ class TestTimelineLanes : public QObject {
     void visibleRange_data();
     void visibleRange();
     void firstStartingAtSkipsForward();
+    void measuredPart_data();
+    void measuredPart();
+    void laneGroups();
 };
 
 void TestTimelineLanes::oneLanePerKindInDrawingOrder() {
@@ -59,9 +63,10 @@ void TestTimelineLanes::threadsAndStreamsGetTheirOwnLanes() {
     for (const auto& lane : lanes.lanes) {
         labels << QString::fromStdString(lane.label);
     }
-    QCOMPARE(labels, (QStringList{QStringLiteral("kernels stream 7"), QStringLiteral("kernels stream 13"),
-                                  QStringLiteral("host (main)"), QStringLiteral("host thread 1"),
-                                  QStringLiteral("host thread 2")}));
+    QCOMPARE(labels,
+             (QStringList{QStringLiteral("kernels stream 7"), QStringLiteral("kernels stream 13"),
+                          QStringLiteral("host (main)"), QStringLiteral("host thread 1"),
+                          QStringLiteral("host thread 2")}));
 }
 
 void TestTimelineLanes::threadsAreNumberedInTheRunAndOverheadIsOneLane() {
@@ -92,7 +97,8 @@ void TestTimelineLanes::threadsAreNumberedInTheRunAndOverheadIsOneLane() {
 void TestTimelineLanes::eventsAreSortedByStart() {
     trace::Run run;
     for (std::int64_t start : {50, 10, 30, 20, 40}) {
-        run.activities.push_back(testhelpers::activity(trace::ActivityKind::Kernel, start, start + 5));
+        run.activities.push_back(
+            testhelpers::activity(trace::ActivityKind::Kernel, start, start + 5));
     }
     const RunLanes lanes = buildLanes(run);
     const auto& events = lanes.lanes[0].rows[0].events;
@@ -100,14 +106,16 @@ void TestTimelineLanes::eventsAreSortedByStart() {
     for (std::size_t i = 1; i < events.size(); ++i) {
         QVERIFY(events[i - 1].startNs <= events[i].startNs);
     }
-    QCOMPARE(run.activities[events[0].activity].startNs, std::int64_t(10)); // indices still point home
+    QCOMPARE(run.activities[events[0].activity].startNs,
+             std::int64_t(10)); // indices still point home
 }
 
 void TestTimelineLanes::overlappingEventsStackIntoRows() {
     trace::Run run;
     // Six nested API calls: the first four get a row each, the rest share the last row.
     for (int depth = 0; depth < 6; ++depth) {
-        run.activities.push_back(testhelpers::activity(trace::ActivityKind::Api, depth, 100 - depth));
+        run.activities.push_back(
+            testhelpers::activity(trace::ActivityKind::Api, depth, 100 - depth));
     }
     run.activities.push_back(testhelpers::activity(trace::ActivityKind::Api, 200, 210));
     const RunLanes lanes = buildLanes(run);
@@ -171,3 +179,101 @@ void TestTimelineLanes::firstStartingAtSkipsForward() {
 
 QTEST_GUILESS_MAIN(TestTimelineLanes)
 #include "tst_timelinelanes.moc"
+
+namespace {
+trace::Activity named(trace::Run& run, trace::ActivityKind kind, std::int64_t start,
+                      std::int64_t end, const char* name, std::uint32_t thread = 0) {
+    auto a = testhelpers::activity(kind, start, end);
+    a.nameId = run.intern(name);
+    a.threadId = thread;
+    return a;
+}
+} // namespace
+
+void TestTimelineLanes::measuredPart_data() {
+    QTest::addColumn<int>("shape"); // 0: GPU run with set-up and checks, 1: CPU run, 2: API only
+    QTest::addColumn<qint64>("workBegin");
+    QTest::addColumn<qint64>("workEnd");
+    QTest::addColumn<bool>("hasWork");
+    QTest::addColumn<int>("computeSpans");
+    QTest::addColumn<int>("otherSpans");
+    QTest::newRow("gpu: first copy to last copy")
+        << 0 << qint64(1000) << qint64(1900) << true << 0 << 2;
+    QTest::newRow("cpu: the compute spans") << 1 << qint64(500) << qint64(800) << true << 1 << 2;
+    QTest::newRow("no work: the whole run") << 2 << qint64(0) << qint64(50) << false << 0 << 0;
+}
+
+void TestTimelineLanes::measuredPart() {
+    QFETCH(int, shape);
+    QFETCH(qint64, workBegin);
+    QFETCH(qint64, workEnd);
+    QFETCH(bool, hasWork);
+    QFETCH(int, computeSpans);
+    QFETCH(int, otherSpans);
+    trace::Run run;
+    if (shape == 0) {
+        run.activities.push_back(named(run, trace::ActivityKind::Host, 0, 900, "fill inputs"));
+        run.activities.push_back(
+            named(run, trace::ActivityKind::Api, 990, 1100, "cudaMemcpyAsync", 77));
+        run.activities.push_back(testhelpers::activity(trace::ActivityKind::HtoD, 1000, 1200));
+        run.activities.push_back(testhelpers::activity(trace::ActivityKind::Kernel, 1300, 1500));
+        run.activities.push_back(testhelpers::activity(trace::ActivityKind::DtoH, 1600, 1900));
+        run.activities.push_back(
+            named(run, trace::ActivityKind::Host, 2000, 3000, "verify against the CPU reference"));
+    } else if (shape == 1) {
+        run.activities.push_back(
+            named(run, trace::ActivityKind::Host, 0, 400, "allocate and fill inputs"));
+        run.activities.push_back(
+            named(run, trace::ActivityKind::Host, 500, 800, "compute (all threads)"));
+        run.activities.push_back(
+            named(run, trace::ActivityKind::Host, 510, 790, "compute: thread 0, 3 slices", 1));
+        run.activities.push_back(
+            named(run, trace::ActivityKind::Host, 900, 1000, "verify against reference"));
+    } else {
+        run.activities.push_back(named(run, trace::ActivityKind::Api, 0, 50, "cudaFree", 5));
+    }
+    const RunLanes lanes = buildLanes(run);
+    QCOMPARE(lanes.workBeginNs, std::int64_t(workBegin));
+    QCOMPARE(lanes.workEndNs, std::int64_t(workEnd));
+    QCOMPARE(lanes.hasWork, hasWork);
+    QCOMPARE(int(lanes.hostCompute.eventCount), computeSpans);
+    QCOMPARE(int(lanes.hostOther.eventCount), otherSpans);
+    QVERIFY(lanes.beginNs <= lanes.workBeginNs && lanes.workEndNs <= lanes.endNs);
+}
+
+void TestTimelineLanes::laneGroups() {
+    trace::Run run;
+    auto add = [&](trace::ActivityKind kind, std::uint32_t thread) {
+        auto a = testhelpers::activity(kind, 0, 10);
+        a.threadId = thread;
+        run.activities.push_back(a);
+    };
+    add(trace::ActivityKind::Api, 9);
+    add(trace::ActivityKind::HtoD, 0);
+    add(trace::ActivityKind::Kernel, 0);
+    add(trace::ActivityKind::Memset, 0);
+    add(trace::ActivityKind::DtoH, 0);
+    add(trace::ActivityKind::Host, 0);
+    add(trace::ActivityKind::Host, 3);
+    add(trace::ActivityKind::Sync, 9);
+    add(trace::ActivityKind::Overhead, 9);
+    const RunLanes lanes = buildLanes(run);
+    std::map<std::string, std::pair<LaneGroup, bool>> expected = {
+        {"API", {LaneGroup::Api, false}},
+        {"HtoD", {LaneGroup::Work, true}},
+        {"kernels", {LaneGroup::Work, true}},
+        {"memsets", {LaneGroup::Memset, true}},
+        {"DtoH", {LaneGroup::Work, true}},
+        {"host (main)", {LaneGroup::Work, false}},
+        {"host thread 1", {LaneGroup::HostThreads, false}},
+        {"sync", {LaneGroup::Sync, false}},
+        {"profiler", {LaneGroup::Profiler, false}},
+    };
+    QCOMPARE(lanes.lanes.size(), expected.size());
+    for (const auto& lane : lanes.lanes) {
+        const auto it = expected.find(lane.label);
+        QVERIFY2(it != expected.end(), lane.label.c_str());
+        QCOMPARE(int(laneGroupOf(lane)), int(it->second.first));
+        QCOMPARE(isOverviewLane(lane), it->second.second);
+    }
+}
