@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "spoolformat.h"
+#include "spool/spoolformat.h"
 
 namespace slicescope::record {
 
