@@ -1,4 +1,5 @@
-// slicescope-bench-gpu: the five figures of issue 3, measured in one run on the GPU it finds.
+// slicescope-bench-gpu: the five figures of docs/performance.md, measured in one run on the GPU it
+// finds.
 //   1  elementwise-broadcast effective bandwidth (>= 2 GB problem) / device-to-device cudaMemcpy
 //   2  pinned HtoD bandwidth of the run / a plain cudaMemcpy from pinned memory
 //   3  wall time of `slicescope-cli run --strategy all` at the seed shape, CUPTI on vs off
@@ -9,7 +10,6 @@
 // of 1, 2, 4 and 8 items per thread and one resident wave: the measurement behind the engine's
 // choice of two items per thread.
 #include <fcntl.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -25,6 +25,7 @@
 
 #include "gpuprobes.h"
 #include "slicescope/backend/gpubackend.h"
+#include "slicescope/record/childprocess.h"
 
 using namespace slicescope;
 using strategy::StrategyId;
@@ -53,24 +54,22 @@ struct Options {
 // Runs the CLI and returns its wall time in seconds, or a negative number if it failed.
 double timeCli(const std::string& cli, std::vector<std::string> args) {
     args.insert(args.begin(), cli);
-    std::vector<char*> argv;
-    for (auto& a : args) {
-        argv.push_back(a.data());
-    }
-    argv.push_back(nullptr);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+    record::ChildSpec spec;
+    spec.argv = std::move(args);
+    spec.endWithParent = false;
+    const int devNull = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+    spec.stdoutFd = devNull;
     const auto start = std::chrono::steady_clock::now();
-    pid_t child = 0;
-    const int e = posix_spawn(&child, cli.c_str(), &actions, nullptr, argv.data(), ::environ);
-    posix_spawn_file_actions_destroy(&actions);
-    if (e != 0) {
-        std::fprintf(stderr, "could not start %s: %s\n", cli.c_str(), std::strerror(e));
+    auto child = record::ChildProcess::start(spec);
+    if (devNull >= 0) {
+        ::close(devNull);
+    }
+    if (!child) {
+        std::fprintf(stderr, "could not start %s: %s\n", cli.c_str(),
+                     child.error().message.c_str());
         return -1;
     }
-    int status = 0;
-    waitpid(child, &status, 0);
+    const int status = child->wait();
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {

@@ -6,6 +6,8 @@
 #include <iostream>
 #include <sstream>
 
+#include "slicescope/core/progressline.h"
+
 namespace slicescope::cli {
 
 namespace {
@@ -89,9 +91,9 @@ void printProgress(bool enabled, std::string_view strategy, std::size_t index, s
     if (!enabled) {
         return;
     }
-    const nlohmann::json j = {{"strategy", strategy}, {"index", index}, {"count", count},
-                              {"stage", stage},       {"fraction", fraction}};
-    std::cout << "progress " << j.dump() << std::endl; // flushed: a parent reads it live
+    const core::RunProgressLine line{std::string(strategy), index, count, std::string(stage),
+                                     fraction};
+    std::cout << core::formatProgressLine(line) << std::endl; // flushed: a parent reads it live
 }
 
 } // namespace slicescope::cli

@@ -21,7 +21,7 @@ void printWarning(std::string_view message);
 // One line a run, for the terminal: mode, wall time, copies, kernels, verification.
 void printRunSummary(const trace::Run& run);
 
-// A machine-readable progress line on stdout, for the GUI: `progress {json}`.
+// A machine-readable progress line on stdout, for the GUI (slicescope/core/progressline.h).
 void printProgress(bool enabled, std::string_view strategy, std::size_t index, std::size_t count,
                    std::string_view stage, double fraction);
 

@@ -1,7 +1,6 @@
 #include "gpuworker.h"
 
 #include <fcntl.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -18,9 +17,9 @@
 #include <thread>
 
 #include "clioutput.h"
+#include "slicescope/core/progressline.h"
+#include "slicescope/record/childprocess.h"
 #include "slicescope/trace/tracejson.h"
-
-extern char** environ;
 
 namespace slicescope::cli {
 
@@ -42,39 +41,31 @@ std::filesystem::path temporaryTrace(const char* what) {
            ("slicescope-" + std::string(what) + "-" + std::to_string(::getpid()) + ".json");
 }
 
-// Starts this program with args; its stdout goes to stdoutFd when that is >= 0.
-Result<pid_t> spawnSelf(std::vector<std::string> args, int stdoutFd, int closeFd) {
-    std::vector<char*> argv;
-    for (auto& a : args) {
-        argv.push_back(a.data());
+// Starts this program with args; its stdout goes to stdoutFd when that is >= 0. The caller
+// reaps it: a worker held by a hung kernel is left to end on its own.
+Result<pid_t> spawnSelf(std::vector<std::string> args, int stdoutFd) {
+    record::ChildSpec spec;
+    spec.argv = std::move(args);
+    spec.program = "/proc/self/exe";
+    spec.stdoutFd = stdoutFd;
+    spec.endWithParent = false;
+    auto child = record::ChildProcess::start(spec);
+    if (!child) {
+        return fail(Error::Code::Internal,
+                    "could not start slicescope-cli: " + child.error().message);
     }
-    argv.push_back(nullptr);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    if (stdoutFd >= 0) {
-        posix_spawn_file_actions_adddup2(&actions, stdoutFd, STDOUT_FILENO);
-    }
-    if (closeFd >= 0) {
-        posix_spawn_file_actions_addclose(&actions, closeFd);
-    }
-    pid_t child = 0;
-    const int e = posix_spawn(&child, "/proc/self/exe", &actions, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    if (e != 0) {
-        return fail(Error::Code::Internal, std::string("could not start slicescope-cli: ") + std::strerror(e));
-    }
-    return child;
+    return child->release();
 }
 
 // Strategies a kernel fault kept from running, in a fresh `slicescope-cli run`.
 Result<std::vector<trace::Run>> runInFreshProcess(const RunOptions& o, const std::vector<StrategyId>& ids) {
     const auto output = temporaryTrace("rerun");
-    auto child = spawnSelf(childRunArguments(o, joinStrategies(ids), output.string()), -1, -1);
+    auto child = spawnSelf(childRunArguments(o, joinStrategies(ids), output.string()), -1);
     if (!child) {
         return tl::unexpected(child.error());
     }
     int status = 0;
-    while (waitpid(*child, &status, 0) < 0 && errno == EINTR) {
+    while (::waitpid(*child, &status, 0) < 0 && errno == EINTR) {
     }
     auto trace = trace::readTrace(output);
     std::error_code ec;
@@ -239,7 +230,7 @@ std::vector<Result<trace::Run>> runGpuInWorker(const RunOptions& o, const std::v
     if (!o.testFault.empty()) {
         args.insert(args.end(), {"--test-fault", o.testFault});
     }
-    auto child = spawnSelf(std::move(args), pipeFds[1], pipeFds[0]);
+    auto child = spawnSelf(std::move(args), pipeFds[1]);
     ::close(pipeFds[1]);
     if (!child) {
         ::close(pipeFds[0]);
@@ -258,7 +249,7 @@ std::vector<Result<trace::Run>> runGpuInWorker(const RunOptions& o, const std::v
             if (text.ends_with('\n')) {
                 text.remove_suffix(1);
             }
-            if (text.starts_with("progress ")) {
+            if (core::isProgressLine(text)) {
                 if (o.progress) {
                     std::cout << text << std::endl;
                 }

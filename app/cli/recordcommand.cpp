@@ -15,6 +15,7 @@
 #include <memory>
 
 #include "clioutput.h"
+#include "slicescope/core/progressline.h"
 #include "commands.h"
 #include "slicescope/record/recorder.h"
 #include "slicescope/trace/atomicfile.h"
@@ -52,10 +53,10 @@ void installCancelHandlers() {
 }
 
 void printRecordProgress(const record::RecordProgress& p) {
-    const nlohmann::json j = {{"stage", p.stage},         {"elapsed_s", p.elapsedS}, {"processes", p.processes},
-                              {"api_calls", p.apiCalls},  {"kernels", p.kernels},    {"copies", p.copies},
-                              {"memsets", p.memsets},     {"dropped_records", p.droppedRecords}};
-    std::cerr << "progress " << j.dump() << std::endl;
+    const core::RecordProgressLine line{
+        std::string(p.stage), p.elapsedS, p.processes, p.apiCalls, p.kernels, p.copies, p.memsets,
+        p.droppedRecords};
+    std::cerr << core::formatProgressLine(line) << std::endl;
 }
 
 void printSummary(const trace::Run& run, const std::string& output) {

@@ -16,6 +16,8 @@
 #include <unistd.h>
 #endif
 
+#include "slicescope/core/progressline.h"
+
 namespace slicescope::models {
 
 CliRunner::CliRunner(QObject* parent) : QObject(parent), program_(defaultProgram()) {
@@ -132,19 +134,16 @@ void CliRunner::handleLine(const QString& line) {
     if (line.isEmpty()) {
         return;
     }
-    static const QString prefix = QStringLiteral("progress ");
-    if (!line.startsWith(prefix)) {
+    const std::string text = line.toStdString();
+    const auto p = core::parseRunProgressLine(text);
+    if (!core::isProgressLine(text) || !p) {
         emit logLine(line);
         return;
     }
-    const QJsonObject o = QJsonDocument::fromJson(line.mid(prefix.size()).toUtf8()).object();
-    const int count = std::max(1, o.value(QStringLiteral("count")).toInt(1));
-    const int index = std::clamp(o.value(QStringLiteral("index")).toInt(), 0, count - 1);
-    const double fraction = std::clamp(o.value(QStringLiteral("fraction")).toDouble(), 0.0, 1.0);
-    const double withinJob = (index + fraction) / count;
+    const double withinJob = (double(p->index) + p->fraction) / double(p->count);
     const double overall = (current_ + withinJob) / std::max<qsizetype>(1, jobs_.size());
-    emit progress(overall, o.value(QStringLiteral("strategy")).toString() + QStringLiteral(": ") +
-                               o.value(QStringLiteral("stage")).toString());
+    emit progress(overall, QString::fromStdString(p->strategy) + QStringLiteral(": ") +
+                               QString::fromStdString(p->stage));
 }
 
 void CliRunner::readErrors() {
@@ -162,9 +161,8 @@ void CliRunner::readErrors() {
 void CliRunner::handleErrorLine(const QByteArray& line) {
     // `record` keeps stdout for the recorded program and reports progress on stderr; its
     // fraction is unknown (a program runs as long as it runs): -1.
-    static const QByteArray prefix = QByteArrayLiteral("progress {");
-    if (line.startsWith(prefix)) {
-        emit progress(-1.0, recordProgressText(line.mid(prefix.size() - 1)));
+    if (core::isProgressLine(std::string_view(line.constData(), std::size_t(line.size())))) {
+        emit progress(-1.0, recordProgressText(line));
         return;
     }
     const QString text = QString::fromUtf8(line);

@@ -5,6 +5,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include "slicescope/core/progressline.h"
+
 namespace slicescope::models {
 
 RecordPlan planRecord(const RecordConfig& config, const QString& outputDir, int sequence) {
@@ -68,23 +70,23 @@ QStringList parseEnvironment(const QString& text, QString* error) {
 }
 
 QString recordProgressText(const QByteArray& json) {
-    const QJsonObject o = QJsonDocument::fromJson(json).object();
-    const QString stage = o.value(QStringLiteral("stage")).toString();
-    const QString what = stage == QStringLiteral("counters")
-                             ? QStringLiteral("counting (second run)")
+    // A line that cannot be read shows as no progress yet.
+    const auto p =
+        core::parseRecordProgressLine(std::string_view(json.constData(), std::size_t(json.size())))
+            .value_or(core::RecordProgressLine{});
+    const QString stage = QString::fromStdString(p.stage);
+    const QString what = stage == QStringLiteral("counters") ? QStringLiteral("counting (second run)")
                          : stage == QStringLiteral("convert") ? QStringLiteral("writing the trace")
                                                               : QStringLiteral("recording");
     QString text = QStringLiteral("%1: %2 kernels, %3 copies, %4 API calls")
                        .arg(what)
-                       .arg(o.value(QStringLiteral("kernels")).toInteger())
-                       .arg(o.value(QStringLiteral("copies")).toInteger())
-                       .arg(o.value(QStringLiteral("api_calls")).toInteger());
-    const qint64 dropped = o.value(QStringLiteral("dropped_records")).toInteger();
-    if (dropped > 0) {
-        text += QStringLiteral(", %1 records dropped").arg(dropped);
+                       .arg(p.kernels)
+                       .arg(p.copies)
+                       .arg(p.apiCalls);
+    if (p.droppedRecords > 0) {
+        text += QStringLiteral(", %1 records dropped").arg(p.droppedRecords);
     }
-    return text + QStringLiteral(" (%1 s)").arg(o.value(QStringLiteral("elapsed_s")).toDouble(), 0,
-                                                'f', 1);
+    return text + QStringLiteral(" (%1 s)").arg(p.elapsedS, 0, 'f', 1);
 }
 
 } // namespace slicescope::models

@@ -28,7 +28,8 @@ RecordPlan planRecord(const RecordConfig& config, const QString& outputDir, int 
 // Splits "NAME=VALUE" lines (blank lines ignored); a line without a name or '=' is an error.
 QStringList parseEnvironment(const QString& text, QString* error);
 
-// The status text of one `record --progress` line's JSON, e.g.
+// The status text of one `record --progress` line, or its JSON alone
+// (slicescope/core/progressline.h), e.g.
 // "recording: 12 kernels, 3 copies, 40 API calls (2.5 s)".
 QString recordProgressText(const QByteArray& json);
 

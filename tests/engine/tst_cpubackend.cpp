@@ -3,10 +3,13 @@
 #include <set>
 
 #include "slicescope/backend/cpubackend.h"
+#include "slicescope/compute/reference.h"
 #include "slicescope/compute/workchain.h"
 
 using namespace slicescope;
 using namespace slicescope::backend;
+using compute::compareOutputs;
+using compute::referenceOutput;
 using strategy::StrategyId;
 
 namespace {

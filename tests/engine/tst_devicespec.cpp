@@ -180,7 +180,7 @@ TEST(DevicePresets, FiguresAreInternallyConsistent) {
 }
 
 TEST(DevicePresets, H200UsesTheFiguresMeasuredOnTheLentH200) {
-    // shared/docs/CUPTI.md: pageable HtoD 6.7 GB/s, pinned 55 GB/s each way at 1 GiB.
+    // resources/devices.json: pageable HtoD 6.7 GB/s, pinned 55 GB/s each way at 1 GiB.
     const DeviceSpec& h200 = preset("h200");
     EXPECT_EQ(h200.computeCapability(), "9.0");
     EXPECT_EQ(h200.smCount, 132u);

@@ -1,4 +1,4 @@
-// The injection library's exit paths (issue 5), with no GPU: a stand-in program initialises it and
+// The injection library's exit paths (docs/recording.md), with no GPU: a stand-in program initialises it and
 // ends through return, exit(), _exit(), abort(), an uncaught exception, SIGTERM (default and
 // handled by the program), SIGKILL, SIGSEGV and a fork. Whatever the ending, the spool holds a
 // readable Begin frame; an End frame exactly when the library could run (not after _exit or
@@ -11,7 +11,7 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "spooldirectory.h"
+#include "record/spooldirectory.h"
 
 namespace slicescope::record {
 namespace {

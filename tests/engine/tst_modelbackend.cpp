@@ -82,8 +82,8 @@ TEST(ModelBackend, RunsAreMarkedModelledAndFollowTheStrategyData) {
 }
 
 TEST(ModelBackend, OrdersStrategiesAsMeasurementDoes) {
-    // DESIGN.md: one worker far slower than slices along the outer dimension, slower than slices
-    // along the middle, slower than one thread per element.
+    // docs/design.md ("The problem it was born from"): one worker far slower than slices along the
+    // outer dimension, slower than slices along the middle, slower than one thread per element.
     for (const char* id : {"h200", "h100-sxm", "a100-sxm4-80gb", "rtx-4090", "t4", "gtx-970"}) {
         const auto device = preset(id);
         std::map<StrategyId, std::int64_t> ns;
@@ -112,7 +112,8 @@ TEST(ModelBackend, CopiesFollowTheLinkBandwidth) {
     EXPECT_EQ(first.srcKind, trace::MemoryKind::Pageable);
     EXPECT_EQ(pinned.activities.front().srcKind, trace::MemoryKind::Pinned);
     EXPECT_LT(pinned.activities.front().durationNs() * 4, first.durationNs());
-    // Seed (CUPTI.md, measured on the H200): 16 MB pageable HtoD took 2.4 ms, pinned 0.30 ms.
+    // Seed (resources/devices.json, measured on the H200): 16 MB pageable HtoD took 2.4 ms, pinned
+    // 0.30 ms.
     EXPECT_NEAR(double(first.durationNs()) / 1e6, 2.4, 0.3);
     EXPECT_NEAR(double(pinned.activities.front().durationNs()) / 1e6, 0.30, 0.05);
 }

@@ -1,4 +1,4 @@
-// Recording (issue 5) without a GPU: spools written by hand turned into recorded runs (names,
+// Recording (docs/recording.md) without a GPU: spools written by hand turned into recorded runs (names,
 // occupancy, counters joined by launch order, how each process ended), and programs that use no
 // CUDA run through the recorder (exit status, signals, environment, working directory, cancel,
 // a program that cannot start).
@@ -20,9 +20,9 @@
 #include "slicescope/occupancy/occupancycalculator.h"
 #include "slicescope/record/recorder.h"
 #include "slicescope/trace/tracejson.h"
-#include "childprocess.h"
+#include "slicescope/record/childprocess.h"
+#include "spool/spoolformat.h"
 #include "spooldirectory.h"
-#include "spoolformat.h"
 
 namespace slicescope::record {
 namespace {
@@ -207,7 +207,8 @@ TEST(RunFromSpools, BuildsARecordedRunWithNamesGeometryAndTheoreticalOccupancy) 
     EXPECT_EQ(fill->grid, (Dim3{40, 1, 1}));
     EXPECT_EQ(fill->block, (Dim3{1024, 1, 1}));
     EXPECT_EQ(fill->registersPerThread, 56);
-    // 56 registers with 1024-thread blocks: 1 block per SM, 50 % (CUPTI.md, seen on the H200).
+    // 56 registers with 1024-thread blocks: 1 block per SM, 50 % (docs/design.md, seen on the
+    // H200).
     EXPECT_FLOAT_EQ(fill->theoreticalOccupancy, 0.5f);
     EXPECT_FLOAT_EQ(tile->theoreticalOccupancy, float(expectedOccupancy(256, 40, 2048)));
     EXPECT_TRUE(std::isnan(fill->achievedOccupancy));

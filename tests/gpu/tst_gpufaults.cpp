@@ -1,6 +1,7 @@
-// GPU faults through the real CLI (issue 6, label gpu): a kernel that traps, one that spins past
-// the timeout, a problem larger than the device. Each time the CLI reports the fault clearly and
-// exits non-zero, keeps the other runs, and the next run works. Skips without a device.
+// GPU faults through the real CLI (docs/gpu-backend.md "Faults", label gpu): a kernel that traps,
+// one that spins past the timeout, a problem larger than the device. Each time the CLI reports the
+// fault clearly and exits non-zero, keeps the other runs, and the next run works. Skips without a
+// device.
 #include <gtest/gtest.h>
 
 #include <chrono>

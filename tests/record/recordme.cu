@@ -1,5 +1,5 @@
 // recordme: a small CUDA program with known work, recorded by tst_record through
-// `slicescope-cli record` (issue 5). Everything the test checks is fixed here:
+// `slicescope-cli record` (docs/recording.md). Everything the test checks is fixed here:
 //   copies  HtoD 1,000,000 B (pageable), HtoD 262,144 B (pinned), DtoH 1,000,000 B (pageable)
 //   memset  65,536 B
 //   kernels fill<double>        grid (40,1,1)  block (256,1,1)   x3

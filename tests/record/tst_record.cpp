@@ -1,7 +1,7 @@
-// Recording a real CUDA program through slicescope-cli (issue 5, label gpu): recordme's kernels,
-// geometry, copies and memset come back exactly, with API calls linked to them, theoretical
-// occupancy per kernel, achieved occupancy with --counters, and the data kept however the
-// program ends. Skips without a device.
+// Recording a real CUDA program through slicescope-cli (docs/recording.md, label gpu): recordme's
+// kernels, geometry, copies and memset come back exactly, with API calls linked to them,
+// theoretical occupancy per kernel, achieved occupancy with --counters, and the data kept however
+// the program ends. Skips without a device.
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>

@@ -1,7 +1,7 @@
 #pragma once
 
-// CUPTI activity collection as its own component (issue 3): runtime API calls, copies, kernels,
-// memsets, synchronization and overhead, in buffers from a bounded pool.
+// CUPTI activity collection as its own component (docs/gpu-backend.md): runtime API calls, copies,
+// kernels, memsets, synchronization and overhead, in buffers from a bounded pool.
 //
 // Kineto's lessons: the buffer callbacks do O(1) work (take a pooled buffer; queue a completed
 // one); records are decoded later, on the caller's thread, by drain(); dropped records are

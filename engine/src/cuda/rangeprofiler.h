@@ -34,8 +34,6 @@ struct RangeMetrics {
 
 class RangeProfiler {
   public:
-    static const std::vector<std::string>& metricNames();
-
     // Prepares counting for `context` (the current one when null): profiler initialization,
     // counter availability, config image. Unsupported, with the reason, without the privilege
     // to read counters.

@@ -11,12 +11,12 @@
 #include <map>
 #include <thread>
 
-#include "childprocess.h"
 #include "counterjoin.h"
 #include "recordeddevice.h"
 #include "runbuilder.h"
 #include "slicescope/backend/gpubackend.h"
 #include "slicescope/core/clock.h"
+#include "slicescope/record/childprocess.h"
 #include "spooldirectory.h"
 
 extern char** environ;

@@ -1,5 +1,7 @@
 #include "runbuilder.h"
 
+#include "spool/spoolconversion.h"
+
 #include <algorithm>
 #include <tuple>
 
@@ -7,26 +9,6 @@ namespace slicescope::record {
 
 bool launchedBefore(const KernelLaunch& a, const KernelLaunch& b) {
     return std::tie(a.process, a.correlationId, a.gridId) < std::tie(b.process, b.correlationId, b.gridId);
-}
-
-trace::Activity toActivity(const ActivityFrame& f, std::uint32_t nameId) {
-    trace::Activity a;
-    a.kind = trace::ActivityKind(f.kind);
-    a.srcKind = trace::MemoryKind(f.srcKind);
-    a.dstKind = trace::MemoryKind(f.dstKind);
-    a.nameId = nameId;
-    a.startNs = f.startNs;
-    a.endNs = f.endNs;
-    a.bytes = f.bytes;
-    a.grid = {f.grid[0], f.grid[1], f.grid[2]};
-    a.block = {f.block[0], f.block[1], f.block[2]};
-    a.correlationId = f.correlationId;
-    a.stream = f.stream;
-    a.threadId = f.threadId;
-    a.staticSharedBytes = f.staticSharedBytes;
-    a.dynamicSharedBytes = f.dynamicSharedBytes;
-    a.registersPerThread = f.registersPerThread;
-    return a;
 }
 
 RunBuilder::RunBuilder(trace::Run& run) : run_(run), names_(run) {}

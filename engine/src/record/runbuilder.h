@@ -67,7 +67,4 @@ class RunBuilder {
     bool countersUnavailable_ = false;
 };
 
-// The name of a frame's activity in the spool's own table (for readers without a run).
-trace::Activity toActivity(const ActivityFrame& frame, std::uint32_t nameId);
-
 } // namespace slicescope::record

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "slicescope/core/result.h"
-#include "spoolformat.h"
+#include "spool/spoolformat.h"
 
 namespace slicescope::record {
 

@@ -13,7 +13,7 @@
 
 namespace slicescope::backend {
 
-// Host memory the GPU backend stages copies through (DESIGN.md, "Launch options").
+// Host memory the GPU backend stages copies through (docs/design.md, "Vocabulary").
 enum class MemoryMode { Pageable, Pinned, Managed, Mapped };
 std::string_view toString(MemoryMode mode);
 Result<MemoryMode> parseMemoryMode(std::string_view text);

@@ -1,8 +1,8 @@
 #pragma once
 
-// Recording an unmodified CUDA program (issue 5): run it with SliceScope's CUPTI injection
-// library (CUDA_INJECTION64_PATH) and turn what the library spooled into a `recorded` run:
-// every CUDA API call, copy, memset and kernel, with names, launch geometry, registers, shared
+// Recording an unmodified CUDA program (docs/recording.md): run it with SliceScope's CUPTI
+// injection library (CUDA_INJECTION64_PATH) and turn what the library spooled into a `recorded`
+// run: every CUDA API call, copy, memset and kernel, with names, launch geometry, registers, shared
 // memory and theoretical occupancy per kernel; with counters, achieved occupancy from a second,
 // counting run of the program. docs/recording.md describes what is kept when the program ends
 // abnormally.

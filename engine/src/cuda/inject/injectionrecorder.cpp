@@ -14,6 +14,7 @@
 #include <cstring>
 
 #include "cupticheck.h"
+#include "spool/spoolconversion.h"
 
 namespace slicescope::cuda {
 
@@ -44,33 +45,7 @@ Result<std::uint64_t> positiveFromEnvironment(const char* name, std::uint64_t fa
 }
 
 record::ActivityFrame toFrame(const DecodedActivity& d) {
-    const trace::Activity& a = d.activity;
-    record::ActivityFrame f;
-    f.kind = std::uint8_t(a.kind);
-    f.srcKind = std::uint8_t(a.srcKind);
-    f.dstKind = std::uint8_t(a.dstKind);
-    f.timed = d.timed;
-    f.nameId = a.nameId;
-    f.startNs = a.startNs;
-    f.endNs = a.endNs;
-    f.bytes = a.bytes;
-    f.grid[0] = a.grid.x;
-    f.grid[1] = a.grid.y;
-    f.grid[2] = a.grid.z;
-    f.block[0] = a.block.x;
-    f.block[1] = a.block.y;
-    f.block[2] = a.block.z;
-    f.correlationId = a.correlationId;
-    f.stream = a.stream;
-    f.threadId = a.threadId;
-    f.staticSharedBytes = a.staticSharedBytes;
-    f.dynamicSharedBytes = a.dynamicSharedBytes;
-    f.registersPerThread = a.registersPerThread;
-    f.deviceId = d.deviceId;
-    f.contextId = d.contextId;
-    f.gridId = d.gridId;
-    f.returnValue = d.returnValue;
-    return f;
+    return record::toFrame(d.activity, {d.deviceId, d.contextId, d.gridId, d.returnValue, d.timed});
 }
 
 record::DeviceFrame toFrame(const CUpti_ActivityDevice5& r) {

@@ -29,8 +29,8 @@
 #include "activityrecorddecoder.h"
 #include "cuptiactivitycollector.h"
 #include "kernelcounter.h"
-#include "spoolfile.h"
-#include "spoolformat.h"
+#include "spool/spoolfile.h"
+#include "spool/spoolformat.h"
 
 namespace slicescope::cuda {
 

@@ -3,25 +3,10 @@
 #include <cupti.h>
 #include <cupti_profiler_target.h>
 
+#include "countermetrics.h"
 #include "cupticheck.h"
 
 namespace slicescope::cuda {
-
-namespace {
-
-// The Range Profiler metrics of the engine's own counting pass (rangeprofiler.cpp), in the same
-// order: CUPTI.md lists them as the ones that work on the H200.
-const std::vector<std::string>& metricNames() {
-    static const std::vector<std::string> names{
-        "sm__warps_active.avg.pct_of_peak_sustained_active",
-        "sm__cycles_active.avg",
-        "sm__cycles_active.max",
-        "gpu__time_duration.sum",
-    };
-    return names;
-}
-
-} // namespace
 
 bool isLaunchCallback(CUpti_CallbackDomain domain, CUpti_CallbackId id) {
     if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
@@ -185,7 +170,8 @@ Status KernelCounter::start(Context& c) {
         std::vector<std::uint8_t> image(availability.counterAvailabilityImageSize);
         availability.pCounterAvailabilityImage = image.data();
         CUPTI_CHECK(cuptiProfilerGetCounterAvailability(&availability));
-        auto host = ProfilerHost::create(CUPTI_PROFILER_TYPE_RANGE_PROFILER, *chip, image, metricNames());
+        auto host = ProfilerHost::create(CUPTI_PROFILER_TYPE_RANGE_PROFILER, *chip, image,
+                                         counterMetricNames());
         if (!host) {
             return tl::unexpected(host.error());
         }
@@ -271,10 +257,10 @@ Status KernelCounter::collect(Context& c) {
         range.contextId = c.contextId;
         range.deviceId = c.deviceId;
         range.rangeIndex = c.rangesDone++;
-        range.achievedOccupancy = (*values)[0] / 100.0;
-        range.smCyclesActiveAvg = (*values)[1];
-        range.smCyclesActiveMax = (*values)[2];
-        range.gpuTimeNs = (*values)[3];
+        range.achievedOccupancy = (*values)[kAchievedOccupancyPct] / 100.0;
+        range.smCyclesActiveAvg = (*values)[kSmCyclesActiveAvg];
+        range.smCyclesActiveMax = (*values)[kSmCyclesActiveMax];
+        range.gpuTimeNs = (*values)[kGpuTimeNs];
         ranges_(range);
     }
     return {};

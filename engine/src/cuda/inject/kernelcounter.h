@@ -25,7 +25,7 @@
 
 #include "cuptiprofilerhost.h"
 #include "slicescope/core/result.h"
-#include "spoolformat.h"
+#include "spool/spoolformat.h"
 
 namespace slicescope::cuda {
 

@@ -1,4 +1,4 @@
-#include "spoolformat.h"
+#include "spool/spoolformat.h"
 
 #include <bit>
 #include <cstring>
@@ -120,9 +120,9 @@ void SpoolEncoder::activity(const ActivityFrame& f) {
 void SpoolEncoder::device(const DeviceFrame& f) {
     payload_.clear();
     for (auto v : {f.deviceId, f.computeMajor, f.computeMinor, f.smCount, f.threadsPerWarp,
-                   f.maxWarpsPerSm, f.maxBlocksPerSm, f.maxSharedMemoryPerSmBytes, f.maxRegistersPerSm,
-                   f.maxRegistersPerBlock, f.maxSharedMemoryPerBlockBytes, f.maxThreadsPerBlock,
-                   f.coreClockKHz}) {
+                   f.maxWarpsPerSm, f.maxBlocksPerSm, f.maxSharedMemoryPerSmBytes,
+                   f.maxRegistersPerSm, f.maxRegistersPerBlock, f.maxSharedMemoryPerBlockBytes,
+                   f.maxThreadsPerBlock, f.coreClockKHz}) {
         put(payload_, v);
     }
     put(payload_, f.globalMemoryBandwidthKBps);
@@ -215,10 +215,10 @@ bool SpoolDecoder::decodePayload(FrameType type, std::string_view payload, Frame
     }
     case FrameType::Device: {
         auto& f = out.device;
-        for (auto* v : {&f.deviceId, &f.computeMajor, &f.computeMinor, &f.smCount, &f.threadsPerWarp,
-                        &f.maxWarpsPerSm, &f.maxBlocksPerSm, &f.maxSharedMemoryPerSmBytes,
-                        &f.maxRegistersPerSm, &f.maxRegistersPerBlock, &f.maxSharedMemoryPerBlockBytes,
-                        &f.maxThreadsPerBlock, &f.coreClockKHz}) {
+        for (auto* v : {&f.deviceId, &f.computeMajor, &f.computeMinor, &f.smCount,
+                        &f.threadsPerWarp, &f.maxWarpsPerSm, &f.maxBlocksPerSm,
+                        &f.maxSharedMemoryPerSmBytes, &f.maxRegistersPerSm, &f.maxRegistersPerBlock,
+                        &f.maxSharedMemoryPerBlockBytes, &f.maxThreadsPerBlock, &f.coreClockKHz}) {
             *v = r.get<std::uint32_t>();
         }
         f.globalMemoryBandwidthKBps = r.get<std::uint64_t>();
@@ -312,8 +312,8 @@ std::optional<Frame> SpoolDecoder::next() {
     }
     if (type == FrameType::Begin) {
         if (frame.begin.version != kSpoolVersion) {
-            return corrupt("spool version " + std::to_string(frame.begin.version) + " (this build reads " +
-                           std::to_string(kSpoolVersion) + ")");
+            return corrupt("spool version " + std::to_string(frame.begin.version) +
+                           " (this build reads " + std::to_string(kSpoolVersion) + ")");
         }
         sawBegin_ = true;
     }

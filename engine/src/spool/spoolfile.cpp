@@ -1,4 +1,4 @@
-#include "spoolfile.h"
+#include "spool/spoolfile.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -6,7 +6,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "spoolformat.h"
+#include "spool/spoolformat.h"
 
 namespace slicescope::record {
 
@@ -15,7 +15,8 @@ Result<SpoolFile> SpoolFile::create(const std::filesystem::path& directory, long
         const std::string name = std::to_string(pid) + (n == 0 ? "" : "-" + std::to_string(n)) +
                                  std::string(kSpoolSuffix);
         const auto path = directory / name;
-        const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0600);
+        const int fd =
+            ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0600);
         if (fd >= 0) {
             return SpoolFile(fd, path);
         }

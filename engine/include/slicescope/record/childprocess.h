@@ -1,10 +1,11 @@
 #pragma once
 
-// The recorded program as a child process: started with its own environment and working
-// directory, standard streams inherited (or /dev/null for the counting run), told to end when
-// the recorder dies (SIGTERM, which the injection library turns into a final flush), and
-// reported like a shell reports a command: 127 when it is not found, 126 when it cannot be
-// executed, 128 + N when signal N killed it.
+// A child process, the one way SliceScope starts programs: the recorded program (with its own
+// environment and working directory, standard streams inherited or /dev/null for the counting
+// run, told to end when the recorder dies: SIGTERM, which the injection library turns into a
+// final flush), the CLI's GPU worker (itself again, its stdout a pipe) and the benchmark's CLI
+// runs. A start that fails is reported like a shell reports a command: 127 when it is not found,
+// 126 when it cannot be executed; an end, 128 + N when signal N killed it.
 
 #include <sys/types.h>
 
@@ -19,10 +20,17 @@
 namespace slicescope::record {
 
 struct ChildSpec {
-    std::vector<std::string> argv;          // argv[0] is looked up in the PATH of `environment`
-    std::filesystem::path workingDirectory; // empty: the recorder's
-    std::vector<std::string> environment;   // the complete environment, NAME=VALUE
-    bool silent = false;                    // stdin from, stdout and stderr to /dev/null
+    // The program is `program`, or argv[0] when that is empty: a path when it holds a slash, else
+    // looked up in the PATH of `environment`.
+    std::vector<std::string> argv;
+    std::string program;
+    std::filesystem::path workingDirectory; // empty: this process's
+    // The complete environment, NAME=VALUE; absent: this process's.
+    std::optional<std::vector<std::string>> environment;
+    bool silent = false; // stdin from, stdout and stderr to /dev/null
+    int stdoutFd = -1;   // when >= 0 (and not silent), the child's stdout
+    // SIGTERM to the child when this process ends, however it ends (PR_SET_PDEATHSIG).
+    bool endWithParent = true;
     // Signal dispositions the child restores before exec (the recorder ignores SIGINT and
     // SIGQUIT while it waits, as system() does).
     struct sigaction interruptAction {};
@@ -44,8 +52,16 @@ class ChildProcess {
 
     // The wait status once the child has ended (waitpid, not blocking).
     std::optional<int> poll();
+    // The wait status, waiting for the child to end.
+    int wait();
     void signal(int signal);
     pid_t pid() const { return pid_; }
+    // Hands the child over: it is no longer killed or reaped here.
+    pid_t release() {
+        const pid_t pid = pid_;
+        pid_ = -1;
+        return pid;
+    }
 
   private:
     explicit ChildProcess(pid_t pid) : pid_(pid) {}
