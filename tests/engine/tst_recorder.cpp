@@ -22,7 +22,7 @@
 #include "slicescope/trace/tracejson.h"
 #include "slicescope/record/childprocess.h"
 #include "spool/spoolformat.h"
-#include "spooldirectory.h"
+#include "record/spooldirectory.h"
 
 namespace slicescope::record {
 namespace {
