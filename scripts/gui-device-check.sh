@@ -11,10 +11,14 @@
 #
 # From the repository root on the device machine, with .carry carried:
 #   OUT=$OUT bash scripts/gui-device-check.sh
-# $OUT receives (flat, at most 8 files): report.txt (the summary and the test's figures),
-# tst_livegpu.txt (the test's whole output), live-seed-story.png (the window's export after the
-# seed's story), live-session.json (the autosaved session), live-session-export.png (the
-# headless export of it, 1920x1080), devices.json, libraries.txt.
+# $OUT receives, flat (the device tool returns at most 8 files):
+#   report.txt                  the summary, PASS or FAIL per step, every figure the test printed
+#   tst_livegpu.txt             the test's whole output
+#   live-seed-story.png         the window's File > Export image after the seed's story
+#   live-seed-story.json        the session the window autosaved then
+#   live-counters.png           the window's export after the run with counters and sampling
+#   live-seed-story-export.png  `slicescope --export-image` of live-seed-story.json, 1920x1080
+#   logs.tar.gz                 every step's log (ldd of each bundled file, devices --json, ...)
 set -u
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 OUT=${OUT:-$SRC/gui-device-check-out}
@@ -90,23 +94,21 @@ check_libraries() {
     return $bad
 }
 step libraries 60 check_libraries
-cp "$WORK/logs/libraries.log" "$OUT/libraries.txt"
-
 step devices 60 "$B/bin/slicescope-cli" devices --json
-cp "$WORK/logs/devices.log" "$OUT/devices.json"
 
-# The live test: it writes live-seed-story.png and live-session.json into $OUT.
-rm -f "$OUT/live-seed-story.png" "$OUT/live-session.json" "$OUT/live-session-export.png"
+# The live test: it writes live-seed-story.png, live-seed-story.json and live-counters.png.
+rm -f "$OUT"/live-*
 export SLICESCOPE_LIVEGPU_OUT=$OUT
 step tst_livegpu 480 "$B/bin/tst_livegpu" -maxwarnings 0
 cp "$WORK/logs/tst_livegpu.log" "$OUT/tst_livegpu.txt"
 if grep -q "^SKIP   : TestLiveGpu::initTestCase" "$OUT/tst_livegpu.txt"; then
-    RESULTS+=("FAIL  tst_livegpu skipped: it found no GPU")
+    RESULTS[${#RESULTS[@]} - 1]="FAIL  tst_livegpu (skipped: slicescope-cli found no GPU)"
 fi
 
 # The headless export of the live session, as `slicescope --export-image` writes it.
-step export-image 120 "$B/bin/slicescope" --export-image "$OUT/live-session-export.png" "$OUT/live-session.json" \
-    --size 1920x1080
+step export-image 120 "$B/bin/slicescope" --export-image "$OUT/live-seed-story-export.png" \
+    "$OUT/live-seed-story.json" --size 1920x1080
+tar -czf "$OUT/logs.tar.gz" -C "$WORK" logs
 
 {
     echo

@@ -8,8 +8,10 @@
 // objectName, the models the views show, and the autosaved session file.
 //
 // Environment: SLICESCOPE_CLI names the slicescope-cli to run (default: the one built beside
-// this test); SLICESCOPE_LIVEGPU_OUT names a folder for the exported image and the session
-// (default: a temporary folder).
+// this test); SLICESCOPE_LIVEGPU_OUT names a folder for what it exports: live-seed-story.png and
+// live-seed-story.json (the window's image and autosaved session after the seed's story) and
+// live-counters.png (after the run with counters and sampling, in a new session); default: a
+// temporary folder.
 #include "gui/mainwindow.h"
 #include "gui/messagebanner.h"
 #include "gui/occupancybarsplot.h"
@@ -21,6 +23,7 @@
 #include "slicescope/strategy/strategy.h"
 #include "testhelpers.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
@@ -173,6 +176,8 @@ class TestLiveGpu : public QObject {
                                              Heartbeat* heartbeat = nullptr);
     // The autosaved session file, once it holds `count` runs.
     LoadResult savedSession(int count) const;
+    // The window's File > Export image, 1920x1080, into the output folder.
+    bool exportWindowImage(const QString& name) const;
 
     QTemporaryDir tmp_;
     QString out_;
@@ -387,17 +392,27 @@ void TestLiveGpu::seedStoryMeasuredOnTheGpu() {
     QVERIFY(child<QWidget>("smMap")->isVisibleTo(window_.get()));
     QTRY_VERIFY(child<QTableView>("gpuTraceTable")->model()->rowCount() >= 3); // HtoD, kernel, DtoH
 
-    // The autosaved session holds the measured runs.
+    // The autosaved session holds the measured runs; a copy of it goes out with the image.
     const LoadResult saved = savedSession(int(timelineRuns().size()));
     QVERIFY2(saved.ok(), qPrintable(saved.error));
     QCOMPARE(saved.runs.size(), timelineRuns().size());
+    const QString copy = QDir(out_).filePath(QStringLiteral("live-seed-story.json"));
+    QFile::remove(copy);
+    QVERIFY(QFile::copy(sessionFile_, copy));
 
     // The window's own File > Export image of the live session.
-    const QString image = QDir(out_).filePath(QStringLiteral("live-seed-story.png"));
+    QVERIFY(exportWindowImage(QStringLiteral("live-seed-story.png")));
+}
+
+bool TestLiveGpu::exportWindowImage(const QString& name) const {
+    const QString image = QDir(out_).filePath(name);
     QString error;
-    QVERIFY2(window_->exportImage(image, QSize(1920, 1080), 96, &error), qPrintable(error));
-    QCOMPARE(QImage(image).size(), QSize(1920, 1080));
+    if (!window_->exportImage(image, QSize(1920, 1080), 96, &error)) {
+        qWarning("export of %s failed: %s", qPrintable(image), qPrintable(error));
+        return false;
+    }
     qInfo("exported %s", qPrintable(image));
+    return QImage(image).size() == QSize(1920, 1080);
 }
 
 void TestLiveGpu::achievedOccupancyAndSamplesReachTheView() {
@@ -407,6 +422,16 @@ void TestLiveGpu::achievedOccupancyAndSamplesReachTheView() {
                                  QStringLiteral("slice-middle"),
                                  QStringLiteral("elementwise-broadcast")};
     QVERIFY(checkStrategies(strategies));
+    // In a new session (File > New session), so that its image shows these runs alone.
+    QAction* fresh = nullptr;
+    for (QAction* action : window_->findChildren<QAction*>()) {
+        if (action->shortcut() == QKeySequence(QKeySequence::New)) {
+            fresh = action;
+        }
+    }
+    QVERIFY(fresh);
+    fresh->trigger();
+    QVERIFY(timelineRuns().empty());
     child<QCheckBox>("counters")->setChecked(true);
     child<QCheckBox>("sampleOccupancy")->setChecked(true);
     QString why;
@@ -463,6 +488,7 @@ void TestLiveGpu::achievedOccupancyAndSamplesReachTheView() {
     auto* series = child<QCustomPlot>("occupancySeries");
     QTRY_VERIFY(series->isVisibleTo(window_.get()) && series->graphCount() == 1);
     QCOMPARE(std::size_t(series->graph(0)->dataCount()), first->run->occupancySeries.size());
+    QVERIFY(exportWindowImage(QStringLiteral("live-counters.png")));
 }
 
 void TestLiveGpu::cancelStopsALongRunWithinASecond() {
@@ -554,16 +580,6 @@ void TestLiveGpu::theRunAfterACancelSucceeds() {
 }
 
 void TestLiveGpu::cleanupTestCase() {
-    if (!window_) {
-        return;
-    }
-    // The live session as the window autosaved it, for `slicescope --export-image`.
-    const LoadResult saved = savedSession(int(timelineRuns().size()));
-    const QString copy = QDir(out_).filePath(QStringLiteral("live-session.json"));
-    QFile::remove(copy);
-    if (saved.ok() && QFile::copy(sessionFile_, copy)) {
-        qInfo("session of %zu runs saved as %s", saved.runs.size(), qPrintable(copy));
-    }
     window_.reset();
 }
 
