@@ -155,6 +155,8 @@ class TestLiveGpu : public QObject {
     void initTestCase();
     void seedStoryMeasuredOnTheGpu();
     void achievedOccupancyAndSamplesReachTheView();
+    void achievedOccupancyAlone();
+    void occupancySamplesAlone();
     void cancelStopsALongRunWithinASecond();
     void cancelEndsTheGpuWorker();
     void theRunAfterACancelSucceeds();
@@ -178,6 +180,14 @@ class TestLiveGpu : public QObject {
     LoadResult savedSession(int count) const;
     // The window's File > Export image, 1920x1080, into the output folder.
     bool exportWindowImage(const QString& name) const;
+    // Runs the strategies with the panel's "achieved occupancy" and "occupancy over time"
+    // boxes as given (unticked again after).
+    std::vector<ConstRunEntryPtr> runWithCounters(const QStringList& strategies, bool counters,
+                                                  bool sampling, QString* why);
+    // Each run's achieved occupancy, on its kernels and on its bar of the occupancy chart.
+    void checkAchieved(const std::vector<ConstRunEntryPtr>& runs) const;
+    // Each run's occupancy samples; the selected run's in the series chart.
+    void checkSeries(const std::vector<ConstRunEntryPtr>& runs) const;
 
     QTemporaryDir tmp_;
     QString out_;
@@ -415,31 +425,22 @@ bool TestLiveGpu::exportWindowImage(const QString& name) const {
     return QImage(image).size() == QSize(1920, 1080);
 }
 
-void TestLiveGpu::achievedOccupancyAndSamplesReachTheView() {
-    // Achieved occupancy (counters, kernel replay) and occupancy over time (PM sampling) on the
-    // seed story's GPU strategies.
-    const QStringList strategies{QStringLiteral("one-worker"), QStringLiteral("slice-outer"),
-                                 QStringLiteral("slice-middle"),
-                                 QStringLiteral("elementwise-broadcast")};
-    QVERIFY(checkStrategies(strategies));
-    // In a new session (File > New session), so that its image shows these runs alone.
-    QAction* fresh = nullptr;
-    for (QAction* action : window_->findChildren<QAction*>()) {
-        if (action->shortcut() == QKeySequence(QKeySequence::New)) {
-            fresh = action;
-        }
+std::vector<ConstRunEntryPtr> TestLiveGpu::runWithCounters(const QStringList& strategies,
+                                                           bool counters, bool sampling,
+                                                           QString* why) {
+    if (!checkStrategies(strategies)) {
+        *why = QStringLiteral("could not tick %1").arg(strategies.join(QLatin1Char(',')));
+        return {};
     }
-    QVERIFY(fresh);
-    fresh->trigger();
-    QVERIFY(timelineRuns().empty());
-    child<QCheckBox>("counters")->setChecked(true);
-    child<QCheckBox>("sampleOccupancy")->setChecked(true);
-    QString why;
-    const auto runs = runAndWait(int(strategies.size()), &why);
+    child<QCheckBox>("counters")->setChecked(counters);
+    child<QCheckBox>("sampleOccupancy")->setChecked(sampling);
+    auto runs = runAndWait(int(strategies.size()), why);
     child<QCheckBox>("counters")->setChecked(false);
     child<QCheckBox>("sampleOccupancy")->setChecked(false);
-    QVERIFY2(!runs.empty(), qPrintable(why));
+    return runs;
+}
 
+void TestLiveGpu::checkAchieved(const std::vector<ConstRunEntryPtr>& runs) const {
     auto* bars = child<OccupancyBarsPlot>("occupancyBars");
     QCPBars* achievedBars = nullptr;
     for (int i = 0; i < bars->plottableCount(); ++i) {
@@ -460,6 +461,7 @@ void TestLiveGpu::achievedOccupancyAndSamplesReachTheView() {
             if (a.kind == trace::ActivityKind::Kernel) {
                 QVERIFY2(std::isfinite(a.achievedOccupancy) && a.achievedOccupancy > 0,
                          qPrintable(what));
+                QVERIFY2(a.durationNs() > 0, qPrintable(what)); // the traced pass's timestamps
             }
         }
         // The bar: at the run's row of the chart, the same figure in percent.
@@ -469,18 +471,30 @@ void TestLiveGpu::achievedOccupancyAndSamplesReachTheView() {
         QVERIFY2(bar != achievedBars->data()->constEnd() && qFuzzyCompare(bar->key, double(key)),
                  qPrintable(what));
         QCOMPARE(bar->value, achieved * 100);
-        // The series: samples inside the run, each a fraction.
+        qInfo("%-26s achieved %5.1f %% (theoretical %5.1f %%)%s", qPrintable(entry->id),
+              achieved * 100, run.occupancy->theoretical * 100,
+              run.occupancy->smBusyShare
+                  ? qPrintable(QStringLiteral(", SMs busy %1 %")
+                                   .arg(*run.occupancy->smBusyShare * 100, 0, 'f', 1))
+                  : "");
+    }
+}
+
+void TestLiveGpu::checkSeries(const std::vector<ConstRunEntryPtr>& runs) const {
+    for (const auto& entry : runs) {
+        const trace::Run& run = *entry->run;
+        const QString what = entry->id + QStringLiteral(": ") + notesOf(run);
         QVERIFY2(!run.occupancySeries.empty(),
                  qPrintable(QStringLiteral("no occupancy samples: ") + what));
         float peak = 0;
         for (const auto& sample : run.occupancySeries) {
             QVERIFY2(sample.value >= 0 && sample.value <= 1.0001f, qPrintable(what));
+            QVERIFY2(sample.timeNs >= run.beginNs() - 1'000'000 && sample.timeNs <= run.endNs(),
+                     qPrintable(what));
             peak = std::max(peak, sample.value);
         }
-        qInfo(
-            "%-26s achieved %5.1f %% (theoretical %5.1f %%), %zu occupancy samples, peak %5.1f %%",
-            qPrintable(entry->id), achieved * 100, run.occupancy->theoretical * 100,
-            run.occupancySeries.size(), double(peak) * 100);
+        qInfo("%-26s %zu occupancy samples, peak %5.1f %%", qPrintable(entry->id),
+              run.occupancySeries.size(), double(peak) * 100);
     }
     // The selected run (the first new GPU run) shows its series over time.
     const ConstRunEntryPtr& first = runs.front();
@@ -488,7 +502,56 @@ void TestLiveGpu::achievedOccupancyAndSamplesReachTheView() {
     auto* series = child<QCustomPlot>("occupancySeries");
     QTRY_VERIFY(series->isVisibleTo(window_.get()) && series->graphCount() == 1);
     QCOMPARE(std::size_t(series->graph(0)->dataCount()), first->run->occupancySeries.size());
+}
+
+void TestLiveGpu::achievedOccupancyAndSamplesReachTheView() {
+    // Both boxes ticked, as a user who wants everything would: achieved occupancy (counters,
+    // kernel replay in a second pass) and occupancy over time (PM sampling in the traced pass),
+    // on the seed story's GPU strategies, in a new session (File > New session) so that its
+    // image shows these runs alone.
+    QAction* fresh = nullptr;
+    for (QAction* action : window_->findChildren<QAction*>()) {
+        if (action->shortcut() == QKeySequence(QKeySequence::New)) {
+            fresh = action;
+        }
+    }
+    QVERIFY(fresh);
+    fresh->trigger();
+    QVERIFY(timelineRuns().empty());
+    QString why;
+    const auto runs =
+        runWithCounters({QStringLiteral("one-worker"), QStringLiteral("slice-outer"),
+                         QStringLiteral("slice-middle"), QStringLiteral("elementwise-broadcast")},
+                        true, true, &why);
+    QVERIFY2(!runs.empty(), qPrintable(why));
+    QTRY_VERIFY(child<QLabel>("occupancyTitle")->text().contains(runs.front()->id));
     QVERIFY(exportWindowImage(QStringLiteral("live-counters.png")));
+    checkAchieved(runs);
+    if (QTest::currentTestFailed()) {
+        return;
+    }
+    checkSeries(runs);
+}
+
+void TestLiveGpu::achievedOccupancyAlone() {
+    QString why;
+    const auto runs = runWithCounters(
+        {QStringLiteral("slice-2d"), QStringLiteral("elementwise-broadcast")}, true, false, &why);
+    QVERIFY2(!runs.empty(), qPrintable(why));
+    checkAchieved(runs);
+    for (const auto& entry : runs) {
+        QVERIFY(entry->run->occupancySeries.empty()); // not asked for
+    }
+}
+
+void TestLiveGpu::occupancySamplesAlone() {
+    QString why;
+    const auto runs = runWithCounters({QStringLiteral("elementwise-broadcast")}, false, true, &why);
+    QVERIFY2(!runs.empty(), qPrintable(why));
+    checkSeries(runs);
+    for (const auto& entry : runs) {
+        QVERIFY(!entry->run->occupancy->achieved); // not asked for
+    }
 }
 
 void TestLiveGpu::cancelStopsALongRunWithinASecond() {
