@@ -406,6 +406,13 @@ void TestLiveGpu::seedStoryMeasuredOnTheGpu() {
     const LoadResult saved = savedSession(int(timelineRuns().size()));
     QVERIFY2(saved.ok(), qPrintable(saved.error));
     QCOMPARE(saved.runs.size(), timelineRuns().size());
+    for (std::size_t i = 0; i < saved.runs.size(); ++i) {
+        const trace::Run& back = *saved.runs[i]->run;
+        const trace::Run& shown = *timelineRuns()[i]->run;
+        QCOMPARE(back.strategy, shown.strategy);
+        QVERIFY(back.mode == shown.mode);
+        QCOMPARE(back.activities.size(), shown.activities.size()); // kernel records included
+    }
     const QString copy = QDir(out_).filePath(QStringLiteral("live-seed-story.json"));
     QFile::remove(copy);
     QVERIFY(QFile::copy(sessionFile_, copy));
