@@ -5,7 +5,8 @@
 #   scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]
 #
 #   SECONDS_PER_TARGET  default 180
-#   TARGET              tracereader, device, shape (default: all three, one after the other)
+#   TARGET              tracereader, jsoncursor, device, shape (default: all four, one after
+#                       the other)
 #
 # Findings (crash-*, leak-*, timeout-*, oom-* inputs) are kept under $FUZZ_FINDINGS/<target>/
 # (default fuzz-findings/); the script exits 1 when a run found anything, 2 on a usage or build
@@ -21,7 +22,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 usage() {
-    sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
 }
 
@@ -33,11 +34,11 @@ elif [ $# -gt 0 ] && [[ "$1" == -h || "$1" == --help ]]; then
     usage
 fi
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(tracereader device shape)
+[ ${#targets[@]} -eq 0 ] && targets=(tracereader jsoncursor device shape)
 for t in "${targets[@]}"; do
     case $t in
-    tracereader | device | shape) ;;
-    *) echo "fuzz.sh: unknown target '$t' (tracereader, device, shape)" >&2; usage ;;
+    tracereader | jsoncursor | device | shape) ;;
+    *) echo "fuzz.sh: unknown target '$t' (tracereader, jsoncursor, device, shape)" >&2; usage ;;
     esac
 done
 

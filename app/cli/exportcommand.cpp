@@ -3,9 +3,13 @@
 
 #include <iostream>
 #include <memory>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "clioutput.h"
 #include "commands.h"
+#include "slicescope/trace/atomicfile.h"
 #include "slicescope/trace/exporters.h"
 #include "slicescope/trace/tracejson.h"
 
@@ -22,6 +26,36 @@ struct ExportOptions {
 int exportTrace(const ExportOptions& o) {
     if (o.csv.empty() && o.chrome.empty()) {
         return reportUsageError("export needs --csv FILE or --chrome FILE (or both)");
+    }
+    // Checked before anything is read or written. An output that would replace the input trace,
+    // or the other output, is refused (compared as files: links, hard links and other
+    // spellings of the same name count); a FIFO or a device is written through, so naming it
+    // twice loses nothing.
+    const std::vector<std::pair<std::string, std::string>> outputs = {{"--csv", o.csv},
+                                                                      {"--chrome", o.chrome}};
+    std::vector<std::string> replaced;
+    for (const auto& [option, path] : outputs) {
+        if (path.empty()) {
+            continue;
+        }
+        auto target = trace::resolveOutput(path);
+        if (!target) {
+            return reportError(target.error());
+        }
+        if (target->kind == trace::OutputKind::WriteThrough) {
+            continue;
+        }
+        if (trace::sameFile(o.input, path)) {
+            return reportUsageError(option + " " + path + " is the input trace " + o.input +
+                                    ": writing it would replace the trace; choose another file");
+        }
+        for (const auto& other : replaced) {
+            if (trace::sameFile(other, path)) {
+                return reportUsageError("--csv and --chrome name the same file (" + other + ", " +
+                                        path + "): the second would replace the first");
+            }
+        }
+        replaced.push_back(path);
     }
     auto trace = trace::readTrace(o.input);
     if (!trace) {

@@ -17,6 +17,7 @@
 #include "clioutput.h"
 #include "commands.h"
 #include "slicescope/record/recorder.h"
+#include "slicescope/trace/atomicfile.h"
 #include "slicescope/trace/tracejson.h"
 
 namespace slicescope::cli {
@@ -130,10 +131,8 @@ int runRecord(const RecordOptions& o) {
         }
     }
     // Fail before the program runs, not after, when the trace could not be written anyway.
-    const auto parent = std::filesystem::absolute(o.output).parent_path();
-    if (std::error_code ec; !std::filesystem::is_directory(parent, ec)) {
-        return reportError(Error{Error::Code::Io, "cannot write " + o.output + ": the directory " +
-                                                      parent.string() + " does not exist"});
+    if (auto target = trace::resolveOutput(o.output); !target) {
+        return reportError(target.error());
     }
     record::RecordRequest request;
     request.command = o.command;

@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -14,6 +15,7 @@
 #include "slicescope/backend/cpubackend.h"
 #include "slicescope/backend/gpubackend.h"
 #include "slicescope/backend/modelbackend.h"
+#include "slicescope/trace/atomicfile.h"
 #include "slicescope/trace/exporters.h"
 #include "slicescope/trace/tracejson.h"
 
@@ -85,6 +87,10 @@ Result<Parsed> parseOptions(const RunOptions& o) {
     if (o.repeat < 1 || o.repeat > 10000) {
         return fail(Error::Code::InvalidArgument,
                     "--repeat must be from 1 to 10000 (got " + std::to_string(o.repeat) + ")");
+    }
+    // Refused now rather than after the runs: a directory, a read-only file, a missing folder.
+    if (auto target = trace::resolveOutput(o.output); !target) {
+        return tl::unexpected(target.error());
     }
     Parsed parsed;
     parsed.request.problem = *problem;
@@ -201,14 +207,21 @@ int runModelled(RunOptions o) {
     if (!preset) {
         return reportError(preset.error());
     }
-    if (o.strategies == "all") {
-        o.strategies.clear();
-        for (const auto& s : strategy::allStrategies()) {
-            if (s.target == strategy::Target::Gpu) {
-                o.strategies += (o.strategies.empty() ? "" : ",") + std::string(s.name);
-            }
+    // 'all' (anywhere in the list) means every GPU strategy here: CPU ones cannot be modelled.
+    std::string gpuStrategies;
+    for (const auto& s : strategy::allStrategies()) {
+        if (s.target == strategy::Target::Gpu) {
+            gpuStrategies += (gpuStrategies.empty() ? "" : ",") + std::string(s.name);
         }
     }
+    std::string expanded;
+    for (std::size_t start = 0; start <= o.strategies.size();) {
+        const std::size_t comma = std::min(o.strategies.find(',', start), o.strategies.size());
+        const std::string name = o.strategies.substr(start, comma - start);
+        expanded += (start == 0 ? "" : ",") + (name == "all" ? gpuStrategies : name);
+        start = comma + 1;
+    }
+    o.strategies = expanded;
     auto parsed = parseOptions(o);
     if (!parsed) {
         return reportError(parsed.error());

@@ -1,11 +1,11 @@
 #include "gui/timelineplottable.h"
 
+#include "gui/theme.h"
+#include "models/gputracemodel.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
-
-#include "gui/theme.h"
-#include "models/gputracemodel.h"
 
 namespace slicescope::gui {
 
@@ -42,21 +42,29 @@ QString headerText(const models::RunEntry& e) {
     const trace::Run& run = *e.run;
     QString where;
     switch (run.mode) {
-    case trace::RunMode::MeasuredGpu: where = QStringLiteral("measured on ") + models::toQString(run.device.name); break;
-    case trace::RunMode::MeasuredCpu: where = QStringLiteral("measured on the CPU"); break;
-    case trace::RunMode::Modelled:
-        where = QStringLiteral("MODELLED for ") + models::toQString(run.device.name) + QStringLiteral(" (not measured)");
+    case trace::RunMode::MeasuredGpu:
+        where = QStringLiteral("measured on ") + models::toQString(run.device.name);
         break;
-    case trace::RunMode::Recorded: where = QStringLiteral("recorded"); break;
+    case trace::RunMode::MeasuredCpu:
+        where = QStringLiteral("measured on the CPU");
+        break;
+    case trace::RunMode::Modelled:
+        where = QStringLiteral("MODELLED for ") + models::toQString(run.device.name) +
+                QStringLiteral(" (not measured)");
+        break;
+    case trace::RunMode::Recorded:
+        where = QStringLiteral("recorded");
+        break;
     }
     QString text = e.id + QStringLiteral("  \u00b7  ") + where;
     if (run.problem) {
         text += QStringLiteral("  \u00b7  ") + models::toQString(run.problem->describe());
     }
-    const QString what = e.summary.hasDeviceWork() ? QStringLiteral("copies + kernels ")
+    const QString what = e.summary.hasDeviceWork()     ? QStringLiteral("copies + kernels ")
                          : e.summary.hostComputeNs > 0 ? QStringLiteral("compute ")
-                                                        : QString();
-    text += QStringLiteral("  \u00b7  ") + what + models::toQString(trace::formatDurationNs(e.summary.perRepetitionNs())) +
+                                                       : QString();
+    text += QStringLiteral("  \u00b7  ") + what +
+            models::toQString(trace::formatDurationNs(e.summary.perRepetitionNs())) +
             (e.summary.repeat > 1 ? QStringLiteral(" per repetition") : QString());
     return text;
 }
@@ -69,7 +77,8 @@ TimelinePlottable::TimelinePlottable(QCPAxis* keyAxis, QCPAxis* valueAxis)
     setAntialiasedFill(false);
 }
 
-void TimelinePlottable::setRuns(std::vector<models::ConstRunEntryPtr> runs, models::Alignment alignment) {
+void TimelinePlottable::setRuns(std::vector<models::ConstRunEntryPtr> runs,
+                                models::Alignment alignment) {
     runs_ = std::move(runs);
     rows_.clear();
     origins_.clear();
@@ -87,17 +96,21 @@ void TimelinePlottable::setRuns(std::vector<models::ConstRunEntryPtr> runs, mode
     bool anyKey = false;
     for (std::size_t i = 0; i < runs_.size(); ++i) {
         const auto& lanes = *runs_[i]->lanes;
-        const std::int64_t origin = alignment == models::Alignment::RunStart ? lanes.beginNs : globalBegin;
+        const std::int64_t origin =
+            alignment == models::Alignment::RunStart ? lanes.beginNs : globalBegin;
         origins_.push_back(origin);
         if (lanes.eventCount > 0) {
-            minKeyNs_ = anyKey ? std::min(minKeyNs_, lanes.beginNs - origin) : lanes.beginNs - origin;
+            minKeyNs_ =
+                anyKey ? std::min(minKeyNs_, lanes.beginNs - origin) : lanes.beginNs - origin;
             maxKeyNs_ = anyKey ? std::max(maxKeyNs_, lanes.endNs - origin) : lanes.endNs - origin;
             anyKey = true;
         }
         rows_.push_back(Row{Row::Type::Header, int(i), -1, top, kHeaderHeight});
         top += kHeaderHeight;
         for (std::size_t l = 0; l < lanes.lanes.size(); ++l) {
-            const double h = kLaneHeight + kExtraSubRowHeight * double(std::max<std::size_t>(1, lanes.lanes[l].rows.size()) - 1);
+            const double h =
+                kLaneHeight + kExtraSubRowHeight *
+                                  double(std::max<std::size_t>(1, lanes.lanes[l].rows.size()) - 1);
             rows_.push_back(Row{Row::Type::Lane, int(i), int(l), top, h});
             top += h;
         }
@@ -112,21 +125,26 @@ void TimelinePlottable::setRuns(std::vector<models::ConstRunEntryPtr> runs, mode
     selectedActivity_ = -1;
 }
 
-QCPRange TimelinePlottable::fullKeyRange() const { return QCPRange(double(minKeyNs_), double(maxKeyNs_)); }
+QCPRange TimelinePlottable::fullKeyRange() const {
+    return QCPRange(double(minKeyNs_), double(maxKeyNs_));
+}
 
 void TimelinePlottable::setSelectedActivity(int run, int activity) {
     selectedRun_ = run;
     selectedActivity_ = activity;
 }
 
-double TimelinePlottable::selectTest(const QPointF&, bool, QVariant*) const { return -1; }
+double TimelinePlottable::selectTest(const QPointF&, bool, QVariant*) const {
+    return -1;
+}
 
 QCPRange TimelinePlottable::getKeyRange(bool& foundRange, QCP::SignDomain) const {
     foundRange = !runs_.empty();
     return fullKeyRange();
 }
 
-QCPRange TimelinePlottable::getValueRange(bool& foundRange, QCP::SignDomain, const QCPRange&) const {
+QCPRange TimelinePlottable::getValueRange(bool& foundRange, QCP::SignDomain,
+                                          const QCPRange&) const {
     foundRange = !rows_.empty();
     return QCPRange(0, std::max(1.0, contentHeight_));
 }
@@ -148,7 +166,8 @@ QRectF TimelinePlottable::rowPixels(const Row& row, double inset) const {
     const double y0 = mValueAxis->coordToPixel(row.top + inset);
     const double y1 = mValueAxis->coordToPixel(row.top + row.height - inset);
     const QRect area = mKeyAxis->axisRect()->rect();
-    return QRectF(QPointF(area.left(), std::min(y0, y1)), QPointF(area.right() + 1, std::max(y0, y1)));
+    return QRectF(QPointF(area.left(), std::min(y0, y1)),
+                  QPointF(area.right() + 1, std::max(y0, y1)));
 }
 
 void TimelinePlottable::rebuildGeometry() {
@@ -156,7 +175,8 @@ void TimelinePlottable::rebuildGeometry() {
     stats_.clear();
     rowShapes_.assign(rows_.size(), {0, 0});
     const QRect area = mKeyAxis->axisRect()->rect();
-    const models::TimeMapping mapping(mKeyAxis->range().lower, mKeyAxis->range().upper, area.left(), area.width());
+    const models::TimeMapping mapping(mKeyAxis->range().lower, mKeyAxis->range().upper, area.left(),
+                                      area.width());
     if (!mapping.isValid()) {
         return;
     }
@@ -173,7 +193,8 @@ void TimelinePlottable::rebuildGeometry() {
     }
 }
 
-void TimelinePlottable::layoutLane(int rowIndex, const models::TimeMapping& mapping, double yTop, double yBottom) {
+void TimelinePlottable::layoutLane(int rowIndex, const models::TimeMapping& mapping, double yTop,
+                                   double yBottom) {
     const Row& row = rows_[std::size_t(rowIndex)];
     const models::RunEntry& entry = *runs_[std::size_t(row.run)];
     const models::Lane& lane = entry.lanes->lanes[std::size_t(row.lane)];
@@ -210,7 +231,8 @@ void TimelinePlottable::layoutLane(int rowIndex, const models::TimeMapping& mapp
                 return;
             }
             Shape s;
-            s.rect = QRectF(QPointF(pendingX0, top), QPointF(std::max(pendingX1, pendingX0 + 1.0), top + height));
+            s.rect = QRectF(QPointF(pendingX0, top),
+                            QPointF(std::max(pendingX1, pendingX0 + 1.0), top + height));
             s.run = row.run;
             s.activity = pendingActivity;
             s.events = pendingCount;
@@ -252,11 +274,13 @@ void TimelinePlottable::layoutLane(int rowIndex, const models::TimeMapping& mapp
                     // Events that start before the block's next pixel all merge into it; in a
                     // row without overlap their ends are sorted, so skip them in one search and
                     // look only at the last, which may be long.
-                    const std::size_t j = std::min(last, laneRow.firstStartingAt(toNs(pendingX1 + 1.0), i + 1));
+                    const std::size_t j =
+                        std::min(last, laneRow.firstStartingAt(toNs(pendingX1 + 1.0), i + 1));
                     if (j >= i + 3) {
                         const std::size_t skipped = j - 2 - i; // events i+1 .. j-2
                         pendingCount += std::uint32_t(skipped);
-                        pendingX1 = std::max(pendingX1, std::min(toX(laneRow.events[j - 2].endNs), right + 2));
+                        pendingX1 = std::max(pendingX1,
+                                             std::min(toX(laneRow.events[j - 2].endNs), right + 2));
                         i = j - 1;
                         continue;
                     }
@@ -288,7 +312,8 @@ void TimelinePlottable::draw(QCPPainter* painter) {
         if (!emptyText_.isEmpty()) {
             painter->setPen(QColor(0x55, 0x55, 0x55));
             painter->setFont(theme::plotFont(12));
-            painter->drawText(area.adjusted(40, 40, -40, -40), Qt::AlignCenter | Qt::TextWordWrap, emptyText_);
+            painter->drawText(area.adjusted(40, 40, -40, -40), Qt::AlignCenter | Qt::TextWordWrap,
+                              emptyText_);
         }
         return;
     }
@@ -353,10 +378,19 @@ void TimelinePlottable::drawShapes(QCPPainter* painter) const {
             painter->drawRect(pixels.adjusted(0, 0, -1, -1));
             painter->setPen(Qt::NoPen);
         }
-        if (s.events == 1 && s.rect.width() >= kMinTextWidthPx && s.rect.height() >= metrics.height() * 0.9) {
+        if (s.events == 1 && s.rect.width() >= kMinTextWidthPx &&
+            s.rect.height() >= metrics.height() * 0.9) {
             const auto& run = *runs_[std::size_t(s.run)]->run;
-            const QString name = models::activityName(run, run.activities[std::size_t(s.activity)]);
+            QString name = models::activityName(run, run.activities[std::size_t(s.activity)]);
             const QRectF textRect = s.rect.adjusted(4, 0, -4, 0);
+            // Cut before the layout: eliding lays the whole text out, and a name of millions of
+            // characters brought QTextEngine down. No character that shows is under a pixel wide.
+            qsizetype fits = qsizetype(std::min(textRect.width(), 1e6)) + 1;
+            if (name.size() > fits) {
+                fits -= name.at(fits - 1).isHighSurrogate() ? 1 : 0;
+                name.truncate(fits);
+                name += QChar(0x2026);
+            }
             const QString elided = metrics.elidedText(name, Qt::ElideRight, textRect.width());
             if (!elided.isEmpty() && elided != QStringLiteral("\u2026")) {
                 painter->setFont(font);
@@ -403,8 +437,9 @@ std::optional<QRectF> TimelinePlottable::activityRect(int run, int activity) con
         std::size_t subRow = 0;
         for (std::size_t k = 0; k < lane.rows.size(); ++k) {
             const auto& events = lane.rows[k].events;
-            auto it = std::lower_bound(events.begin(), events.end(), a.startNs,
-                                       [](const models::LaneEvent& ev, std::int64_t t) { return ev.startNs < t; });
+            auto it = std::lower_bound(
+                events.begin(), events.end(), a.startNs,
+                [](const models::LaneEvent& ev, std::int64_t t) { return ev.startNs < t; });
             for (; it != events.end() && it->startNs == a.startNs; ++it) {
                 if (it->activity == std::uint32_t(activity)) {
                     subRow = k;
@@ -429,7 +464,8 @@ std::optional<QRectF> TimelinePlottable::activityRect(int run, int activity) con
     return std::nullopt;
 }
 
-std::optional<TimelinePlottable::Hit> TimelinePlottable::hitTest(const QPointF& pixel, double tolerancePx) const {
+std::optional<TimelinePlottable::Hit> TimelinePlottable::hitTest(const QPointF& pixel,
+                                                                 double tolerancePx) const {
     if (!cacheKey_ || !(*cacheKey_ == currentKey())) {
         return std::nullopt; // nothing drawn at this zoom yet
     }
@@ -446,9 +482,9 @@ std::optional<TimelinePlottable::Hit> TimelinePlottable::hitTest(const QPointF& 
             if (pixel.y() < s.rect.top() - 1 || pixel.y() > s.rect.bottom() + 1) {
                 continue;
             }
-            const double dx = pixel.x() < s.rect.left() ? s.rect.left() - pixel.x()
+            const double dx = pixel.x() < s.rect.left()    ? s.rect.left() - pixel.x()
                               : pixel.x() > s.rect.right() ? pixel.x() - s.rect.right()
-                                                            : 0.0;
+                                                           : 0.0;
             if (dx <= tolerancePx && dx < bestDistance) {
                 bestDistance = dx;
                 best = Hit{s.run, s.activity, s.events, s.row, s.rect};

@@ -1,13 +1,12 @@
 #pragma once
 
 #include "gui/qcp.h"
-
-#include <optional>
-#include <vector>
-
 #include "models/runentry.h"
 #include "models/timemapping.h"
 #include "models/viewstate.h"
+
+#include <optional>
+#include <vector>
 
 namespace slicescope::gui {
 
@@ -23,8 +22,8 @@ class TimelinePlottable : public QCPAbstractPlottable {
     struct Row {
         enum class Type { Header, Lane };
         Type type = Type::Lane;
-        int run = 0;   // index into runs()
-        int lane = -1; // index into the run's lanes (Lane rows)
+        int run = 0;       // index into runs()
+        int lane = -1;     // index into the run's lanes (Lane rows)
         double top = 0;    // value coordinate of the row's top
         double height = 1; // value units
     };
@@ -32,7 +31,7 @@ class TimelinePlottable : public QCPAbstractPlottable {
     // What the pointer is on: one event, or a block of merged ones.
     struct Hit {
         int run = -1;
-        int activity = -1;     // the first event of the block
+        int activity = -1;      // the first event of the block
         std::size_t events = 0; // 1, or how many were merged into the block
         int row = -1;
         QRectF rect;
@@ -67,8 +66,10 @@ class TimelinePlottable : public QCPAbstractPlottable {
     // A hint drawn when there are no runs.
     void setEmptyText(const QString& text) { emptyText_ = text; }
 
-    double selectTest(const QPointF& pos, bool onlySelectable, QVariant* details = nullptr) const override;
-    QCPRange getKeyRange(bool& foundRange, QCP::SignDomain inSignDomain = QCP::sdBoth) const override;
+    double selectTest(const QPointF& pos, bool onlySelectable,
+                      QVariant* details = nullptr) const override;
+    QCPRange getKeyRange(bool& foundRange,
+                         QCP::SignDomain inSignDomain = QCP::sdBoth) const override;
     QCPRange getValueRange(bool& foundRange, QCP::SignDomain inSignDomain = QCP::sdBoth,
                            const QCPRange& inKeyRange = QCPRange()) const override;
 
@@ -109,8 +110,9 @@ class TimelinePlottable : public QCPAbstractPlottable {
     std::int64_t minKeyNs_ = 0, maxKeyNs_ = 1;
 
     std::optional<CacheKey> cacheKey_;
-    std::vector<Shape> shapes_;                 // in row order, each row's shapes by x
-    std::vector<std::pair<std::size_t, std::size_t>> rowShapes_; // [begin, end) into shapes_ per row
+    std::vector<Shape> shapes_; // in row order, each row's shapes by x
+    std::vector<std::pair<std::size_t, std::size_t>>
+        rowShapes_; // [begin, end) into shapes_ per row
     std::vector<LaneStats> stats_;
 
     int selectedRun_ = -1;

@@ -1,15 +1,15 @@
 #include "gui/timelineview.h"
 
-#include <QToolTip>
-
-#include <algorithm>
-#include <cmath>
-
 #include "gui/theme.h"
 #include "gui/timelineplottable.h"
 #include "gui/timeticker.h"
 #include "models/gputracemodel.h"
 #include "models/session.h"
+
+#include <QAction>
+#include <QToolTip>
+#include <algorithm>
+#include <cmath>
 
 namespace slicescope::gui {
 
@@ -42,8 +42,8 @@ TimelineView::TimelineView(models::Session* session, models::ViewState* state, Q
 
     applyTheme();
     plottable_ = new TimelinePlottable(xAxis, yAxis);
-    plottable_->setEmptyText(QStringLiteral(
-        "No runs yet.\nChoose a problem and strategies on the left and press Run (F5),\nor open a trace (Ctrl+O)."));
+    plottable_->setEmptyText(tr("No runs yet.\nChoose a problem and strategies on the "
+                                "left and press Run (F5),\nor open a trace (Ctrl+O)."));
 
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     axisRect()->setRangeDrag(Qt::Horizontal | Qt::Vertical);
@@ -52,13 +52,16 @@ TimelineView::TimelineView(models::Session* session, models::ViewState* state, Q
     selectionRect()->setPen(QPen(QColor(0x00, 0x72, 0xb2), 1, Qt::DashLine));
     selectionRect()->setBrush(QColor(0x00, 0x72, 0xb2, 40));
     connect(selectionRect(), &QCPSelectionRect::accepted, this, &TimelineView::onSelectionRect);
-    connect(xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, &TimelineView::clampKeyRange);
-    connect(yAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, &TimelineView::clampValueRange);
+    connect(xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
+            &TimelineView::clampKeyRange);
+    connect(yAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
+            &TimelineView::clampValueRange);
     setMouseTracking(true);
 
     connect(session_, &models::Session::changed, this, &TimelineView::rebuild);
     connect(state_, &models::ViewState::alignmentChanged, this, &TimelineView::rebuild);
-    connect(state_, &models::ViewState::selectedActivityChanged, this, &TimelineView::applySelection);
+    connect(state_, &models::ViewState::selectedActivityChanged, this,
+            &TimelineView::applySelection);
     rebuild();
 }
 
@@ -83,8 +86,8 @@ void TimelineView::rebuild() {
     }
     plottable_->setRuns(std::move(runs), state_->alignment());
     xAxis->setLabel(state_->alignment() == models::Alignment::RunStart
-                        ? QStringLiteral("time since each run's first activity")
-                        : QStringLiteral("time since the first run's first activity"));
+                        ? tr("time since each run's first activity")
+                        : tr("time since the first run's first activity"));
     updateLaneLabels();
     const bool empty = plottable_->runs().empty();
     xAxis->setTickLabels(!empty);
@@ -101,7 +104,8 @@ void TimelineView::updateLaneLabels() {
     for (const auto& row : plottable_->rows()) {
         const double mid = row.top + row.height / 2;
         if (row.type == TimelinePlottable::Row::Type::Lane) {
-            const auto& lane = plottable_->runs()[std::size_t(row.run)]->lanes->lanes[std::size_t(row.lane)];
+            const auto& lane =
+                plottable_->runs()[std::size_t(row.run)]->lanes->lanes[std::size_t(row.lane)];
             ticks.insert(mid, models::toQString(lane.label));
         }
     }
@@ -118,9 +122,11 @@ void TimelineView::fitRows(int heightPx) {
     const double scale = theme::presentationScale();
     const double atPreferred = std::max(1.0, double(heightPx) / (kPreferredRowPx * scale));
     const double atMinimum = std::max(1.0, double(heightPx) / (kMinRowPx * scale));
-    // Few rows: preferred height, the rest of the plot empty. Many: shrink to the minimum, then scroll.
+    // Few rows: preferred height, the rest of the plot empty. Many: shrink to the minimum, then
+    // scroll.
     visibleRows_ = content <= atPreferred ? atPreferred : std::min(content, atMinimum);
-    const double lower = std::clamp(yAxis->range().lower, 0.0, std::max(0.0, content - visibleRows_));
+    const double lower =
+        std::clamp(yAxis->range().lower, 0.0, std::max(0.0, content - visibleRows_));
     clamping_ = true;
     yAxis->setRange(lower, lower + visibleRows_);
     clamping_ = false;
@@ -206,8 +212,9 @@ void TimelineView::onSelectionRect(const QRect& rect, QMouseEvent*) {
 
 void TimelineView::mousePressEvent(QMouseEvent* event) {
     pressPos_ = event->pos();
-    const bool boxZoom = event->button() == Qt::RightButton ||
-                         (event->button() == Qt::LeftButton && (event->modifiers() & Qt::ShiftModifier));
+    const bool boxZoom =
+        event->button() == Qt::RightButton ||
+        (event->button() == Qt::LeftButton && (event->modifiers() & Qt::ShiftModifier));
     setSelectionRectMode(boxZoom ? QCP::srmCustom : QCP::srmNone);
     QToolTip::hideText();
     QCustomPlot::mousePressEvent(event);
@@ -222,14 +229,16 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event) {
         // Over the lane labels: say what the lane holds.
         const double value = yAxis->pixelToCoord(event->position().y());
         for (const auto& row : plottable_->rows()) {
-            if (row.type == TimelinePlottable::Row::Type::Lane && value >= row.top && value < row.top + row.height) {
+            if (row.type == TimelinePlottable::Row::Type::Lane && value >= row.top &&
+                value < row.top + row.height) {
                 const auto& entry = *plottable_->runs()[std::size_t(row.run)];
                 const auto& lane = entry.lanes->lanes[std::size_t(row.lane)];
                 QToolTip::showText(event->globalPosition().toPoint(),
                                    QStringLiteral("<b>%1</b> of %2: %3 (%4 %5)")
-                                       .arg(models::toQString(lane.label), entry.id, theme::laneDescription(lane.kind),
+                                       .arg(models::toQString(lane.label), entry.id,
+                                            theme::laneDescription(lane.kind),
                                             models::toQString(trace::formatCount(lane.eventCount)),
-                                            lane.eventCount == 1 ? QStringLiteral("event") : QStringLiteral("events")),
+                                            lane.eventCount == 1 ? tr("event") : tr("events")),
                                    this);
                 return;
             }
@@ -246,15 +255,17 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event) {
     QString tip;
     if (hit->events > 1) {
         const auto& a = entry.run->activities[std::size_t(hit->activity)];
-        tip = QStringLiteral("<b>%1 %2 events</b> of %3 are narrower than a pixel here and drawn as one "
-                             "block.<br>Zoom in (wheel, double-click or right-drag) to see them one by one.")
+        tip = QStringLiteral(
+                  "<b>%1 %2 events</b> of %3 are narrower than a pixel here and drawn as one "
+                  "block.<br>Zoom in (wheel, double-click or right-drag) to see them one by one.")
                   .arg(models::toQString(trace::formatCount(hit->events)),
                        models::toQString(trace::toString(a.kind)), entry.id);
     } else {
         tip = models::activityTooltip(*entry.run, entry.run->activities[std::size_t(hit->activity)],
                                       plottable_->originNs(hit->run), entry.id);
         if (entry.isModelled()) {
-            tip += QStringLiteral("<br><i>Modelled, not measured: predicted from the device preset.</i>");
+            tip += QStringLiteral(
+                "<br><i>Modelled, not measured: predicted from the device preset.</i>");
         }
     }
     QToolTip::showText(event->globalPosition().toPoint(), tip, this);
@@ -264,7 +275,8 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event) {
 void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
     QCustomPlot::mouseReleaseEvent(event);
     setSelectionRectMode(QCP::srmNone);
-    const bool click = event->button() == Qt::LeftButton && !(event->modifiers() & Qt::ShiftModifier) &&
+    const bool click = event->button() == Qt::LeftButton &&
+                       !(event->modifiers() & Qt::ShiftModifier) &&
                        (event->pos() - pressPos_).manhattanLength() < 4;
     if (!click) {
         return;
@@ -341,7 +353,8 @@ void TimelineView::applySelection() {
         }
     }
     plottable_->setSelectedActivity(run, run >= 0 ? selected.index : -1);
-    if (run >= 0 && selected.index >= 0 && std::size_t(selected.index) < runs[std::size_t(run)]->run->activities.size()) {
+    if (run >= 0 && selected.index >= 0 &&
+        std::size_t(selected.index) < runs[std::size_t(run)]->run->activities.size()) {
         // Bring it into view when it is off screen.
         const auto& a = runs[std::size_t(run)]->run->activities[std::size_t(selected.index)];
         const double lower = double(a.startNs - plottable_->originNs(run));
@@ -352,6 +365,51 @@ void TimelineView::applySelection() {
         }
     }
     replot(QCustomPlot::rpQueuedReplot);
+}
+
+TimelineView::NavigationActions TimelineView::createNavigationActions() {
+    auto action = [this](const QString& text, QList<QKeySequence> keys, auto slot,
+                         Qt::ShortcutContext context = Qt::WindowShortcut) {
+        auto* a = new QAction(text, this);
+        a->setShortcuts(keys);
+        a->setShortcutContext(context);
+        connect(a, &QAction::triggered, this, slot);
+        if (context == Qt::WidgetShortcut) {
+            addAction(a); // active while the timeline has the focus
+        }
+        return a;
+    };
+    NavigationActions actions;
+    actions.resetZoom = action(tr("&Reset zoom"),
+                               {QKeySequence(QStringLiteral("Ctrl+0")), QKeySequence(Qt::Key_Home)},
+                               [this] { resetZoom(); });
+    actions.zoomIn =
+        action(tr("Zoom &in"), {QKeySequence::ZoomIn, QKeySequence(QStringLiteral("Ctrl+="))},
+               [this] { zoomBy(0.5); });
+    actions.zoomOut = action(tr("Zoom &out"), {QKeySequence::ZoomOut}, [this] { zoomBy(2.0); });
+    actions.menu = {
+        actions.resetZoom,
+        actions.zoomIn,
+        actions.zoomOut,
+        action(
+            tr("Pan left"), {QKeySequence(Qt::Key_Left)}, [this] { panBy(-0.25); },
+            Qt::WidgetShortcut),
+        action(
+            tr("Pan right"), {QKeySequence(Qt::Key_Right)}, [this] { panBy(0.25); },
+            Qt::WidgetShortcut),
+        action(tr("Zoom to selected event"), {QKeySequence(QStringLiteral("Ctrl+F"))},
+               [this] { zoomToActivity(state_->selectedActivity()); }),
+    };
+    action(
+        {}, {QKeySequence(Qt::Key_W)}, [this] { zoomBy(0.8); }, Qt::WidgetShortcut);
+    action(
+        {}, {QKeySequence(Qt::Key_S)}, [this] { zoomBy(1.25); }, Qt::WidgetShortcut);
+    action(
+        {}, {QKeySequence(Qt::Key_A)}, [this] { panBy(-0.1); }, Qt::WidgetShortcut);
+    action(
+        {}, {QKeySequence(Qt::Key_D)}, [this] { panBy(0.1); }, Qt::WidgetShortcut);
+    setFocusPolicy(Qt::StrongFocus);
+    return actions;
 }
 
 } // namespace slicescope::gui

@@ -1,11 +1,10 @@
 #pragma once
 
 #include "gui/qcp.h"
-
-#include <memory>
-
 #include "models/runentry.h"
 #include "models/viewstate.h"
+
+#include <memory>
 
 namespace slicescope::models {
 class Session;
@@ -29,7 +28,7 @@ class TimelineView : public QCustomPlot {
     TimelinePlottable* plottable() const { return plottable_; }
     // Shows the whole time range of every run (and every lane that fits).
     void resetZoom();
-    void zoomBy(double factor); // < 1 zooms in, around the middle
+    void zoomBy(double factor);  // < 1 zooms in, around the middle
     void panBy(double fraction); // of the visible span; > 0 moves later
     void zoomToActivity(const models::ActivityRef& activity);
     // Lays rows out for a pixel height, as the widget does on resize (for offscreen rendering).
@@ -39,6 +38,17 @@ class TimelineView : public QCustomPlot {
     void rebuild();
     // Re-reads fonts and row heights after the presentation scale changed.
     void applyTheme();
+
+    // The View menu's zoom and pan actions, with their shortcuts. Pan left and right (arrows),
+    // and Perfetto's keys for people who live in trace viewers (W/S zoom, A/D pan, not in the
+    // menu), act while the timeline has the focus.
+    struct NavigationActions {
+        QAction* resetZoom;
+        QAction* zoomIn;
+        QAction* zoomOut;
+        QList<QAction*> menu; // the above, then pan left, pan right, zoom to the selected event
+    };
+    NavigationActions createNavigationActions();
 
   signals:
     void activityHovered(const QString& tooltip);

@@ -8,9 +8,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTimer>
-
 #include <algorithm>
-
 #include <csignal>
 
 #ifdef Q_OS_LINUX
@@ -54,7 +52,9 @@ void endWithThisProcess(QProcess& process, int signal) {
 #endif
 }
 
-qint64 CliRunner::childPid() const { return process_ ? process_->processId() : 0; }
+qint64 CliRunner::childPid() const {
+    return process_ ? process_->processId() : 0;
+}
 
 bool CliRunner::start(const QList<CliJob>& jobs) {
     if (isRunning() || jobs.isEmpty()) {
@@ -179,7 +179,8 @@ void CliRunner::onProcessError(QProcess::ProcessError error) {
         return; // crashes and exits arrive through finished()
     }
     const CliJob job = jobs_[current_];
-    const QString message = QStringLiteral("Could not start %1: %2").arg(program_, process_->errorString());
+    const QString message =
+        QStringLiteral("Could not start %1: %2").arg(program_, process_->errorString());
     finishProcess();
     emit jobFailed(job, message);
     startNext();
@@ -214,14 +215,16 @@ void CliRunner::onProcessFinished(int exitCode, QProcess::ExitStatus status) {
         emit jobSucceeded(job, job.outputPath);
     } else if (job.recording && !cancelled_ && !crashed) {
         // No trace: the program could not be started (127, 126) or record itself failed.
-        emit jobFailed(job, errors.isEmpty() ? QStringLiteral("slicescope-cli record exited with status %1")
-                                                   .arg(exitCode)
-                                             : errors);
+        emit jobFailed(
+            job, errors.isEmpty()
+                     ? QStringLiteral("slicescope-cli record exited with status %1").arg(exitCode)
+                     : errors);
     } else if (cancelled_) {
         emit jobFailed(job, QStringLiteral("Cancelled: %1").arg(job.label));
     } else if (crashed) {
-        emit jobFailed(job, QStringLiteral("slicescope-cli crashed while running %1%2").arg(
-                                job.label, errors.isEmpty() ? QString() : QStringLiteral(": ") + errors));
+        emit jobFailed(
+            job, QStringLiteral("slicescope-cli crashed while running %1%2")
+                     .arg(job.label, errors.isEmpty() ? QString() : QStringLiteral(": ") + errors));
     } else {
         // Exit 1 can still leave a trace of the strategies that succeeded.
         const bool wrote = (exitCode == 0 || exitCode == 1) && QFileInfo::exists(job.outputPath);
@@ -229,11 +232,12 @@ void CliRunner::onProcessFinished(int exitCode, QProcess::ExitStatus status) {
             emit jobSucceeded(job, job.outputPath);
         }
         if (exitCode != 0) {
-            emit jobFailed(job, errors.isEmpty()
-                                    ? QStringLiteral("slicescope-cli exited with status %1 while running %2")
-                                          .arg(exitCode)
-                                          .arg(job.label)
-                                    : errors);
+            emit jobFailed(
+                job, errors.isEmpty()
+                         ? QStringLiteral("slicescope-cli exited with status %1 while running %2")
+                               .arg(exitCode)
+                               .arg(job.label)
+                         : errors);
         }
     }
     startNext();

@@ -17,19 +17,22 @@ RecordPlan planRecord(const RecordConfig& config, const QString& outputDir, int 
     for (const QString& entry : config.environment) {
         const qsizetype eq = entry.indexOf(QLatin1Char('='));
         if (eq <= 0) {
-            plan.error = QStringLiteral("Environment entries are NAME=VALUE; \"%1\" is not.").arg(entry);
+            plan.error =
+                QStringLiteral("Environment entries are NAME=VALUE; \"%1\" is not.").arg(entry);
             return plan;
         }
     }
     if (!config.workingDirectory.isEmpty() && !QFileInfo(config.workingDirectory).isDir()) {
-        plan.error = QStringLiteral("The working directory %1 does not exist.").arg(config.workingDirectory);
+        plan.error =
+            QStringLiteral("The working directory %1 does not exist.").arg(config.workingDirectory);
         return plan;
     }
     CliJob& job = plan.job;
     job.recording = true;
     job.label = QStringLiteral("recording %1").arg(QFileInfo(program).fileName());
     job.outputPath = QDir(outputDir).filePath(QStringLiteral("record-%1.json").arg(sequence));
-    job.arguments = {QStringLiteral("record"), QStringLiteral("--progress"), QStringLiteral("-o"), job.outputPath};
+    job.arguments = {QStringLiteral("record"), QStringLiteral("--progress"), QStringLiteral("-o"),
+                     job.outputPath};
     if (config.counters) {
         job.arguments << QStringLiteral("--counters");
     }
@@ -67,7 +70,8 @@ QStringList parseEnvironment(const QString& text, QString* error) {
 QString recordProgressText(const QByteArray& json) {
     const QJsonObject o = QJsonDocument::fromJson(json).object();
     const QString stage = o.value(QStringLiteral("stage")).toString();
-    const QString what = stage == QStringLiteral("counters") ? QStringLiteral("counting (second run)")
+    const QString what = stage == QStringLiteral("counters")
+                             ? QStringLiteral("counting (second run)")
                          : stage == QStringLiteral("convert") ? QStringLiteral("writing the trace")
                                                               : QStringLiteral("recording");
     QString text = QStringLiteral("%1: %2 kernels, %3 copies, %4 API calls")
@@ -79,7 +83,8 @@ QString recordProgressText(const QByteArray& json) {
     if (dropped > 0) {
         text += QStringLiteral(", %1 records dropped").arg(dropped);
     }
-    return text + QStringLiteral(" (%1 s)").arg(o.value(QStringLiteral("elapsed_s")).toDouble(), 0, 'f', 1);
+    return text + QStringLiteral(" (%1 s)").arg(o.value(QStringLiteral("elapsed_s")).toDouble(), 0,
+                                                'f', 1);
 }
 
 } // namespace slicescope::models

@@ -1,19 +1,19 @@
 #pragma once
 
+#include "models/cliplan.h"
+
 #include <QString>
 #include <QStringList>
-
-#include "models/cliplan.h"
 
 namespace slicescope::models {
 
 // What "Record program…" asks for: an outside program to record with `slicescope-cli record`.
 struct RecordConfig {
-    QString program;           // path or name looked up in PATH
+    QString program; // path or name looked up in PATH
     QStringList arguments;
-    QString workingDirectory;  // empty: the GUI's
-    QStringList environment;   // NAME=VALUE, added to (or replacing in) the GUI's environment
-    bool counters = false;     // achieved occupancy: the program runs twice
+    QString workingDirectory; // empty: the GUI's
+    QStringList environment;  // NAME=VALUE, added to (or replacing in) the GUI's environment
+    bool counters = false;    // achieved occupancy: the program runs twice
 };
 
 struct RecordPlan {

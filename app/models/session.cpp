@@ -1,5 +1,7 @@
 #include "models/session.h"
 
+#include <QHash>
+#include <QSet>
 #include <algorithm>
 
 namespace slicescope::models {
@@ -25,18 +27,43 @@ int Session::userRunCount() const {
                              [](const RunEntryPtr& e) { return e->origin != RunOrigin::Sample; }));
 }
 
-QString Session::uniqueId(const QString& wanted) const {
-    const QString base = wanted.isEmpty() ? QStringLiteral("run") : wanted;
-    if (indexOf(base) < 0) {
-        return base;
-    }
-    for (int n = 2;; ++n) {
-        const QString candidate = base + QLatin1Char('-') + QString::number(n);
-        if (indexOf(candidate) < 0) {
-            return candidate;
+namespace {
+
+// Hands out ids unique among the session's runs and those handed out before: the wanted id, or
+// "id-2", "id-3", ... In constant time per id: a set of the ids taken, and per id the next
+// number to try (a session of 4,000 runs of one id took 56 s when each candidate rescanned the
+// runs, and 100,000 distinct ids over 30 s when each new id did).
+class UniqueIds {
+  public:
+    explicit UniqueIds(const std::vector<RunEntryPtr>& runs) {
+        taken_.reserve(qsizetype(runs.size()));
+        for (const auto& run : runs) {
+            taken_.insert(run->id);
         }
     }
-}
+
+    QString take(const QString& wanted) {
+        const QString base = wanted.isEmpty() ? QStringLiteral("run") : wanted;
+        QString id = base;
+        if (taken_.contains(id)) {
+            int& next = nextNumber_[base]; // numbers below it are taken
+            for (next = std::max(next, 2);; ++next) {
+                id = base + QLatin1Char('-') + QString::number(next);
+                if (!taken_.contains(id)) {
+                    break;
+                }
+            }
+        }
+        taken_.insert(id);
+        return id;
+    }
+
+  private:
+    QSet<QString> taken_;
+    QHash<QString, int> nextNumber_;
+};
+
+} // namespace
 
 void Session::addRuns(std::vector<RunEntryPtr> entries) {
     entries.erase(std::remove(entries.begin(), entries.end(), nullptr), entries.end());
@@ -46,8 +73,9 @@ void Session::addRuns(std::vector<RunEntryPtr> entries) {
     const int first = count();
     const int last = first + int(entries.size()) - 1;
     emit aboutToAddRuns(first, last);
+    UniqueIds ids(runs_);
     for (auto& entry : entries) {
-        entry->id = uniqueId(entry->id);
+        entry->id = ids.take(entry->id);
         runs_.push_back(std::move(entry));
     }
     updateVerdicts();

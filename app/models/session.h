@@ -1,12 +1,11 @@
 #pragma once
 
-#include <QList>
-#include <QObject>
-
-#include <vector>
-
 #include "models/runentry.h"
 #include "slicescope/trace/trace.h"
+
+#include <QList>
+#include <QObject>
+#include <vector>
 
 namespace slicescope::models {
 
@@ -48,7 +47,6 @@ class Session : public QObject {
     void changed();
 
   private:
-    QString uniqueId(const QString& wanted) const;
     void updateVerdicts();
 
     std::vector<RunEntryPtr> runs_;

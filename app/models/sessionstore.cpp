@@ -1,27 +1,32 @@
 #include "models/sessionstore.h"
 
+#include "models/session.h"
+#include "slicescope/trace/tracejson.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QStandardPaths>
 
-#include "models/session.h"
-#include "slicescope/trace/tracejson.h"
-
 namespace slicescope::models {
 
-SessionStore::SessionStore(QString path, QObject* parent) : QObject(parent), path_(std::move(path)) {
+SessionStore::SessionStore(QString path, QObject* parent)
+    : QObject(parent), path_(std::move(path)) {
     pool_.setMaxThreadCount(1); // one writer: saves land in the order they were asked for
 }
 
-SessionStore::~SessionStore() { pool_.waitForDone(); }
+SessionStore::~SessionStore() {
+    pool_.waitForDone();
+}
 
 QString SessionStore::defaultPath() {
     return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) +
            QStringLiteral("/SliceScope/session.json");
 }
 
-bool SessionStore::exists() const { return QFileInfo::exists(path_); }
+bool SessionStore::exists() const {
+    return QFileInfo::exists(path_);
+}
 
 quint64 SessionStore::save(const Session& session) {
     Snapshot snapshot;
@@ -67,7 +72,8 @@ void SessionStore::drain() {
         if (snapshot.empty()) {
             QFile::remove(path);
             done();
-            QMetaObject::invokeMethod(this, [this, path, ticket] { emit saved(path, 0, ticket); }, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                this, [this, path, ticket] { emit saved(path, 0, ticket); }, Qt::QueuedConnection);
             continue;
         }
         QDir().mkpath(QFileInfo(path).absolutePath());
@@ -81,12 +87,14 @@ void SessionStore::drain() {
         const auto written = trace::writeTrace(t, path.toStdString());
         if (written) {
             done();
-            QMetaObject::invokeMethod(this, [this, path, runs, ticket] { emit saved(path, runs, ticket); },
-                                      Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                this, [this, path, runs, ticket] { emit saved(path, runs, ticket); },
+                Qt::QueuedConnection);
         } else {
             const QString message = QStringLiteral("Could not save the session to %1: %2")
                                         .arg(path, QString::fromStdString(written.error().message));
-            QMetaObject::invokeMethod(this, [this, message] { emit saveFailed(message); }, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                this, [this, message] { emit saveFailed(message); }, Qt::QueuedConnection);
         }
     }
 }
@@ -96,6 +104,8 @@ void SessionStore::discard() {
     QFile::remove(path_);
 }
 
-bool SessionStore::waitForIdle(int timeoutMs) { return pool_.waitForDone(timeoutMs); }
+bool SessionStore::waitForIdle(int timeoutMs) {
+    return pool_.waitForDone(timeoutMs);
+}
 
 } // namespace slicescope::models

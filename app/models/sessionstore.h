@@ -1,17 +1,16 @@
 #pragma once
 
+#include "slicescope/trace/trace.h"
+
 #include <QObject>
 #include <QString>
 #include <QThreadPool>
-
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include "slicescope/trace/trace.h"
 
 namespace slicescope::models {
 
@@ -26,7 +25,8 @@ class SessionStore : public QObject {
     explicit SessionStore(QString path, QObject* parent = nullptr);
     ~SessionStore() override;
 
-    // <GenericDataLocation>/SliceScope/session.json: ~/.local/share/SliceScope/session.json on Linux.
+    // <GenericDataLocation>/SliceScope/session.json: ~/.local/share/SliceScope/session.json on
+    // Linux.
     static QString defaultPath();
     const QString& path() const { return path_; }
     bool exists() const;

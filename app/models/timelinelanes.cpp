@@ -9,49 +9,73 @@ namespace slicescope::models {
 
 using trace::ActivityKind;
 
-std::pair<std::size_t, std::size_t> LaneRow::visibleRange(std::int64_t fromNs, std::int64_t toNs) const {
-    const auto first = std::lower_bound(maxEndNs.begin(), maxEndNs.end(), fromNs) - maxEndNs.begin();
-    const auto last = std::upper_bound(events.begin() + first, events.end(), toNs,
-                                       [](std::int64_t t, const LaneEvent& e) { return t < e.startNs; }) -
-                      events.begin();
+std::pair<std::size_t, std::size_t> LaneRow::visibleRange(std::int64_t fromNs,
+                                                          std::int64_t toNs) const {
+    const auto first =
+        std::lower_bound(maxEndNs.begin(), maxEndNs.end(), fromNs) - maxEndNs.begin();
+    const auto last =
+        std::upper_bound(events.begin() + first, events.end(), toNs,
+                         [](std::int64_t t, const LaneEvent& e) { return t < e.startNs; }) -
+        events.begin();
     return {std::size_t(first), std::size_t(last)};
 }
 
 std::size_t LaneRow::firstStartingAt(std::int64_t timeNs, std::size_t index) const {
-    return std::size_t(std::lower_bound(events.begin() + std::ptrdiff_t(std::min(index, events.size())),
-                                        events.end(), timeNs,
-                                        [](const LaneEvent& e, std::int64_t t) { return e.startNs < t; }) -
-                       events.begin());
+    return std::size_t(
+        std::lower_bound(events.begin() + std::ptrdiff_t(std::min(index, events.size())),
+                         events.end(), timeNs,
+                         [](const LaneEvent& e, std::int64_t t) { return e.startNs < t; }) -
+        events.begin());
 }
 
 LaneKind laneKindOf(ActivityKind kind) {
     switch (kind) {
-    case ActivityKind::Api: return LaneKind::Api;
-    case ActivityKind::HtoD: return LaneKind::HtoD;
-    case ActivityKind::Kernel: return LaneKind::Kernel;
-    case ActivityKind::Memset: return LaneKind::Memset;
-    case ActivityKind::DtoD: return LaneKind::DtoD;
-    case ActivityKind::HtoH: return LaneKind::HtoH;
-    case ActivityKind::DtoH: return LaneKind::DtoH;
-    case ActivityKind::Host: return LaneKind::Host;
-    case ActivityKind::Sync: return LaneKind::Sync;
-    case ActivityKind::Overhead: return LaneKind::Overhead;
+    case ActivityKind::Api:
+        return LaneKind::Api;
+    case ActivityKind::HtoD:
+        return LaneKind::HtoD;
+    case ActivityKind::Kernel:
+        return LaneKind::Kernel;
+    case ActivityKind::Memset:
+        return LaneKind::Memset;
+    case ActivityKind::DtoD:
+        return LaneKind::DtoD;
+    case ActivityKind::HtoH:
+        return LaneKind::HtoH;
+    case ActivityKind::DtoH:
+        return LaneKind::DtoH;
+    case ActivityKind::Host:
+        return LaneKind::Host;
+    case ActivityKind::Sync:
+        return LaneKind::Sync;
+    case ActivityKind::Overhead:
+        return LaneKind::Overhead;
     }
     return LaneKind::Host;
 }
 
 std::string laneKindName(LaneKind kind) {
     switch (kind) {
-    case LaneKind::Api: return "API";
-    case LaneKind::HtoD: return "HtoD";
-    case LaneKind::Kernel: return "kernels";
-    case LaneKind::Memset: return "memsets";
-    case LaneKind::DtoD: return "DtoD";
-    case LaneKind::HtoH: return "HtoH";
-    case LaneKind::DtoH: return "DtoH";
-    case LaneKind::Host: return "host";
-    case LaneKind::Sync: return "sync";
-    case LaneKind::Overhead: return "profiler";
+    case LaneKind::Api:
+        return "API";
+    case LaneKind::HtoD:
+        return "HtoD";
+    case LaneKind::Kernel:
+        return "kernels";
+    case LaneKind::Memset:
+        return "memsets";
+    case LaneKind::DtoD:
+        return "DtoD";
+    case LaneKind::HtoH:
+        return "HtoH";
+    case LaneKind::DtoH:
+        return "DtoH";
+    case LaneKind::Host:
+        return "host";
+    case LaneKind::Sync:
+        return "sync";
+    case LaneKind::Overhead:
+        return "profiler";
     }
     return "?";
 }
@@ -73,7 +97,8 @@ std::string laneLabel(LaneKind kind, std::uint32_t key, std::size_t keysOfKind,
         return label;
     }
     if (keyedByThread(kind)) {
-        return key == 0 ? label + " (main)" : label + " thread " + std::to_string(threadOrdinals.at(key));
+        return key == 0 ? label + " (main)"
+                        : label + " thread " + std::to_string(threadOrdinals.at(key));
     }
     return label + " stream " + std::to_string(key);
 }

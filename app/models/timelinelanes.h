@@ -1,12 +1,12 @@
 #pragma once
 
+#include "slicescope/trace/trace.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include "slicescope/trace/trace.h"
 
 // A run's activities arranged for drawing: one lane per kind of work (and per host thread or
 // stream), events sorted by start so the visible ones are found by binary search.
@@ -22,7 +22,7 @@ struct LaneEvent {
 // overlap, so ends are sorted too; the overflow row of a lane with deeply nested events is not
 // disjoint and relies on maxEndNs.
 struct LaneRow {
-    std::vector<LaneEvent> events;    // sorted by startNs
+    std::vector<LaneEvent> events;      // sorted by startNs
     std::vector<std::int64_t> maxEndNs; // maxEndNs[i] = max(events[0..i].endNs): non-decreasing
     bool disjoint = true;
 
@@ -33,18 +33,30 @@ struct LaneRow {
     std::size_t firstStartingAt(std::int64_t timeNs, std::size_t index) const;
 };
 
-enum class LaneKind : std::uint8_t { Api, HtoD, Kernel, Memset, DtoD, HtoH, DtoH, Host, Sync, Overhead };
+enum class LaneKind : std::uint8_t {
+    Api,
+    HtoD,
+    Kernel,
+    Memset,
+    DtoD,
+    HtoH,
+    DtoH,
+    Host,
+    Sync,
+    Overhead
+};
 
 struct Lane {
     LaneKind kind = LaneKind::Host;
-    std::uint32_t key = 0;    // host thread (api, host, sync) or stream (device work)
-    std::string label;        // "HtoD", "kernels", "host thread 2", ...
+    std::uint32_t key = 0; // host thread (api, host, sync) or stream (device work)
+    std::string label;     // "HtoD", "kernels", "host thread 2", ...
     std::vector<LaneRow> rows;
     std::size_t eventCount = 0;
 };
 
 struct RunLanes {
-    std::vector<Lane> lanes; // in drawing order: API, HtoD, kernels, memsets, DtoD, HtoH, DtoH, host...
+    std::vector<Lane>
+        lanes; // in drawing order: API, HtoD, kernels, memsets, DtoD, HtoH, DtoH, host...
     std::int64_t beginNs = 0; // earliest start
     std::int64_t endNs = 0;   // latest end
     std::size_t eventCount = 0;

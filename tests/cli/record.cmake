@@ -13,6 +13,11 @@ if(SLICESCOPE_HAVE_CUDA)
     slicescope_cli_test(record_signal EXIT 143 STDERR "killed by SIGTERM"
         MATCH_FILE "@WORK@/t.json|\"exit_status\": *143.*killed by SIGTERM"
         ARGS record -o @WORK@/t.json -- sh -c "kill -TERM $$")
+    # Above 128 but not a signal: `exit 200` is exit status 200, not "killed by signal 72".
+    slicescope_cli_test(record_exit_status_above_128 EXIT 200
+        STDERR "the program exited with status 200"
+        MATCH_FILE "@WORK@/t.json|\"exit_status\": *200"
+        ARGS record -o @WORK@/t.json -- sh -c "exit 200")
     slicescope_cli_test(record_env_cwd MATCH "^/\nforty-two\n$"
         ARGS record -q --cwd / --env SLICESCOPE_X=forty-two -o @WORK@/t.json -- sh -c "pwd && printenv SLICESCOPE_X")
     slicescope_cli_test(record_progress STDERR "progress \\{[^\n]*\"stage\":\"trace\""

@@ -76,19 +76,40 @@ TEST(Exporters, CsvHasNvprofColumnsUnitsAndOneRowPerDeviceActivity) {
     EXPECT_EQ(lines(out.str()), expected);
 }
 
-TEST(Exporters, CsvQuotesFieldsWithSeparatorsQuotesAndLineBreaks) {
+TEST(Exporters, CsvQuotesFieldsWithSeparatorsAndQuotes) {
     Trace trace;
     trace::Run& run = trace.runs.emplace_back();
     run.id = "run, \"quoted\"";
     run.device.name = "GPU \"X\"";
     Activity kernel = activity(ActivityKind::Kernel, 0, 1);
-    kernel.nameId = run.intern("k<a, b>\n\"c\"");
+    kernel.nameId = run.intern("k<a, b>\"c\"");
     run.activities.push_back(kernel);
     std::ostringstream out;
     writeCsv(trace, out);
     EXPECT_EQ(out.str().substr(out.str().find("\n", out.str().find("\n") + 1) + 1),
-              "0.000,0.001,1,1,1,1,1,1,0,0,0,,,,,\"GPU \"\"X\"\"\",,0,\"k<a, b>\n\"\"c\"\"\","
+              "0.000,0.001,1,1,1,1,1,1,0,0,0,,,,,\"GPU \"\"X\"\"\",,0,\"k<a, b>\"\"c\"\"\","
               "\"run, \"\"quoted\"\"\",measured-cpu\n");
+}
+
+TEST(Exporters, CsvEscapesControlCharacters) {
+    // A recorded program names its kernels: NUL, ESC, line breaks and DEL must not reach the
+    // file raw (one row per activity, nothing a terminal would act on).
+    Trace trace;
+    trace::Run& run = trace.runs.emplace_back();
+    run.id = std::string("id\x1b[31m", 7);
+    run.device.name = "GPU\tX";
+    Activity kernel = activity(ActivityKind::Kernel, 0, 1);
+    kernel.nameId = run.intern(std::string("k\0\x1b]0;x\x07\r\n,\x7f\xc3\xa9", 14));
+    run.activities.push_back(kernel);
+    std::ostringstream out;
+    writeCsv(trace, out);
+    const std::string row = out.str().substr(out.str().find("\n", out.str().find("\n") + 1) + 1);
+    EXPECT_EQ(row, "0.000,0.001,1,1,1,1,1,1,0,0,0,,,,,GPU\\x09X,,0,"
+                   "\"k\\x00\\x1b]0;x\\x07\\x0d\\x0a,\\x7f\xc3\xa9\",id\\x1b[31m,measured-cpu\n");
+    for (const char c : out.str()) {
+        const auto byte = static_cast<unsigned char>(c);
+        EXPECT_TRUE((byte >= 0x20 && byte != 0x7f) || c == '\n') << int(byte);
+    }
 }
 
 TEST(Exporters, CsvSortsRowsByStartAndLeavesThroughputOfZeroLengthCopiesEmpty) {
@@ -222,6 +243,30 @@ TEST(Exporters, ChromeTraceStaysValidJsonForAnyName) {
     std::ostringstream empty;
     writeChromeTrace(Trace{}, empty);
     EXPECT_TRUE(nlohmann::json::accept(empty.str())) << empty.str();
+}
+
+TEST(Exporters, ChromeTraceEscapesControlCharacters) {
+    Trace trace;
+    trace::Run& run = trace.runs.emplace_back();
+    run.id = std::string("id\x1b", 3);
+    Activity a = activity(ActivityKind::Kernel, 0, 10);
+    a.nameId = run.intern(std::string("k\0\x1b[2J", 6));
+    run.activities.push_back(a);
+    std::ostringstream out;
+    writeChromeTrace(trace, out);
+    for (const char c : out.str()) {
+        const auto byte = static_cast<unsigned char>(c);
+        EXPECT_TRUE(byte >= 0x20 || c == '\n') << int(byte);
+    }
+    const auto json = nlohmann::json::parse(out.str());
+    bool found = false;
+    for (const auto& event : json.at("traceEvents")) {
+        if (event.at("ph") == "X") {
+            EXPECT_EQ(event.at("name").get<std::string>(), std::string("k\0\x1b[2J", 6));
+            found = true;
+        }
+    }
+    EXPECT_TRUE(found);
 }
 
 TEST(Exporters, ChromeTraceSeparatesConcurrentHostThreads) {

@@ -5,9 +5,13 @@
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <cmath>
+#include <csignal>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -16,6 +20,8 @@
 #include "slicescope/occupancy/occupancycalculator.h"
 #include "slicescope/record/recorder.h"
 #include "slicescope/trace/tracejson.h"
+#include "childprocess.h"
+#include "spooldirectory.h"
 #include "spoolformat.h"
 
 namespace slicescope::record {
@@ -373,6 +379,100 @@ TEST(RecordProgram, ReportsADeathBySignalLikeAShell) {
     EXPECT_EQ(r->exitStatus, 128 + SIGSEGV);
     EXPECT_EQ(r->signal, SIGSEGV);
     EXPECT_TRUE(hasNote(r->run, "killed by SIGSEGV")) << notes(r->run);
+}
+
+TEST(RecordProgram, AnExitStatusAbove128IsNotASignal) {
+    // A shell's 200 is `exit 200` here, not signal 72: the wait status tells them apart.
+    auto r = recordProgram(requestFor({"sh", "-c", "exit 200"}));
+    ASSERT_TRUE(r) << r.error().message;
+    EXPECT_EQ(r->exitStatus, 200);
+    EXPECT_FALSE(r->signal);
+    EXPECT_FALSE(hasNote(r->run, "killed")) << notes(r->run);
+}
+
+TEST(ChildProcess, DescribesWaitStatusesFromTheStatusItself) {
+    const auto waitFor = [](const char* script) {
+        const pid_t pid = ::fork();
+        if (pid == 0) {
+            ::execl("/bin/sh", "sh", "-c", script, static_cast<char*>(nullptr));
+            ::_exit(127);
+        }
+        int status = 0;
+        ::waitpid(pid, &status, 0);
+        return status;
+    };
+    const int exited = waitFor("exit 200");
+    EXPECT_EQ(shellExitStatus(exited), 200);
+    EXPECT_FALSE(terminatingSignal(exited));
+    EXPECT_EQ(describeWaitStatus(exited), "exit status 200");
+    const int killed = waitFor("kill -TERM $$");
+    EXPECT_EQ(shellExitStatus(killed), 128 + SIGTERM);
+    EXPECT_EQ(terminatingSignal(killed), SIGTERM);
+    EXPECT_EQ(describeWaitStatus(killed), "killed by SIGTERM");
+}
+
+// A process id that no process has: a child that has ended and been reaped.
+pid_t deadPid() {
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        ::_exit(0);
+    }
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    return pid;
+}
+
+TEST(SpoolFolders, OnlyFoldersOfDeadOwnersAreRemoved) {
+    const auto base = freshDir("stale");
+    const auto stale = base / ("slicescope-record-" + std::to_string(deadPid()) + "-aB3xYz");
+    const auto live = base / ("slicescope-record-" + std::to_string(::getppid()) + "-Qw12er");
+    const auto unnamed = base / "slicescope-record-Zx9kLm"; // no owner recorded: kept
+    const auto other = base / "something-else";
+    for (const auto& dir : {stale, live, unnamed, other}) {
+        std::filesystem::create_directories(dir / "trace");
+        writeFile(dir / "trace" / "1.spool", "frames");
+    }
+    EXPECT_EQ(removeStaleSpoolFolders(base), 1u);
+    EXPECT_FALSE(std::filesystem::exists(stale));
+    for (const auto& dir : {live, unnamed, other}) {
+        EXPECT_TRUE(std::filesystem::exists(dir / "trace" / "1.spool")) << dir;
+    }
+    std::filesystem::remove_all(base);
+}
+
+TEST(SpoolFolders, ANewFolderRecordsItsOwnerAndIsPrivate) {
+    const auto base = freshDir("owner");
+    auto made = makeSpoolFolder(base);
+    ASSERT_TRUE(made) << made.error().message;
+    const std::string prefix = "slicescope-record-" + std::to_string(::getpid()) + "-";
+    EXPECT_EQ(made->filename().string().rfind(prefix, 0), 0u) << *made;
+    struct stat st {};
+    ASSERT_EQ(::stat(made->c_str(), &st), 0);
+    EXPECT_EQ(st.st_mode & 0777, 0700u);
+    // Its owner (this process) is alive: a later clean-up keeps it.
+    EXPECT_EQ(removeStaleSpoolFolders(base), 0u);
+    EXPECT_TRUE(std::filesystem::is_directory(*made));
+    std::filesystem::remove_all(base);
+}
+
+TEST(RecordProgram, RemovesSpoolsLeftByAKilledRecorderAndItsOwn) {
+    const auto base = freshDir("tmpdir");
+    const auto stale = base / ("slicescope-record-" + std::to_string(deadPid()) + "-k1ll3d");
+    std::filesystem::create_directories(stale / "trace");
+    const char* saved = std::getenv("TMPDIR");
+    const std::string savedValue = saved != nullptr ? saved : "";
+    ::setenv("TMPDIR", base.c_str(), 1);
+    auto r = recordProgram(requestFor({"true"}));
+    if (saved != nullptr) {
+        ::setenv("TMPDIR", savedValue.c_str(), 1);
+    } else {
+        ::unsetenv("TMPDIR");
+    }
+    ASSERT_TRUE(r) << r.error().message;
+    EXPECT_EQ(std::distance(std::filesystem::directory_iterator(base),
+                            std::filesystem::directory_iterator()),
+              0);
+    std::filesystem::remove_all(base);
 }
 
 TEST(RecordProgram, AMissingProgramIsNotStarted) {

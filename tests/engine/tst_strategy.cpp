@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "slicescope/strategy/strategy.h"
 
 using namespace slicescope;
@@ -36,6 +38,25 @@ TEST(Strategy, ParsesListsAndAll) {
     EXPECT_NE(bad.error().message.find("slice-sideways"), std::string::npos);
     EXPECT_FALSE(parseStrategyList("slice-outer,"));
     EXPECT_FALSE(parseStrategyList(""));
+}
+
+TEST(Strategy, AllMayAppearAnywhereInAList) {
+    std::vector<StrategyId> every;
+    for (const auto& s : allStrategies()) {
+        every.push_back(s.id);
+    }
+    auto twice = parseStrategyList("all,all");
+    ASSERT_TRUE(twice) << twice.error().message;
+    EXPECT_EQ(*twice, every);
+    // Names given first keep their place; 'all' adds the rest in the table's order.
+    auto first = parseStrategyList("cpu-serial,all,slice-outer");
+    ASSERT_TRUE(first) << first.error().message;
+    ASSERT_EQ(first->size(), every.size());
+    EXPECT_EQ(first->front(), StrategyId::CpuSerial);
+    std::vector<StrategyId> rest = every;
+    rest.erase(std::find(rest.begin(), rest.end(), StrategyId::CpuSerial));
+    EXPECT_EQ(std::vector<StrategyId>(first->begin() + 1, first->end()), rest);
+    EXPECT_FALSE(parseStrategyList("all,,all"));
 }
 
 struct DecompositionRow {

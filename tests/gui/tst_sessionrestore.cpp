@@ -1,6 +1,14 @@
 // A killed GUI loses no finished run: a real slicescope process runs strategies, is SIGKILLed
 // (after a run, and in the middle of one), and the next start offers every finished run back and
 // restores it; the child it was running dies with it and leaves no half-written file.
+#include "gui/mainwindow.h"
+#include "gui/messagebanner.h"
+#include "models/pendingruns.h"
+#include "models/session.h"
+#include "models/sessioncontroller.h"
+#include "models/traceloader.h"
+#include "testhelpers.h"
+
 #include <QDateTime>
 #include <QDir>
 #include <QDirIterator>
@@ -10,15 +18,6 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTest>
-
-#include "gui/mainwindow.h"
-#include "gui/messagebanner.h"
-#include "models/session.h"
-#include "models/sessionstore.h"
-#include "models/pendingruns.h"
-#include "models/traceloader.h"
-#include "testhelpers.h"
-
 #include <signal.h>
 
 using namespace slicescope;
@@ -68,7 +67,8 @@ std::vector<std::pair<qint64, QString>> cliChildrenOf(qint64 parent) {
         }
         QFile cmdline(QStringLiteral("/proc/%1/cmdline").arg(pid));
         if (cmdline.open(QIODevice::ReadOnly)) {
-            children.emplace_back(pid, QString::fromLocal8Bit(cmdline.readAll().replace('\0', ' ')));
+            children.emplace_back(pid,
+                                  QString::fromLocal8Bit(cmdline.readAll().replace('\0', ' ')));
         }
     }
     return children;
@@ -95,6 +95,10 @@ QStringList tornTracesUnder(const QString& folder) {
         }
     }
     return torn;
+}
+
+MessageBanner* restoreBanner(const MainWindow& window) {
+    return window.findChild<MessageBanner*>(QStringLiteral("restoreBanner"));
 }
 
 QPushButton* bannerButton(MessageBanner* banner, const QString& text) {
@@ -133,10 +137,10 @@ void TestSessionRestore::initTestCase() {
 void TestSessionRestore::killedGuiLosesNoFinishedRun() {
     QProcess gui;
     gui.setProcessEnvironment(environment(home_));
-    gui.start(testhelpers::guiPath(),
-              {QStringLiteral("--session-file"), sessionFile_, QStringLiteral("--no-samples"), QStringLiteral("--shape"),
-               QStringLiteral("10x200x5"), QStringLiteral("--strategies"), QStringLiteral("cpu-serial"),
-               QStringLiteral("--run")});
+    gui.start(testhelpers::guiPath(), {QStringLiteral("--session-file"), sessionFile_,
+                                       QStringLiteral("--no-samples"), QStringLiteral("--shape"),
+                                       QStringLiteral("10x200x5"), QStringLiteral("--strategies"),
+                                       QStringLiteral("cpu-serial"), QStringLiteral("--run")});
     QVERIFY(gui.waitForStarted(60'000));
     // No signal crosses the process boundary: watch the autosave file appear with the run.
     QTRY_COMPARE_WITH_TIMEOUT(savedRuns(sessionFile_), 1, kGenerousMs);
@@ -153,24 +157,24 @@ void TestSessionRestore::killedGuiLosesNoFinishedRun() {
     MainWindow window(options);
     window.show();
     window.start();
-    QVERIFY(window.restoreBanner()->isVisible());
-    QVERIFY(window.restoreBanner()->text().contains(QStringLiteral("Restore")));
-    QVERIFY(window.session()->isEmpty());
+    QVERIFY(restoreBanner(window)->isVisible());
+    QVERIFY(restoreBanner(window)->text().contains(QStringLiteral("Restore")));
+    QVERIFY(window.controller()->session()->isEmpty());
     QPushButton* restore = nullptr;
-    for (auto* button : window.restoreBanner()->findChildren<QPushButton*>()) {
+    for (auto* button : restoreBanner(window)->findChildren<QPushButton*>()) {
         if (button->text() == QStringLiteral("Restore")) {
             restore = button;
         }
     }
     QVERIFY(restore);
-    QSignalSpy loaded(&window, &MainWindow::traceLoaded);
+    QSignalSpy loaded(window.controller(), &SessionController::traceLoaded);
     QTest::mouseClick(restore, Qt::LeftButton);
     QVERIFY(loaded.wait(kGenerousMs));
-    QCOMPARE(window.session()->count(), 1);
-    QCOMPARE(window.session()->at(0)->id, QStringLiteral("cpu-serial"));
-    QCOMPARE(window.session()->at(0)->origin, RunOrigin::Restored);
-    QVERIFY(window.session()->at(0)->run->verification->passed);
-    QVERIFY(!window.restoreBanner()->isVisible());
+    QCOMPARE(window.controller()->session()->count(), 1);
+    QCOMPARE(window.controller()->session()->at(0)->id, QStringLiteral("cpu-serial"));
+    QCOMPARE(window.controller()->session()->at(0)->origin, RunOrigin::Restored);
+    QVERIFY(window.controller()->session()->at(0)->run->verification->passed);
+    QVERIFY(!restoreBanner(window)->isVisible());
 }
 
 void TestSessionRestore::killDuringARunKeepsTheSavedSession() {
@@ -181,9 +185,10 @@ void TestSessionRestore::killDuringARunKeepsTheSavedSession() {
     gui.setProcessChannelMode(QProcess::ForwardedErrorChannel);
     gui.start(testhelpers::guiPath(),
               {QStringLiteral("--session-file"), sessionFile_, QStringLiteral("--restore-session"),
-               QStringLiteral("--no-samples"), QStringLiteral("--shape"), QStringLiteral("100x4000x5"),
-               QStringLiteral("--strategies"), QStringLiteral("cpu-serial"), QStringLiteral("--repeat"),
-               QStringLiteral("10000"), QStringLiteral("--run")});
+               QStringLiteral("--no-samples"), QStringLiteral("--shape"),
+               QStringLiteral("100x4000x5"), QStringLiteral("--strategies"),
+               QStringLiteral("cpu-serial"), QStringLiteral("--repeat"), QStringLiteral("10000"),
+               QStringLiteral("--run")});
     QVERIFY(gui.waitForStarted(60'000));
     // Restored and saved again (a new file, renamed over the old one); the long run is still going.
     QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(sessionFile_).lastModified() != before, kGenerousMs);
@@ -202,8 +207,9 @@ void TestSessionRestore::killDuringASecondRunRestoresTheFirst() {
     gui.setProcessChannelMode(QProcess::ForwardedErrorChannel);
     // Two CPU strategies: each runs in a child of its own, one after the other, for seconds each.
     gui.start(testhelpers::guiPath(),
-              {QStringLiteral("--session-file"), sessionFile, QStringLiteral("--no-samples"), QStringLiteral("--shape"),
-               QStringLiteral("100x4000x5"), QStringLiteral("--strategies"), QStringLiteral("cpu-serial,cpu-parallel"),
+              {QStringLiteral("--session-file"), sessionFile, QStringLiteral("--no-samples"),
+               QStringLiteral("--shape"), QStringLiteral("100x4000x5"),
+               QStringLiteral("--strategies"), QStringLiteral("cpu-serial,cpu-parallel"),
                QStringLiteral("--repeat"), QStringLiteral("1000"), QStringLiteral("--run")});
     QVERIFY(gui.waitForStarted(60'000));
 
@@ -237,7 +243,8 @@ void TestSessionRestore::killDuringASecondRunRestoresTheFirst() {
     // beside it reads whole, and the killed run wrote no trace.
     QCOMPARE(savedRuns(sessionFile), 1);
     QCOMPARE(tornTracesUnder(folder), QStringList());
-    const QString killedOutput = childCommand.section(QStringLiteral(" -o "), 1).section(QLatin1Char(' '), 0, 0);
+    const QString killedOutput =
+        childCommand.section(QStringLiteral(" -o "), 1).section(QLatin1Char(' '), 0, 0);
     QVERIFY2(killedOutput.endsWith(QStringLiteral(".json")), qPrintable(childCommand));
     QVERIFY(!QFile::exists(killedOutput));
 
@@ -249,17 +256,19 @@ void TestSessionRestore::killDuringASecondRunRestoresTheFirst() {
         MainWindow window(options);
         window.show();
         window.start();
-        QVERIFY(window.restoreBanner()->isVisible());
-        QPushButton* restore = bannerButton(window.restoreBanner(), QStringLiteral("Restore"));
+        QVERIFY(restoreBanner(window)->isVisible());
+        QPushButton* restore = bannerButton(restoreBanner(window), QStringLiteral("Restore"));
         QVERIFY(restore);
         QTest::mouseClick(restore, Qt::LeftButton);
-        QTRY_VERIFY_WITH_TIMEOUT(!window.loader()->isBusy() && window.session()->count() > 0, kGenerousMs);
+        QTRY_VERIFY_WITH_TIMEOUT(!window.controller()->isLoading() &&
+                                     window.controller()->session()->count() > 0,
+                                 kGenerousMs);
         QTest::qWait(100); // any further restored file would land now
-        QCOMPARE(window.session()->count(), 1);
-        QCOMPARE(window.session()->at(0)->id, first);
-        QCOMPARE(window.session()->at(0)->origin, RunOrigin::Restored);
-        QVERIFY(window.session()->at(0)->run->verification->passed);
-        QVERIFY(window.sessionStore()->waitForIdle());
+        QCOMPARE(window.controller()->session()->count(), 1);
+        QCOMPARE(window.controller()->session()->at(0)->id, first);
+        QCOMPARE(window.controller()->session()->at(0)->origin, RunOrigin::Restored);
+        QVERIFY(window.controller()->session()->at(0)->run->verification->passed);
+        QVERIFY(window.controller()->waitForSaved());
     }
     QCOMPARE(savedRuns(sessionFile), 1);
     // Nothing is pending any more: no folder of run traces is left.
@@ -275,13 +284,15 @@ void TestSessionRestore::runThatFinishedAsTheGuiDiedIsRestored() {
     const QString runsRoot = models::PendingRuns::rootFor(sessionFile);
     QProcess gui;
     gui.setProcessEnvironment(environment(home_));
-    gui.start(testhelpers::guiPath(), {QStringLiteral("--session-file"), sessionFile, QStringLiteral("--no-samples")});
+    gui.start(testhelpers::guiPath(),
+              {QStringLiteral("--session-file"), sessionFile, QStringLiteral("--no-samples")});
     QVERIFY(gui.waitForStarted(60'000));
     const QString prefix = QString::number(gui.processId()) + QLatin1Char('-');
     QString runsFolder;
     QTRY_VERIFY_WITH_TIMEOUT(
         [&] {
-            const QStringList names = QDir(runsRoot).entryList({prefix + QLatin1Char('*')}, QDir::Dirs);
+            const QStringList names =
+                QDir(runsRoot).entryList({prefix + QLatin1Char('*')}, QDir::Dirs);
             runsFolder = names.isEmpty() ? QString() : QDir(runsRoot).filePath(names.first());
             return !runsFolder.isEmpty();
         }(),
@@ -301,12 +312,13 @@ void TestSessionRestore::runThatFinishedAsTheGuiDiedIsRestored() {
         MainWindow window(options);
         window.show();
         window.start();
-        QVERIFY(window.restoreBanner()->isVisible());
-        QVERIFY2(window.restoreBanner()->text().contains(QStringLiteral("1 more run file")),
-                 qPrintable(window.restoreBanner()->text()));
-        QTest::mouseClick(bannerButton(window.restoreBanner(), QStringLiteral("Restore")), Qt::LeftButton);
-        QTRY_COMPARE_WITH_TIMEOUT(window.session()->count(), 2, kGenerousMs);
-        QCOMPARE(window.session()->at(0)->origin, RunOrigin::Restored);
+        QVERIFY(restoreBanner(window)->isVisible());
+        QVERIFY2(restoreBanner(window)->text().contains(QStringLiteral("1 more run file")),
+                 qPrintable(restoreBanner(window)->text()));
+        QTest::mouseClick(bannerButton(restoreBanner(window), QStringLiteral("Restore")),
+                          Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(window.controller()->session()->count(), 2, kGenerousMs);
+        QCOMPARE(window.controller()->session()->at(0)->origin, RunOrigin::Restored);
         QVERIFY(!QDir(runsFolder).exists()); // adopted: the dead GUI's folder is gone
         QTRY_COMPARE_WITH_TIMEOUT(savedRuns(sessionFile), 2, kGenerousMs);
         // Once the autosave holds the runs, their trace is deleted.
@@ -322,7 +334,8 @@ void TestSessionRestore::runThatFinishedAsTheGuiDiedIsRestored() {
 
 void TestSessionRestore::childrenDieWithAKilledGui() {
     // A child that prints nothing (a long kernel, a hung driver call) is not ended by a broken pipe
-    // when the GUI dies: stand-in slicescope-cli that only sleeps, for the device query and the run.
+    // when the GUI dies: stand-in slicescope-cli that only sleeps, for the device query and the
+    // run.
     QTemporaryDir scratch;
     const QString fakeCli = scratch.filePath(QStringLiteral("slicescope-cli"));
     {
@@ -337,8 +350,8 @@ void TestSessionRestore::childrenDieWithAKilledGui() {
     gui.setProcessEnvironment(env);
     gui.start(testhelpers::guiPath(),
               {QStringLiteral("--session-file"), scratch.filePath(QStringLiteral("session.json")),
-               QStringLiteral("--no-samples"), QStringLiteral("--strategies"), QStringLiteral("cpu-serial"),
-               QStringLiteral("--run")});
+               QStringLiteral("--no-samples"), QStringLiteral("--strategies"),
+               QStringLiteral("cpu-serial"), QStringLiteral("--run")});
     QVERIFY(gui.waitForStarted(60'000));
     // Both children: `devices --json` and the run.
     std::vector<qint64> children;
@@ -350,7 +363,8 @@ void TestSessionRestore::childrenDieWithAKilledGui() {
                 if (name.toLongLong() > 0 && stat.open(QIODevice::ReadOnly)) {
                     const QByteArray text = stat.readAll();
                     const QList<QByteArray> fields = text.mid(text.lastIndexOf(')') + 2).split(' ');
-                    if (fields.size() > 1 && fields[1].toLongLong() == gui.processId() && text.contains("(sleep)")) {
+                    if (fields.size() > 1 && fields[1].toLongLong() == gui.processId() &&
+                        text.contains("(sleep)")) {
                         children.push_back(name.toLongLong());
                     }
                 }
@@ -364,7 +378,8 @@ void TestSessionRestore::childrenDieWithAKilledGui() {
         QTRY_VERIFY_WITH_TIMEOUT(!isAlive(child), 10'000);
     }
     // The dead GUI's runs folder held no finished trace: the next start removes it.
-    const QString runsRoot = models::PendingRuns::rootFor(scratch.filePath(QStringLiteral("session.json")));
+    const QString runsRoot =
+        models::PendingRuns::rootFor(scratch.filePath(QStringLiteral("session.json")));
     QCOMPARE(QDir(runsRoot).entryList(QDir::Dirs | QDir::NoDotAndDotDot).size(), 1);
     { const models::PendingRuns next(runsRoot); }
     QVERIFY(!QDir(runsRoot).exists());

@@ -189,6 +189,20 @@ int shellExitStatus(int status) {
     return 1;
 }
 
+std::optional<int> terminatingSignal(int status) {
+    if (WIFSIGNALED(status)) {
+        return WTERMSIG(status);
+    }
+    return std::nullopt;
+}
+
+std::string describeWaitStatus(int status) {
+    if (const auto signal = terminatingSignal(status)) {
+        return "killed by " + signalName(*signal);
+    }
+    return "exit status " + std::to_string(shellExitStatus(status));
+}
+
 std::string signalName(int signal) {
     if (const char* abbrev = ::sigabbrev_np(signal)) {
         return std::string("SIG") + abbrev;

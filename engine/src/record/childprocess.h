@@ -54,6 +54,11 @@ class ChildProcess {
 
 // A wait status as a shell's $?: the exit code, or 128 + the signal that ended the process.
 int shellExitStatus(int waitStatus);
+// The signal that ended the process, from the wait status itself: a shell's 200 may be
+// `exit 200` or signal 72, so the shell status cannot tell.
+std::optional<int> terminatingSignal(int waitStatus);
+// "exit status 3" or "killed by SIGTERM".
+std::string describeWaitStatus(int waitStatus);
 // "SIGSEGV" for 11, "signal 77" for a number without a name.
 std::string signalName(int signal);
 

@@ -64,12 +64,13 @@ class TemporaryDirectory {
         if (ec) {
             base = "/tmp";
         }
-        std::string pattern = (base / "slicescope-record-XXXXXX").string();
-        if (::mkdtemp(pattern.data()) == nullptr) {
-            return fail(Error::Code::Io, "cannot create a spool directory in " + base.string() + ": " +
-                                             std::strerror(errno));
+        // Spools of recorders that were killed (SIGKILL skips the destructor) go now.
+        removeStaleSpoolFolders(base);
+        auto made = makeSpoolFolder(base);
+        if (!made) {
+            return tl::unexpected(made.error());
         }
-        return TemporaryDirectory(pattern);
+        return TemporaryDirectory(std::move(*made));
     }
     TemporaryDirectory(TemporaryDirectory&& other) noexcept : path_(std::move(other.path_)) { other.path_.clear(); }
     TemporaryDirectory& operator=(TemporaryDirectory&&) = delete;
@@ -168,13 +169,6 @@ ProgramOutcome runProgram(ChildSpec spec, SpoolDirectory& spools, const SpoolDir
     spools.readAll(sink);
     report(double(outcome.wallNs) / 1e9);
     return outcome;
-}
-
-std::string describeWaitStatus(int shellStatus) {
-    if (shellStatus > 128) {
-        return "killed by " + signalName(shellStatus - 128);
-    }
-    return "exit status " + std::to_string(shellStatus);
 }
 
 // Notes on how each process's spool ended.
@@ -489,9 +483,7 @@ Result<Recording> recordProgram(const RecordRequest& request, const RecordCallba
         return recording;
     }
     recording.exitStatus = shellExitStatus(traced.waitStatus);
-    if (recording.exitStatus > 128) {
-        recording.signal = recording.exitStatus - 128;
-    }
+    recording.signal = terminatingSignal(traced.waitStatus);
     recording.cancelled = traced.cancelled;
 
     std::optional<SpoolDirectory> countingPass;
@@ -507,9 +499,10 @@ Result<Recording> recordProgram(const RecordRequest& request, const RecordCallba
             [&](double s) { report("counters", s, *countingPass); });
         if (counted.failure) {
             countingNote = "the counting run could not start: " + counted.failure->message;
-        } else if (const int status = shellExitStatus(counted.waitStatus); status != recording.exitStatus) {
-            countingNote = "the counting run ended with " + describeWaitStatus(status) + " (the traced run: " +
-                           describeWaitStatus(recording.exitStatus) + ")";
+        } else if (describeWaitStatus(counted.waitStatus) !=
+                   describeWaitStatus(traced.waitStatus)) {
+            countingNote = "the counting run ended with " + describeWaitStatus(counted.waitStatus) +
+                           " (the traced run: " + describeWaitStatus(traced.waitStatus) + ")";
         }
         if (counted.cancelled) {
             recording.cancelled = true;

@@ -2,12 +2,18 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace slicescope::record {
 
 namespace {
+constexpr std::string_view kSpoolFolderPrefix = "slicescope-record-";
+
 bool isSpool(const std::filesystem::path& path) {
     const std::string name = path.filename().string();
     return name.size() > kSpoolSuffix.size() &&
@@ -85,6 +91,49 @@ void SpoolDirectory::readAll(const Sink& sink) {
                readSome(*process, sink, std::uint64_t(64) << 20)) {
         }
     }
+}
+
+Result<std::filesystem::path> makeSpoolFolder(const std::filesystem::path& base) {
+    std::string pattern =
+        (base / (std::string(kSpoolFolderPrefix) + std::to_string(::getpid()) + "-XXXXXX"))
+            .string();
+    if (::mkdtemp(pattern.data()) == nullptr) {
+        return fail(Error::Code::Io, "cannot create a spool directory in " + base.string() + ": " +
+                                         std::strerror(errno));
+    }
+    return std::filesystem::path(pattern);
+}
+
+std::size_t removeStaleSpoolFolders(const std::filesystem::path& base) {
+    std::size_t removed = 0;
+    std::error_code error;
+    for (const auto& entry : std::filesystem::directory_iterator(base, error)) {
+        const std::string name = entry.path().filename().string();
+        if (name.compare(0, kSpoolFolderPrefix.size(), kSpoolFolderPrefix) != 0) {
+            continue;
+        }
+        const char* digits = name.c_str() + kSpoolFolderPrefix.size();
+        char* end = nullptr;
+        const long pid = std::strtol(digits, &end, 10);
+        if (end == digits || *end != '-' || pid <= 0 || pid == long(::getpid())) {
+            continue;
+        }
+        // Only this user's real folders: never a link, never another user's spools (root
+        // included). A live owner, even one whose pid was reused, keeps its folder.
+        struct stat st {};
+        if (::lstat(entry.path().c_str(), &st) != 0 || !S_ISDIR(st.st_mode) ||
+            st.st_uid != ::geteuid()) {
+            continue;
+        }
+        if (::kill(pid_t(pid), 0) == 0 || errno != ESRCH) {
+            continue;
+        }
+        std::error_code removeError;
+        if (std::filesystem::remove_all(entry.path(), removeError) > 0 && !removeError) {
+            ++removed;
+        }
+    }
+    return removed;
 }
 
 } // namespace slicescope::record

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "slicescope/core/result.h"
 #include "spoolformat.h"
 
 namespace slicescope::record {
@@ -47,5 +48,15 @@ class SpoolDirectory {
     std::filesystem::path directory_;
     std::vector<std::unique_ptr<ProcessSpool>> processes_;
 };
+
+// The temporary spool folder of one recording: base/slicescope-record-PID-XXXXXX, made with
+// mode 0700. The owner's process id is in the name so that a later recording can tell a folder
+// left behind by a recorder that was killed (SIGKILL skips every clean-up) from one in use.
+Result<std::filesystem::path> makeSpoolFolder(const std::filesystem::path& base);
+
+// Removes the spool folders in base (named as makeSpoolFolder names them) that belong to this
+// user and whose owner process no longer exists; a folder of a live process, of another user or
+// not named with a process id is kept. Returns how many were removed.
+std::size_t removeStaleSpoolFolders(const std::filesystem::path& base);
 
 } // namespace slicescope::record

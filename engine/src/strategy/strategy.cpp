@@ -72,12 +72,11 @@ Result<StrategyId> parseStrategy(std::string_view name) {
 
 Result<std::vector<StrategyId>> parseStrategyList(std::string_view list) {
     std::vector<StrategyId> ids;
-    if (list == "all") {
-        for (const auto& s : kStrategies) {
-            ids.push_back(s.id);
+    const auto add = [&ids](StrategyId id) {
+        if (std::find(ids.begin(), ids.end(), id) == ids.end()) {
+            ids.push_back(id);
         }
-        return ids;
-    }
+    };
     std::size_t start = 0;
     while (start <= list.size()) {
         const std::size_t comma = std::min(list.find(',', start), list.size());
@@ -86,12 +85,17 @@ Result<std::vector<StrategyId>> parseStrategyList(std::string_view list) {
             return fail(Error::Code::InvalidArgument,
                         "empty strategy name in list '" + std::string(list) + "'");
         }
-        auto id = parseStrategy(name);
-        if (!id) {
-            return tl::unexpected(id.error());
-        }
-        if (std::find(ids.begin(), ids.end(), *id) == ids.end()) {
-            ids.push_back(*id);
+        if (name == "all") {
+            // Anywhere in the list: every strategy not named yet, in the table's order.
+            for (const auto& s : kStrategies) {
+                add(s.id);
+            }
+        } else {
+            auto id = parseStrategy(name);
+            if (!id) {
+                return tl::unexpected(id.error());
+            }
+            add(*id);
         }
         start = comma + 1;
     }

@@ -2,8 +2,8 @@
 // JSON, and nvprof's terminal table. docs/trace-format.md documents the columns and the mapping.
 #include "slicescope/trace/exporters.h"
 
-#include "atomicfile.h"
 #include "jsontext.h"
+#include "slicescope/trace/atomicfile.h"
 
 #include <algorithm>
 #include <array>
@@ -80,12 +80,27 @@ std::string microseconds(std::int64_t ns) {
 }
 
 std::string csvField(std::string_view text) {
-    // RFC 4180: quote a field holding a separator, a quote or a line break; double the quotes.
-    if (text.find_first_of(",\"\r\n") == std::string_view::npos) {
-        return std::string(text);
+    // Control characters (NUL, ESC, tab, line breaks, DEL) become \xHH: names come from the
+    // recorded program, and raw control bytes would reach the terminal or tool that shows the
+    // file, or split a row. Then RFC 4180: quote a field holding a separator or a quote, and
+    // double the quotes.
+    std::string escaped;
+    escaped.reserve(text.size());
+    for (const char c : text) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (byte < 0x20 || byte == 0x7f) {
+            char hex[5];
+            std::snprintf(hex, sizeof hex, "\\x%02x", unsigned(byte));
+            escaped += hex;
+        } else {
+            escaped += c;
+        }
+    }
+    if (escaped.find_first_of(",\"") == std::string::npos) {
+        return escaped;
     }
     std::string out = "\"";
-    for (const char c : text) {
+    for (const char c : escaped) {
         out += c;
         if (c == '"') {
             out += '"';

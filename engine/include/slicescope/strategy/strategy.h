@@ -44,7 +44,8 @@ const StrategyInfo& info(StrategyId id);
 std::string_view toString(StrategyId id);
 std::string_view toString(Layout layout);
 Result<StrategyId> parseStrategy(std::string_view name);
-// "all", or a comma-separated list of names; keeps the order given, drops duplicates.
+// A comma-separated list of names, where "all" stands for every strategy not named before it
+// ("all", "slice-outer,all", "all,all"); keeps the order given, drops duplicates.
 Result<std::vector<StrategyId>> parseStrategyList(std::string_view list);
 bool isGpu(StrategyId id);
 

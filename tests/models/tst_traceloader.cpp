@@ -6,6 +6,8 @@
 #include "models/traceloader.h"
 #include "testhelpers.h"
 
+#include <sys/stat.h>
+
 using namespace slicescope;
 using namespace slicescope::models;
 
@@ -15,6 +17,7 @@ class TestTraceLoader : public QObject {
     void initTestCase();
     void loadsARealTraceOffTheGuiThread();
     void corruptAndMissingFilesAreErrors();
+    void filesThatNeverEndAreErrorsNotHangs();
     void bigTracesReportProgress();
     void cancelAllDropsLoadsInFlight();
 
@@ -62,6 +65,31 @@ void TestTraceLoader::corruptAndMissingFilesAreErrors() {
         QVERIFY(!result.error.isEmpty());
         QVERIFY(result.runs.empty());
     }
+}
+
+// A FIFO with no writer kept the loader (and the window's "Reading...") waiting forever; /dev/zero
+// grew its buffer until bad_alloc. Both are now refused before anything is read.
+void TestTraceLoader::filesThatNeverEndAreErrorsNotHangs() {
+    const QString fifo = dir_.filePath(QStringLiteral("fifo.json"));
+    QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+    TraceLoader loader;
+    QSignalSpy loaded(&loader, &TraceLoader::loaded);
+    loader.load(fifo, RunOrigin::Opened);
+    loader.load(QStringLiteral("/dev/zero"), RunOrigin::Opened);
+    QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 2, 10'000);
+    QStringList errors;
+    for (const auto& args : loaded) {
+        const auto result = args.at(0).value<LoadResult>();
+        QVERIFY(!result.ok());
+        QVERIFY(!result.cancelled);
+        errors << result.error;
+    }
+    errors.sort();
+    QVERIFY2(errors.at(0).endsWith(QStringLiteral("not a regular file: a character device")),
+             qPrintable(errors.at(0)));
+    QVERIFY2(errors.at(1).endsWith(QStringLiteral("not a regular file: a FIFO (named pipe)")),
+             qPrintable(errors.at(1)));
+    QTRY_VERIFY(!loader.isBusy());
 }
 
 void TestTraceLoader::bigTracesReportProgress() {

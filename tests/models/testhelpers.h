@@ -1,7 +1,13 @@
 #pragma once
 
-// Fixtures shared by the GUI tests: runs built in code with known shapes (for counting what gets
-// drawn), real traces made by running slicescope-cli, and the shipped samples.
+// Fixtures shared by the models and GUI tests: runs built in code with known shapes (for counting
+// what gets drawn), real traces made by running slicescope-cli, and the shipped samples.
+#include "models/devicelistmodel.h"
+#include "models/runentry.h"
+#include "models/timelinelanes.h"
+#include "slicescope/trace/trace.h"
+#include "slicescope/trace/tracejson.h"
+
 #include <QDir>
 #include <QProcess>
 #include <QStandardPaths>
@@ -9,12 +15,6 @@
 #include <QStringList>
 #include <QTemporaryDir>
 #include <QTest>
-
-#include "models/devicelistmodel.h"
-#include "models/runentry.h"
-#include "models/timelinelanes.h"
-#include "slicescope/trace/trace.h"
-#include "slicescope/trace/tracejson.h"
 
 // QCOMPARE prints values it can name.
 namespace QTest {
@@ -33,10 +33,17 @@ namespace testhelpers {
 
 using namespace slicescope;
 
-inline QString cliPath() { return QStringLiteral(SLICESCOPE_CLI_PATH); }
-inline QString guiPath() { return QStringLiteral(SLICESCOPE_GUI_PATH); }
+inline QString cliPath() {
+    return QStringLiteral(SLICESCOPE_CLI_PATH);
+}
+#ifdef SLICESCOPE_GUI_PATH // the GUI tests only: the models tests do not build the program
+inline QString guiPath() {
+    return QStringLiteral(SLICESCOPE_GUI_PATH);
+}
+#endif
 
-inline trace::Activity activity(trace::ActivityKind kind, std::int64_t startNs, std::int64_t endNs) {
+inline trace::Activity activity(trace::ActivityKind kind, std::int64_t startNs,
+                                std::int64_t endNs) {
     trace::Activity a;
     a.kind = kind;
     a.startNs = startNs;
@@ -113,22 +120,26 @@ inline trace::Run gpuShapedRun(const std::string& id, trace::RunMode mode, int r
 
 // `count` back-to-back kernels of `durationNs` each (a lane that must merge when zoomed out),
 // plus one long host span over all of them.
-inline trace::Run denseRun(const std::string& id, std::size_t count, std::int64_t durationNs = 1'000) {
+inline trace::Run denseRun(const std::string& id, std::size_t count,
+                           std::int64_t durationNs = 1'000) {
     trace::Run run;
     run.id = id;
     run.strategy = "recorded";
     run.mode = trace::RunMode::Recorded;
     run.activities.reserve(count + 1);
     for (std::size_t i = 0; i < count; ++i) {
-        run.activities.push_back(activity(trace::ActivityKind::Kernel, std::int64_t(i) * durationNs * 2,
+        run.activities.push_back(activity(trace::ActivityKind::Kernel,
+                                          std::int64_t(i) * durationNs * 2,
                                           std::int64_t(i) * durationNs * 2 + durationNs));
     }
-    run.activities.push_back(activity(trace::ActivityKind::Host, 0, std::int64_t(count) * durationNs * 2));
+    run.activities.push_back(
+        activity(trace::ActivityKind::Host, 0, std::int64_t(count) * durationNs * 2));
     return run;
 }
 
 // Runs slicescope-cli to completion; returns its exit code (-1 if it did not finish).
-inline int runCli(const QStringList& arguments, QByteArray* out = nullptr, QByteArray* err = nullptr) {
+inline int runCli(const QStringList& arguments, QByteArray* out = nullptr,
+                  QByteArray* err = nullptr) {
     QProcess process;
     process.start(cliPath(), arguments);
     if (!process.waitForFinished(180'000)) {
@@ -146,12 +157,13 @@ inline int runCli(const QStringList& arguments, QByteArray* out = nullptr, QByte
 }
 
 // A real CPU trace: cpu-serial and cpu-parallel measured now on this machine.
-inline QString measuredCpuTrace(const QTemporaryDir& dir, const QString& shape = QStringLiteral("20x400x5"),
-                                int repeat = 2) {
+inline QString measuredCpuTrace(const QTemporaryDir& dir,
+                                const QString& shape = QStringLiteral("20x400x5"), int repeat = 2) {
     const QString path = dir.filePath(QStringLiteral("cpu-%1-%2.json").arg(shape).arg(repeat));
-    const int status = runCli({QStringLiteral("run"), QStringLiteral("--shape"), shape, QStringLiteral("--strategy"),
-                               QStringLiteral("cpu-serial,cpu-parallel"), QStringLiteral("--repeat"),
-                               QString::number(repeat), QStringLiteral("-q"), QStringLiteral("-o"), path});
+    const int status = runCli(
+        {QStringLiteral("run"), QStringLiteral("--shape"), shape, QStringLiteral("--strategy"),
+         QStringLiteral("cpu-serial,cpu-parallel"), QStringLiteral("--repeat"),
+         QString::number(repeat), QStringLiteral("-q"), QStringLiteral("-o"), path});
     return status == 0 ? path : QString();
 }
 
