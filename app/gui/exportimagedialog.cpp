@@ -34,7 +34,8 @@ ExportImageDialog::ExportImageDialog(const QString& path, QWidget* parent) : QDi
     presets->addItem(QStringLiteral("1920 \u00d7 1080 (projector, full HD)"), QSize(1920, 1080));
     presets->addItem(QStringLiteral("3840 \u00d7 2160 (4K)"), QSize(3840, 2160));
     presets->addItem(QStringLiteral("1280 \u00d7 720"), QSize(1280, 720));
-    presets->addItem(QStringLiteral("2480 \u00d7 1754 (A4 landscape at 300 dpi)"), QSize(2480, 1754));
+    presets->addItem(QStringLiteral("2480 \u00d7 1754 (A4 landscape at 300 dpi)"),
+                     QSize(2480, 1754));
     form->addRow(QStringLiteral("Preset"), presets);
     width_ = new QSpinBox(this);
     width_->setRange(200, 20000);
@@ -52,8 +53,9 @@ ExportImageDialog::ExportImageDialog(const QString& path, QWidget* parent) : QDi
     dpi_ = new QSpinBox(this);
     dpi_->setRange(24, 1200);
     dpi_->setValue(96);
-    dpi_->setToolTip(QStringLiteral("96 draws at screen size; 192 draws everything twice as large, for print or "
-                                    "a high-DPI screen. PDF and SVG are vector drawings at any DPI."));
+    dpi_->setToolTip(
+        QStringLiteral("96 draws at screen size; 192 draws everything twice as large, for print or "
+                       "a high-DPI screen. PDF and SVG are vector drawings at any DPI."));
     form->addRow(QStringLiteral("DPI"), dpi_);
     connect(presets, &QComboBox::activated, this, [this, presets](int index) {
         const QSize s = presets->itemData(index).toSize();
@@ -78,13 +80,20 @@ ExportImageDialog::ExportImageDialog(const QString& path, QWidget* parent) : QDi
 void ExportImageDialog::updateHint() {
     const QString suffix = QFileInfo(path_->text()).suffix().toLower();
     dpi_->setEnabled(suffix != QStringLiteral("pdf") && suffix != QStringLiteral("svg"));
-    hint_->setText(dpi_->isEnabled()
-                       ? QStringLiteral("The timeline keeps the window's zoom; every lane is drawn.")
-                       : QStringLiteral("Vector output: the size sets the page and the layout."));
+    hint_->setText(
+        dpi_->isEnabled()
+            ? QStringLiteral("The timeline keeps the window's zoom; every lane is drawn.")
+            : QStringLiteral("Vector output: the size sets the page and the layout."));
 }
 
-QString ExportImageDialog::path() const { return path_->text(); }
-QSize ExportImageDialog::sizePx() const { return QSize(width_->value(), height_->value()); }
-double ExportImageDialog::dpi() const { return dpi_->value(); }
+QString ExportImageDialog::path() const {
+    return path_->text();
+}
+QSize ExportImageDialog::sizePx() const {
+    return QSize(width_->value(), height_->value());
+}
+double ExportImageDialog::dpi() const {
+    return dpi_->value();
+}
 
 } // namespace slicescope::gui

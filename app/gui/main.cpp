@@ -1,12 +1,4 @@
 // slicescope: the GUI. It measures through slicescope-cli child processes; it never calls CUDA.
-#include <QApplication>
-#include <QCommandLineParser>
-#include <QFileInfo>
-#include <QIcon>
-#include <QRegularExpression>
-
-#include <cstdio>
-
 #include "gui/mainwindow.h"
 #include "gui/occupancyview.h"
 #include "gui/reportrenderer.h"
@@ -15,6 +7,13 @@
 #include "models/traceloader.h"
 #include "models/viewstate.h"
 #include "slicescope/problem/problem.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QFileInfo>
+#include <QIcon>
+#include <QRegularExpression>
+#include <cstdio>
 
 namespace {
 
@@ -40,8 +39,10 @@ bool parseSize(const QString& text, QSize& size) {
 // `slicescope --export-image OUT TRACE [--size WxH] [--dpi N]`: no window, an exit status.
 int exportHeadless(const QString& out, const QStringList& traces, const QSize& size, double dpi) {
     if (traces.isEmpty()) {
-        return fail(QStringLiteral("--export-image needs a trace file: slicescope --export-image OUT.png TRACE.json"),
-                    kExitUsage);
+        return fail(
+            QStringLiteral(
+                "--export-image needs a trace file: slicescope --export-image OUT.png TRACE.json"),
+            kExitUsage);
     }
     models::Session session;
     models::ViewState state;
@@ -70,8 +71,8 @@ int exportHeadless(const QString& out, const QStringList& traces, const QSize& s
     if (!renderer.exportTo(out, size, dpi, &error)) {
         return fail(error);
     }
-    std::printf("wrote %s (%dx%d)\n", QFileInfo(out).absoluteFilePath().toLocal8Bit().constData(), size.width(),
-                size.height());
+    std::printf("wrote %s (%dx%d)\n", QFileInfo(out).absoluteFilePath().toLocal8Bit().constData(),
+                size.width(), size.height());
     return 0;
 }
 
@@ -82,53 +83,79 @@ int main(int argc, char** argv) {
     // looks for one, unless the user chose a platform.
     bool headless = false;
     for (int i = 1; i < argc; ++i) {
-        headless = headless || qstrcmp(argv[i], "--export-image") == 0 || qstrncmp(argv[i], "--export-image=", 15) == 0;
+        headless = headless || qstrcmp(argv[i], "--export-image") == 0 ||
+                   qstrncmp(argv[i], "--export-image=", 15) == 0;
     }
     if (headless && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
         qputenv("QT_QPA_PLATFORM", "offscreen");
     }
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("SliceScope"));
-    QApplication::setOrganizationName(QStringLiteral("SliceScope")); // ~/.config/SliceScope/SliceScope.conf
+    QApplication::setOrganizationName(
+        QStringLiteral("SliceScope")); // ~/.config/SliceScope/SliceScope.conf
     QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
     QApplication::setDesktopFileName(QStringLiteral("slicescope"));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/slicescope.svg")));
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "SliceScope: how the way GPU work is sliced decides its speed. Opens traces, runs strategies through "
-        "slicescope-cli, and shows timelines and occupancy side by side."));
+    parser.setApplicationDescription(
+        QStringLiteral("SliceScope: how the way GPU work is sliced decides its speed. Opens "
+                       "traces, runs strategies through "
+                       "slicescope-cli, and shows timelines and occupancy side by side."));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("traces"), QStringLiteral("Trace files to open."), QStringLiteral("[TRACE.json...]"));
-    const QCommandLineOption exportImage(QStringLiteral("export-image"),
-                                         QStringLiteral("Write the timeline and occupancy view of the traces to FILE "
-                                                        "(.png, .pdf or .svg) and exit; no window is shown."),
-                                         QStringLiteral("FILE"));
-    const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Image size for --export-image (default 1920x1080)."),
-                                  QStringLiteral("WxH"), QStringLiteral("1920x1080"));
-    const QCommandLineOption dpi(QStringLiteral("dpi"), QStringLiteral("DPI for --export-image PNGs (default 96)."),
+    parser.addPositionalArgument(QStringLiteral("traces"), QStringLiteral("Trace files to open."),
+                                 QStringLiteral("[TRACE.json...]"));
+    const QCommandLineOption exportImage(
+        QStringLiteral("export-image"),
+        QStringLiteral("Write the timeline and occupancy view of the traces to FILE "
+                       "(.png, .pdf or .svg) and exit; no window is shown."),
+        QStringLiteral("FILE"));
+    const QCommandLineOption size(
+        QStringLiteral("size"),
+        QStringLiteral("Image size for --export-image (default 1920x1080)."), QStringLiteral("WxH"),
+        QStringLiteral("1920x1080"));
+    const QCommandLineOption dpi(QStringLiteral("dpi"),
+                                 QStringLiteral("DPI for --export-image PNGs (default 96)."),
                                  QStringLiteral("N"), QStringLiteral("96"));
-    const QCommandLineOption restore(QStringLiteral("restore-session"),
-                                     QStringLiteral("Restore the autosaved session without asking."));
-    const QCommandLineOption noSamples(QStringLiteral("no-samples"), QStringLiteral("Do not open the shipped sample traces."));
-    const QCommandLineOption sessionFile(QStringLiteral("session-file"),
-                                         QStringLiteral("Autosave the session to FILE instead of the default place."),
-                                         QStringLiteral("FILE"));
-    const QCommandLineOption shape(QStringLiteral("shape"), QStringLiteral("Problem shape for the run panel, RxCxN."), QStringLiteral("RxCxN"));
-    const QCommandLineOption dtype(QStringLiteral("dtype"), QStringLiteral("Element type for the run panel: f64 or f32."), QStringLiteral("TYPE"));
-    const QCommandLineOption work(QStringLiteral("work"), QStringLiteral("Work per element for the run panel."), QStringLiteral("K"));
-    const QCommandLineOption strategies(QStringLiteral("strategies"),
-                                        QStringLiteral("Comma-separated strategies to check in the run panel."), QStringLiteral("LIST"));
-    const QCommandLineOption device(QStringLiteral("device"),
-                                    QStringLiteral("GPU for GPU strategies: gpu:N, or a preset id such as h200 (modelled)."),
-                                    QStringLiteral("DEVICE"));
-    const QCommandLineOption block(QStringLiteral("block"), QStringLiteral("Block size: numba, numba-cuda or 1..1024."), QStringLiteral("BLOCK"));
-    const QCommandLineOption memory(QStringLiteral("memory"), QStringLiteral("Host memory: pageable, pinned, managed or mapped."), QStringLiteral("MODE"));
-    const QCommandLineOption repeat(QStringLiteral("repeat"), QStringLiteral("Repetitions of each run."), QStringLiteral("N"));
+    const QCommandLineOption restore(
+        QStringLiteral("restore-session"),
+        QStringLiteral("Restore the autosaved session without asking."));
+    const QCommandLineOption noSamples(QStringLiteral("no-samples"),
+                                       QStringLiteral("Do not open the shipped sample traces."));
+    const QCommandLineOption sessionFile(
+        QStringLiteral("session-file"),
+        QStringLiteral("Autosave the session to FILE instead of the default place."),
+        QStringLiteral("FILE"));
+    const QCommandLineOption shape(QStringLiteral("shape"),
+                                   QStringLiteral("Problem shape for the run panel, RxCxN."),
+                                   QStringLiteral("RxCxN"));
+    const QCommandLineOption dtype(QStringLiteral("dtype"),
+                                   QStringLiteral("Element type for the run panel: f64 or f32."),
+                                   QStringLiteral("TYPE"));
+    const QCommandLineOption work(QStringLiteral("work"),
+                                  QStringLiteral("Work per element for the run panel."),
+                                  QStringLiteral("K"));
+    const QCommandLineOption strategies(
+        QStringLiteral("strategies"),
+        QStringLiteral("Comma-separated strategies to check in the run panel."),
+        QStringLiteral("LIST"));
+    const QCommandLineOption device(
+        QStringLiteral("device"),
+        QStringLiteral("GPU for GPU strategies: gpu:N, or a preset id such as h200 (modelled)."),
+        QStringLiteral("DEVICE"));
+    const QCommandLineOption block(QStringLiteral("block"),
+                                   QStringLiteral("Block size: numba, numba-cuda or 1..1024."),
+                                   QStringLiteral("BLOCK"));
+    const QCommandLineOption memory(
+        QStringLiteral("memory"),
+        QStringLiteral("Host memory: pageable, pinned, managed or mapped."),
+        QStringLiteral("MODE"));
+    const QCommandLineOption repeat(
+        QStringLiteral("repeat"), QStringLiteral("Repetitions of each run."), QStringLiteral("N"));
     const QCommandLineOption run(QStringLiteral("run"), QStringLiteral("Start the run at once."));
-    for (const auto& option : {exportImage, size, dpi, restore, noSamples, sessionFile, shape, dtype, work, strategies,
-                               device, block, memory, repeat, run}) {
+    for (const auto& option : {exportImage, size, dpi, restore, noSamples, sessionFile, shape,
+                               dtype, work, strategies, device, block, memory, repeat, run}) {
         parser.addOption(option);
     }
     parser.process(app);
@@ -136,14 +163,18 @@ int main(int argc, char** argv) {
     if (parser.isSet(exportImage)) {
         QSize imageSize;
         if (!parseSize(parser.value(size), imageSize)) {
-            return fail(QStringLiteral("--size must look like 1920x1080 (got '%1')").arg(parser.value(size)), kExitUsage);
+            return fail(QStringLiteral("--size must look like 1920x1080 (got '%1')")
+                            .arg(parser.value(size)),
+                        kExitUsage);
         }
         bool ok = false;
         const double dpiValue = parser.value(dpi).toDouble(&ok);
         if (!ok) {
-            return fail(QStringLiteral("--dpi must be a number (got '%1')").arg(parser.value(dpi)), kExitUsage);
+            return fail(QStringLiteral("--dpi must be a number (got '%1')").arg(parser.value(dpi)),
+                        kExitUsage);
         }
-        return exportHeadless(parser.value(exportImage), parser.positionalArguments(), imageSize, dpiValue);
+        return exportHeadless(parser.value(exportImage), parser.positionalArguments(), imageSize,
+                              dpiValue);
     }
 
     gui::StartOptions options;
@@ -153,13 +184,15 @@ int main(int argc, char** argv) {
     options.sessionFile = parser.value(sessionFile);
     options.device = parser.value(device);
     options.runNow = parser.isSet(run);
-    if (parser.isSet(shape) || parser.isSet(strategies) || parser.isSet(dtype) || parser.isSet(work) ||
-        parser.isSet(block) || parser.isSet(memory) || parser.isSet(repeat)) {
+    if (parser.isSet(shape) || parser.isSet(strategies) || parser.isSet(dtype) ||
+        parser.isSet(work) || parser.isSet(block) || parser.isSet(memory) || parser.isSet(repeat)) {
         models::RunConfig config;
         if (parser.isSet(shape)) {
             const auto parsed = problem::parseShape(parser.value(shape).toStdString());
             if (!parsed) {
-                return fail(QStringLiteral("--shape: %1").arg(QString::fromStdString(parsed.error().message)), kExitUsage);
+                return fail(QStringLiteral("--shape: %1")
+                                .arg(QString::fromStdString(parsed.error().message)),
+                            kExitUsage);
             }
             config.r = parsed->r;
             config.c = parsed->c;

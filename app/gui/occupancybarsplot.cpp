@@ -1,16 +1,17 @@
 #include "gui/occupancybarsplot.h"
 
-#include <cmath>
-
 #include "gui/theme.h"
 #include "models/session.h"
 #include "models/viewstate.h"
+
+#include <cmath>
 
 namespace slicescope::gui {
 
 namespace {
 
-QCPBars* makeBars(QCustomPlot* plot, const QString& name, const QColor& color, QCPBarsGroup* group) {
+QCPBars* makeBars(QCustomPlot* plot, const QString& name, const QColor& color,
+                  QCPBarsGroup* group) {
     auto* bars = new QCPBars(plot->yAxis, plot->xAxis);
     bars->setName(name);
     bars->setPen(QPen(color.darker(130), 1));
@@ -20,20 +21,26 @@ QCPBars* makeBars(QCustomPlot* plot, const QString& name, const QColor& color, Q
     return bars;
 }
 
-QString percentLabel(double fraction) { return models::toQString(trace::formatPercent(fraction)); }
+QString percentLabel(double fraction) {
+    return models::toQString(trace::formatPercent(fraction));
+}
 
 } // namespace
 
-OccupancyBarsPlot::OccupancyBarsPlot(models::Session* session, models::ViewState* state, QWidget* parent)
+OccupancyBarsPlot::OccupancyBarsPlot(models::Session* session, models::ViewState* state,
+                                     QWidget* parent)
     : QCustomPlot(parent), session_(session), state_(state) {
     setObjectName(QStringLiteral("occupancyBars"));
     setToolTip(QStringLiteral(
         "<b>Occupancy</b>: how many of an SM's warp slots a launch keeps filled.<ul>"
-        "<li><b>Theoretical</b>: what the block size, registers and shared memory allow (occupancy calculator).</li>"
-        "<li><b>Achieved</b>: what the SMs really held on average (CUPTI counters; only for GPU runs measured "
+        "<li><b>Theoretical</b>: what the block size, registers and shared memory allow (occupancy "
+        "calculator).</li>"
+        "<li><b>Achieved</b>: what the SMs really held on average (CUPTI counters; only for GPU "
+        "runs measured "
         "with counters).</li>"
         "<li><b>Thread slots doing work</b>: threads that have work / (SMs \u00d7 threads per SM). "
-        "One block with one busy thread scores almost 0 % even at 50 % theoretical occupancy.</li></ul>"));
+        "One block with one busy thread scores almost 0 % even at 50 % theoretical "
+        "occupancy.</li></ul>"));
     connect(session_, &models::Session::changed, this, &OccupancyBarsPlot::rebuild);
     connect(state_, &models::ViewState::selectedRunChanged, this, &OccupancyBarsPlot::rebuild);
     rebuild();
@@ -49,7 +56,8 @@ void OccupancyBarsPlot::rebuild() {
     runIds_.clear();
     if (plotLayout()->rowCount() == 1) {
         plotLayout()->insertRow(0);
-        plotLayout()->addElement(0, 0, new QCPTextElement(this, QString(), theme::plotFont(10.5, true)));
+        plotLayout()->addElement(0, 0,
+                                 new QCPTextElement(this, QString(), theme::plotFont(10.5, true)));
         plotLayout()->addElement(2, 0, legend);
         plotLayout()->setRowStretchFactor(2, 0.001);
         plotLayout()->setRowSpacing(2);
@@ -68,9 +76,11 @@ void OccupancyBarsPlot::rebuild() {
     auto* group = new QCPBarsGroup(this);
     group->setSpacingType(QCPBarsGroup::stAbsolute);
     group->setSpacing(1);
-    auto* theoretical = makeBars(this, QStringLiteral("theoretical"), theme::theoreticalColor(), group);
+    auto* theoretical =
+        makeBars(this, QStringLiteral("theoretical"), theme::theoreticalColor(), group);
     auto* achieved = makeBars(this, QStringLiteral("achieved"), theme::achievedColor(), group);
-    auto* busy = makeBars(this, QStringLiteral("thread slots working"), theme::slotsBusyColor(), group);
+    auto* busy =
+        makeBars(this, QStringLiteral("thread slots working"), theme::slotsBusyColor(), group);
 
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
     int key = 0;
@@ -89,7 +99,8 @@ void OccupancyBarsPlot::rebuild() {
             band->setClipToAxisRect(true);
             band->setLayer(QStringLiteral("grid")); // under the bars, which live on "main"
         }
-        ticker->addTick(key, entry->isModelled() ? entry->id + QStringLiteral("\n(modelled)") : entry->id);
+        ticker->addTick(key, entry->isModelled() ? entry->id + QStringLiteral("\n(modelled)")
+                                                 : entry->id);
         theoretical->addData(key, run.occupancy->theoretical * 100);
         busy->addData(key, run.occupancy->threadSlotsBusy * 100);
         if (run.occupancy->achieved) {
@@ -116,8 +127,9 @@ void OccupancyBarsPlot::rebuild() {
         auto* text = new QCPItemText(this);
         text->position->setType(QCPItemPosition::ptAxisRectRatio);
         text->position->setCoords(0.5, 0.5);
-        text->setText(QStringLiteral("No GPU runs yet.\nOccupancy is how a GPU launch fills the SMs;\n"
-                                     "CPU runs have none."));
+        text->setText(
+            QStringLiteral("No GPU runs yet.\nOccupancy is how a GPU launch fills the SMs;\n"
+                           "CPU runs have none."));
         text->setFont(theme::plotFont(9));
         text->setColor(QColor(0x66, 0x66, 0x66));
         legend->setVisible(false);

@@ -15,7 +15,8 @@ namespace slicescope::gui {
 class OccupancyBarsPlot : public QCustomPlot {
     Q_OBJECT
   public:
-    OccupancyBarsPlot(models::Session* session, models::ViewState* state, QWidget* parent = nullptr);
+    OccupancyBarsPlot(models::Session* session, models::ViewState* state,
+                      QWidget* parent = nullptr);
 
     void rebuild();
     // Run ids in drawing order (top first).

@@ -1,29 +1,28 @@
 #include "gui/occupancyview.h"
 
-#include <QComboBox>
-#include <QLabel>
-#include <QPainter>
-#include <QSignalBlocker>
-#include <QVBoxLayout>
-
-#include <algorithm>
-
-#include "gui/qcp.h"
-
 #include "gui/occupancybarsplot.h"
 #include "gui/occupancycurveplot.h"
+#include "gui/qcp.h"
 #include "gui/smmapwidget.h"
 #include "gui/theme.h"
 #include "models/session.h"
 #include "models/viewstate.h"
 
+#include <QComboBox>
+#include <QLabel>
+#include <QPainter>
+#include <QSignalBlocker>
+#include <QVBoxLayout>
+#include <algorithm>
+
 namespace slicescope::gui {
 
 namespace {
 
-const QString kKernelChoiceTip = QStringLiteral(
-    "The run's kernels, one entry per kernel and launch configuration. Selecting a kernel on the timeline "
-    "selects it here too.");
+const QString kKernelChoiceTip =
+    QStringLiteral("The run's kernels, one entry per kernel and launch configuration. Selecting a "
+                   "kernel on the timeline "
+                   "selects it here too.");
 
 QLabel* makeLabel(QWidget* parent, double pointSize, bool bold, const QString& name) {
     auto* label = new QLabel(parent);
@@ -37,19 +36,22 @@ QLabel* makeLabel(QWidget* parent, double pointSize, bool bold, const QString& n
 }
 
 const QString kSmCaption = QStringLiteral(
-    "Model of residency, not a measurement: the first wave of blocks handed to the SMs round-robin. "
+    "Model of residency, not a measurement: the first wave of blocks handed to the SMs "
+    "round-robin. "
     "Dark: warps with work; light: resident warps without work; grey: free warp slots. "
     "The number is the blocks an SM holds.");
 
-void drawWrapped(QCPPainter* painter, QRectF& area, const QString& text, const QFont& font, const QColor& color) {
+void drawWrapped(QCPPainter* painter, QRectF& area, const QString& text, const QFont& font,
+                 const QColor& color) {
     if (text.isEmpty()) {
         return;
     }
     painter->setFont(font);
     painter->setPen(color);
-    const QRectF bounds =
-        painter->boundingRect(QRectF(area.left(), area.top(), area.width(), 10000), Qt::TextWordWrap, text);
-    painter->drawText(QRectF(area.left(), area.top(), area.width(), bounds.height()), Qt::TextWordWrap, text);
+    const QRectF bounds = painter->boundingRect(
+        QRectF(area.left(), area.top(), area.width(), 10000), Qt::TextWordWrap, text);
+    painter->drawText(QRectF(area.left(), area.top(), area.width(), bounds.height()),
+                      Qt::TextWordWrap, text);
     area.setTop(area.top() + bounds.height() + 4);
 }
 
@@ -72,11 +74,13 @@ OccupancyView::OccupancyView(models::Session* session, models::ViewState* state,
     kernelChoice_->setMinimumContentsLength(20);
     kernelChoice_->setVisible(false);
     launch_ = makeLabel(this, 11, false, QStringLiteral("launchWords"));
-    launch_->setToolTip(QStringLiteral("The launch in plain words: how many blocks and threads it starts, how many "
-                                       "of those threads have work, and how many SMs get nothing to do."));
+    launch_->setToolTip(
+        QStringLiteral("The launch in plain words: how many blocks and threads it starts, how many "
+                       "of those threads have work, and how many SMs get nothing to do."));
     limiter_ = makeLabel(this, 9.5, false, QStringLiteral("limiterWords"));
     limiter_->setToolTip(QStringLiteral(
-        "The <b>limiter</b> is the SM resource that runs out first and so caps how many blocks of this kernel "
+        "The <b>limiter</b> is the SM resource that runs out first and so caps how many blocks of "
+        "this kernel "
         "an SM can hold at once: warp slots, block slots, registers or shared memory."));
     smMap_ = new SmMapWidget(this);
     smMap_->setToolTip(kSmCaption);
@@ -87,7 +91,9 @@ OccupancyView::OccupancyView(models::Session* session, models::ViewState* state,
     series_->setMinimumHeight(140);
     series_->plotLayout()->insertRow(0);
     series_->plotLayout()->addElement(
-        0, 0, new QCPTextElement(series_, QStringLiteral("Achieved occupancy over time (PM sampling)"), theme::plotFont(10, true)));
+        0, 0,
+        new QCPTextElement(series_, QStringLiteral("Achieved occupancy over time (PM sampling)"),
+                           theme::plotFont(10, true)));
     series_->yAxis->setRange(0, 105);
     series_->yAxis->setLabel(QStringLiteral("occupancy %"));
     series_->xAxis->setLabel(QStringLiteral("ms since the run's first activity"));
@@ -104,7 +110,8 @@ OccupancyView::OccupancyView(models::Session* session, models::ViewState* state,
     layout->addStretch(1);
 
     connect(state_, &models::ViewState::selectedRunChanged, this, &OccupancyView::showRun);
-    connect(state_, &models::ViewState::selectedActivityChanged, this, &OccupancyView::followSelectedActivity);
+    connect(state_, &models::ViewState::selectedActivityChanged, this,
+            &OccupancyView::followSelectedActivity);
     connect(kernelChoice_, &QComboBox::currentIndexChanged, this, &OccupancyView::showKernel);
     connect(session_, &models::Session::changed, this, [this] {
         shownRun_.clear(); // the run may have been replaced or renamed
@@ -116,7 +123,8 @@ OccupancyView::OccupancyView(models::Session* session, models::ViewState* state,
 void OccupancyView::applyTheme() {
     for (QLabel* label : findChildren<QLabel*>()) {
         if (label->property("basePointSize").isValid()) {
-            label->setFont(theme::plotFont(label->property("basePointSize").toDouble(), label->property("baseBold").toBool()));
+            label->setFont(theme::plotFont(label->property("basePointSize").toDouble(),
+                                           label->property("baseBold").toBool()));
         }
     }
     if (auto* title = qobject_cast<QCPTextElement*>(series_->plotLayout()->element(0, 0))) {
@@ -138,7 +146,9 @@ void OccupancyView::showRun(const QString& runId) {
     kernelChoice_->setVisible(false);
     if (!entry) {
         facts_ = {};
-        title_->setText(session_->isEmpty() ? QString() : QStringLiteral("Select a run to see how it fills the GPU."));
+        title_->setText(session_->isEmpty()
+                            ? QString()
+                            : QStringLiteral("Select a run to see how it fills the GPU."));
         launch_->clear();
         limiter_->clear();
         smMap_->setResidency({});
@@ -151,13 +161,13 @@ void OccupancyView::showRun(const QString& runId) {
     }
     // Built with the entry, off the GUI thread (at most the models::kMaxKernelGroups longest).
     kernels_ = entry->kernels;
-    kernelChoice_->setToolTip(
-        kKernelChoiceTip +
-        (entry->kernelConfigurations > kernels_.size()
-             ? QStringLiteral(" The run has %1 kernel configurations: the %2 that took the most time are listed.")
-                   .arg(entry->kernelConfigurations)
-                   .arg(kernels_.size())
-             : QString()));
+    kernelChoice_->setToolTip(kKernelChoiceTip +
+                              (entry->kernelConfigurations > kernels_.size()
+                                   ? QStringLiteral(" The run has %1 kernel configurations: the %2 "
+                                                    "that took the most time are listed.")
+                                         .arg(entry->kernelConfigurations)
+                                         .arg(kernels_.size())
+                                   : QString()));
     if (!kernels_.isEmpty()) {
         {
             const QSignalBlocker block(kernelChoice_);
@@ -167,7 +177,9 @@ void OccupancyView::showRun(const QString& runId) {
         }
         kernelChoice_->setVisible(true);
         const auto& selected = state_->selectedActivity();
-        const int group = selected.runId == runId ? models::groupOfActivity(kernels_, *entry->run, selected.index) : -1;
+        const int group = selected.runId == runId
+                              ? models::groupOfActivity(kernels_, *entry->run, selected.index)
+                              : -1;
         const QSignalBlocker block(kernelChoice_);
         kernelChoice_->setCurrentIndex(std::max(0, group));
         facts_ = models::computeOccupancyFacts(*entry, kernels_[kernelChoice_->currentIndex()]);
@@ -210,7 +222,8 @@ void OccupancyView::showFacts(const models::RunEntry& entry) {
         updateSeries(&entry);
         return;
     }
-    launch_->setText(facts_.launchWords.isEmpty() ? QString() : facts_.launchWords + QLatin1Char('.'));
+    launch_->setText(facts_.launchWords.isEmpty() ? QString()
+                                                  : facts_.launchWords + QLatin1Char('.'));
     limiter_->setText(facts_.limiterWords);
     smMap_->setResidency(facts_.residency);
     smMap_->setVisible(true);
@@ -227,8 +240,8 @@ void OccupancyView::updateSeries(const models::RunEntry* entry) {
     if (!entry || !facts_.hasLaunch) {
         noSeries_->clear();
     } else if (!has) {
-        noSeries_->setText(QStringLiteral(
-            "No occupancy-over-time samples in this run: measure on a GPU with \"sample occupancy\" ticked."));
+        noSeries_->setText(QStringLiteral("No occupancy-over-time samples in this run: measure on "
+                                          "a GPU with \"sample occupancy\" ticked."));
     } else {
         noSeries_->clear();
         auto* graph = series_->addGraph();
@@ -260,9 +273,11 @@ void OccupancyView::render(QCPPainter* painter, const QRectF& rect) {
         area.setTop(area.top() + height + 6);
     };
     if (bars_->runIds().isEmpty()) {
-        drawWrapped(painter, area, QStringLiteral("No GPU runs: occupancy is how a GPU launch fills the SMs, and CPU "
-                                                  "runs have none."),
-                    theme::plotFont(9.5), QColor(0x55, 0x55, 0x55));
+        drawWrapped(
+            painter, area,
+            QStringLiteral("No GPU runs: occupancy is how a GPU launch fills the SMs, and CPU "
+                           "runs have none."),
+            theme::plotFont(9.5), QColor(0x55, 0x55, 0x55));
         area.setTop(area.top() + 8);
     } else {
         place(bars_, std::min(rect.height() * 0.36, double(bars_->preferredHeight())));
@@ -272,9 +287,11 @@ void OccupancyView::render(QCPPainter* painter, const QRectF& rect) {
     drawWrapped(painter, area, limiter_->text(), theme::plotFont(9), QColor(0x33, 0x33, 0x33));
     if (facts_.hasLaunch) {
         const double mapHeight = std::min(area.height() * 0.35, area.width() * 0.32);
-        SmMapWidget::paint(*painter, QRectF(area.left(), area.top(), area.width(), mapHeight), facts_.residency);
+        SmMapWidget::paint(*painter, QRectF(area.left(), area.top(), area.width(), mapHeight),
+                           facts_.residency);
         area.setTop(area.top() + mapHeight + 4);
-        drawWrapped(painter, area, smCaption_->text(), theme::plotFont(8), QColor(0x44, 0x44, 0x44));
+        drawWrapped(painter, area, smCaption_->text(), theme::plotFont(8),
+                    QColor(0x44, 0x44, 0x44));
         const bool series = series_->graphCount() > 0;
         const double curveHeight = series ? area.height() * 0.6 : area.height();
         place(curves_, std::min(curveHeight, area.width() * 0.5));

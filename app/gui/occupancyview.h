@@ -1,8 +1,8 @@
 #pragma once
 
-#include <QWidget>
-
 #include "models/occupancyfacts.h"
+
+#include <QWidget>
 
 class QComboBox;
 class QLabel;

@@ -1,20 +1,18 @@
 #include "gui/reportrenderer.h"
 
-#include <QBuffer>
-#include <QFileInfo>
-#include <QSaveFile>
-#include <QPdfWriter>
-#include <QSvgGenerator>
-
-#include "gui/qcp.h"
-
-#include <set>
-
 #include "gui/occupancyview.h"
+#include "gui/qcp.h"
 #include "gui/theme.h"
 #include "gui/timelineplottable.h"
 #include "gui/timelineview.h"
 #include "models/session.h"
+
+#include <QBuffer>
+#include <QFileInfo>
+#include <QPdfWriter>
+#include <QSaveFile>
+#include <QSvgGenerator>
+#include <set>
 
 namespace slicescope::gui {
 
@@ -43,7 +41,9 @@ QString titleText(const models::Session& session) {
     }
     const int runs = int(std::count_if(session.runs().begin(), session.runs().end(),
                                        [](const models::RunEntryPtr& e) { return e->visible; }));
-    text += QStringLiteral("  \u00b7  %1 %2").arg(runs).arg(runs == 1 ? QStringLiteral("run") : QStringLiteral("runs"));
+    text += QStringLiteral("  \u00b7  %1 %2")
+                .arg(runs)
+                .arg(runs == 1 ? QStringLiteral("run") : QStringLiteral("runs"));
     if (modelled > 0) {
         text += QStringLiteral(" (%1 modelled, hatched)").arg(modelled);
     }
@@ -52,7 +52,8 @@ QString titleText(const models::Session& session) {
 
 } // namespace
 
-ReportRenderer::ReportRenderer(TimelineView* timeline, OccupancyView* occupancy, models::Session* session)
+ReportRenderer::ReportRenderer(TimelineView* timeline, OccupancyView* occupancy,
+                               models::Session* session)
     : timeline_(timeline), occupancy_(occupancy), session_(session) {}
 
 void ReportRenderer::paint(QCPPainter* painter, const QSizeF& size) const {
@@ -60,8 +61,8 @@ void ReportRenderer::paint(QCPPainter* painter, const QSizeF& size) const {
     // Title.
     painter->setPen(QColor(0x11, 0x11, 0x11));
     painter->setFont(theme::plotFont(13, true));
-    painter->drawText(QRectF(12, 0, size.width() - 24, kHeaderHeight), Qt::AlignLeft | Qt::AlignVCenter,
-                      titleText(*session_));
+    painter->drawText(QRectF(12, 0, size.width() - 24, kHeaderHeight),
+                      Qt::AlignLeft | Qt::AlignVCenter, titleText(*session_));
     painter->setPen(QPen(QColor(0xcc, 0xcc, 0xcc), 1));
     painter->drawLine(QPointF(0, kHeaderHeight), QPointF(size.width(), kHeaderHeight));
 
@@ -83,7 +84,8 @@ void ReportRenderer::paint(QCPPainter* painter, const QSizeF& size) const {
     }
     // Occupancy.
     painter->save();
-    occupancy_->render(painter, QRectF(timelineWidth + 8, bodyTop, size.width() - timelineWidth - 16, bodyHeight));
+    occupancy_->render(
+        painter, QRectF(timelineWidth + 8, bodyTop, size.width() - timelineWidth - 16, bodyHeight));
     painter->restore();
 
     // Legend: the lane colours present, and what hatching means.
@@ -105,13 +107,15 @@ void ReportRenderer::paint(QCPPainter* painter, const QSizeF& size) const {
     for (auto kind : kinds) {
         painter->fillRect(QRectF(x, y + 2, 14, 12), theme::laneColor(kind));
         x += 18;
-        const QString text = models::toQString(models::laneKindName(kind)) + QStringLiteral(": ") + theme::laneDescription(kind);
+        const QString text = models::toQString(models::laneKindName(kind)) + QStringLiteral(": ") +
+                             theme::laneDescription(kind);
         painter->setPen(QColor(0x33, 0x33, 0x33));
         painter->drawText(QPointF(x, y + 12), text);
         x += metrics.horizontalAdvance(text) + 18;
     }
     if (modelled) {
-        painter->fillRect(QRectF(x, y + 2, 14, 12), theme::laneColor(models::LaneKind::Kernel).lighter(150));
+        painter->fillRect(QRectF(x, y + 2, 14, 12),
+                          theme::laneColor(models::LaneKind::Kernel).lighter(150));
         painter->fillRect(QRectF(x, y + 2, 14, 12), theme::modelledBrush(models::LaneKind::Kernel));
         x += 18;
         painter->drawText(QPointF(x, y + 12), QStringLiteral("hatched: modelled, not measured"));
@@ -139,14 +143,16 @@ QImage ReportRenderer::renderImage(const QSize& sizePx, double dpi) const {
     return image;
 }
 
-bool ReportRenderer::exportTo(const QString& path, const QSize& sizePx, double dpi, QString* error) const {
+bool ReportRenderer::exportTo(const QString& path, const QSize& sizePx, double dpi,
+                              QString* error) const {
     auto failWith = [error](const QString& message) {
         if (error) {
             *error = message;
         }
         return false;
     };
-    if (sizePx.width() < 200 || sizePx.height() < 150 || sizePx.width() > 20000 || sizePx.height() > 20000) {
+    if (sizePx.width() < 200 || sizePx.height() < 150 || sizePx.width() > 20000 ||
+        sizePx.height() > 20000) {
         return failWith(QStringLiteral("image size %1x%2 is outside 200x150 .. 20000x20000")
                             .arg(sizePx.width())
                             .arg(sizePx.height()));
@@ -155,9 +161,11 @@ bool ReportRenderer::exportTo(const QString& path, const QSize& sizePx, double d
         return failWith(QStringLiteral("DPI %1 is outside 24 .. 1200").arg(dpi));
     }
     const QString suffix = QFileInfo(path).suffix().toLower();
-    const bool raster = suffix == QStringLiteral("png") || suffix == QStringLiteral("jpg") || suffix == QStringLiteral("jpeg");
+    const bool raster = suffix == QStringLiteral("png") || suffix == QStringLiteral("jpg") ||
+                        suffix == QStringLiteral("jpeg");
     if (suffix != QStringLiteral("pdf") && suffix != QStringLiteral("svg") && !raster) {
-        return failWith(QStringLiteral("unknown image format '%1': use .png, .pdf or .svg").arg(suffix));
+        return failWith(
+            QStringLiteral("unknown image format '%1': use .png, .pdf or .svg").arg(suffix));
     }
     // The image is made in memory, then written to a temporary file beside the target and renamed
     // over it only when complete (QSaveFile): a failed or interrupted export never leaves half an
@@ -196,7 +204,8 @@ bool ReportRenderer::exportTo(const QString& path, const QSize& sizePx, double d
             painter.setMode(QCPPainter::pmNoCaching);
             paint(&painter, QSizeF(sizePx));
             painter.end();
-        } else if (!renderImage(sizePx, dpi).save(&buffer, suffix == QStringLiteral("png") ? "PNG" : "JPG")) {
+        } else if (!renderImage(sizePx, dpi)
+                        .save(&buffer, suffix == QStringLiteral("png") ? "PNG" : "JPG")) {
             return failWith(QStringLiteral("cannot encode the image for %1").arg(path));
         }
     }
@@ -210,8 +219,9 @@ bool ReportRenderer::exportTo(const QString& path, const QSize& sizePx, double d
     if (!file.commit()) {
         timeline_->replot(QCustomPlot::rpQueuedReplot);
         return failWith(QStringLiteral("cannot write %1: %2")
-                            .arg(path, file.error() != QFileDevice::NoError ? file.errorString()
-                                                                            : QStringLiteral("the disk may be full")));
+                            .arg(path, file.error() != QFileDevice::NoError
+                                           ? file.errorString()
+                                           : QStringLiteral("the disk may be full")));
     }
     timeline_->replot(QCustomPlot::rpQueuedReplot);
     return true;

@@ -1,16 +1,18 @@
 #include "models/occupancyfacts.h"
 
-#include <algorithm>
-
 #include "slicescope/occupancy/occupancycalculator.h"
+
+#include <algorithm>
 
 namespace slicescope::models {
 
-QString limiterInPlainWords(const std::string& limiter, const device::DeviceSpec& d, std::uint32_t blocksPerSm,
-                            std::uint32_t blockSize) {
-    const QString blocks = blocksPerSm == 1 ? QStringLiteral("1 block") : QStringLiteral("%1 blocks").arg(blocksPerSm);
+QString limiterInPlainWords(const std::string& limiter, const device::DeviceSpec& d,
+                            std::uint32_t blocksPerSm, std::uint32_t blockSize) {
+    const QString blocks =
+        blocksPerSm == 1 ? QStringLiteral("1 block") : QStringLiteral("%1 blocks").arg(blocksPerSm);
     if (limiter == "warps") {
-        return QStringLiteral("Limiter: warps. Each SM runs at most %1 warps (%2 threads); blocks of %3 threads "
+        return QStringLiteral("Limiter: warps. Each SM runs at most %1 warps (%2 threads); blocks "
+                              "of %3 threads "
                               "fill that with %4.")
             .arg(d.maxWarpsPerSm)
             .arg(d.maxThreadsPerSm)
@@ -18,18 +20,21 @@ QString limiterInPlainWords(const std::string& limiter, const device::DeviceSpec
             .arg(blocks);
     }
     if (limiter == "blocks") {
-        return QStringLiteral("Limiter: blocks. Each SM holds at most %1 blocks, and blocks of %2 threads are "
-                              "too small to fill its warp slots with that many: use bigger blocks.")
+        return QStringLiteral(
+                   "Limiter: blocks. Each SM holds at most %1 blocks, and blocks of %2 threads are "
+                   "too small to fill its warp slots with that many: use bigger blocks.")
             .arg(d.maxBlocksPerSm)
             .arg(blockSize);
     }
     if (limiter == "registers") {
-        return QStringLiteral("Limiter: registers. The SM's %1 registers run out after %2; fewer registers per "
+        return QStringLiteral("Limiter: registers. The SM's %1 registers run out after %2; fewer "
+                              "registers per "
                               "thread would fit more.")
             .arg(QString::number(d.registersPerSm), blocks);
     }
     if (limiter == "shared-memory") {
-        return QStringLiteral("Limiter: shared memory. The SM's shared memory runs out after %1.").arg(blocks);
+        return QStringLiteral("Limiter: shared memory. The SM's shared memory runs out after %1.")
+            .arg(blocks);
     }
     return limiter.empty() ? QString() : QStringLiteral("Limiter: %1.").arg(toQString(limiter));
 }
@@ -57,7 +62,8 @@ void fillFromLaunch(OccupancyFacts& f, const trace::LaunchInfo& l, const device:
     }
     if (f.activeBlocksPerSm == 0 || limiter.empty()) {
         if (auto calc = occupancy::calculate(d, kernel)) {
-            f.activeBlocksPerSm = f.activeBlocksPerSm ? f.activeBlocksPerSm : calc->activeBlocksPerSm;
+            f.activeBlocksPerSm =
+                f.activeBlocksPerSm ? f.activeBlocksPerSm : calc->activeBlocksPerSm;
             limiter = limiter.empty() ? std::string(occupancy::toString(calc->limiter)) : limiter;
             if (!occupancyInfo) {
                 f.theoretical = calc->occupancy;
@@ -70,9 +76,11 @@ void fillFromLaunch(OccupancyFacts& f, const trace::LaunchInfo& l, const device:
         f.limiterWords += QLatin1Char(' ') + toQString(occupancyInfo->explanation);
     }
     const std::uint64_t launched = l.grid.count() * l.block.count();
-    f.residency = occupancy::modelResidency(d, l.grid, l.block, std::min(l.workers, launched), f.activeBlocksPerSm);
+    f.residency = occupancy::modelResidency(d, l.grid, l.block, std::min(l.workers, launched),
+                                            f.activeBlocksPerSm);
 
-    const std::uint32_t maxBlock = std::max<std::uint32_t>(32, std::min<std::uint32_t>(1024, d.maxThreadsPerBlock));
+    const std::uint32_t maxBlock =
+        std::max<std::uint32_t>(32, std::min<std::uint32_t>(1024, d.maxThreadsPerBlock));
     for (std::uint32_t bs = 32; bs <= maxBlock; bs += 32) {
         auto r = occupancy::calculate(d, {bs, f.registersPerThread, f.sharedBytes, optIn});
         if (!r) {
@@ -84,7 +92,8 @@ void fillFromLaunch(OccupancyFacts& f, const trace::LaunchInfo& l, const device:
         f.blockSizes << bs;
         f.occupancyByBlockSize << r->occupancy;
     }
-    const std::uint32_t maxRegs = std::max<std::uint32_t>(1, std::min<std::uint32_t>(255, d.maxRegistersPerThread));
+    const std::uint32_t maxRegs =
+        std::max<std::uint32_t>(1, std::min<std::uint32_t>(255, d.maxRegistersPerThread));
     for (std::uint32_t regs = 0; regs <= maxRegs && f.curveError.isEmpty(); ++regs) {
         auto r = occupancy::calculate(d, {f.blockSize, regs, f.sharedBytes, optIn});
         if (!r) {
@@ -106,14 +115,17 @@ OccupancyFacts computeOccupancyFacts(const RunEntry& entry) {
     f.title = entry.id + QStringLiteral(" on ") + toQString(run.device.name) +
               (entry.isModelled() ? QStringLiteral(" (modelled)") : QString());
     if (run.mode == trace::RunMode::MeasuredCpu) {
-        f.problem = QStringLiteral("%1 ran on the CPU: occupancy describes how a GPU launch fills the SMs, so "
-                                   "there is none to show. Select a GPU run.")
+        f.problem = QStringLiteral(
+                        "%1 ran on the CPU: occupancy describes how a GPU launch fills the SMs, so "
+                        "there is none to show. Select a GPU run.")
                         .arg(entry.id);
         return f;
     }
     if (!run.launch) {
-        f.problem = QStringLiteral("%1 carries no launch geometry (grid and block), so its occupancy cannot be shown.")
-                        .arg(entry.id);
+        f.problem =
+            QStringLiteral(
+                "%1 carries no launch geometry (grid and block), so its occupancy cannot be shown.")
+                .arg(entry.id);
         return f;
     }
     f.hasLaunch = true;
@@ -125,7 +137,8 @@ OccupancyFacts computeOccupancyFacts(const RunEntry& entry) {
 OccupancyFacts computeOccupancyFacts(const RunEntry& entry, const KernelGroup& kernel) {
     OccupancyFacts f;
     const trace::Run& run = *entry.run;
-    f.title = kernel.name + QStringLiteral(" in ") + entry.id + QStringLiteral(" on ") + toQString(run.device.name);
+    f.title = kernel.name + QStringLiteral(" in ") + entry.id + QStringLiteral(" on ") +
+              toQString(run.device.name);
     trace::LaunchInfo l;
     l.grid = kernel.grid;
     l.block = kernel.block;
@@ -141,14 +154,16 @@ OccupancyFacts computeOccupancyFacts(const RunEntry& entry, const KernelGroup& k
         info->achieved = kernel.achieved;
     }
     f.hasLaunch = true;
-    f.launchWords = QStringLiteral("%1 blocks of %2 threads, %3 registers per thread, %4 B shared memory per block; "
-                                   "%5 launch%6")
-                        .arg(kernel.grid.count())
-                        .arg(kernel.block.count())
-                        .arg(kernel.registersPerThread)
-                        .arg(quint64(kernel.staticSharedBytes) + kernel.dynamicSharedBytes)
-                        .arg(kernel.launches)
-                        .arg(kernel.launches == 1 ? QString() : QStringLiteral("es"));
+    f.launchWords =
+        QStringLiteral(
+            "%1 blocks of %2 threads, %3 registers per thread, %4 B shared memory per block; "
+            "%5 launch%6")
+            .arg(kernel.grid.count())
+            .arg(kernel.block.count())
+            .arg(kernel.registersPerThread)
+            .arg(quint64(kernel.staticSharedBytes) + kernel.dynamicSharedBytes)
+            .arg(kernel.launches)
+            .arg(kernel.launches == 1 ? QString() : QStringLiteral("es"));
     fillFromLaunch(f, l, run.device, info);
     return f;
 }

@@ -1,24 +1,23 @@
 #pragma once
 
-#include <QString>
-#include <QVector>
-
-#include <optional>
-
 #include "models/kernelgroups.h"
 #include "models/runentry.h"
 #include "slicescope/occupancy/residency.h"
+
+#include <QString>
+#include <QVector>
+#include <optional>
 
 namespace slicescope::models {
 
 // Everything the occupancy view shows about one GPU run, derived from its launch geometry, its
 // device and the occupancy calculator. Computed once per selection.
 struct OccupancyFacts {
-    bool hasLaunch = false;     // false for CPU runs and recorded runs without launch facts
-    QString title;              // "slice-outer on NVIDIA H200 (modelled)"
-    QString launchWords;        // "one block of 64 threads; 1 thread works; 131 of 132 SMs idle"
-    QString limiterWords;       // the limiter in plain words
-    QString problem;            // why no launch facts / why no curve, when so
+    bool hasLaunch = false; // false for CPU runs and recorded runs without launch facts
+    QString title;          // "slice-outer on NVIDIA H200 (modelled)"
+    QString launchWords;    // "one block of 64 threads; 1 thread works; 131 of 132 SMs idle"
+    QString limiterWords;   // the limiter in plain words
+    QString problem;        // why no launch facts / why no curve, when so
 
     std::uint32_t blockSize = 0;
     std::uint32_t registersPerThread = 0;

@@ -1,17 +1,19 @@
-#include <gtest/gtest.h>
-
-#include <vector>
-
 #include "slicescope/trace/runsummary.h"
+
+#include <gtest/gtest.h>
+#include <vector>
 
 using namespace slicescope;
 using namespace slicescope::trace;
 
 namespace {
 
-problem::Problem seed() { return *problem::makeProblem({100, 4000, 5}, problem::Dtype::F64, 1); }
+problem::Problem seed() {
+    return *problem::makeProblem({100, 4000, 5}, problem::Dtype::F64, 1);
+}
 
-Activity activity(ActivityKind kind, std::int64_t startNs, std::int64_t endNs, std::uint64_t bytes = 0) {
+Activity activity(ActivityKind kind, std::int64_t startNs, std::int64_t endNs,
+                  std::uint64_t bytes = 0) {
     Activity a;
     a.kind = kind;
     a.startNs = startNs;
@@ -112,9 +114,13 @@ TEST(Verdict, CopyBoundGpuRunLosesToAFasterCpuRun) {
     const trace::Run cpu = cpuRun("cpu-parallel", 6'100'000);
     const auto all = summarized({&gpu, &cpu});
     const std::string text = verdict(all[0], all);
-    EXPECT_EQ(text.rfind("copies take 97 % of the run: at this arithmetic intensity", 0), 0u) << text;
-    EXPECT_NE(text.find("the CPU wins (cpu-parallel 6.10 ms against 12.4 ms here)"), std::string::npos) << text;
-    EXPECT_NE(text.find("raise work per element to see the GPU pull ahead"), std::string::npos) << text;
+    EXPECT_EQ(text.rfind("copies take 97 % of the run: at this arithmetic intensity", 0), 0u)
+        << text;
+    EXPECT_NE(text.find("the CPU wins (cpu-parallel 6.10 ms against 12.4 ms here)"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("raise work per element to see the GPU pull ahead"), std::string::npos)
+        << text;
 }
 
 TEST(Verdict, CopyBoundGpuRunThatBeatsTheCpuSaysSo) {
@@ -164,14 +170,15 @@ TEST(Verdict, CpuRunComparedWithTheFastestGpuRun) {
     const trace::Run cpu = cpuRun("cpu-parallel", 6'200'000);
     const auto all = summarized({&gpu, &cpu});
     const std::string text = verdict(all[1], all);
-    EXPECT_NE(text.find("faster than the fastest GPU run (elementwise-broadcast, 12.4 ms"), std::string::npos)
+    EXPECT_NE(text.find("faster than the fastest GPU run (elementwise-broadcast, 12.4 ms"),
+              std::string::npos)
         << text;
 }
 
 TEST(Verdict, CpuRunWithinTenPercentOfTheGpuIsAboutAsFast) {
     const trace::Run gpu = gpuRun("elementwise-broadcast");
-    const trace::Run close = cpuRun("cpu-parallel", 13'000'000);  // 12.4 ms on the GPU
-    const trace::Run slower = cpuRun("cpu-serial", 37'200'000);   // 3x
+    const trace::Run close = cpuRun("cpu-parallel", 13'000'000); // 12.4 ms on the GPU
+    const trace::Run slower = cpuRun("cpu-serial", 37'200'000);  // 3x
     const auto all = summarized({&gpu, &close, &slower});
     EXPECT_NE(verdict(all[1], all).find("about as fast as the fastest GPU run"), std::string::npos);
     EXPECT_NE(verdict(all[2], all).find("3.0x slower than the fastest GPU run"), std::string::npos);
@@ -194,10 +201,12 @@ TEST(DescribeLaunch, ElementwiseFillsEverySm) {
     launch.block = {256, 1, 1};
     launch.workers = 2'000'000;
     run.launch = launch;
-    EXPECT_EQ(describeLaunch(run), "7,813 blocks of 256 threads; 2,000,000 threads work; no SM idle");
+    EXPECT_EQ(describeLaunch(run),
+              "7,813 blocks of 256 threads; 2,000,000 threads work; no SM idle");
     launch.workers = 7813 * 256;
     run.launch = launch;
-    EXPECT_EQ(describeLaunch(run), "7,813 blocks of 256 threads; all 2,000,128 threads work; no SM idle");
+    EXPECT_EQ(describeLaunch(run),
+              "7,813 blocks of 256 threads; all 2,000,128 threads work; no SM idle");
     run.launch.reset();
     EXPECT_EQ(describeLaunch(run), "");
 }
@@ -208,8 +217,12 @@ struct FormatRow {
 };
 
 TEST(Format, Durations) {
-    const FormatRow rows[] = {{0, "0 ns"},           {999, "999 ns"},        {1'000, "1.00 \xC2\xB5s"},
-                              {47'200, "47.2 \xC2\xB5s"}, {6'100'000, "6.10 ms"}, {123'400'000, "123 ms"},
+    const FormatRow rows[] = {{0, "0 ns"},
+                              {999, "999 ns"},
+                              {1'000, "1.00 \xC2\xB5s"},
+                              {47'200, "47.2 \xC2\xB5s"},
+                              {6'100'000, "6.10 ms"},
+                              {123'400'000, "123 ms"},
                               {1'200'000'000, "1.20 s"}};
     for (const auto& row : rows) {
         EXPECT_EQ(formatDurationNs(row.ns), row.text) << row.ns;

@@ -1,16 +1,16 @@
 // Image export: PNG of the requested size and DPI, PDF and SVG, errors; and the headless
 // `slicescope --export-image` of the real program.
-#include <QFile>
-#include <QImage>
-#include <QProcess>
-#include <QTest>
-
 #include "gui/occupancyview.h"
 #include "gui/reportrenderer.h"
 #include "gui/timelineview.h"
 #include "models/session.h"
 #include "models/viewstate.h"
 #include "testhelpers.h"
+
+#include <QFile>
+#include <QImage>
+#include <QProcess>
+#include <QTest>
 
 using namespace slicescope;
 using namespace slicescope::models;
@@ -36,8 +36,11 @@ struct Scene {
     OccupancyView occupancy{&session, &state};
     ReportRenderer renderer{&timeline, &occupancy, &session};
     Scene() {
-        session.addRuns({makeRunEntry(testhelpers::gpuShapedRun("slice-outer", trace::RunMode::MeasuredGpu, 2), RunOrigin::Opened),
-                         makeRunEntry(testhelpers::gpuShapedRun("modelled", trace::RunMode::Modelled), RunOrigin::Opened)});
+        session.addRuns(
+            {makeRunEntry(testhelpers::gpuShapedRun("slice-outer", trace::RunMode::MeasuredGpu, 2),
+                          RunOrigin::Opened),
+             makeRunEntry(testhelpers::gpuShapedRun("modelled", trace::RunMode::Modelled),
+                          RunOrigin::Opened)});
         state.setSelectedRun(QStringLiteral("slice-outer"));
     }
 };
@@ -68,7 +71,9 @@ class TestReportRenderer : public QObject {
     QTemporaryDir dir_;
 };
 
-void TestReportRenderer::initTestCase() { QVERIFY(dir_.isValid()); }
+void TestReportRenderer::initTestCase() {
+    QVERIFY(dir_.isValid());
+}
 
 void TestReportRenderer::pngHasTheRequestedSize_data() {
     QTest::addColumn<QSize>("size");
@@ -80,7 +85,8 @@ void TestReportRenderer::pngHasTheRequestedSize_data() {
 void TestReportRenderer::pngHasTheRequestedSize() {
     QFETCH(QSize, size);
     Scene scene;
-    const QString path = dir_.filePath(QStringLiteral("out-%1x%2.png").arg(size.width()).arg(size.height()));
+    const QString path =
+        dir_.filePath(QStringLiteral("out-%1x%2.png").arg(size.width()).arg(size.height()));
     QString error;
     QVERIFY2(scene.renderer.exportTo(path, size, 96, &error), qPrintable(error));
     QImage image(path);
@@ -96,7 +102,8 @@ void TestReportRenderer::dpiIsStoredAndScalesTheLayout() {
     const QImage doubled = scene.renderer.renderImage(QSize(1600, 900), 192);
     QCOMPARE(doubled.size(), QSize(1600, 900));
     QCOMPARE(doubled.dotsPerMeterX(), int(192 / 0.0254 + 0.5));
-    // Drawn twice as large: the title's first line of text (dark ink from the top) is twice as tall.
+    // Drawn twice as large: the title's first line of text (dark ink from the top) is twice as
+    // tall.
     auto titleHeight = [](const QImage& image) {
         auto inkRow = [&image](int y) {
             for (int x = 0; x < image.width() / 3; ++x) {
@@ -138,18 +145,22 @@ void TestReportRenderer::pdfAndSvgAreVector() {
     QVERIFY(s.open(QIODevice::ReadOnly));
     const QByteArray text = s.readAll();
     QVERIFY(text.contains("<svg"));
-    QVERIFY(text.contains("slice-outer"));      // text stays text
-    QVERIFY(text.contains("MODELLED"));         // and the modelled run says so
+    QVERIFY(text.contains("slice-outer")); // text stays text
+    QVERIFY(text.contains("MODELLED"));    // and the modelled run says so
 }
 
 void TestReportRenderer::badRequestsAreErrors() {
     Scene scene;
     QString error;
-    QVERIFY(!scene.renderer.exportTo(dir_.filePath(QStringLiteral("x.bmpx")), QSize(800, 600), 96, &error));
+    QVERIFY(!scene.renderer.exportTo(dir_.filePath(QStringLiteral("x.bmpx")), QSize(800, 600), 96,
+                                     &error));
     QVERIFY(error.contains(QStringLiteral("unknown image format")));
-    QVERIFY(!scene.renderer.exportTo(dir_.filePath(QStringLiteral("x.png")), QSize(10, 10), 96, &error));
-    QVERIFY(!scene.renderer.exportTo(dir_.filePath(QStringLiteral("x.png")), QSize(800, 600), 5000, &error));
-    QVERIFY(!scene.renderer.exportTo(QStringLiteral("/nonexistent-dir/x.png"), QSize(800, 600), 96, &error));
+    QVERIFY(!scene.renderer.exportTo(dir_.filePath(QStringLiteral("x.png")), QSize(10, 10), 96,
+                                     &error));
+    QVERIFY(!scene.renderer.exportTo(dir_.filePath(QStringLiteral("x.png")), QSize(800, 600), 5000,
+                                     &error));
+    QVERIFY(!scene.renderer.exportTo(QStringLiteral("/nonexistent-dir/x.png"), QSize(800, 600), 96,
+                                     &error));
     QVERIFY(error.contains(QStringLiteral("cannot write")));
 }
 
@@ -159,8 +170,8 @@ void TestReportRenderer::headlessExportOfARealTrace() {
     const QString out = dir_.filePath(QStringLiteral("headless.png"));
     QProcess process;
     process.setProcessEnvironment(headlessEnvironment());
-    process.start(testhelpers::guiPath(), {QStringLiteral("--export-image"), out, trace, QStringLiteral("--size"),
-                                           QStringLiteral("1280x720")});
+    process.start(testhelpers::guiPath(), {QStringLiteral("--export-image"), out, trace,
+                                           QStringLiteral("--size"), QStringLiteral("1280x720")});
     QVERIFY(process.waitForFinished(120'000));
     QCOMPARE(process.exitStatus(), QProcess::NormalExit);
     QVERIFY2(process.exitCode() == 0, process.readAllStandardError().constData());
@@ -190,9 +201,14 @@ void TestReportRenderer::headlessExportFailsCleanly() {
     const QString out = dir_.filePath(QStringLiteral("never.png"));
     const Case cases[] = {
         {{QStringLiteral("--export-image"), out, corrupt}, 1, "cannot read"},
-        {{QStringLiteral("--export-image"), out, dir_.filePath(QStringLiteral("missing.json"))}, 1, "missing.json"},
+        {{QStringLiteral("--export-image"), out, dir_.filePath(QStringLiteral("missing.json"))},
+         1,
+         "missing.json"},
         {{QStringLiteral("--export-image"), out}, 2, "needs a trace file"},
-        {{QStringLiteral("--export-image"), out, corrupt, QStringLiteral("--size"), QStringLiteral("big")}, 2, "--size"},
+        {{QStringLiteral("--export-image"), out, corrupt, QStringLiteral("--size"),
+          QStringLiteral("big")},
+         2,
+         "--size"},
     };
     for (const Case& c : cases) {
         QProcess process;

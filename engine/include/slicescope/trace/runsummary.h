@@ -1,10 +1,10 @@
 #pragma once
 
+#include "slicescope/trace/trace.h"
+
 #include <cstdint>
 #include <span>
 #include <string>
-
-#include "slicescope/trace/trace.h"
 
 // What a run spent its time on, and a verdict in plain words: the analysis the CLI and the GUI
 // both show under a run.
@@ -12,11 +12,11 @@ namespace slicescope::trace {
 
 // Time per kind of work, summed over all repetitions of the run.
 struct RunSummary {
-    std::int64_t wallNs = 0;        // host wall time of the whole run (Run::wallNs)
-    std::int64_t spanNs = 0;        // first activity start to last activity end
+    std::int64_t wallNs = 0; // host wall time of the whole run (Run::wallNs)
+    std::int64_t spanNs = 0; // first activity start to last activity end
     std::int64_t htodNs = 0;
     std::int64_t dtohNs = 0;
-    std::int64_t otherCopyNs = 0;   // DtoD and HtoH copies
+    std::int64_t otherCopyNs = 0; // DtoD and HtoH copies
     std::int64_t kernelNs = 0;
     std::int64_t memsetNs = 0;
     std::int64_t apiNs = 0;
