@@ -13,6 +13,7 @@
 #include <QFileInfo>
 #include <QIcon>
 #include <QRegularExpression>
+#include <QSaveFile>
 #include <cstdio>
 
 namespace {
@@ -36,8 +37,10 @@ bool parseSize(const QString& text, QSize& size) {
     return true;
 }
 
-// `slicescope --export-image OUT TRACE [--size WxH] [--dpi N]`: no window, an exit status.
-int exportHeadless(const QString& out, const QStringList& traces, const QSize& size, double dpi) {
+// `slicescope --export-image OUT TRACE [--size WxH|slide|hd|4k|paper] [--dpi N] [--view V]
+// [--text-boxes BOXES.json]`: no window, an exit status.
+int exportHeadless(const QString& out, const QStringList& traces, const QSize& size, double dpi,
+                   const gui::ReportOptions& options, const QString& textBoxesPath) {
     if (traces.isEmpty()) {
         return fail(
             QStringLiteral(
@@ -67,12 +70,22 @@ int exportHeadless(const QString& out, const QStringList& traces, const QSize& s
     gui::TimelineView timeline(&session, &state);
     gui::OccupancyView occupancy(&session, &state);
     gui::ReportRenderer renderer(&timeline, &occupancy, &session);
+    renderer.setOptions(options);
     QString error;
-    if (!renderer.exportTo(out, size, dpi, &error)) {
+    QVector<gui::TextBox> boxes;
+    if (!renderer.exportTo(out, size, dpi, &error, textBoxesPath.isEmpty() ? nullptr : &boxes)) {
         return fail(error);
     }
+    if (!textBoxesPath.isEmpty()) {
+        QSaveFile file(textBoxesPath);
+        const QByteArray json = gui::textBoxesJson(boxes);
+        if (!file.open(QIODevice::WriteOnly) || file.write(json) != json.size() || !file.commit()) {
+            return fail(QStringLiteral("cannot write %1").arg(textBoxesPath));
+        }
+    }
+    const QSize written = renderer.resolvedSize(size, dpi);
     std::printf("wrote %s (%dx%d)\n", QFileInfo(out).absoluteFilePath().toLocal8Bit().constData(),
-                size.width(), size.height());
+                written.width(), written.height());
     return 0;
 }
 
@@ -113,11 +126,29 @@ int main(int argc, char** argv) {
         QStringLiteral("FILE"));
     const QCommandLineOption size(
         QStringLiteral("size"),
-        QStringLiteral("Image size for --export-image (default 1920x1080)."), QStringLiteral("WxH"),
-        QStringLiteral("1920x1080"));
-    const QCommandLineOption dpi(QStringLiteral("dpi"),
-                                 QStringLiteral("DPI for --export-image PNGs (default 96)."),
-                                 QStringLiteral("N"), QStringLiteral("96"));
+        QStringLiteral(
+            "Image size for --export-image: WxH in pixels (default 1920x1080), or a preset: "
+            "slide (1280x720), hd (1920x1080), 4k (3840x2160), each the same 16:9 slide, "
+            "or paper (7 in wide, vector PDF/SVG or a 300 dpi PNG)."),
+        QStringLiteral("SIZE"), QStringLiteral("1920x1080"));
+    const QCommandLineOption dpi(
+        QStringLiteral("dpi"),
+        QStringLiteral(
+            "DPI for --export-image (default 96, or the preset's: hd 144, 4k 288, paper 300)."),
+        QStringLiteral("N"), QStringLiteral("96"));
+    const QCommandLineOption view(
+        QStringLiteral("view"),
+        QStringLiteral(
+            "What --export-image shows: overview, detail, breakdown, occupancy or all, or a "
+            "comma-separated list (default overview,breakdown,occupancy)."),
+        QStringLiteral("VIEW"), QStringLiteral("overview,breakdown,occupancy"));
+    const QCommandLineOption textBoxes(
+        QStringLiteral("text-boxes"),
+        QStringLiteral("With --export-image: also write every text drawn, as a JSON array of "
+                       "{text, x, y, w, h} in output pixels, to FILE."),
+        QStringLiteral("FILE"));
+    parser.addOption(view);
+    parser.addOption(textBoxes);
     const QCommandLineOption restore(
         QStringLiteral("restore-session"),
         QStringLiteral("Restore the autosaved session without asking."));
@@ -162,19 +193,37 @@ int main(int argc, char** argv) {
 
     if (parser.isSet(exportImage)) {
         QSize imageSize;
-        if (!parseSize(parser.value(size), imageSize)) {
-            return fail(QStringLiteral("--size must look like 1920x1080 (got '%1')")
-                            .arg(parser.value(size)),
-                        kExitUsage);
+        double dpiValue = 96;
+        if (const auto preset = gui::exportPreset(parser.value(size))) {
+            imageSize = preset->sizePx;
+            dpiValue = preset->dpi;
+        } else if (!parseSize(parser.value(size), imageSize)) {
+            return fail(
+                QStringLiteral("--size must look like 1920x1080 or be one of %1 (got '%2')")
+                    .arg(gui::exportPresetNames().join(QStringLiteral(", ")), parser.value(size)),
+                kExitUsage);
         }
-        bool ok = false;
-        const double dpiValue = parser.value(dpi).toDouble(&ok);
-        if (!ok) {
-            return fail(QStringLiteral("--dpi must be a number (got '%1')").arg(parser.value(dpi)),
-                        kExitUsage);
+        if (parser.isSet(dpi)) {
+            bool ok = false;
+            dpiValue = parser.value(dpi).toDouble(&ok);
+            if (!ok) {
+                return fail(
+                    QStringLiteral("--dpi must be a number (got '%1')").arg(parser.value(dpi)),
+                    kExitUsage);
+            }
         }
+        const auto views = gui::ReportViews::parse(parser.value(view));
+        if (!views) {
+            return fail(
+                QStringLiteral("--view must be overview, detail, breakdown, occupancy or all, "
+                               "or a comma-separated list of them (got '%1')")
+                    .arg(parser.value(view)),
+                kExitUsage);
+        }
+        gui::ReportOptions reportOptions;
+        reportOptions.views = *views;
         return exportHeadless(parser.value(exportImage), parser.positionalArguments(), imageSize,
-                              dpiValue);
+                              dpiValue, reportOptions, parser.value(textBoxes));
     }
 
     gui::StartOptions options;

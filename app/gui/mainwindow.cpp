@@ -1056,8 +1056,10 @@ QFuture<QString> MainWindow::exportSession(const QString& path, SessionFormat fo
     return future;
 }
 
-bool MainWindow::exportImage(const QString& path, const QSize& sizePx, double dpi, QString* error) {
+bool MainWindow::exportImage(const QString& path, const QSize& sizePx, double dpi, QString* error,
+                             const ReportOptions& options) {
     ReportRenderer renderer(timeline_, occupancy_, session_);
+    renderer.setOptions(options);
     QString message;
     const bool ok = renderer.exportTo(path, sizePx, dpi, &message);
     if (!ok) {
@@ -1082,7 +1084,7 @@ void MainWindow::exportImageDialog() {
         return;
     }
     settings.setValue(QStringLiteral("lastExport"), dialog.path());
-    exportImage(dialog.path(), dialog.sizePx(), dialog.dpi());
+    exportImage(dialog.path(), dialog.sizePx(), dialog.dpi(), nullptr, dialog.options());
 }
 
 void MainWindow::exportTable(bool chrome) {

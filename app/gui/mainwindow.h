@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 
+#include "gui/reportrenderer.h"
 #include "models/cliplan.h"
 #include "models/recordplan.h"
 #include "models/traceloader.h"
@@ -68,7 +69,8 @@ class MainWindow : public QMainWindow {
     void start();
 
     void openTrace(const QString& path);
-    bool exportImage(const QString& path, const QSize& sizePx, double dpi, QString* error = nullptr);
+    bool exportImage(const QString& path, const QSize& sizePx, double dpi, QString* error = nullptr,
+                     const ReportOptions& options = {});
     void startRun();
     void cancelRun();
     // "Record program…": asks for the program (RecordDialog), then records it.

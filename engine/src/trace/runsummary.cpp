@@ -26,9 +26,8 @@ const SummarizedRun* fastest(const SummarizedRun& subject, std::span<const Summa
                              Accept accept) {
     const SummarizedRun* best = nullptr;
     for (const auto& other : all) {
-        if (other.run == nullptr || other.run == subject.run ||
-            !sameProblem(*other.run, *subject.run) || !accept(other) ||
-            other.summary.perRepetitionNs() <= 0) {
+        if (other.run == nullptr || other.run == subject.run || !comparable(subject, other) ||
+            !accept(other) || other.summary.perRepetitionNs() <= 0) {
             continue;
         }
         if (best == nullptr || other.summary.perRepetitionNs() < best->summary.perRepetitionNs()) {
@@ -75,12 +74,12 @@ std::string gpuVerdict(const SummarizedRun& subject, std::span<const SummarizedR
         if (cpu && cpu->summary.perRepetitionNs() < s.perRepetitionNs()) {
             text += "at this arithmetic intensity";
             text += intensity.empty() ? std::string() : " (" + intensity + ")";
-            text += " the CPU wins (" + cpu->run->id + " " +
+            text += " the CPU wins (" + cpu->displayName() + " " +
                     formatDurationNs(cpu->summary.perRepetitionNs()) + " against " + here +
                     " here); raise work per element to see the GPU pull ahead";
         } else if (cpu) {
-            text += "the GPU still beats the CPU (" + here + " against " + cpu->run->id + " " +
-                    formatDurationNs(cpu->summary.perRepetitionNs()) +
+            text += "the GPU still beats the CPU (" + here + " against " + cpu->displayName() +
+                    " " + formatDurationNs(cpu->summary.perRepetitionNs()) +
                     "); pinned memory or fewer copies would widen the gap";
         } else {
             text += "the copies, not the kernel, decide the time";
@@ -102,12 +101,12 @@ std::string gpuVerdict(const SummarizedRun& subject, std::span<const SummarizedR
         }
     }
     if (cpu && cpu->summary.perRepetitionNs() < s.perRepetitionNs()) {
-        text += "; the CPU is faster (" + cpu->run->id + " " +
+        text += "; the CPU is faster (" + cpu->displayName() + " " +
                 formatDurationNs(cpu->summary.perRepetitionNs()) + " against " + here + " here)";
     } else if (cpu) {
         text += "; " +
                 formatRatio(double(cpu->summary.perRepetitionNs()) / double(s.perRepetitionNs())) +
-                "x faster than the CPU (" + cpu->run->id + ")";
+                "x faster than the CPU (" + cpu->displayName() + ")";
     }
     return text;
 }
@@ -121,17 +120,17 @@ std::string cpuVerdict(const SummarizedRun& subject, std::span<const SummarizedR
     if (gpu) {
         const std::int64_t gpuNs = gpu->summary.perRepetitionNs();
         if (s.perRepetitionNs() <= gpuNs) {
-            text += ", faster than the fastest GPU run (" + gpu->run->id + ", " +
+            text += ", faster than the fastest GPU run (" + gpu->displayName() + ", " +
                     formatDurationNs(gpuNs) + " with its copies" +
                     (gpu->run->mode == RunMode::Modelled ? ", modelled" : "") +
                     "): the data moves more than it is worked on";
         } else if (double(s.perRepetitionNs()) < 1.1 * double(gpuNs)) {
-            text += ", about as fast as the fastest GPU run (" + gpu->run->id + ", " +
+            text += ", about as fast as the fastest GPU run (" + gpu->displayName() + ", " +
                     formatDurationNs(gpuNs) + " with its copies" +
                     (gpu->run->mode == RunMode::Modelled ? ", modelled" : "") + ")";
         } else {
             text += ", " + formatRatio(double(s.perRepetitionNs()) / double(gpuNs)) +
-                    "x slower than the fastest GPU run (" + gpu->run->id + ", " +
+                    "x slower than the fastest GPU run (" + gpu->displayName() + ", " +
                     formatDurationNs(gpuNs) + " with its copies" +
                     (gpu->run->mode == RunMode::Modelled ? ", modelled" : "") + ")";
         }
@@ -206,8 +205,15 @@ RunSummary summarize(const Run& run) {
         case ActivityKind::Host:
             // The CPU backend names its compute spans "compute" (thread 0) and
             // "compute: thread k" (worker threads, which overlap thread 0's span).
-            if (a.threadId == 0 && run.name(a).starts_with("compute")) {
-                s.hostComputeNs += d;
+            if (a.threadId == 0) {
+                const std::string_view name = run.name(a);
+                if (name.starts_with("compute")) {
+                    s.hostComputeNs += d;
+                } else if (name.starts_with("layout") || name.starts_with("materialize")) {
+                    // The GPU backend's transposes ("layout: discount to C x R x N") and
+                    // expanded inputs ("materialize multBy to R x C x N").
+                    s.hostLayoutNs += d;
+                }
             }
             break;
         case ActivityKind::Sync:
@@ -217,6 +223,20 @@ RunSummary summarize(const Run& run) {
     }
     s.spanNs = any ? last - first : 0;
     return s;
+}
+
+std::string hostOf(const Run& run) {
+    return run.mode == RunMode::MeasuredCpu ? run.device.name : std::string();
+}
+
+bool comparable(const SummarizedRun& a, const SummarizedRun& b) {
+    if (a.run == nullptr || b.run == nullptr || !sameProblem(*a.run, *b.run) ||
+        a.batch != b.batch) {
+        return false;
+    }
+    const std::string hostA = hostOf(*a.run);
+    const std::string hostB = hostOf(*b.run);
+    return hostA.empty() || hostB.empty() || hostA == hostB;
 }
 
 std::string verdict(const SummarizedRun& subject, std::span<const SummarizedRun> all) {
