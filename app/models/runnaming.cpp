@@ -3,6 +3,7 @@
 #include <QFileInfo>
 #include <QRegularExpression>
 #include <QSet>
+#include <algorithm>
 
 namespace slicescope::models {
 
@@ -99,23 +100,25 @@ QStringList RunNaming::nameBatch(const QList<RunNameRequest>& batch) {
         stems[i] = stem;
         needSuffix << i;
     }
-    // One suffix for the whole batch: the smallest that is free for every run needing one.
-    int suffix = 2;
-    for (bool clash = true; clash && !needSuffix.isEmpty();) {
-        clash = false;
-        QSet<QString> candidates;
+    // One suffix for the whole batch: the smallest that is free for every run needing one. Runs
+    // of the batch that share a stem take it and the numbers after it, in order.
+    QList<int> occurrence(batch.size(), 0);
+    {
+        QHash<QString, int> seen;
         for (int i : needSuffix) {
-            const QString candidate = stems[i] + QLatin1Char('-') + QString::number(suffix);
-            if (!isFree(candidate) || candidates.contains(candidate)) {
-                clash = true;
-                ++suffix;
-                break;
-            }
-            candidates.insert(candidate);
+            occurrence[i] = seen[stems[i]]++;
         }
     }
+    auto nameWith = [&](int i, int suffix) -> QString {
+        return QStringLiteral("%1-%2").arg(stems[i]).arg(suffix + occurrence[i]);
+    };
+    int suffix = 2;
+    while (std::any_of(needSuffix.begin(), needSuffix.end(),
+                       [&](int i) { return !isFree(nameWith(i, suffix)); })) {
+        ++suffix;
+    }
     for (int i : needSuffix) {
-        names[i] = stems[i] + QLatin1Char('-') + QString::number(suffix);
+        names[i] = nameWith(i, suffix);
     }
     for (int i = 0; i < batch.size(); ++i) {
         issued_.insert(names[i], batch[i].deviceTag);
