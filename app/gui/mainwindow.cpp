@@ -554,8 +554,10 @@ void MainWindow::exportSessionDialog(models::SessionController::ExportFormat cho
     }
 }
 
-bool MainWindow::exportImage(const QString& path, const QSize& sizePx, double dpi, QString* error) {
+bool MainWindow::exportImage(const QString& path, const QSize& sizePx, double dpi, QString* error,
+                             const ReportOptions& options) {
     ReportRenderer renderer(timeline_, occupancy_, controller_->session());
+    renderer.setOptions(options);
     QString message;
     const bool ok = renderer.exportTo(path, sizePx, dpi, &message);
     if (!ok) {
@@ -581,7 +583,7 @@ void MainWindow::exportImageDialog() {
         return;
     }
     settings.setValue(QStringLiteral("lastExport"), dialog.path());
-    exportImage(dialog.path(), dialog.sizePx(), dialog.dpi());
+    exportImage(dialog.path(), dialog.sizePx(), dialog.dpi(), nullptr, dialog.options());
 }
 
 void MainWindow::newSession() {

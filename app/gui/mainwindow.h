@@ -1,5 +1,6 @@
 #pragma once
 
+#include "gui/reportrenderer.h"
 #include "models/cliplan.h"
 #include "models/recordplan.h"
 #include "models/sessioncontroller.h"
@@ -50,8 +51,8 @@ class MainWindow : public QMainWindow {
     models::ViewState* viewState() const { return state_; }
 
     void openTrace(const QString& path);
-    bool exportImage(const QString& path, const QSize& sizePx, double dpi,
-                     QString* error = nullptr);
+    bool exportImage(const QString& path, const QSize& sizePx, double dpi, QString* error = nullptr,
+                     const ReportOptions& options = {});
     // Runs the run panel's checked strategies.
     void startRun();
     void cancelRun();

@@ -1,6 +1,8 @@
 #include "gui/occupancybarsplot.h"
 
 #include "gui/theme.h"
+#include "models/occupancyfacts.h"
+#include "models/runnaming.h"
 #include "models/session.h"
 #include "models/viewstate.h"
 
@@ -23,6 +25,27 @@ QCPBars* makeBars(QCustomPlot* plot, const QString& name, const QColor& color,
 
 QString percentLabel(double fraction) {
     return models::toQString(trace::formatPercent(fraction));
+}
+
+// The run's name, or a recorded kernel's name (elided in the middle: mangled names are long) and
+// its run; the device when the runs differ in device; "modelled" when modelled.
+QString tickLabel(const models::OccupancyRow& row, bool withDevice) {
+    QStringList lines;
+    lines << models::elideMiddle(row.kernel.isEmpty() ? row.runId : row.kernel, 32);
+    QStringList second;
+    if (!row.kernel.isEmpty()) {
+        second << QStringLiteral("in ") + models::elideMiddle(row.runId, 24);
+    }
+    if (withDevice) {
+        second << row.device;
+    }
+    if (row.modelled) {
+        second << QStringLiteral("modelled");
+    }
+    if (!second.isEmpty()) {
+        lines << second.join(QStringLiteral(" \u00b7 "));
+    }
+    return lines.join(QLatin1Char('\n'));
 }
 
 } // namespace
@@ -83,12 +106,9 @@ void OccupancyBarsPlot::rebuild() {
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
     int key = 0;
     const QFont valueFont = theme::plotFont(8);
-    for (const auto& entry : session_->runs()) {
-        const auto& run = *entry->run;
-        if (!run.occupancy || !entry->visible) {
-            continue;
-        }
-        if (entry->id == state_->selectedRun()) {
+    const bool withDevice = models::devicesDiffer(session_->runs());
+    for (const auto& row : models::occupancyRows(session_->runs())) {
+        if (row.runId == state_->selectedRun()) {
             auto* band = new QCPItemRect(this);
             band->topLeft->setCoords(-5, key - 0.48);
             band->bottomRight->setCoords(200, key + 0.48);
@@ -97,12 +117,13 @@ void OccupancyBarsPlot::rebuild() {
             band->setClipToAxisRect(true);
             band->setLayer(QStringLiteral("grid")); // under the bars, which live on "main"
         }
-        ticker->addTick(key, entry->isModelled() ? entry->id + QStringLiteral("\n(modelled)")
-                                                 : entry->id);
-        theoretical->addData(key, run.occupancy->theoretical * 100);
-        busy->addData(key, run.occupancy->threadSlotsBusy * 100);
-        if (run.occupancy->achieved) {
-            achieved->addData(key, *run.occupancy->achieved * 100);
+        ticker->addTick(key, tickLabel(row, withDevice));
+        theoretical->addData(key, row.theoretical * 100);
+        if (row.threadSlotsBusy) {
+            busy->addData(key, *row.threadSlotsBusy * 100);
+        }
+        if (row.achieved) {
+            achieved->addData(key, *row.achieved * 100);
         }
         const auto label = [&](double fraction, double offset) {
             auto* text = new QCPItemText(this);
@@ -113,12 +134,14 @@ void OccupancyBarsPlot::rebuild() {
             text->setColor(QColor(0x33, 0x33, 0x33));
             text->setClipToAxisRect(false);
         };
-        label(run.occupancy->theoretical, -0.27);
-        if (run.occupancy->achieved) {
-            label(*run.occupancy->achieved, 0);
+        label(row.theoretical, -0.27);
+        if (row.achieved) {
+            label(*row.achieved, 0);
         }
-        label(run.occupancy->threadSlotsBusy, 0.27);
-        runIds_ << entry->id;
+        if (row.threadSlotsBusy) {
+            label(*row.threadSlotsBusy, 0.27);
+        }
+        runIds_ << row.runId;
         ++key;
     }
     if (runIds_.isEmpty()) {
@@ -150,7 +173,8 @@ void OccupancyBarsPlot::rebuild() {
     xAxis->setLabel(tr("% of the SMs' warp or thread slots"));
     xAxis->setLabelFont(theme::plotFont(8.5));
     xAxis->setTickLabelFont(theme::plotFont(8.5));
-    setMinimumHeight(std::min(preferredHeight(), 420));
+    // Every run legible: the panel beside the timeline scrolls rather than squeezing the labels.
+    setMinimumHeight(preferredHeight());
     replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -163,6 +187,65 @@ void OccupancyBarsPlot::mousePressEvent(QMouseEvent* event) {
     if (key >= 0 && key < runIds_.size()) {
         state_->setSelectedRun(runIds_[key]);
     }
+}
+
+RowsChart OccupancyBarsPlot::chartFor(const models::Session& session, const QString& selectedRun) {
+    RowsChart chart;
+    chart.title = QStringLiteral("Occupancy of each GPU run and kernel");
+    chart.axisLabel = QStringLiteral("% of the SMs' warp or thread slots");
+    chart.emptyText = QStringLiteral(
+        "No GPU kernels: occupancy is how a GPU launch fills the SMs, and CPU runs have none.");
+    chart.maxValue = 100;
+    chart.ticks = {0, 25, 50, 75, 100};
+    chart.tickText = [](double v) { return QStringLiteral("%1 %").arg(v); };
+    const bool withDevice = models::devicesDiffer(session.runs());
+    bool anyAchieved = false, anyBusy = false, anyModelled = false;
+    for (const auto& r : models::occupancyRows(session.runs())) {
+        ChartRow row;
+        row.label = r.kernel.isEmpty() ? r.runId : r.kernel;
+        QStringList sub;
+        if (!r.kernel.isEmpty()) {
+            sub << QStringLiteral("in ") + r.runId;
+        }
+        if (withDevice) {
+            sub << r.device;
+        }
+        if (r.modelled) {
+            sub << QStringLiteral("modelled");
+        }
+        row.subLabel = sub.join(QStringLiteral(" \u00b7 "));
+        row.hatched = r.modelled;
+        row.selected = r.runId == selectedRun;
+        row.tooltip = (r.kernel.isEmpty() ? r.runId : r.kernel + QStringLiteral(" in ") + r.runId)
+                          .toHtmlEscaped();
+        row.bars << RowBar{{RowSegment{r.theoretical * 100, theme::theoreticalColor()}},
+                           percentLabel(r.theoretical)};
+        if (r.achieved) {
+            anyAchieved = true;
+            row.bars << RowBar{{RowSegment{*r.achieved * 100, theme::achievedColor()}},
+                               percentLabel(*r.achieved)};
+        }
+        if (r.threadSlotsBusy) {
+            anyBusy = true;
+            row.bars << RowBar{{RowSegment{*r.threadSlotsBusy * 100, theme::slotsBusyColor()}},
+                               percentLabel(*r.threadSlotsBusy)};
+        }
+        anyModelled = anyModelled || r.modelled;
+        chart.rows << row;
+    }
+    chart.legend << LegendItem{QStringLiteral("theoretical"), theme::theoreticalColor(), false};
+    if (anyAchieved) {
+        chart.legend << LegendItem{QStringLiteral("achieved"), theme::achievedColor(), false};
+    }
+    if (anyBusy) {
+        chart.legend << LegendItem{QStringLiteral("thread slots working"), theme::slotsBusyColor(),
+                                   false};
+    }
+    if (anyModelled) {
+        chart.legend << LegendItem{QStringLiteral("hatched: modelled"), QColor(0x88, 0x88, 0x88),
+                                   true};
+    }
+    return chart;
 }
 
 } // namespace slicescope::gui

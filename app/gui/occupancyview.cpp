@@ -1,5 +1,6 @@
 #include "gui/occupancyview.h"
 
+#include "gui/breakdownchart.h"
 #include "gui/occupancybarsplot.h"
 #include "gui/occupancycurveplot.h"
 #include "gui/qcp.h"
@@ -65,6 +66,8 @@ OccupancyView::OccupancyView(models::Session* session, models::ViewState* state,
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
     layout->setSpacing(6);
+    breakdown_ = new BreakdownChart(session, state, this);
+    layout->addWidget(breakdown_);
     bars_ = new OccupancyBarsPlot(session, state, this);
     layout->addWidget(bars_);
 
@@ -275,7 +278,7 @@ void OccupancyView::render(QCPPainter* painter, const QRectF& rect) {
     };
     if (bars_->runIds().isEmpty()) {
         drawWrapped(painter, area,
-                    tr("No GPU runs: occupancy is how a GPU launch fills the SMs, and CPU "
+                    tr("No GPU kernels: occupancy is how a GPU launch fills the SMs, and CPU "
                        "runs have none."),
                     theme::plotFont(9.5), QColor(0x55, 0x55, 0x55));
         area.setTop(area.top() + 8);

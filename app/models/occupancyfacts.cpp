@@ -1,7 +1,9 @@
 #include "models/occupancyfacts.h"
 
+#include "models/runnaming.h"
 #include "slicescope/occupancy/occupancycalculator.h"
 
+#include <QHash>
 #include <algorithm>
 
 namespace slicescope::models {
@@ -137,8 +139,9 @@ OccupancyFacts computeOccupancyFacts(const RunEntry& entry) {
 OccupancyFacts computeOccupancyFacts(const RunEntry& entry, const KernelGroup& kernel) {
     OccupancyFacts f;
     const trace::Run& run = *entry.run;
-    f.title = kernel.name + QStringLiteral(" in ") + entry.id + QStringLiteral(" on ") +
-              toQString(run.device.name);
+    // A mangled name has no spaces to wrap at: cut in the middle, so the panel never scrolls.
+    f.title = elideMiddle(kernel.name, 60) + QStringLiteral(" in ") + entry.id +
+              QStringLiteral(" on ") + toQString(run.device.name);
     trace::LaunchInfo l;
     l.grid = kernel.grid;
     l.block = kernel.block;
@@ -154,18 +157,94 @@ OccupancyFacts computeOccupancyFacts(const RunEntry& entry, const KernelGroup& k
         info->achieved = kernel.achieved;
     }
     f.hasLaunch = true;
+    const auto plural = [](std::uint64_t count, const QString& one, const QString& many) {
+        return QStringLiteral("%1 %2").arg(toQString(trace::formatCount(count)),
+                                           count == 1 ? one : many);
+    };
     f.launchWords =
-        QStringLiteral(
-            "%1 blocks of %2 threads, %3 registers per thread, %4 B shared memory per block; "
-            "%5 launch%6")
-            .arg(kernel.grid.count())
-            .arg(kernel.block.count())
-            .arg(kernel.registersPerThread)
-            .arg(quint64(kernel.staticSharedBytes) + kernel.dynamicSharedBytes)
-            .arg(kernel.launches)
-            .arg(kernel.launches == 1 ? QString() : QStringLiteral("es"));
+        QStringLiteral("%1 of %2, %3 per thread, %4 B shared memory per block; %5")
+            .arg(plural(kernel.grid.count(), QStringLiteral("block"), QStringLiteral("blocks")),
+                 plural(kernel.block.count(), QStringLiteral("thread"), QStringLiteral("threads")),
+                 plural(kernel.registersPerThread, QStringLiteral("register"),
+                        QStringLiteral("registers")),
+                 QString::number(quint64(kernel.staticSharedBytes) + kernel.dynamicSharedBytes),
+                 plural(std::uint64_t(kernel.launches), QStringLiteral("launch"),
+                        QStringLiteral("launches")));
     fillFromLaunch(f, l, run.device, info);
     return f;
+}
+
+QString elideMiddle(const QString& text, int maxChars) {
+    if (text.size() <= maxChars || maxChars < 5) {
+        return text;
+    }
+    const int keep = maxChars - 1;
+    const int head = (keep + 1) / 2;
+    return text.left(head) + QChar(0x2026) + text.right(keep - head);
+}
+
+QVector<OccupancyRow> occupancyRows(const std::vector<RunEntryPtr>& runs) {
+    QVector<OccupancyRow> rows;
+    for (const auto& entry : runs) {
+        if (!entry->visible) {
+            continue;
+        }
+        const trace::Run& run = *entry->run;
+        OccupancyRow base;
+        base.runId = entry->id;
+        base.device = shortDeviceName(run.device);
+        base.modelled = entry->isModelled();
+        if (run.occupancy) {
+            OccupancyRow row = base;
+            row.theoretical = run.occupancy->theoretical;
+            row.achieved = run.occupancy->achieved;
+            row.threadSlotsBusy = run.occupancy->threadSlotsBusy;
+            rows << row;
+            continue;
+        }
+        // A run without a launch of its own: one row per kernel name, its configurations
+        // weighted by the time they took.
+        struct Sum {
+            int group = -1;
+            double theoreticalNs = 0, theoreticalWeight = 0;
+            double achievedNs = 0, achievedWeight = 0;
+        };
+        QVector<QString> order;
+        QHash<QString, Sum> sums;
+        for (int g = 0; g < entry->kernels.size(); ++g) {
+            const KernelGroup& k = entry->kernels[g];
+            if (!sums.contains(k.name)) {
+                order << k.name;
+                sums[k.name].group = g;
+            }
+            Sum& sum = sums[k.name];
+            const double weight = double(std::max<std::int64_t>(1, k.totalNs));
+            if (k.theoretical) {
+                sum.theoreticalNs += *k.theoretical * weight;
+                sum.theoreticalWeight += weight;
+            }
+            if (k.achieved) {
+                sum.achievedNs += *k.achieved * weight;
+                sum.achievedWeight += weight;
+            }
+        }
+        for (const QString& name : order) {
+            const Sum& sum = sums[name];
+            if (sum.theoreticalWeight <= 0 && sum.achievedWeight <= 0) {
+                continue; // nothing the trace says about this kernel's occupancy
+            }
+            OccupancyRow row = base;
+            row.kernel = name;
+            row.kernelGroup = sum.group;
+            row.theoretical =
+                sum.theoreticalWeight > 0 ? sum.theoreticalNs / sum.theoreticalWeight : 0;
+            if (sum.achievedWeight > 0) {
+                row.achieved = sum.achievedNs / sum.achievedWeight;
+            }
+            rows << row;
+        }
+    }
+    return rows;
 }
 
 } // namespace slicescope::models

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "models/runentry.h"
+#include "models/runnaming.h"
 #include "slicescope/trace/trace.h"
 
 #include <QList>
@@ -25,7 +26,7 @@ class Session : public QObject {
     // Runs that are not shipped samples: what autosave keeps.
     int userRunCount() const;
 
-    // Appends, renaming a taken id to "id-2", "id-3", ...
+    // Appends one batch of runs, named by RunNaming (runnaming.h): unique, never reused.
     void addRuns(std::vector<RunEntryPtr> entries);
     void removeRun(int index);
     void clear();
@@ -50,6 +51,7 @@ class Session : public QObject {
     void updateVerdicts();
 
     std::vector<RunEntryPtr> runs_;
+    RunNaming naming_;
 };
 
 } // namespace slicescope::models

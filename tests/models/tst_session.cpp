@@ -10,6 +10,10 @@
 #include "models/traceloader.h"
 #include "testhelpers.h"
 
+#include <QFile>
+#include <QSignalSpy>
+#include <QTest>
+
 using namespace slicescope;
 using namespace slicescope::models;
 
@@ -156,7 +160,8 @@ void TestSession::visibilityIsPerRun() {
 
 void TestSession::toTraceUsesSessionIdsAndSkipsSamples() {
     Session session;
-    session.addRuns({entry(cpuRun("x", 1)), entry(cpuRun("x", 2)), entry(cpuRun("s", 3), RunOrigin::Sample)});
+    session.addRuns(
+        {entry(cpuRun("x", 1)), entry(cpuRun("x", 2)), entry(cpuRun("s", 3), RunOrigin::Sample)});
     QCOMPARE(session.userRunCount(), 2);
     const trace::Trace mine = session.toTrace(false);
     QCOMPARE(mine.runs.size(), std::size_t(2));
@@ -171,7 +176,8 @@ void TestSession::storeWritesAndReadsBack() {
     SessionStore store(path);
     QSignalSpy saved(&store, &SessionStore::saved);
     session.addRuns({entry(testhelpers::gpuShapedRun("slice-outer", trace::RunMode::Modelled, 2)),
-                     entry(cpuRun("cpu-serial", 5)), entry(cpuRun("sample", 5), RunOrigin::Sample)});
+                     entry(cpuRun("cpu-serial", 5)),
+                     entry(cpuRun("sample", 5), RunOrigin::Sample)});
     store.save(session);
     QVERIFY(store.waitForIdle());
     QVERIFY(QFile::exists(path));
