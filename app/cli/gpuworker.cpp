@@ -42,13 +42,15 @@ std::filesystem::path temporaryTrace(const char* what) {
 }
 
 // Starts this program with args; its stdout goes to stdoutFd when that is >= 0. The caller
-// reaps it: a worker held by a hung kernel is left to end on its own.
+// reaps it, except a worker held by a hung kernel, which is never waited for. The worker gets
+// SIGTERM when this process ends however it ends (the GUI's Cancel kills the CLI): a worker left
+// behind would hold the GPU while the next run measures.
 Result<pid_t> spawnSelf(std::vector<std::string> args, int stdoutFd) {
     record::ChildSpec spec;
     spec.argv = std::move(args);
     spec.program = "/proc/self/exe";
     spec.stdoutFd = stdoutFd;
-    spec.endWithParent = false;
+    spec.endWithParent = true;
     auto child = record::ChildProcess::start(spec);
     if (!child) {
         return fail(Error::Code::Internal,
