@@ -245,6 +245,9 @@ void MainWindow::connectController() {
     using C = models::SessionController;
     connect(controller_, &C::logLine, this, &MainWindow::appendLog);
     connect(controller_, &C::restoreOffered, this, &MainWindow::offerRestore);
+    connect(controller_, &C::sessionNotice, this, [this](const QString& message) {
+        infoBanner_->show(MessageBanner::Kind::Warning, message.toHtmlEscaped());
+    });
     connect(controller_, &C::devicesListed, this, &MainWindow::onDevicesListed);
     connect(controller_, &C::traceLoaded, this, &MainWindow::onTraceLoaded);
     connect(controller_, &C::traceFailed, this, [this](const QString& path, const QString& error) {

@@ -28,6 +28,21 @@ SessionController::SessionController(const QString& sessionFile, QObject* parent
     loader_ = new TraceLoader(this);
     runner_ = new CliRunner(this);
     devices_ = new DeviceListModel(this);
+    // The saved session is never overwritten before the user chose to restore or discard it.
+    autosaveArmed_ = !hasSavedSession();
+    if (store_->isFallback()) {
+        // Emitted once the caller has connected (the window does so right after constructing).
+        const QString message =
+            tr("Another SliceScope is using %1: this one saves its session to %2.")
+                .arg(store_->requestedPath(), store_->path());
+        QMetaObject::invokeMethod(
+            this,
+            [this, message] {
+                emit logLine(message);
+                emit sessionNotice(message);
+            },
+            Qt::QueuedConnection);
+    }
 
     connect(loader_, &TraceLoader::loaded, this, &SessionController::onLoaded);
     connect(loader_, &TraceLoader::busyChanged, this, &SessionController::loadingChanged);
@@ -140,37 +155,89 @@ void SessionController::onDevicesListed(int exitCode, const QByteArray& output,
 }
 
 bool SessionController::hasSavedSession() const {
-    return store_->exists() || !pendingRuns_->orphans().isEmpty();
+    return store_->exists() || !store_->others().isEmpty() || !pendingRuns_->orphans().isEmpty() ||
+           !adoptedRuns_.isEmpty();
 }
 
 void SessionController::offerRestore() {
     autosaveArmed_ = false; // keep the saved session until the user decides
-    emit restoreOffered(store_->exists(), int(pendingRuns_->orphans().size()));
+    emit restoreOffered(store_->exists() || !store_->others().isEmpty(),
+                        int(pendingRuns_->orphans().size() + adoptedRuns_.size()));
 }
 
 void SessionController::restoreSession() {
+    autosaveArmed_ = false; // until every restored file is in
     loadingRestore_ = true;
+    restoreFiles_.clear();
     if (store_->exists()) {
-        load(store_->path(), RunOrigin::Restored);
+        restoreFiles_ << store_->path();
     }
-    adoptedRuns_ = pendingRuns_->adoptOrphans();
-    for (const QString& path : adoptedRuns_) {
+    // Session files a second instance left: restored like run traces a killed GUI left, and
+    // deleted once this session's autosave holds their runs.
+    const QStringList others = store_->others();
+    restoreFiles_ << others;
+    adoptedRuns_ << others << pendingRuns_->adoptOrphans();
+    adoptedRuns_.removeDuplicates();
+    QStringList toLoad = restoreFiles_;
+    for (const QString& path : std::as_const(adoptedRuns_)) {
+        if (!toLoad.contains(path)) {
+            toLoad << path;
+        }
+    }
+    restoreLoadsLeft_ = int(toLoad.size());
+    for (const QString& path : std::as_const(toLoad)) {
         load(path, RunOrigin::Restored);
     }
-    if (!store_->exists() && adoptedRuns_.isEmpty()) {
+    if (restoreLoadsLeft_ == 0) {
         loadingRestore_ = false;
-        autosaveArmed_ = true;
+        armAutosave();
     }
 }
 
 void SessionController::discardSavedSession() {
     store_->discard();
+    for (const QString& path : store_->others()) {
+        QFile::remove(path);
+    }
+    for (const QString& path : std::as_const(adoptedRuns_)) {
+        QFile::remove(path); // adopted by a restore that was cancelled
+    }
+    adoptedRuns_.clear();
     pendingRuns_->discardOrphans();
+    if (session_->userRunCount() > 0) {
+        autosavePending_ = true;
+    }
+    armAutosave();
+}
+
+void SessionController::armAutosave() {
+    if (autosaveBlocked_) {
+        return;
+    }
     autosaveArmed_ = true;
-    if (autosavePending_ || session_->userRunCount() > 0) {
+    if (autosavePending_) {
         autosavePending_ = false;
         requestSave();
     }
+}
+
+void SessionController::restoreFailed(const QString& path, const QString& error) {
+    // Never overwritten, never deleted: moved aside for the user to look at.
+    QString why;
+    const QString aside = SessionStore::moveAside(path, &why);
+    adoptedRuns_.removeAll(path);
+    QString message;
+    if (aside.isEmpty()) {
+        autosaveBlocked_ = path == store_->path();
+        message = tr("The saved session %1 cannot be read (%2) nor moved aside (%3): the "
+                     "session is not autosaved.")
+                      .arg(path, error, why);
+    } else {
+        message = tr("The saved session %1 cannot be read (%2): moved aside to %3.")
+                      .arg(path, error, aside);
+    }
+    emit logLine(message);
+    emit sessionNotice(message);
 }
 
 void SessionController::openTrace(const QString& path) {
@@ -208,11 +275,24 @@ void SessionController::onLoaded(const LoadResult& result) {
 
 void SessionController::applyLoaded(const LoadResult& result) {
     const bool restoring = result.origin == RunOrigin::Restored;
-    if (restoring) {
-        loadingRestore_ = false;
-        autosaveArmed_ = true;
-    }
+    // The last restored file arms the autosave, after its runs joined the session.
+    const bool restoreDone = restoring && loadingRestore_ && --restoreLoadsLeft_ <= 0;
+    struct ArmAtEnd {
+        SessionController* self;
+        bool armIt;
+        ~ArmAtEnd() {
+            if (armIt) {
+                self->loadingRestore_ = false;
+                self->armAutosave();
+            }
+        }
+    } armAtEnd{this, restoreDone};
     if (!result.ok()) {
+        if (restoring && !result.cancelled && restoreFiles_.contains(result.path)) {
+            restoreFailed(result.path, result.error);
+            emit traceFailed(result.path, result.error);
+            return;
+        }
         if (result.origin == RunOrigin::Measured || adoptedRuns_.contains(result.path)) {
             QFile::remove(result.path); // unreadable: nothing in it to keep
         }
@@ -338,11 +418,13 @@ void SessionController::cancel() {
     }
     if (loader_->isBusy()) {
         forgetLoads();
-        if (loadingRestore_) {
-            loadingRestore_ = false;
-            autosaveArmed_ = true;
-        }
         emit logLine(tr("loading cancelled"));
+        if (loadingRestore_) {
+            // Not a choice to discard: the saved session stays as it is, offered again.
+            loadingRestore_ = false;
+            restoreLoadsLeft_ = 0;
+            offerRestore();
+        }
     }
 }
 

@@ -61,10 +61,12 @@ class SessionController : public QObject {
     // Asks slicescope-cli for its devices; devicesListed reports.
     void queryDevices();
 
-    // What an earlier start left: an autosaved session, and run traces that finished as it died.
+    // What an earlier start left: an autosaved session (this one's, or one a second instance left
+    // beside it), and run traces that finished as it died. While there is one, nothing is
+    // autosaved until the user chose: restoreSession() (once every restored file is in) or
+    // discardSavedSession(). A cancelled restore offers it again.
     bool hasSavedSession() const;
-    // Keeps the saved session as it is (no autosave) until restoreSession() or
-    // discardSavedSession(); restoreOffered says what there is.
+    // restoreOffered says what there is.
     void offerRestore();
     void restoreSession();
     void discardSavedSession();
@@ -112,6 +114,9 @@ class SessionController : public QObject {
     void exported(const QString& path, slicescope::models::SessionController::ExportFormat format);
     void exportFailed(const QString& message);
     void logLine(const QString& line);
+    // Something about the session file the user must know: another instance holds it (this one
+    // saves elsewhere), or a saved session could not be read and was moved aside.
+    void sessionNotice(const QString& message);
 
   private:
     void load(const QString& path, RunOrigin origin);
@@ -121,6 +126,8 @@ class SessionController : public QObject {
     void requestSave();
     void onDevicesListed(int exitCode, const QByteArray& output, const QString& error);
     bool canKeepRuns();
+    void armAutosave();
+    void restoreFailed(const QString& path, const QString& error);
     void forgetLoads();
 
     Session* session_;
@@ -135,10 +142,13 @@ class SessionController : public QObject {
     // Loads finish in any order; their runs join the session in the order they were asked for.
     std::deque<quint64> loadOrder_;
     std::map<quint64, LoadResult> loadsArrived_;
-    QStringList adoptedRuns_;    // traces of runs a killed GUI left, being restored
+    QStringList adoptedRuns_;  // traces of runs a killed GUI left, being restored
+    QStringList restoreFiles_; // session files being restored (this one's and others())
+    int restoreLoadsLeft_ = 0;
     quint64 lastSaveTicket_ = 0; // of the last autosave asked for
     int runSequence_ = 0;
-    bool autosaveArmed_ = true; // false while the restore offer is open
+    bool autosaveArmed_ = true;    // false until the user chose to restore or discard
+    bool autosaveBlocked_ = false; // an unreadable session could not be moved aside
     bool autosavePending_ = false;
     bool loadingRestore_ = false;
     bool cancelling_ = false; // the run's remaining job failures are the cancel

@@ -121,6 +121,7 @@ class TestSessionRestore : public QObject {
     void killDuringASecondRunRestoresTheFirst();
     void runThatFinishedAsTheGuiDiedIsRestored();
     void childrenDieWithAKilledGui();
+    void killBeforeTheRestoreKeepsTheSavedRuns();
 
   private:
     QTemporaryDir home_;
@@ -383,6 +384,47 @@ void TestSessionRestore::childrenDieWithAKilledGui() {
     QCOMPARE(QDir(runsRoot).entryList(QDir::Dirs | QDir::NoDotAndDotDot).size(), 1);
     { const models::PendingRuns next(runsRoot); }
     QVERIFY(!QDir(runsRoot).exists());
+}
+
+void TestSessionRestore::killBeforeTheRestoreKeepsTheSavedRuns() {
+    // `slicescope --restore-session TRACE` with a saved session of several runs: the trace loads
+    // long before the (large) saved session does. A SIGKILL in between, or at any moment, must
+    // find every saved run still in the session file.
+    const QString folder = home_.filePath(QStringLiteral("restore-window"));
+    QVERIFY(QDir().mkpath(folder));
+    const QString sessionFile = QDir(folder).filePath(QStringLiteral("session.json"));
+    QVERIFY(trace::writeTrace(
+        trace::Trace{"test",
+                     {testhelpers::gpuShapedRun("saved-a", trace::RunMode::MeasuredGpu),
+                      testhelpers::denseRun("saved-b", 300'000)}},
+        sessionFile.toStdString()));
+    const QString opened = QDir(folder).filePath(QStringLiteral("opened.json"));
+    QVERIFY(trace::writeTrace(trace::Trace{"test", {testhelpers::denseRun("opened", 10)}},
+                              opened.toStdString()));
+    const QDateTime before = QFileInfo(sessionFile).lastModified();
+
+    QProcess gui;
+    gui.setProcessEnvironment(environment(home_));
+    gui.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+    gui.start(testhelpers::guiPath(),
+              {QStringLiteral("--session-file"), sessionFile, QStringLiteral("--restore-session"),
+               QStringLiteral("--no-samples"), opened});
+    QVERIFY(gui.waitForStarted(60'000));
+    // Killed at the first change of the file (the old code's autosave of the one opened run), or
+    // after the restore had time to begin.
+    const bool changed =
+        QTest::qWaitFor([&] { return QFileInfo(sessionFile).lastModified() != before; }, 20'000);
+    qInfo("killed %s the session file changed", changed ? "as" : "20 s after the start; before");
+    gui.kill();
+    QVERIFY(gui.waitForFinished(60'000));
+    const LoadResult left = TraceLoader::loadNow(sessionFile, RunOrigin::Restored);
+    QVERIFY2(left.ok(), qPrintable(left.error));
+    QStringList ids;
+    for (const auto& entry : left.runs) {
+        ids << entry->id;
+    }
+    QVERIFY2(ids.contains(QStringLiteral("saved-a")) && ids.contains(QStringLiteral("saved-b")),
+             qPrintable(ids.join(QLatin1Char(','))));
 }
 
 QTEST_MAIN(TestSessionRestore)

@@ -15,8 +15,10 @@
 #include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTest>
+#include <sys/stat.h>
 
 using namespace slicescope;
 using namespace slicescope::models;
@@ -54,6 +56,26 @@ QStringList tracesUnder(const QString& folder) {
     return files;
 }
 
+QByteArray contentOf(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+// Files beside `path` named <name of path>.corrupt-<UTC time>, e.g.
+// session.json.corrupt-20261203T091500Z.
+QStringList movedAside(const QString& path) {
+    const QFileInfo info(path);
+    QStringList found;
+    const QRegularExpression pattern(QRegularExpression::escape(info.fileName()) +
+                                     QStringLiteral("\\.corrupt-\\d{8}T\\d{6}Z"));
+    for (const QString& name : info.dir().entryList(QDir::AllEntries | QDir::NoDotAndDotDot)) {
+        if (pattern.match(name).hasMatch() && pattern.match(name).capturedLength() == name.size()) {
+            found << info.dir().filePath(name);
+        }
+    }
+    return found;
+}
+
 QStringList ids(const Session& session) {
     QStringList list;
     for (const auto& entry : session.runs()) {
@@ -80,6 +102,12 @@ class TestSessionController : public QObject {
     void restoreAdoptsOrphansAndRestoresARunOnce();
     void orphanWhoseRunsWereSavedIsDeleted();
     void restoredRunsReplaceSamples();
+    void traceOpenedBeforeTheRestoreKeepsTheSavedSession();
+    void cancelledRestoreKeepsTheSavedSession();
+    void corruptSessionIsMovedAside();
+    void unreadableSessionIsMovedAsideNeverReplacedByA000File();
+    void sessionFileIsOwnerOnly();
+    void secondInstanceUsesItsOwnFileAndBothSurvive();
     void loadsJoinInTheOrderAskedFor();
     void staleLoadsNeverJoin();
     void exportWritesOrSaysWhy();
@@ -386,6 +414,197 @@ void TestSessionController::restoredRunsReplaceSamples() {
     c->restoreSession();
     QVERIFY(loaded.wait(kGenerousMs));
     QCOMPARE(ids(*c->session()), QStringList{QStringLiteral("restored")});
+}
+
+void TestSessionController::traceOpenedBeforeTheRestoreKeepsTheSavedSession() {
+    // `slicescope --restore-session TRACE`: the trace is opened first, the restore asked for
+    // after it; the trace's run must not be autosaved over the saved runs in between.
+    const trace::Run a = testhelpers::gpuShapedRun("a", trace::RunMode::MeasuredGpu);
+    const trace::Run b = testhelpers::gpuShapedRun("b", trace::RunMode::MeasuredGpu, 2);
+    QVERIFY(trace::writeTrace(trace::Trace{"test", {a, b}}, sessionFile_.toStdString()));
+    const QByteArray before = contentOf(sessionFile_);
+    const QString opened =
+        writeFixture(QStringLiteral("opened.json"), testhelpers::denseRun("opened", 10));
+    auto c = controller("exit 0");
+    QSignalSpy loaded(c.get(), &SessionController::traceLoaded);
+    c->openTrace(opened);
+    QVERIFY(loaded.wait(kGenerousMs));
+    QVERIFY(c->waitForSaved());
+    QTest::qWait(50);
+    QCOMPARE(contentOf(sessionFile_), before); // nothing chosen yet: untouched
+    c->restoreSession();
+    QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 2, kGenerousMs);
+    QVERIFY(c->waitForSaved());
+    QTRY_COMPARE_WITH_TIMEOUT(runsIn(sessionFile_), 3, kGenerousMs);
+}
+
+void TestSessionController::cancelledRestoreKeepsTheSavedSession() {
+    // Restore, Cancel while it loads, then a run: the saved runs stay on disk, offered again.
+    const trace::Run a = testhelpers::gpuShapedRun("a", trace::RunMode::MeasuredGpu);
+    const trace::Run b = testhelpers::denseRun("b", 100'000);
+    QVERIFY(trace::writeTrace(trace::Trace{"test", {a, b}}, sessionFile_.toStdString()));
+    const QByteArray before = contentOf(sessionFile_);
+    QVERIFY(!writeFixture(QStringLiteral("cpu-serial.json"),
+                          testhelpers::gpuShapedRun("cpu-serial", trace::RunMode::MeasuredCpu))
+                 .isEmpty());
+    auto c = controller(copiesFixtures(fixtures_));
+    QSignalSpy offered(c.get(), &SessionController::restoreOffered);
+    QSignalSpy loaded(c.get(), &SessionController::traceLoaded);
+    QSignalSpy finished(c.get(), &SessionController::runFinished);
+    c->offerRestore();
+    c->restoreSession();
+    QVERIFY(c->isLoading());
+    c->cancel();
+    QCOMPARE(offered.count(), 2); // offered again: cancelling is not discarding
+    RunConfig config;
+    config.strategies = {QStringLiteral("cpu-serial")};
+    QCOMPARE(c->startRun(config), SessionController::RunStart::Started);
+    QVERIFY(finished.wait(kGenerousMs));
+    QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, kGenerousMs);
+    QVERIFY(c->waitForSaved());
+    QTest::qWait(50);
+    QCOMPARE(contentOf(sessionFile_), before);
+    // Restored now: the saved runs and the new one, all on disk.
+    c->restoreSession();
+    QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 2, kGenerousMs);
+    QVERIFY(c->waitForSaved());
+    QTRY_COMPARE_WITH_TIMEOUT(runsIn(sessionFile_), 3, kGenerousMs);
+}
+
+void TestSessionController::corruptSessionIsMovedAside() {
+    const QByteArray garbage = "{\"format\": \"slicescope-trace\", \"runs\": [{\"id\": ";
+    {
+        QFile f(sessionFile_);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(garbage);
+    }
+    const QString opened =
+        writeFixture(QStringLiteral("opened.json"), testhelpers::denseRun("opened", 10));
+    auto c = controller("exit 0");
+    QVERIFY(c->hasSavedSession());
+    QSignalSpy notice(c.get(), &SessionController::sessionNotice);
+    QSignalSpy failed(c.get(), &SessionController::traceFailed);
+    QSignalSpy loaded(c.get(), &SessionController::traceLoaded);
+    c->offerRestore();
+    c->openTrace(opened);
+    QVERIFY(loaded.wait(kGenerousMs));
+    c->restoreSession();
+    QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, kGenerousMs);
+    const QStringList aside = movedAside(sessionFile_);
+    QCOMPARE(aside.size(), 1);
+    QCOMPARE(contentOf(aside.at(0)), garbage); // kept as it was, for the user to look at
+    QCOMPARE(notice.count(), 1);
+    QVERIFY(notice.at(0).at(0).toString().contains(aside.at(0)));
+    // The session goes on in a new file.
+    QVERIFY(c->waitForSaved());
+    QTRY_COMPARE_WITH_TIMEOUT(runsIn(sessionFile_), 1, kGenerousMs);
+}
+
+void TestSessionController::unreadableSessionIsMovedAsideNeverReplacedByA000File() {
+    const trace::Run a = testhelpers::gpuShapedRun("a", trace::RunMode::MeasuredGpu);
+    QVERIFY(trace::writeTrace(trace::Trace{"test", {a}}, sessionFile_.toStdString()));
+    QVERIFY(QFile::setPermissions(sessionFile_, QFileDevice::Permissions()));
+    const bool readable = QFile(sessionFile_).open(QIODevice::ReadOnly); // root reads mode 000
+    const QString opened =
+        writeFixture(QStringLiteral("opened.json"), testhelpers::denseRun("opened", 10));
+    auto c = controller("exit 0");
+    QSignalSpy notice(c.get(), &SessionController::sessionNotice);
+    QSignalSpy done(c.get(), &SessionController::traceLoaded);
+    QSignalSpy failed(c.get(), &SessionController::traceFailed);
+    c->openTrace(opened);
+    QVERIFY(done.wait(kGenerousMs));
+    c->restoreSession();
+    QTRY_COMPARE_WITH_TIMEOUT(done.count() + failed.count(), 2, kGenerousMs);
+    QVERIFY(c->waitForSaved());
+    if (readable) {
+        // As root: restored, and the new file is the user's alone, not mode 000.
+        QTRY_COMPARE_WITH_TIMEOUT(runsIn(sessionFile_), 2, kGenerousMs);
+        QVERIFY(notice.isEmpty());
+    } else {
+        QCOMPARE(movedAside(sessionFile_).size(), 1);
+        QCOMPARE(notice.count(), 1);
+        QTRY_COMPARE_WITH_TIMEOUT(runsIn(sessionFile_), 1, kGenerousMs);
+    }
+    QCOMPARE(QFile::permissions(sessionFile_) & 0x7077,
+             QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+
+    // Unreadable even for root: a folder where the file should be. Moved aside, not replaced.
+    c.reset();
+    QVERIFY(QFile::remove(sessionFile_));
+    QVERIFY(QDir().mkpath(sessionFile_));
+    auto d = controller("exit 0");
+    QVERIFY(d->hasSavedSession());
+    QSignalSpy noticeD(d.get(), &SessionController::sessionNotice);
+    QSignalSpy failedD(d.get(), &SessionController::traceFailed);
+    QSignalSpy loadedD(d.get(), &SessionController::traceLoaded);
+    d->openTrace(opened);
+    d->restoreSession();
+    QTRY_COMPARE_WITH_TIMEOUT(failedD.count(), 1, kGenerousMs);
+    QTRY_COMPARE_WITH_TIMEOUT(loadedD.count(), 1, kGenerousMs);
+    QCOMPARE(noticeD.count(), 1);
+    const QStringList aside = movedAside(sessionFile_);
+    QCOMPARE(aside.size(), readable ? 1 : 2);
+    QVERIFY(std::any_of(aside.begin(), aside.end(),
+                        [](const QString& p) { return QFileInfo(p).isDir(); }));
+    QVERIFY(d->waitForSaved());
+    QTRY_COMPARE_WITH_TIMEOUT(runsIn(sessionFile_), 1, kGenerousMs);
+}
+
+void TestSessionController::sessionFileIsOwnerOnly() {
+    const mode_t umaskBefore = ::umask(022); // a usual umask: new files would be 0644
+    const QString opened =
+        writeFixture(QStringLiteral("opened.json"), testhelpers::denseRun("opened", 10));
+    auto c = controller("exit 0");
+    QSignalSpy loaded(c.get(), &SessionController::traceLoaded);
+    c->openTrace(opened);
+    QVERIFY(loaded.wait(kGenerousMs));
+    QVERIFY(c->waitForSaved());
+    ::umask(umaskBefore);
+    QTRY_COMPARE_WITH_TIMEOUT(runsIn(sessionFile_), 1, kGenerousMs);
+    QCOMPARE(QFile::permissions(sessionFile_) & 0x7077,
+             QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+}
+
+void TestSessionController::secondInstanceUsesItsOwnFileAndBothSurvive() {
+    const QString first =
+        writeFixture(QStringLiteral("first.json"), testhelpers::denseRun("first", 10));
+    const QString second =
+        writeFixture(QStringLiteral("second.json"), testhelpers::denseRun("second", 11));
+    // (11 activities: runs alike in every activity would count as one run restored twice)
+    auto one = controller("exit 0");
+    QCOMPARE(one->sessionFile(), sessionFile_);
+    auto two = controller("exit 0");
+    QVERIFY(two->sessionFile() != sessionFile_);
+    QCOMPARE(QFileInfo(two->sessionFile()).dir(), QFileInfo(sessionFile_).dir());
+    QSignalSpy notice(two.get(), &SessionController::sessionNotice);
+    QVERIFY(notice.wait(kGenerousMs)); // said so
+    QVERIFY(notice.at(0).at(0).toString().contains(two->sessionFile()));
+    QSignalSpy loadedOne(one.get(), &SessionController::traceLoaded);
+    QSignalSpy loadedTwo(two.get(), &SessionController::traceLoaded);
+    one->openTrace(first);
+    two->openTrace(second);
+    QVERIFY(loadedOne.wait(kGenerousMs));
+    QTRY_COMPARE_WITH_TIMEOUT(loadedTwo.count(), 1, kGenerousMs);
+    QVERIFY(one->waitForSaved());
+    QVERIFY(two->waitForSaved());
+    QTRY_COMPARE_WITH_TIMEOUT(runsIn(sessionFile_), 1, kGenerousMs);
+    QTRY_COMPARE_WITH_TIMEOUT(runsIn(two->sessionFile()), 1, kGenerousMs);
+    const QString secondFile = two->sessionFile();
+    two.reset();
+    one.reset();
+
+    // The next start offers both and restores both into its own file.
+    auto next = controller("exit 0");
+    QCOMPARE(next->sessionFile(), sessionFile_);
+    QVERIFY(next->hasSavedSession());
+    QSignalSpy loaded(next.get(), &SessionController::traceLoaded);
+    next->restoreSession();
+    QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 2, kGenerousMs);
+    QCOMPARE(ids(*next->session()),
+             (QStringList{QStringLiteral("first"), QStringLiteral("second")}));
+    QVERIFY(next->waitForSaved());
+    QTRY_COMPARE_WITH_TIMEOUT(runsIn(sessionFile_), 2, kGenerousMs);
+    QTRY_VERIFY_WITH_TIMEOUT(!QFile::exists(secondFile), kGenerousMs); // its runs are saved here
 }
 
 void TestSessionController::loadsJoinInTheOrderAskedFor() {
