@@ -388,10 +388,17 @@ void ReportRenderer::paintTimeline(QCPPainter* painter, const QRectF& rect, bool
     timeline_->xAxis->setTickLabelFont(textFont());
     timeline_->xAxis->setLabelFont(textFont());
     timeline_->yAxis->setTickLabelFont(textFont());
+    // As many time ticks as labels like "100.5 ms" fit side by side with room between them: the
+    // window's tick count is for the window's width and font, not the page's.
+    const auto ticker = timeline_->xAxis->ticker();
+    const int keepTickCount = ticker->tickCount();
+    const double labelPx = fm.horizontalAdvance(QStringLiteral("000.000 ms")) * 1.6;
+    ticker->setTickCount(std::clamp(int(rect.width() / labelPx), 2, keepTickCount));
     painter->save();
     painter->translate(rect.topLeft());
     timeline_->toPainter(painter, int(rect.width()), int(plotPx + axisPx));
     painter->restore();
+    ticker->setTickCount(keepTickCount);
     timeline_->xAxis->setTickLabelFont(keepXTicks);
     timeline_->xAxis->setLabelFont(keepXLabel);
     timeline_->yAxis->setTickLabelFont(keepYTicks);
