@@ -1,5 +1,14 @@
 #include "gpusession.h"
 
+#include "cudacheck.h"
+#include "cudadevice.h"
+#include "cupticheck.h"
+#include "kernels/kerneltable.h"
+#include "record/gpurunassembly.h"
+#include "slicescope/compute/reference.h"
+#include "slicescope/compute/workchain.h"
+#include "slicescope/core/clock.h"
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -7,15 +16,6 @@
 #include <cstring>
 #include <limits>
 #include <new>
-
-#include "cudacheck.h"
-#include "cudadevice.h"
-#include "cupticheck.h"
-#include "record/gpurunassembly.h"
-#include "kernels/kerneltable.h"
-#include "slicescope/compute/reference.h"
-#include "slicescope/compute/workchain.h"
-#include "slicescope/core/clock.h"
 
 namespace slicescope::cuda {
 
@@ -29,14 +29,22 @@ using trace::ActivityKind;
 
 kernels::Family familyOf(StrategyId id) {
     switch (id) {
-    case StrategyId::OneWorker: return kernels::Family::OneWorker;
-    case StrategyId::SliceOuter: return kernels::Family::SliceOuter;
-    case StrategyId::SliceMiddle: return kernels::Family::SliceMiddle;
-    case StrategyId::SliceMiddleStrided: return kernels::Family::SliceMiddleStrided;
-    case StrategyId::Slice2d: return kernels::Family::Slice2d;
-    case StrategyId::ElementwiseMaterialized: return kernels::Family::ElementwiseMaterialized;
-    case StrategyId::ElementwiseBroadcast: return kernels::Family::ElementwiseBroadcast;
-    default: return kernels::Family::OneWorker; // CPU strategies never get here
+    case StrategyId::OneWorker:
+        return kernels::Family::OneWorker;
+    case StrategyId::SliceOuter:
+        return kernels::Family::SliceOuter;
+    case StrategyId::SliceMiddle:
+        return kernels::Family::SliceMiddle;
+    case StrategyId::SliceMiddleStrided:
+        return kernels::Family::SliceMiddleStrided;
+    case StrategyId::Slice2d:
+        return kernels::Family::Slice2d;
+    case StrategyId::ElementwiseMaterialized:
+        return kernels::Family::ElementwiseMaterialized;
+    case StrategyId::ElementwiseBroadcast:
+        return kernels::Family::ElementwiseBroadcast;
+    default:
+        return kernels::Family::OneWorker; // CPU strategies never get here
     }
 }
 
@@ -76,7 +84,9 @@ class HostBuffer {
                                                                  " MiB of host memory");
             }
             break;
-        case MemoryMode::Pinned: CUDA_CHECK(cudaMallocHost(&b.host_, bytes)); break;
+        case MemoryMode::Pinned:
+            CUDA_CHECK(cudaMallocHost(&b.host_, bytes));
+            break;
         case MemoryMode::Managed:
             CUDA_CHECK(cudaMallocManaged(&b.host_, bytes, cudaMemAttachGlobal));
             b.device_ = b.host_;
@@ -93,7 +103,9 @@ class HostBuffer {
             return;
         }
         switch (mode_) {
-        case MemoryMode::Pageable: ::operator delete(host_, std::align_val_t(64)); break;
+        case MemoryMode::Pageable:
+            ::operator delete(host_, std::align_val_t(64));
+            break;
         case MemoryMode::Pinned:
         case MemoryMode::Mapped:
             if (!gDeviceHung.load()) {
@@ -464,8 +476,8 @@ Result<std::vector<RangeMetrics>> GpuSession::countedPass(const std::string& nam
     return ranges;
 }
 
-void GpuSession::addCollected(record::GpuRunRecords& records, bool sampleOccupancy,
-                              std::uint64_t droppedBefore, std::uint64_t refusedBefore,
+void GpuSession::addCollected(record::GpuRunRecords& records, std::uint64_t droppedBefore,
+                              std::uint64_t refusedBefore,
                               const std::vector<RangeMetrics>& ranges) {
     auto decoded = collect();
     records.cupti = collector_ != nullptr;
@@ -479,6 +491,10 @@ void GpuSession::addCollected(record::GpuRunRecords& records, bool sampleOccupan
     for (const auto& r : ranges) {
         records.ranges.push_back({r.achievedOccupancy, r.smBusyShare()});
     }
+}
+
+void GpuSession::takeSamples(record::GpuRunRecords& records, bool sampleOccupancy,
+                             bool countersNext) {
     if (sampleOccupancy && pmSampler_) {
         records.sampled = true;
         if (auto samples = pmSampler_->decode(); samples) {
@@ -492,6 +508,12 @@ void GpuSession::addCollected(record::GpuRunRecords& records, bool sampleOccupan
     } else if (sampleOccupancy && samplingUnavailable_) {
         records.sampled = true;
         records.samplesUnavailable = *samplingUnavailable_;
+    }
+    // An enabled PM sampler holds the counters: the Range Profiler then fails with
+    // CUPTI_ERROR_HARDWARE_BUSY (seen on the H200 with both options on). The next sampled run
+    // enables a new one.
+    if (countersNext && pmSampler_ && !hung_) {
+        pmSampler_.reset();
     }
 }
 
@@ -702,6 +724,9 @@ Result<trace::Run> GpuSession::runTyped(StrategyId id, const backend::RunRequest
     SamplingGuard sampling(nullptr);
     if (request.sampleOccupancy && !samplingUnavailable_) {
         if (!pmSampler_) {
+            // The Range Profiler holds the counters as the PM sampler does (takeSamples): the
+            // counted pass makes a new one when it needs it.
+            rangeProfiler_.reset();
             auto sampler = PmSampler::create(deviceIndex_);
             if (sampler) {
                 pmSampler_ = std::move(*sampler);
@@ -794,6 +819,7 @@ Result<trace::Run> GpuSession::runTyped(StrategyId id, const backend::RunRequest
         verification.maxAbsError = std::max(verification.maxAbsError, cmp.maxAbsError);
     }
     sampling.stop();
+    takeSamples(records, request.sampleOccupancy, request.counters);
 
     // The counted pass: the same launches again under the Range Profiler, with tracing off.
     std::vector<RangeMetrics> ranges;
@@ -828,7 +854,7 @@ Result<trace::Run> GpuSession::runTyped(StrategyId id, const backend::RunRequest
 
     // What the session collected, assembled into the run (record/gpurunassembly.h).
     records.occupancy = facts->occupancy;
-    addCollected(records, request.sampleOccupancy, droppedBefore, refusedBefore, ranges);
+    addCollected(records, droppedBefore, refusedBefore, ranges);
     record::assembleGpuRun(records, run);
     run.wallNs = now() - runStart;
     progress(name + ": done", 1.0);

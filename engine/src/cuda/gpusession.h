@@ -6,24 +6,23 @@
 // counters, a second replayed pass; then it hands what it collected to record::assembleGpuRun
 // (record/gpurunassembly.h), which builds the strategy's run.
 
-#include <cuda_runtime_api.h>
+#include "activityrecorddecoder.h"
+#include "cuptiactivitycollector.h"
+#include "pmsampler.h"
+#include "rangeprofiler.h"
+#include "record/gpurunassembly.h"
+#include "slicescope/backend/gpubackend.h"
+#include "slicescope/device/devicespec.h"
+#include "slicescope/occupancy/occupancycalculator.h"
+#include "slicescope/trace/trace.h"
+#include "streamwaiter.h"
 
+#include <cuda_runtime_api.h>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include "activityrecorddecoder.h"
-#include "cuptiactivitycollector.h"
-#include "record/gpurunassembly.h"
-#include "pmsampler.h"
-#include "rangeprofiler.h"
-#include "streamwaiter.h"
-#include "slicescope/backend/gpubackend.h"
-#include "slicescope/device/devicespec.h"
-#include "slicescope/occupancy/occupancycalculator.h"
-#include "slicescope/trace/trace.h"
 
 namespace slicescope::cuda {
 
@@ -92,10 +91,11 @@ class GpuSession {
     Result<std::vector<RangeMetrics>> countedPass(const std::string& name, std::uint32_t repeat,
                                                   const std::function<Status()>& launch,
                                                   std::vector<std::string>& notes);
-    // Adds what CUPTI, the Range Profiler and PM sampling collected for this run to records.
-    void addCollected(record::GpuRunRecords& records, bool sampleOccupancy,
-                      std::uint64_t droppedBefore, std::uint64_t refusedBefore,
-                      const std::vector<RangeMetrics>& ranges);
+    // Adds this run's PM samples to records; frees the sampler when counters come next.
+    void takeSamples(record::GpuRunRecords& records, bool sampleOccupancy, bool countersNext);
+    // Adds what CUPTI and the Range Profiler collected for this run to records.
+    void addCollected(record::GpuRunRecords& records, std::uint64_t droppedBefore,
+                      std::uint64_t refusedBefore, const std::vector<RangeMetrics>& ranges);
 
     struct Decoded {
         std::vector<record::MeasuredActivity> records;
