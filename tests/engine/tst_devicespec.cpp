@@ -188,7 +188,7 @@ TEST(DevicePresets, H200UsesTheFiguresMeasuredOnTheLentH200) {
     EXPECT_DOUBLE_EQ(h200.pinnedHtoDGBps, 55.0);
     EXPECT_DOUBLE_EQ(h200.pinnedDtoHGBps, 55.0);
     EXPECT_NE(h200.sources.at("pageable_htod_gbps").find("measured"), std::string::npos);
-    EXPECT_NE(h200.sources.at("pinned_htod_gbps").find("CUPTI.md"), std::string::npos);
+    EXPECT_NE(h200.sources.at("pinned_htod_gbps").find("docs/design.md"), std::string::npos);
 }
 
 TEST(DevicePresets, EveryFigureHasASource) {
