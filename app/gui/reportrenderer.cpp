@@ -394,11 +394,22 @@ void ReportRenderer::paintTimeline(QCPPainter* painter, const QRectF& rect, bool
     const int keepTickCount = ticker->tickCount();
     const double labelPx = fm.horizontalAdvance(QStringLiteral("000.000 ms")) * 1.6;
     ticker->setTickCount(std::clamp(int(rect.width() / labelPx), 2, keepTickCount));
+    // The axis title is the window's; on a narrow page it is elided rather than cut by the edge.
+    // It is centred under the plot, which starts right of the lane names.
+    const QString keepAxisLabel = timeline_->xAxis->label();
+    const QFontMetricsF pageMetrics(textFont());
+    double namesPx = 0;
+    for (const auto& entry : timeline_->plottable()->runs()) {
+        namesPx = std::max(namesPx, pageMetrics.horizontalAdvance(entry->id));
+    }
+    timeline_->xAxis->setLabel(pageMetrics.elidedText(
+        keepAxisLabel, Qt::ElideRight, std::max(10.0, rect.width() - namesPx - 48)));
     painter->save();
     painter->translate(rect.topLeft());
     timeline_->toPainter(painter, int(rect.width()), int(plotPx + axisPx));
     painter->restore();
     ticker->setTickCount(keepTickCount);
+    timeline_->xAxis->setLabel(keepAxisLabel);
     timeline_->xAxis->setTickLabelFont(keepXTicks);
     timeline_->xAxis->setLabelFont(keepXLabel);
     timeline_->yAxis->setTickLabelFont(keepYTicks);
