@@ -84,16 +84,17 @@ void TestSession::manyRunsGetUniqueIdsQuickly() {
         same.push_back(emptyRun("same"));
     }
     Session session;
-    session.addRuns({emptyRun("same-3")}); // a taken number is skipped
+    // One batch takes one run of consecutive numbers (models/runnaming.h): past a taken one.
+    session.addRuns({emptyRun("same-3")});
     QElapsedTimer timer;
     timer.start();
     session.addRuns(std::move(same));
     const qint64 sameMs = timer.elapsed();
     QCOMPARE(session.count(), kSameId + 1);
     QCOMPARE(session.at(1)->id, QStringLiteral("same"));
-    QCOMPARE(session.at(2)->id, QStringLiteral("same-2"));
-    QCOMPARE(session.at(3)->id, QStringLiteral("same-4"));
-    QCOMPARE(session.at(kSameId)->id, QStringLiteral("same-%1").arg(kSameId + 1));
+    QCOMPARE(session.at(2)->id, QStringLiteral("same-4"));
+    QCOMPARE(session.at(3)->id, QStringLiteral("same-5"));
+    QCOMPARE(session.at(kSameId)->id, QStringLiteral("same-%1").arg(kSameId + 2));
     QSet<QString> ids;
     for (const auto& run : session.runs()) {
         ids.insert(run->id);
