@@ -9,9 +9,9 @@
 // from elsewhere. `--grid-sweep` instead times the shipped elementwise-broadcast kernel over grids
 // of 1, 2, 4 and 8 items per thread and one resident wave: the measurement behind the engine's
 // choice of two items per thread.
-#include <fcntl.h>
-#include <sys/wait.h>
-#include <unistd.h>
+#include "gpuprobes.h"
+#include "slicescope/backend/gpubackend.h"
+#include "slicescope/record/childprocess.h"
 
 #include <algorithm>
 #include <chrono>
@@ -19,13 +19,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fcntl.h>
 #include <filesystem>
 #include <string>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <vector>
-
-#include "gpuprobes.h"
-#include "slicescope/backend/gpubackend.h"
-#include "slicescope/record/childprocess.h"
 
 using namespace slicescope;
 using strategy::StrategyId;
@@ -44,7 +43,7 @@ struct Options {
     std::string cli;
     int cliRuns = 7; // 0: skip figures 3 and 5
     bool gridSweep = false;
-    std::uint32_t block = 0;   // 0: the fastest of 128, 256, 512, 1024
+    std::uint32_t block = 0; // 0: the fastest of 128, 256, 512, 1024
     // The seed's C x N (multBy 160 KB, as in the seed) with R scaled up: 12800 x 4000 x 5 f64 is
     // 2.048 GB per array.
     std::uint64_t rows = 12800;
@@ -103,19 +102,22 @@ int gridSweep(const Options& o, const device::DeviceSpec& device) {
         const std::uint64_t vectors = p.elements() / shipped->vectorWidth;
         std::printf("\n%s (%.0f MB per array): device-to-device copy %.0f GB/s\n",
                     p.describe().c_str(), double(p.arrayBytes()) / 1e6, *d2d);
-        std::printf("| block | 1 item/thread | 2 (shipped) | 4 | 8 | one wave |\n|---|---|---|---|---|---|\n");
+        std::printf("| block | 1 item/thread | 2 (shipped) | 4 | 8 | one wave "
+                    "|\n|---|---|---|---|---|---|\n");
         for (std::uint32_t block : {64u, 128u, 256u, 1024u}) {
             std::printf("| %u |", block);
             std::vector<std::uint64_t> grids;
             for (std::uint32_t k : itemsPerThread) {
-                grids.push_back((vectors + std::uint64_t(block) * k - 1) / (std::uint64_t(block) * k));
+                grids.push_back((vectors + std::uint64_t(block) * k - 1) /
+                                (std::uint64_t(block) * k));
             }
             grids.push_back(std::uint64_t(device.smCount) * (device.maxThreadsPerSm / block));
             for (std::uint64_t blocks : grids) {
                 const auto t = cuda::probes::kernelTimingCuptiVsEvents(0, p, block, 10, blocks);
                 if (!t) {
                     std::fprintf(stderr, "block %u, grid %llu: %s\n", block,
-                                 static_cast<unsigned long long>(blocks), t.error().message.c_str());
+                                 static_cast<unsigned long long>(blocks),
+                                 t.error().message.c_str());
                     ++failures;
                     std::printf(" failed |");
                     continue;
@@ -291,9 +293,10 @@ int main(int argc, char** argv) {
                 "GB/s = %.3f | >= 0.95 | %s |\n",
                 runHtoD, plainHtoD ? *plainHtoD : std::nan(""), f2, verdict(f2 >= 0.95));
     if (o.cliRuns > 0) {
-        std::printf("| 3 | `run --strategy all` at 100x4000x5, CUPTI on vs off (median of %d each) | "
-                    "%.3f s vs %.3f s: %+.1f %% | <= 5 %% | %s |\n",
-                    o.cliRuns, onS, offS, f3 * 100, verdict(f3 <= 0.05));
+        std::printf(
+            "| 3 | `run --strategy all` at 100x4000x5, CUPTI on vs off (median of %d each) | "
+            "%.3f s vs %.3f s: %+.1f %% | <= 5 %% | %s |\n",
+            o.cliRuns, onS, offS, f3 * 100, verdict(f3 <= 0.05));
     }
     std::printf("| 4 | CUPTI kernel duration vs cudaEvent timing, same launches (median of %zu) | "
                 "%.4f ms vs %.4f ms: %+.2f %% (worst launch %.2f %%) | within 5 %% | %s |\n",

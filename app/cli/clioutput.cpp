@@ -1,12 +1,11 @@
 #include "clioutput.h"
 
-#include <nlohmann/json.hpp>
+#include "slicescope/core/progressline.h"
 
 #include <cstdio>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <sstream>
-
-#include "slicescope/core/progressline.h"
 
 namespace slicescope::cli {
 
@@ -71,13 +70,15 @@ void printRunSummary(const trace::Run& run) {
     }
     if (run.occupancy) {
         char occ[64];
-        std::snprintf(occ, sizeof occ, ", occupancy %.1f%% (theoretical)", run.occupancy->theoretical * 100);
+        std::snprintf(occ, sizeof occ, ", occupancy %.1f%% (theoretical)",
+                      run.occupancy->theoretical * 100);
         line << occ;
         if (run.occupancy->achieved) {
             std::snprintf(occ, sizeof occ, " %.1f%% (achieved)", *run.occupancy->achieved * 100);
             line << occ;
         }
-        std::snprintf(occ, sizeof occ, ", thread slots busy %.3g%%", run.occupancy->threadSlotsBusy * 100);
+        std::snprintf(occ, sizeof occ, ", thread slots busy %.3g%%",
+                      run.occupancy->threadSlotsBusy * 100);
         line << occ;
     }
     if (run.verification) {

@@ -1,9 +1,9 @@
 #pragma once
 
-#include <string_view>
-
 #include "slicescope/core/result.h"
 #include "slicescope/trace/trace.h"
+
+#include <string_view>
 
 namespace slicescope::cli {
 

@@ -1,25 +1,23 @@
 #include "gpuworker.h"
 
-#include <fcntl.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <nlohmann/json.hpp>
+#include "clioutput.h"
+#include "slicescope/core/progressline.h"
+#include "slicescope/record/childprocess.h"
+#include "slicescope/trace/tracejson.h"
 
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fcntl.h>
 #include <filesystem>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <string>
+#include <sys/wait.h>
 #include <thread>
-
-#include "clioutput.h"
-#include "slicescope/core/progressline.h"
-#include "slicescope/record/childprocess.h"
-#include "slicescope/trace/tracejson.h"
+#include <unistd.h>
 
 namespace slicescope::cli {
 
@@ -60,7 +58,8 @@ Result<pid_t> spawnSelf(std::vector<std::string> args, int stdoutFd) {
 }
 
 // Strategies a kernel fault kept from running, in a fresh `slicescope-cli run`.
-Result<std::vector<trace::Run>> runInFreshProcess(const RunOptions& o, const std::vector<StrategyId>& ids) {
+Result<std::vector<trace::Run>> runInFreshProcess(const RunOptions& o,
+                                                  const std::vector<StrategyId>& ids) {
     const auto output = temporaryTrace("rerun");
     auto child = spawnSelf(childRunArguments(o, joinStrategies(ids), output.string()), -1);
     if (!child) {
@@ -73,13 +72,15 @@ Result<std::vector<trace::Run>> runInFreshProcess(const RunOptions& o, const std
     std::error_code ec;
     std::filesystem::remove(output, ec);
     if (!trace) {
-        return fail(Error::Code::DeviceFault, "the fresh process wrote no runs (exit status " +
-                                                  std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) +
-                                                  "): " + trace.error().message);
+        return fail(Error::Code::DeviceFault,
+                    "the fresh process wrote no runs (exit status " +
+                        std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) +
+                        "): " + trace.error().message);
     }
     for (auto& run : trace->runs) {
-        run.notes.push_back("run in a fresh process: an earlier kernel fault had made this process's CUDA "
-                            "context unusable");
+        run.notes.push_back(
+            "run in a fresh process: an earlier kernel fault had made this process's CUDA "
+            "context unusable");
     }
     return std::move(trace->runs);
 }
@@ -104,14 +105,32 @@ bool reapWithin(pid_t child, std::chrono::milliseconds limit) {
 
 std::vector<std::string> childRunArguments(const RunOptions& o, const std::string& strategies,
                                            const std::string& output) {
-    std::vector<std::string> args{"slicescope-cli", "run", "--shape", o.shape, "--dtype", o.dtype,
-                                  "--work", std::to_string(o.work), "--strategy", strategies,
-                                  "--block", o.block, "--memory", o.memory,
-                                  "--repeat", std::to_string(o.repeat), "--device", std::to_string(o.device),
-                                  "--kernel-timeout", std::to_string(o.kernelTimeoutS), "-q", "-o", output};
-    for (const auto& [on, flag] : {std::pair{o.counters, "--counters"},
-                                   std::pair{o.sampleOccupancy, "--sample-occupancy"},
-                                   std::pair{o.noCupti, "--no-cupti"}, std::pair{o.progress, "--progress"}}) {
+    std::vector<std::string> args{"slicescope-cli",
+                                  "run",
+                                  "--shape",
+                                  o.shape,
+                                  "--dtype",
+                                  o.dtype,
+                                  "--work",
+                                  std::to_string(o.work),
+                                  "--strategy",
+                                  strategies,
+                                  "--block",
+                                  o.block,
+                                  "--memory",
+                                  o.memory,
+                                  "--repeat",
+                                  std::to_string(o.repeat),
+                                  "--device",
+                                  std::to_string(o.device),
+                                  "--kernel-timeout",
+                                  std::to_string(o.kernelTimeoutS),
+                                  "-q",
+                                  "-o",
+                                  output};
+    for (const auto& [on, flag] :
+         {std::pair{o.counters, "--counters"}, std::pair{o.sampleOccupancy, "--sample-occupancy"},
+          std::pair{o.noCupti, "--no-cupti"}, std::pair{o.progress, "--progress"}}) {
         if (on) {
             args.emplace_back(flag);
         }
@@ -218,12 +237,15 @@ int runGpuWorker(const RunOptions& o) {
     return status;
 }
 
-std::vector<Result<trace::Run>> runGpuInWorker(const RunOptions& o, const std::vector<StrategyId>& ids) {
+std::vector<Result<trace::Run>> runGpuInWorker(const RunOptions& o,
+                                               const std::vector<StrategyId>& ids) {
     std::vector<Result<trace::Run>> results(
-        ids.size(), fail(Error::Code::DeviceFault, "the GPU worker ended before it reported this strategy"));
+        ids.size(),
+        fail(Error::Code::DeviceFault, "the GPU worker ended before it reported this strategy"));
     int pipeFds[2];
     if (::pipe2(pipeFds, O_CLOEXEC) != 0) {
-        results.assign(ids.size(), fail(Error::Code::Internal, std::string("pipe: ") + std::strerror(errno)));
+        results.assign(ids.size(),
+                       fail(Error::Code::Internal, std::string("pipe: ") + std::strerror(errno)));
         return results;
     }
     const auto output = temporaryTrace("gpu");
@@ -257,9 +279,11 @@ std::vector<Result<trace::Run>> runGpuInWorker(const RunOptions& o, const std::v
                 }
             } else if (text.starts_with("worker-error ")) {
                 const auto j = nlohmann::json::parse(text.substr(13), nullptr, false);
-                if (j.is_object() && j.contains("strategy") && j.contains("code") && j.contains("message")) {
-                    errors.emplace_back(j["strategy"].get<std::string>(),
-                                        Error{Error::Code(j["code"].get<int>()), j["message"].get<std::string>()});
+                if (j.is_object() && j.contains("strategy") && j.contains("code") &&
+                    j.contains("message")) {
+                    errors.emplace_back(
+                        j["strategy"].get<std::string>(),
+                        Error{Error::Code(j["code"].get<int>()), j["message"].get<std::string>()});
                 }
             } else if (text.starts_with("worker-done ")) {
                 workerStatus = std::atoi(std::string(text.substr(12)).c_str());
@@ -275,13 +299,15 @@ std::vector<Result<trace::Run>> runGpuInWorker(const RunOptions& o, const std::v
     // The worker has said all it will. One still alive now is held by the driver (a hung
     // kernel): leave it to end on its own rather than wait for it.
     if (!reapWithin(*child, std::chrono::milliseconds(workerStatus ? 2000 : 10000))) {
-        printWarning("the GPU worker (pid " + std::to_string(*child) +
-                     ") is still ending: a kernel that did not finish holds it until the driver tears "
-                     "its context down");
+        printWarning(
+            "the GPU worker (pid " + std::to_string(*child) +
+            ") is still ending: a kernel that did not finish holds it until the driver tears "
+            "its context down");
     }
 
     std::error_code ec;
-    auto trace = std::filesystem::exists(output, ec) ? trace::readTrace(output) : Result<trace::Trace>{};
+    auto trace =
+        std::filesystem::exists(output, ec) ? trace::readTrace(output) : Result<trace::Trace>{};
     std::filesystem::remove(output, ec);
     if (trace) {
         for (auto& run : trace->runs) {

@@ -11,10 +11,10 @@
 //   worker-done N          the worker's exit status; its runs are in the trace file it was given
 // and closes stdout and stderr before it exits, so nothing waits for a process the driver holds.
 
-#include <vector>
-
 #include "runoptions.h"
 #include "slicescope/backend/gpubackend.h"
+
+#include <vector>
 
 namespace slicescope::cli {
 

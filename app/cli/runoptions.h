@@ -23,10 +23,10 @@ struct RunOptions {
     bool progress = false;
     bool quiet = false;
     double kernelTimeoutS = 60;
-    std::string testFault; // hidden, tests only: "trap" or "spin"
-    bool noCupti = false;  // hidden, benchmarks only: measure without CUPTI
+    std::string testFault;  // hidden, tests only: "trap" or "spin"
+    bool noCupti = false;   // hidden, benchmarks only: measure without CUPTI
     bool gpuWorker = false; // hidden: this process is a parent's GPU worker (gpuworker.h)
-    std::string preset;    // model only
+    std::string preset;     // model only
 };
 
 // The arguments of a child `slicescope-cli run` for these strategies with the same problem and

@@ -39,9 +39,8 @@ ExportImageDialog::ExportImageDialog(const QString& path, QWidget* parent) : QDi
                      QStringLiteral("hd"));
     presets->addItem(tr("Slide, 4K: 3840 \u00d7 2160 (the slide at 3\u00d7)"),
                      QStringLiteral("4k"));
-    presets->addItem(
-        tr("Paper: 7 in wide, print font sizes (PDF/SVG, or PNG at 300 dpi)"),
-        QStringLiteral("paper"));
+    presets->addItem(tr("Paper: 7 in wide, print font sizes (PDF/SVG, or PNG at 300 dpi)"),
+                     QStringLiteral("paper"));
     presets->addItem(tr("Custom size"), QString());
     form->addRow(tr("Preset"), presets);
     width_ = new QSpinBox(this);
@@ -113,12 +112,10 @@ void ExportImageDialog::updateHint() {
     const QString suffix = QFileInfo(path_->text()).suffix().toLower();
     const bool vector = suffix == QStringLiteral("pdf") || suffix == QStringLiteral("svg");
     hint_->setText(
-        vector ? tr(
-                     "Vector output: a page of the size at the DPI (1920 \u00d7 1080 at 144 "
-                     "dpi is 13.3 \u00d7 7.5 in), laid out as the PNG would be.")
-               : tr(
-                     "The DPI scales the layout: 144 dpi draws everything 1.5 times as large "
-                     "as 96. The timeline keeps the window's zoom."));
+        vector ? tr("Vector output: a page of the size at the DPI (1920 \u00d7 1080 at 144 "
+                    "dpi is 13.3 \u00d7 7.5 in), laid out as the PNG would be.")
+               : tr("The DPI scales the layout: 144 dpi draws everything 1.5 times as large "
+                    "as 96. The timeline keeps the window's zoom."));
 }
 
 QString ExportImageDialog::path() const {

@@ -120,8 +120,8 @@ int main(int argc, char** argv) {
     QCommandLineParser parser;
     parser.setApplicationDescription(
         tr("SliceScope: how the way GPU work is sliced decides its speed. Opens "
-                       "traces, runs strategies through "
-                       "slicescope-cli, and shows timelines and occupancy side by side."));
+           "traces, runs strategies through "
+           "slicescope-cli, and shows timelines and occupancy side by side."));
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("traces"), tr("Trace files to open."),
@@ -129,55 +129,48 @@ int main(int argc, char** argv) {
     const QCommandLineOption exportImage(
         QStringLiteral("export-image"),
         tr("Write the timeline and occupancy view of the traces to FILE "
-                       "(.png, .pdf or .svg) and exit; no window is shown."),
+           "(.png, .pdf or .svg) and exit; no window is shown."),
         QStringLiteral("FILE"));
     const QCommandLineOption size(
         QStringLiteral("size"),
-        tr(
-            "Image size for --export-image: WxH in pixels (default 1920x1080), or a preset: "
-            "slide (1280x720), hd (1920x1080), 4k (3840x2160), each the same 16:9 slide, "
-            "or paper (7 in wide, vector PDF/SVG or a 300 dpi PNG)."),
+        tr("Image size for --export-image: WxH in pixels (default 1920x1080), or a preset: "
+           "slide (1280x720), hd (1920x1080), 4k (3840x2160), each the same 16:9 slide, "
+           "or paper (7 in wide, vector PDF/SVG or a 300 dpi PNG)."),
         QStringLiteral("SIZE"), QStringLiteral("1920x1080"));
     const QCommandLineOption dpi(
         QStringLiteral("dpi"),
-        tr(
-            "DPI for --export-image (default 96, or the preset's: hd 144, 4k 288, paper 300)."),
+        tr("DPI for --export-image (default 96, or the preset's: hd 144, 4k 288, paper 300)."),
         QStringLiteral("N"), QStringLiteral("96"));
     const QCommandLineOption view(
         QStringLiteral("view"),
-        tr(
-            "What --export-image shows: overview, detail, breakdown, occupancy or all, or a "
-            "comma-separated list (default overview,breakdown,occupancy)."),
+        tr("What --export-image shows: overview, detail, breakdown, occupancy or all, or a "
+           "comma-separated list (default overview,breakdown,occupancy)."),
         QStringLiteral("VIEW"), QStringLiteral("overview,breakdown,occupancy"));
     const QCommandLineOption textBoxes(
         QStringLiteral("text-boxes"),
         tr("With --export-image: also write every text drawn, as a JSON array of "
-                       "{text, x, y, w, h} in output pixels, to FILE."),
+           "{text, x, y, w, h} in output pixels, to FILE."),
         QStringLiteral("FILE"));
     parser.addOption(view);
     parser.addOption(textBoxes);
-    const QCommandLineOption restore(
-        QStringLiteral("restore-session"),
-        tr("Restore the autosaved session without asking."));
+    const QCommandLineOption restore(QStringLiteral("restore-session"),
+                                     tr("Restore the autosaved session without asking."));
     const QCommandLineOption noSamples(QStringLiteral("no-samples"),
                                        tr("Do not open the shipped sample traces."));
     const QCommandLineOption sessionFile(
         QStringLiteral("session-file"),
-        tr("Autosave the session to FILE instead of the default place."),
-        QStringLiteral("FILE"));
+        tr("Autosave the session to FILE instead of the default place."), QStringLiteral("FILE"));
     const QCommandLineOption shape(QStringLiteral("shape"),
                                    tr("Problem shape for the run panel, RxCxN."),
                                    QStringLiteral("RxCxN"));
     const QCommandLineOption dtype(QStringLiteral("dtype"),
                                    tr("Element type for the run panel: f64 or f32."),
                                    QStringLiteral("TYPE"));
-    const QCommandLineOption work(QStringLiteral("work"),
-                                  tr("Work per element for the run panel."),
+    const QCommandLineOption work(QStringLiteral("work"), tr("Work per element for the run panel."),
                                   QStringLiteral("K"));
-    const QCommandLineOption strategies(
-        QStringLiteral("strategies"),
-        tr("Comma-separated strategies to check in the run panel."),
-        QStringLiteral("LIST"));
+    const QCommandLineOption strategies(QStringLiteral("strategies"),
+                                        tr("Comma-separated strategies to check in the run panel."),
+                                        QStringLiteral("LIST"));
     const QCommandLineOption device(
         QStringLiteral("device"),
         tr("GPU for GPU strategies: gpu:N, or a preset id such as h200 (modelled)."),
@@ -185,12 +178,11 @@ int main(int argc, char** argv) {
     const QCommandLineOption block(QStringLiteral("block"),
                                    tr("Block size: numba, numba-cuda or 1..1024."),
                                    QStringLiteral("BLOCK"));
-    const QCommandLineOption memory(
-        QStringLiteral("memory"),
-        tr("Host memory: pageable, pinned, managed or mapped."),
-        QStringLiteral("MODE"));
-    const QCommandLineOption repeat(
-        QStringLiteral("repeat"), tr("Repetitions of each run."), QStringLiteral("N"));
+    const QCommandLineOption memory(QStringLiteral("memory"),
+                                    tr("Host memory: pageable, pinned, managed or mapped."),
+                                    QStringLiteral("MODE"));
+    const QCommandLineOption repeat(QStringLiteral("repeat"), tr("Repetitions of each run."),
+                                    QStringLiteral("N"));
     const QCommandLineOption run(QStringLiteral("run"), tr("Start the run at once."));
     for (const auto& option : {exportImage, size, dpi, restore, noSamples, sessionFile, shape,
                                dtype, work, strategies, device, block, memory, repeat, run}) {
@@ -205,27 +197,24 @@ int main(int argc, char** argv) {
             imageSize = preset->sizePx;
             dpiValue = preset->dpi;
         } else if (!parseSize(parser.value(size), imageSize)) {
-            return fail(
-                tr("--size must look like 1920x1080 or be one of %1 (got '%2')")
-                    .arg(gui::exportPresetNames().join(tr(", ")), parser.value(size)),
-                kExitUsage);
+            return fail(tr("--size must look like 1920x1080 or be one of %1 (got '%2')")
+                            .arg(gui::exportPresetNames().join(tr(", ")), parser.value(size)),
+                        kExitUsage);
         }
         if (parser.isSet(dpi)) {
             bool ok = false;
             dpiValue = parser.value(dpi).toDouble(&ok);
             if (!ok) {
-                return fail(
-                    tr("--dpi must be a number (got '%1')").arg(parser.value(dpi)),
-                    kExitUsage);
+                return fail(tr("--dpi must be a number (got '%1')").arg(parser.value(dpi)),
+                            kExitUsage);
             }
         }
         const auto views = gui::ReportViews::parse(parser.value(view));
         if (!views) {
-            return fail(
-                tr("--view must be overview, detail, breakdown, occupancy or all, "
-                               "or a comma-separated list of them (got '%1')")
-                    .arg(parser.value(view)),
-                kExitUsage);
+            return fail(tr("--view must be overview, detail, breakdown, occupancy or all, "
+                           "or a comma-separated list of them (got '%1')")
+                            .arg(parser.value(view)),
+                        kExitUsage);
         }
         gui::ReportOptions reportOptions;
         reportOptions.views = *views;

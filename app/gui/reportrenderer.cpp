@@ -402,8 +402,8 @@ void ReportRenderer::paintTimeline(QCPPainter* painter, const QRectF& rect, bool
     for (const auto& entry : timeline_->plottable()->runs()) {
         namesPx = std::max(namesPx, pageMetrics.horizontalAdvance(entry->id));
     }
-    timeline_->xAxis->setLabel(pageMetrics.elidedText(
-        keepAxisLabel, Qt::ElideRight, std::max(10.0, rect.width() - namesPx - 48)));
+    timeline_->xAxis->setLabel(pageMetrics.elidedText(keepAxisLabel, Qt::ElideRight,
+                                                      std::max(10.0, rect.width() - namesPx - 48)));
     painter->save();
     painter->translate(rect.topLeft());
     timeline_->toPainter(painter, int(rect.width()), int(plotPx + axisPx));

@@ -1,11 +1,11 @@
 #include "models/recordplan.h"
 
+#include "slicescope/core/progressline.h"
+
 #include <QDir>
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
-
-#include "slicescope/core/progressline.h"
 
 namespace slicescope::models {
 
@@ -75,7 +75,8 @@ QString recordProgressText(const QByteArray& json) {
         core::parseRecordProgressLine(std::string_view(json.constData(), std::size_t(json.size())))
             .value_or(core::RecordProgressLine{});
     const QString stage = QString::fromStdString(p.stage);
-    const QString what = stage == QStringLiteral("counters") ? QStringLiteral("counting (second run)")
+    const QString what = stage == QStringLiteral("counters")
+                             ? QStringLiteral("counting (second run)")
                          : stage == QStringLiteral("convert") ? QStringLiteral("writing the trace")
                                                               : QStringLiteral("recording");
     QString text = QStringLiteral("%1: %2 kernels, %3 copies, %4 API calls")

@@ -1,10 +1,9 @@
-#include <gtest/gtest.h>
-
-#include <fstream>
-#include <sstream>
-
 #include "slicescope/device/devicespec.h"
 #include "slicescope/occupancy/occupancycalculator.h"
+
+#include <fstream>
+#include <gtest/gtest.h>
+#include <sstream>
 
 using namespace slicescope;
 using namespace slicescope::occupancy;

@@ -1,9 +1,9 @@
 // The recording spool (engine/src/spool/): frames round-trip, arrive in pieces, a reader keeps
 // everything before a torn or damaged frame, and an activity crosses the spool unchanged.
-#include <gtest/gtest.h>
-
 #include "spool/spoolconversion.h"
 #include "spool/spoolformat.h"
+
+#include <gtest/gtest.h>
 
 namespace slicescope::record {
 namespace {

@@ -1,7 +1,7 @@
 // From the run panel's request to slicescope-cli command lines.
-#include <QTest>
-
 #include "models/cliplan.h"
+
+#include <QTest>
 
 using namespace slicescope::models;
 
@@ -48,7 +48,8 @@ void TestCliPlan::cpuAndModelledSplitIntoTwoJobs() {
     c.work = 4;
     c.block = QStringLiteral("256");
     c.repeat = 3;
-    c.strategies = {QStringLiteral("one-worker"), QStringLiteral("cpu-serial"), QStringLiteral("slice-2d")};
+    c.strategies = {QStringLiteral("one-worker"), QStringLiteral("cpu-serial"),
+                    QStringLiteral("slice-2d")};
     c.device = preset();
     const RunPlan plan = planRun(c, QStringLiteral("/tmp/x"), 7);
     QVERIFY(plan.error.isEmpty());
@@ -62,11 +63,13 @@ void TestCliPlan::cpuAndModelledSplitIntoTwoJobs() {
     QCOMPARE(valueAfter(cpu.arguments, QStringLiteral("--repeat")), QStringLiteral("3"));
     QVERIFY(cpu.arguments.contains(QStringLiteral("--progress")));
     QVERIFY(!cpu.arguments.contains(QStringLiteral("--device")));
-    QCOMPARE(valueAfter(cpu.arguments, QStringLiteral("-o")), QStringLiteral("/tmp/x/run-7-cpu-serial.json"));
+    QCOMPARE(valueAfter(cpu.arguments, QStringLiteral("-o")),
+             QStringLiteral("/tmp/x/run-7-cpu-serial.json"));
     const CliJob& model = plan.jobs[1];
     QVERIFY(model.modelled);
     QCOMPARE(model.arguments.first(), QStringLiteral("model"));
-    QCOMPARE(valueAfter(model.arguments, QStringLiteral("--strategy")), QStringLiteral("one-worker,slice-2d"));
+    QCOMPARE(valueAfter(model.arguments, QStringLiteral("--strategy")),
+             QStringLiteral("one-worker,slice-2d"));
     QCOMPARE(valueAfter(model.arguments, QStringLiteral("--device")), QStringLiteral("h200"));
     QCOMPARE(valueAfter(model.arguments, QStringLiteral("--block")), QStringLiteral("256"));
     QVERIFY(model.label.startsWith(QStringLiteral("modelled on NVIDIA H200")));
@@ -75,15 +78,16 @@ void TestCliPlan::cpuAndModelledSplitIntoTwoJobs() {
 
 void TestCliPlan::measuredGpuStrategiesShareOneProcessCpuOnesRunAlone() {
     RunConfig c;
-    c.strategies = {QStringLiteral("cpu-parallel"), QStringLiteral("elementwise-broadcast"), QStringLiteral("slice-outer"),
-                    QStringLiteral("cpu-serial")};
+    c.strategies = {QStringLiteral("cpu-parallel"), QStringLiteral("elementwise-broadcast"),
+                    QStringLiteral("slice-outer"), QStringLiteral("cpu-serial")};
     c.device = gpu();
     c.counters = true;
     c.sampleOccupancy = true;
     const RunPlan plan = planRun(c, QStringLiteral("/tmp/x"), 1);
     QCOMPARE(plan.jobs.size(), 3);
     const QStringList& args = plan.jobs[0].arguments;
-    QCOMPARE(valueAfter(args, QStringLiteral("--strategy")), QStringLiteral("elementwise-broadcast,slice-outer"));
+    QCOMPARE(valueAfter(args, QStringLiteral("--strategy")),
+             QStringLiteral("elementwise-broadcast,slice-outer"));
     QCOMPARE(valueAfter(args, QStringLiteral("--device")), QStringLiteral("1"));
     QVERIFY(args.contains(QStringLiteral("--counters")));
     QVERIFY(args.contains(QStringLiteral("--sample-occupancy")));
@@ -91,7 +95,8 @@ void TestCliPlan::measuredGpuStrategiesShareOneProcessCpuOnesRunAlone() {
     QStringList outputs{plan.jobs[0].outputPath};
     for (int i = 1; i < 3; ++i) {
         const QStringList& cpu = plan.jobs[i].arguments;
-        QCOMPARE(valueAfter(cpu, QStringLiteral("--strategy")), i == 1 ? QStringLiteral("cpu-parallel") : QStringLiteral("cpu-serial"));
+        QCOMPARE(valueAfter(cpu, QStringLiteral("--strategy")),
+                 i == 1 ? QStringLiteral("cpu-parallel") : QStringLiteral("cpu-serial"));
         QVERIFY(!cpu.contains(QStringLiteral("--device")));
         QVERIFY(!cpu.contains(QStringLiteral("--counters")));
         QVERIFY(!outputs.contains(plan.jobs[i].outputPath));

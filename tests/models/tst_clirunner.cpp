@@ -1,20 +1,19 @@
 // Runs through the real slicescope-cli child process: a CPU run, a modelled run, Cancel (also of
 // a child that ignores SIGTERM), and every way a child can fail.
-#include <QElapsedTimer>
-#include <QFileInfo>
-#include <QJsonDocument>
-#include <QJsonArray>
-#include <QJsonObject>
-#include <QSignalSpy>
-#include <QTest>
-
-#include <csignal>
-#include <cerrno>
-
 #include "models/clirunner.h"
 #include "models/recordplan.h"
 #include "models/traceloader.h"
 #include "testhelpers.h"
+
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSignalSpy>
+#include <QTest>
+#include <cerrno>
+#include <csignal>
 
 using namespace slicescope;
 using namespace slicescope::models;
@@ -24,12 +23,15 @@ namespace {
 // `record` needs the CUPTI injection library, built with the CUDA backend; a build without it
 // says so, and the recording tests skip.
 bool recordingUnavailable(const QSignalSpy& failed) {
-    return !failed.isEmpty() && failed.at(0).at(1).toString().contains(QStringLiteral("injection library"));
+    return !failed.isEmpty() &&
+           failed.at(0).at(1).toString().contains(QStringLiteral("injection library"));
 }
 
 constexpr int kGenerousMs = 180'000; // a loaded 2-core machine
 
-bool processGone(qint64 pid) { return ::kill(pid_t(pid), 0) != 0 && errno == ESRCH; }
+bool processGone(qint64 pid) {
+    return ::kill(pid_t(pid), 0) != 0 && errno == ESRCH;
+}
 
 CliJob job(const QStringList& arguments, const QString& output) {
     CliJob j;
@@ -109,8 +111,10 @@ void TestCliRunner::cpuRunWritesATraceAndReportsProgress() {
 
 void TestCliRunner::modelledRunIsMarkedModelled() {
     QByteArray devices;
-    QCOMPARE(testhelpers::runCli({QStringLiteral("devices"), QStringLiteral("--json")}, &devices), 0);
-    const auto presets = QJsonDocument::fromJson(devices).object().value(QStringLiteral("presets")).toArray();
+    QCOMPARE(testhelpers::runCli({QStringLiteral("devices"), QStringLiteral("--json")}, &devices),
+             0);
+    const auto presets =
+        QJsonDocument::fromJson(devices).object().value(QStringLiteral("presets")).toArray();
     if (presets.isEmpty()) {
         QSKIP("this build's slicescope-cli lists no device presets to model on");
     }
@@ -129,7 +133,8 @@ void TestCliRunner::modelledRunIsMarkedModelled() {
     QVERIFY(finished.wait(kGenerousMs));
     QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.at(0).at(1).toString()));
     QCOMPARE(succeeded.count(), 1);
-    const LoadResult loaded = TraceLoader::loadNow(succeeded.at(0).at(1).toString(), RunOrigin::Measured);
+    const LoadResult loaded =
+        TraceLoader::loadNow(succeeded.at(0).at(1).toString(), RunOrigin::Measured);
     QVERIFY2(loaded.ok(), qPrintable(loaded.error));
     QCOMPARE(loaded.runs.size(), std::size_t(2));
     for (const auto& entry : loaded.runs) {
@@ -141,11 +146,12 @@ void TestCliRunner::modelledRunIsMarkedModelled() {
 
 void TestCliRunner::cancelEndsTheChildWithinASecond() {
     // Long enough never to finish on its own during the test: ~2000 repetitions of 100x4000x5.
-    const QList<CliJob> jobs{job({QStringLiteral("run"), QStringLiteral("--shape"), QStringLiteral("100x4000x5"),
-                                  QStringLiteral("--strategy"), QStringLiteral("cpu-serial"), QStringLiteral("--repeat"),
-                                  QStringLiteral("10000"), QStringLiteral("--progress"), QStringLiteral("-o"),
-                                  dir_.filePath(QStringLiteral("never.json"))},
-                                 dir_.filePath(QStringLiteral("never.json")))};
+    const QList<CliJob> jobs{
+        job({QStringLiteral("run"), QStringLiteral("--shape"), QStringLiteral("100x4000x5"),
+             QStringLiteral("--strategy"), QStringLiteral("cpu-serial"), QStringLiteral("--repeat"),
+             QStringLiteral("10000"), QStringLiteral("--progress"), QStringLiteral("-o"),
+             dir_.filePath(QStringLiteral("never.json"))},
+            dir_.filePath(QStringLiteral("never.json")))};
     CliRunner runner;
     QSignalSpy progress(&runner, &CliRunner::progress);
     QSignalSpy finished(&runner, &CliRunner::finished);
@@ -173,18 +179,22 @@ void TestCliRunner::cancelKillsAChildThatIgnoresSigterm() {
     QSignalSpy started(&runner, &CliRunner::logLine);
     QSignalSpy finished(&runner, &CliRunner::finished);
     // The child says it is ready once SIGTERM is ignored, then hangs.
-    QVERIFY(runner.start({job({QStringLiteral("-c"), QStringLiteral("trap '' TERM; echo ready; exec sleep 600")},
-                              dir_.filePath(QStringLiteral("hang.json")))}));
-    QTRY_VERIFY_WITH_TIMEOUT(
-        std::any_of(started.begin(), started.end(),
-                    [](const QList<QVariant>& args) { return args.at(0).toString() == QStringLiteral("ready"); }),
-        kGenerousMs);
+    QVERIFY(runner.start(
+        {job({QStringLiteral("-c"), QStringLiteral("trap '' TERM; echo ready; exec sleep 600")},
+             dir_.filePath(QStringLiteral("hang.json")))}));
+    QTRY_VERIFY_WITH_TIMEOUT(std::any_of(started.begin(), started.end(),
+                                         [](const QList<QVariant>& args) {
+                                             return args.at(0).toString() ==
+                                                    QStringLiteral("ready");
+                                         }),
+                             kGenerousMs);
     const qint64 pid = runner.childPid();
     QElapsedTimer timer;
     timer.start();
     runner.cancel();
     QVERIFY(finished.wait(5000));
-    QVERIFY2(timer.elapsed() < 1000, qPrintable(QStringLiteral("cancel took %1 ms").arg(timer.elapsed())));
+    QVERIFY2(timer.elapsed() < 1000,
+             qPrintable(QStringLiteral("cancel took %1 ms").arg(timer.elapsed())));
     QVERIFY(processGone(pid));
 }
 
@@ -194,8 +204,9 @@ void TestCliRunner::usageErrorIsAFailedJob() {
     QSignalSpy failed(&runner, &CliRunner::jobFailed);
     QSignalSpy finished(&runner, &CliRunner::finished);
     const QString out = dir_.filePath(QStringLiteral("usage.json"));
-    QVERIFY(runner.start({job({QStringLiteral("run"), QStringLiteral("--shape"), QStringLiteral("100x0x5"),
-                               QStringLiteral("--strategy"), QStringLiteral("cpu-serial"), QStringLiteral("-o"), out},
+    QVERIFY(runner.start({job({QStringLiteral("run"), QStringLiteral("--shape"),
+                               QStringLiteral("100x0x5"), QStringLiteral("--strategy"),
+                               QStringLiteral("cpu-serial"), QStringLiteral("-o"), out},
                               out)}));
     QVERIFY(finished.wait(kGenerousMs));
     QCOMPARE(succeeded.count(), 0);
@@ -214,13 +225,16 @@ void TestCliRunner::failedStrategyKeepsTheOthersAndTheNextJobRuns() {
     QSignalSpy finished(&runner, &CliRunner::finished);
     const QString mixed = dir_.filePath(QStringLiteral("mixed.json"));
     const QString next = dir_.filePath(QStringLiteral("next.json"));
-    const QStringList shape{QStringLiteral("run"), QStringLiteral("--shape"), QStringLiteral("10x100x5")};
-    QVERIFY(runner.start({job(shape + QStringList{QStringLiteral("--strategy"), QStringLiteral("slice-outer,cpu-serial"),
-                                                  QStringLiteral("-o"), mixed},
-                              mixed),
-                          job(shape + QStringList{QStringLiteral("--strategy"), QStringLiteral("cpu-parallel"),
-                                                  QStringLiteral("-o"), next},
-                              next)}));
+    const QStringList shape{QStringLiteral("run"), QStringLiteral("--shape"),
+                            QStringLiteral("10x100x5")};
+    QVERIFY(runner.start(
+        {job(shape + QStringList{QStringLiteral("--strategy"),
+                                 QStringLiteral("slice-outer,cpu-serial"), QStringLiteral("-o"),
+                                 mixed},
+             mixed),
+         job(shape + QStringList{QStringLiteral("--strategy"), QStringLiteral("cpu-parallel"),
+                                 QStringLiteral("-o"), next},
+             next)}));
     QVERIFY(finished.wait(kGenerousMs));
     if (failed.isEmpty()) {
         QSKIP("slice-outer ran: this machine has a GPU, so nothing failed");
@@ -229,7 +243,8 @@ void TestCliRunner::failedStrategyKeepsTheOthersAndTheNextJobRuns() {
     QVERIFY2(failed.at(0).at(1).toString().contains(QStringLiteral("slice-outer")),
              qPrintable(failed.at(0).at(1).toString()));
     QCOMPARE(succeeded.count(), 2);
-    const LoadResult kept = TraceLoader::loadNow(succeeded.at(0).at(1).toString(), RunOrigin::Measured);
+    const LoadResult kept =
+        TraceLoader::loadNow(succeeded.at(0).at(1).toString(), RunOrigin::Measured);
     QVERIFY2(kept.ok(), qPrintable(kept.error));
     QCOMPARE(kept.runs.size(), std::size_t(1));
     QCOMPARE(kept.runs[0]->id, QStringLiteral("cpu-serial"));
@@ -241,7 +256,8 @@ void TestCliRunner::missingProgramIsAFailedJob() {
     runner.setProgram(dir_.filePath(QStringLiteral("no-such-slicescope-cli")));
     QSignalSpy failed(&runner, &CliRunner::jobFailed);
     QSignalSpy finished(&runner, &CliRunner::finished);
-    QVERIFY(runner.start({job({QStringLiteral("devices")}, dir_.filePath(QStringLiteral("x.json")))}));
+    QVERIFY(
+        runner.start({job({QStringLiteral("devices")}, dir_.filePath(QStringLiteral("x.json")))}));
     QVERIFY(finished.wait(kGenerousMs));
     QCOMPARE(failed.count(), 1);
     QVERIFY(failed.at(0).at(1).toString().startsWith(QStringLiteral("Could not start")));
@@ -255,9 +271,11 @@ void TestCliRunner::crashingChildIsAFailedJob() {
     QSignalSpy succeeded(&runner, &CliRunner::jobSucceeded);
     QSignalSpy finished(&runner, &CliRunner::finished);
     // Two jobs: the first crashes (SIGSEGV), the second still runs.
-    QVERIFY(runner.start({job({QStringLiteral("-c"), QStringLiteral("echo about to fault >&2; kill -SEGV $$")},
-                              dir_.filePath(QStringLiteral("crash.json"))),
-                          job({QStringLiteral("-c"), QStringLiteral("exit 0")}, dir_.filePath(QStringLiteral("none.json")))}));
+    QVERIFY(runner.start(
+        {job({QStringLiteral("-c"), QStringLiteral("echo about to fault >&2; kill -SEGV $$")},
+             dir_.filePath(QStringLiteral("crash.json"))),
+         job({QStringLiteral("-c"), QStringLiteral("exit 0")},
+             dir_.filePath(QStringLiteral("none.json")))}));
     QVERIFY(finished.wait(kGenerousMs));
     QCOMPARE(failed.count(), 1);
     QVERIFY(failed.at(0).at(1).toString().contains(QStringLiteral("crashed")));
@@ -270,7 +288,8 @@ void TestCliRunner::busyRunnerRefusesASecondStart() {
     CliRunner runner;
     runner.setProgram(QStringLiteral("/bin/sh"));
     QSignalSpy finished(&runner, &CliRunner::finished);
-    const QList<CliJob> jobs{job({QStringLiteral("-c"), QStringLiteral("exec sleep 600")}, dir_.filePath(QStringLiteral("s.json")))};
+    const QList<CliJob> jobs{job({QStringLiteral("-c"), QStringLiteral("exec sleep 600")},
+                                 dir_.filePath(QStringLiteral("s.json")))};
     QVERIFY(runner.start(jobs));
     QVERIFY(!runner.start(jobs));
     QVERIFY(!runner.start({}));
@@ -302,15 +321,18 @@ void TestCliRunner::recordingKeepsTheTraceWhateverTheExitStatus() {
     QCOMPARE(succeeded.count(), 1);
     // The recording's progress has no known end: -1, with counts in the text.
     QVERIFY(std::any_of(progress.begin(), progress.end(), [](const QList<QVariant>& args) {
-        return args.at(0).toDouble() < 0 && args.at(1).toString().startsWith(QStringLiteral("recording: 0 kernels"));
+        return args.at(0).toDouble() < 0 &&
+               args.at(1).toString().startsWith(QStringLiteral("recording: 0 kernels"));
     }));
     auto logged = [&](const QString& text) {
-        return std::any_of(logs.begin(), logs.end(),
-                           [&](const QList<QVariant>& args) { return args.at(0).toString().contains(text); });
+        return std::any_of(logs.begin(), logs.end(), [&](const QList<QVariant>& args) {
+            return args.at(0).toString().contains(text);
+        });
     };
     QVERIFY(logged(QStringLiteral("from the program"))); // the program's output reaches the log
     QVERIFY(logged(QStringLiteral("ended with status 3")));
-    const LoadResult loaded = TraceLoader::loadNow(succeeded.at(0).at(1).toString(), RunOrigin::Measured);
+    const LoadResult loaded =
+        TraceLoader::loadNow(succeeded.at(0).at(1).toString(), RunOrigin::Measured);
     QVERIFY2(loaded.ok(), qPrintable(loaded.error));
     QCOMPARE(loaded.runs.size(), std::size_t(1));
     QVERIFY(loaded.runs[0]->run->mode == trace::RunMode::Recorded);
@@ -348,10 +370,11 @@ void TestCliRunner::cancelledRecordingKeepsWhatWasRecorded() {
     QSignalSpy finished(&runner, &CliRunner::finished);
     QVERIFY(runner.start({plan.job}));
     // Recording has begun once the first progress line from `record` arrived.
-    QTRY_VERIFY_WITH_TIMEOUT(std::any_of(progress.begin(), progress.end(),
-                                         [](const QList<QVariant>& args) { return args.at(0).toDouble() < 0; }) ||
-                                 !finished.isEmpty(),
-                             kGenerousMs);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        std::any_of(progress.begin(), progress.end(),
+                    [](const QList<QVariant>& args) { return args.at(0).toDouble() < 0; }) ||
+            !finished.isEmpty(),
+        kGenerousMs);
     if (recordingUnavailable(failed)) {
         QSKIP("this build has no CUPTI injection library");
     }
@@ -359,14 +382,17 @@ void TestCliRunner::cancelledRecordingKeepsWhatWasRecorded() {
     timer.start();
     runner.cancel();
     QVERIFY(finished.wait(20'000));
-    QVERIFY2(timer.elapsed() < 10'000, qPrintable(QStringLiteral("cancel took %1 ms").arg(timer.elapsed())));
+    QVERIFY2(timer.elapsed() < 10'000,
+             qPrintable(QStringLiteral("cancel took %1 ms").arg(timer.elapsed())));
     QCOMPARE(finished.at(0).at(0).toBool(), true);
     QCOMPARE(succeeded.count(), 1);
-    const LoadResult loaded = TraceLoader::loadNow(succeeded.at(0).at(1).toString(), RunOrigin::Measured);
+    const LoadResult loaded =
+        TraceLoader::loadNow(succeeded.at(0).at(1).toString(), RunOrigin::Measured);
     QVERIFY2(loaded.ok(), qPrintable(loaded.error));
     const auto& notes = loaded.runs[0]->run->notes;
-    QVERIFY(std::any_of(notes.begin(), notes.end(),
-                        [](const std::string& n) { return n.find("recording cancelled") != std::string::npos; }));
+    QVERIFY(std::any_of(notes.begin(), notes.end(), [](const std::string& n) {
+        return n.find("recording cancelled") != std::string::npos;
+    }));
     QCOMPARE(loaded.runs[0]->run->exitStatus, std::optional<int>(128 + SIGTERM));
 }
 

@@ -1,9 +1,9 @@
 // The device chooser's model, from `slicescope-cli devices --json` (the real CLI and fixed text).
-#include <QAbstractItemModelTester>
-#include <QTest>
-
 #include "models/devicelistmodel.h"
 #include "testhelpers.h"
+
+#include <QAbstractItemModelTester>
+#include <QTest>
 
 using namespace slicescope::models;
 
@@ -52,7 +52,10 @@ void TestDeviceListModel::detectedFirstPresetsMarkedModelled() {
     QCOMPARE(model.index(0).data().toString(), QStringLiteral("NVIDIA H200 (GPU 0, measured)"));
     QCOMPARE(model.index(1).data().toString(), QStringLiteral("NVIDIA GeForce GTX 970 (modelled)"));
     QVERIFY(model.at(1).modelOnly);
-    QVERIFY(model.index(1).data(Qt::ToolTipRole).toString().contains(QStringLiteral("CUDA 13 cannot run")));
+    QVERIFY(model.index(1)
+                .data(Qt::ToolTipRole)
+                .toString()
+                .contains(QStringLiteral("CUDA 13 cannot run")));
     QCOMPARE(model.rowOfKey(QStringLiteral("preset:h200")), 2);
     QCOMPARE(model.rowOfKey(QStringLiteral("gpu:0")), 0);
     QCOMPARE(model.rowOfKey(QStringLiteral("preset:nope")), -1);

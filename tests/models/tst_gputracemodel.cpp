@@ -1,13 +1,13 @@
 // The nvprof --print-gpu-trace table and its proxy, under QAbstractItemModelTester.
-#include <QAbstractItemModelTester>
-#include <QSignalSpy>
-#include <QSortFilterProxyModel>
-#include <QTest>
-
 #include "models/gputracemodel.h"
 #include "models/gputraceproxy.h"
 #include "synthetictrace.h"
 #include "testhelpers.h"
+
+#include <QAbstractItemModelTester>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QTest>
 
 using namespace slicescope;
 using namespace slicescope::models;
@@ -47,7 +47,8 @@ ConstRunEntryPtr mixedRun() {
 
 // What the proxy must show, computed by Qt's own QSortFilterProxyModel (a stable sort on
 // SortRole, filtered on IsDeviceRole): the activity of each row.
-std::vector<int> referenceOrder(GpuTraceModel& model, bool showAll, int column, Qt::SortOrder order) {
+std::vector<int> referenceOrder(GpuTraceModel& model, bool showAll, int column,
+                                Qt::SortOrder order) {
     QSortFilterProxyModel reference;
     reference.setSourceModel(&model);
     reference.setSortRole(GpuTraceModel::SortRole);
@@ -81,9 +82,11 @@ void TestGpuTraceModel::passesTheModelTester() {
     GpuTraceProxy proxy;
     proxy.setSourceModel(&model);
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    QAbstractItemModelTester proxyTester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester proxyTester(&proxy,
+                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
     QCOMPARE(model.rowCount(), 0);
-    model.setRun(makeRunEntry(testhelpers::gpuShapedRun("a", trace::RunMode::MeasuredGpu, 3), RunOrigin::Opened));
+    model.setRun(makeRunEntry(testhelpers::gpuShapedRun("a", trace::RunMode::MeasuredGpu, 3),
+                              RunOrigin::Opened));
     QCOMPARE(model.rowCount(), 12);
     proxy.setShowAll(true);
     proxy.sort(GpuTraceModel::DurationColumn, Qt::DescendingOrder);
@@ -94,15 +97,18 @@ void TestGpuTraceModel::passesTheModelTester() {
 
 void TestGpuTraceModel::nvprofColumnsAndValues() {
     GpuTraceModel model;
-    model.setRun(makeRunEntry(testhelpers::gpuShapedRun("a", trace::RunMode::MeasuredGpu), RunOrigin::Opened));
+    model.setRun(makeRunEntry(testhelpers::gpuShapedRun("a", trace::RunMode::MeasuredGpu),
+                              RunOrigin::Opened));
     QStringList headers;
     for (int c = 0; c < model.columnCount(); ++c) {
         headers << model.headerData(c, Qt::Horizontal).toString();
     }
-    QCOMPARE(headers, (QStringList{QStringLiteral("Start"), QStringLiteral("Duration"), QStringLiteral("Grid Size"),
-                                   QStringLiteral("Block Size"), QStringLiteral("Regs*"), QStringLiteral("SSMem*"),
-                                   QStringLiteral("DSMem*"), QStringLiteral("Size"), QStringLiteral("Throughput"),
-                                   QStringLiteral("SrcMemType"), QStringLiteral("DstMemType"), QStringLiteral("Device"),
+    QCOMPARE(headers, (QStringList{QStringLiteral("Start"), QStringLiteral("Duration"),
+                                   QStringLiteral("Grid Size"), QStringLiteral("Block Size"),
+                                   QStringLiteral("Regs*"), QStringLiteral("SSMem*"),
+                                   QStringLiteral("DSMem*"), QStringLiteral("Size"),
+                                   QStringLiteral("Throughput"), QStringLiteral("SrcMemType"),
+                                   QStringLiteral("DstMemType"), QStringLiteral("Device"),
                                    QStringLiteral("Stream"), QStringLiteral("Name")}));
     auto cell = [&](int row, int column) { return model.index(row, column).data().toString(); };
     // Row 1: the HtoD copy; row 2: the kernel.
@@ -126,7 +132,8 @@ void TestGpuTraceModel::proxyShowsDeviceActivitiesUnlessAskedOrCpu() {
     GpuTraceModel model;
     GpuTraceProxy proxy;
     proxy.setSourceModel(&model);
-    model.setRun(makeRunEntry(testhelpers::gpuShapedRun("a", trace::RunMode::MeasuredGpu, 2), RunOrigin::Opened));
+    model.setRun(makeRunEntry(testhelpers::gpuShapedRun("a", trace::RunMode::MeasuredGpu, 2),
+                              RunOrigin::Opened));
     QCOMPARE(proxy.rowCount(), 6); // 2 x (HtoD, kernel, DtoH); the API calls are hidden
     QCOMPARE(proxy.rowOfActivity(0), -1);
     QVERIFY(proxy.rowOfActivity(2) >= 0);
@@ -144,10 +151,12 @@ void TestGpuTraceModel::proxySortsNumerically() {
     GpuTraceModel model;
     GpuTraceProxy proxy;
     proxy.setSourceModel(&model);
-    model.setRun(makeRunEntry(testhelpers::gpuShapedRun("a", trace::RunMode::MeasuredGpu), RunOrigin::Opened));
+    model.setRun(makeRunEntry(testhelpers::gpuShapedRun("a", trace::RunMode::MeasuredGpu),
+                              RunOrigin::Opened));
     proxy.sort(GpuTraceModel::DurationColumn, Qt::DescendingOrder);
     // 47 ms kernel first, though "6.00 ms" > "47.0 ms" as text.
-    QCOMPARE(proxy.index(0, GpuTraceModel::NameColumn).data().toString(), QStringLiteral("sliceOuterKernel"));
+    QCOMPARE(proxy.index(0, GpuTraceModel::NameColumn).data().toString(),
+             QStringLiteral("sliceOuterKernel"));
     QCOMPARE(proxy.rowOfActivity(2), 0);
 }
 
@@ -158,7 +167,8 @@ void TestGpuTraceModel::proxyOrderIsAStableSortOfTheSortRole_data() {
     for (int column = -1; column < GpuTraceModel::ColumnCount; ++column) {
         for (const bool showAll : {false, true}) {
             for (const bool worker : {false, true}) {
-                QTest::addRow("column %d%s%s", column, showAll ? " all" : " device", worker ? " worker" : " at once")
+                QTest::addRow("column %d%s%s", column, showAll ? " all" : " device",
+                              worker ? " worker" : " at once")
                     << column << showAll << worker;
             }
         }
@@ -220,7 +230,8 @@ void TestGpuTraceModel::bigSortsRunOnAWorkerAndStaleOnesAreDropped() {
     QCOMPARE(sorting.count(), 2); // started, done
     QCOMPARE(sorting.at(0).at(0).toBool(), true);
     QCOMPARE(sorting.at(1).at(0).toBool(), false);
-    QCOMPARE(proxyOrder(proxy), referenceOrder(model, true, GpuTraceModel::NameColumn, Qt::AscendingOrder));
+    QCOMPARE(proxyOrder(proxy),
+             referenceOrder(model, true, GpuTraceModel::NameColumn, Qt::AscendingOrder));
     // The current cell followed its activity.
     QVERIFY(current.isValid());
     QCOMPARE(proxy.activityAt(current.row()), activity);
@@ -228,16 +239,20 @@ void TestGpuTraceModel::bigSortsRunOnAWorkerAndStaleOnesAreDropped() {
     // A new run while a sort is in flight: the sort's result belongs to the old run and is dropped.
     proxy.sort(GpuTraceModel::SizeColumn, Qt::DescendingOrder);
     QVERIFY(proxy.isBusy());
-    model.setRun(makeRunEntry(testhelpers::gpuShapedRun("other", trace::RunMode::MeasuredGpu, 2), RunOrigin::Opened));
+    model.setRun(makeRunEntry(testhelpers::gpuShapedRun("other", trace::RunMode::MeasuredGpu, 2),
+                              RunOrigin::Opened));
     QTRY_VERIFY(!proxy.isBusy());
-    QCOMPARE(proxyOrder(proxy), referenceOrder(model, true, GpuTraceModel::SizeColumn, Qt::DescendingOrder));
+    QCOMPARE(proxyOrder(proxy),
+             referenceOrder(model, true, GpuTraceModel::SizeColumn, Qt::DescendingOrder));
 }
 
 void TestGpuTraceModel::tooltipCarriesTheNvprofFields() {
     GpuTraceModel model;
-    model.setRun(makeRunEntry(testhelpers::gpuShapedRun("a", trace::RunMode::Modelled), RunOrigin::Opened));
+    model.setRun(
+        makeRunEntry(testhelpers::gpuShapedRun("a", trace::RunMode::Modelled), RunOrigin::Opened));
     const QString tip = model.index(2, 0).data(Qt::ToolTipRole).toString();
-    for (const char* field : {"Grid Size", "Block Size", "Regs", "Duration", "sliceOuterKernel", "(modelled)"}) {
+    for (const char* field :
+         {"Grid Size", "Block Size", "Regs", "Duration", "sliceOuterKernel", "(modelled)"}) {
         QVERIFY2(tip.contains(QLatin1String(field)), field);
     }
 }

@@ -1,16 +1,12 @@
 // The session (unique ids, verdicts, visibility) and its autosave.
-#include <QElapsedTimer>
-#include <QFile>
-#include <QSet>
-#include <QSignalSpy>
-#include <QTest>
-
 #include "models/session.h"
 #include "models/sessionstore.h"
 #include "models/traceloader.h"
 #include "testhelpers.h"
 
+#include <QElapsedTimer>
 #include <QFile>
+#include <QSet>
 #include <QSignalSpy>
 #include <QTest>
 

@@ -1,11 +1,10 @@
 // Loading traces off the GUI thread: results, errors, progress, and stale results dropped.
-#include <QFile>
-#include <QSignalSpy>
-#include <QTest>
-
 #include "models/traceloader.h"
 #include "testhelpers.h"
 
+#include <QFile>
+#include <QSignalSpy>
+#include <QTest>
 #include <sys/stat.h>
 
 using namespace slicescope;
@@ -25,7 +24,9 @@ class TestTraceLoader : public QObject {
     QTemporaryDir dir_;
 };
 
-void TestTraceLoader::initTestCase() { QVERIFY(dir_.isValid()); }
+void TestTraceLoader::initTestCase() {
+    QVERIFY(dir_.isValid());
+}
 
 void TestTraceLoader::loadsARealTraceOffTheGuiThread() {
     const QString path = testhelpers::measuredCpuTrace(dir_);
@@ -118,7 +119,7 @@ void TestTraceLoader::cancelAllDropsLoadsInFlight() {
     loader.load(path, RunOrigin::Opened);
     loader.cancelAll();
     QTRY_VERIFY_WITH_TIMEOUT(!loader.isBusy(), 120'000);
-    QCOMPARE(loaded.count(), 0); // stale: never reported
+    QCOMPARE(loaded.count(), 0);          // stale: never reported
     loader.load(path, RunOrigin::Opened); // the next generation loads normally
     QVERIFY(loaded.wait(120'000));
     QVERIFY(loaded.at(0).at(0).value<LoadResult>().ok());

@@ -1,6 +1,7 @@
 #include "slicescope/backend/cpubackend.h"
 
-#include <omp.h>
+#include "slicescope/compute/reference.h"
+#include "slicescope/core/clock.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,17 +9,15 @@
 #include <limits>
 #include <mutex>
 #include <new>
+#include <omp.h>
 #include <thread>
-
-#include "slicescope/compute/reference.h"
-#include "slicescope/core/clock.h"
 
 namespace slicescope::backend {
 
 namespace {
 
-using compute::Comparison;
 using compute::compareOutputs;
+using compute::Comparison;
 using compute::computeSlice;
 using compute::fillInputs;
 using compute::referenceOutput;
@@ -30,8 +29,8 @@ using trace::ActivityKind;
 class ActivityLog {
   public:
     explicit ActivityLog(trace::Run& run) : run_(run) {}
-    void add(std::string_view name, std::int64_t startNs, std::int64_t endNs, std::uint16_t iteration,
-             std::uint32_t threadId = 0) {
+    void add(std::string_view name, std::int64_t startNs, std::int64_t endNs,
+             std::uint16_t iteration, std::uint32_t threadId = 0) {
         const std::lock_guard lock(mutex_);
         Activity a;
         a.kind = ActivityKind::Host;
@@ -102,13 +101,14 @@ Result<trace::Run> runTyped(StrategyId id, const RunRequest& request, const Prog
                 }
                 if (done > 0) {
                     const int thread = omp_get_thread_num();
-                    log.add("compute: thread " + std::to_string(thread) + ", " + std::to_string(done) +
-                                (done == 1 ? " slice" : " slices"),
+                    log.add("compute: thread " + std::to_string(thread) + ", " +
+                                std::to_string(done) + (done == 1 ? " slice" : " slices"),
                             first, last, it, std::uint32_t(thread + 1));
                 }
             }
         }
-        log.add(id == StrategyId::CpuSerial ? "compute" : "compute (all threads)", t0, hostNowNs(), it);
+        log.add(id == StrategyId::CpuSerial ? "compute" : "compute (all threads)", t0, hostNowNs(),
+                it);
     }
 
     t0 = hostNowNs();
@@ -117,7 +117,8 @@ Result<trace::Run> runTyped(StrategyId id, const RunRequest& request, const Prog
     log.add("verify against reference", t0, hostNowNs(), 0);
     run.verification = trace::Verification{cmp.withinTolerance, cmp.maxAbsError};
     run.wallNs = hostNowNs() - runStart;
-    run.notes.push_back(std::to_string(threads) + (threads == 1 ? " host thread" : " host threads"));
+    run.notes.push_back(std::to_string(threads) +
+                        (threads == 1 ? " host thread" : " host threads"));
     std::sort(run.activities.begin(), run.activities.end(),
               [](const Activity& a, const Activity& b) { return a.startNs < b.startNs; });
     progress("done", 1.0);

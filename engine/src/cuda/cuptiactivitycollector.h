@@ -13,18 +13,17 @@
 // it too: such a library sets a flush period and drains periodically, writing records
 // incrementally, with memory bounded by the pool.
 
-#include <cupti_activity.h>
+#include "activitybufferpool.h"
+#include "activityrecorddecoder.h"
+#include "slicescope/core/result.h"
 
 #include <atomic>
 #include <cstdint>
+#include <cupti_activity.h>
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <vector>
-
-#include "activitybufferpool.h"
-#include "activityrecorddecoder.h"
-#include "slicescope/core/result.h"
 
 namespace slicescope::cuda {
 

@@ -1,12 +1,12 @@
 #include "rangeprofiler.h"
 
-#include <cuda_runtime_api.h>
-#include <cupti_profiler_target.h>
-#include <cupti_range_profiler.h>
-
 #include "countermetrics.h"
 #include "cudacheck.h"
 #include "cupticheck.h"
+
+#include <cuda_runtime_api.h>
+#include <cupti_profiler_target.h>
+#include <cupti_range_profiler.h>
 
 namespace slicescope::cuda {
 

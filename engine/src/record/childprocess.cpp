@@ -1,13 +1,12 @@
 #include "slicescope/record/childprocess.h"
 
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
 #include <fcntl.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#include <cerrno>
-#include <cstdlib>
-#include <cstring>
 
 namespace slicescope::record {
 
@@ -150,7 +149,8 @@ tl::expected<ChildProcess, StartFailure> ChildProcess::start(const ChildSpec& sp
         StartFailure failure;
         if (r.stage == 'C') {
             failure.exitStatus = 1;
-            failure.message = "cannot change to the working directory " + cwd + ": " + std::strerror(r.error);
+            failure.message =
+                "cannot change to the working directory " + cwd + ": " + std::strerror(r.error);
         } else if (r.stage == 'N') {
             failure.exitStatus = 1;
             failure.message = std::string("cannot open /dev/null: ") + std::strerror(r.error);

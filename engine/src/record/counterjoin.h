@@ -9,6 +9,9 @@
 // and stops at the first launch where they differ (name or geometry): a program that does not
 // launch the same kernels each time gets counters up to that point, and a note says so.
 
+#include "runbuilder.h"
+#include "slicescope/trace/trace.h"
+
 #include <cstdint>
 #include <map>
 #include <string>
@@ -16,16 +19,13 @@
 #include <unordered_map>
 #include <vector>
 
-#include "runbuilder.h"
-#include "slicescope/trace/trace.h"
-
 namespace slicescope::record {
 
 struct JoinResult {
-    std::uint64_t traced = 0;     // kernels in the traced run
-    std::uint64_t counted = 0;    // kernels the counting pass measured
-    std::uint64_t joined = 0;     // kernels given an achieved occupancy
-    std::string mismatch;         // the first launch where the runs differ, or empty
+    std::uint64_t traced = 0;  // kernels in the traced run
+    std::uint64_t counted = 0; // kernels the counting pass measured
+    std::uint64_t joined = 0;  // kernels given an achieved occupancy
+    std::string mismatch;      // the first launch where the runs differ, or empty
 };
 
 class CounterJoin {

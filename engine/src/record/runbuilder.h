@@ -4,14 +4,14 @@
 // interned once into the run, the devices CUPTI described, what each process reported (errors,
 // dropped records, how it ended), and the kernels in launch order for the occupancy steps.
 
+#include "slicescope/trace/trace.h"
+#include "spooldirectory.h"
+
 #include <cstdint>
 #include <map>
 #include <string>
 #include <unordered_map>
 #include <vector>
-
-#include "slicescope/trace/trace.h"
-#include "spooldirectory.h"
 
 namespace slicescope::record {
 

@@ -1,12 +1,11 @@
 #include "spool/spoolfile.h"
 
-#include <fcntl.h>
-#include <unistd.h>
+#include "spool/spoolformat.h"
 
 #include <cerrno>
 #include <cstring>
-
-#include "spool/spoolformat.h"
+#include <fcntl.h>
+#include <unistd.h>
 
 namespace slicescope::record {
 

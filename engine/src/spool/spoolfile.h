@@ -4,11 +4,11 @@
 // death however it dies. Opened with O_APPEND and O_CLOEXEC; the name is "<pid>.spool" in the
 // recording directory, or "<pid>-<n>.spool" when a process exec'ed earlier under the same pid.
 
+#include "slicescope/core/result.h"
+
 #include <filesystem>
 #include <string>
 #include <string_view>
-
-#include "slicescope/core/result.h"
 
 namespace slicescope::record {
 

@@ -1,9 +1,9 @@
 #pragma once
 
-#include <vector>
-
 #include "slicescope/backend/runrequest.h"
 #include "slicescope/trace/trace.h"
+
+#include <vector>
 
 namespace slicescope::backend {
 

@@ -1,11 +1,11 @@
 #pragma once
 
-#include <string>
-#include <vector>
-
 #include "slicescope/backend/runrequest.h"
 #include "slicescope/device/devicespec.h"
 #include "slicescope/trace/trace.h"
+
+#include <string>
+#include <vector>
 
 namespace slicescope::backend {
 

@@ -7,15 +7,13 @@
 // runs. A start that fails is reported like a shell reports a command: 127 when it is not found,
 // 126 when it cannot be executed; an end, 128 + N when signal N killed it.
 
-#include <sys/types.h>
-
 #include <filesystem>
 #include <optional>
 #include <signal.h>
 #include <string>
-#include <vector>
-
+#include <sys/types.h>
 #include <tl/expected.hpp>
+#include <vector>
 
 namespace slicescope::record {
 

@@ -1,5 +1,10 @@
 #pragma once
 
+#include "slicescope/core/dim3.h"
+#include "slicescope/core/result.h"
+#include "slicescope/device/devicespec.h"
+#include "slicescope/problem/problem.h"
+
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -8,11 +13,6 @@
 #include <string_view>
 #include <unordered_set>
 #include <vector>
-
-#include "slicescope/core/dim3.h"
-#include "slicescope/core/result.h"
-#include "slicescope/device/devicespec.h"
-#include "slicescope/problem/problem.h"
 
 // The trace model: what a run measured (or modelled, or recorded), independent of any file
 // format. docs/trace-format.md describes its JSON form.
@@ -53,9 +53,9 @@ inline constexpr float kNoValue = std::numeric_limits<float>::quiet_NaN();
 struct Activity {
     std::int64_t startNs = 0;
     std::int64_t endNs = 0;
-    std::uint64_t bytes = 0; // copies and memsets
-    Dim3 grid;               // kernels
-    Dim3 block;              // kernels
+    std::uint64_t bytes = 0;  // copies and memsets
+    Dim3 grid;                // kernels
+    Dim3 block;               // kernels
     std::uint32_t nameId = 0; // index into Run::strings; 0 means no name
     std::uint32_t correlationId = 0;
     std::uint32_t stream = 0;
@@ -87,11 +87,11 @@ struct LaunchInfo {
 };
 
 struct OccupancyInfo {
-    double theoretical = 0;            // 0..1, from the occupancy calculator
-    std::optional<double> achieved;    // 0..1, measured with counters only
-    double threadSlotsBusy = 0;        // 0..1, busy threads / (SMs x max threads per SM)
-    std::string limiter;               // "warps", "blocks", "registers", "shared-memory"
-    std::string explanation;           // one sentence
+    double theoretical = 0;         // 0..1, from the occupancy calculator
+    std::optional<double> achieved; // 0..1, measured with counters only
+    double threadSlotsBusy = 0;     // 0..1, busy threads / (SMs x max threads per SM)
+    std::string limiter;            // "warps", "blocks", "registers", "shared-memory"
+    std::string explanation;        // one sentence
     std::uint32_t activeBlocksPerSm = 0;
     std::optional<double> smBusyShare; // sm__cycles_active.avg / .max, with counters only
 };
@@ -111,19 +111,19 @@ struct Run {
     std::string id;       // unique within its trace, e.g. "slice-outer" or "slice-outer-2"
     std::string strategy; // a strategy name, or "recorded"
     RunMode mode = RunMode::MeasuredCpu;
-    std::optional<problem::Problem> problem; // absent for recorded runs
-    device::DeviceSpec device;               // sources are not stored in traces
-    std::optional<LaunchInfo> launch;        // GPU strategies
-    std::optional<OccupancyInfo> occupancy;  // GPU strategies
+    std::optional<problem::Problem> problem;  // absent for recorded runs
+    device::DeviceSpec device;                // sources are not stored in traces
+    std::optional<LaunchInfo> launch;         // GPU strategies
+    std::optional<OccupancyInfo> occupancy;   // GPU strategies
     std::optional<Verification> verification; // absent for modelled and recorded runs
-    std::string memoryMode;                  // "pageable", "pinned", "managed", "mapped"
+    std::string memoryMode;                   // "pageable", "pinned", "managed", "mapped"
     std::uint32_t repeat = 1;
-    std::int64_t wallNs = 0;                 // host wall time of the whole run
-    std::string createdAt;                   // ISO 8601, UTC
-    std::string command;                     // recorded runs: the program and its arguments
-    std::optional<int> exitStatus;           // recorded runs
-    std::uint64_t droppedRecords = 0;        // CUPTI records lost
-    std::vector<std::string> notes;          // warnings a reader must see (e.g. no counters)
+    std::int64_t wallNs = 0;          // host wall time of the whole run
+    std::string createdAt;            // ISO 8601, UTC
+    std::string command;              // recorded runs: the program and its arguments
+    std::optional<int> exitStatus;    // recorded runs
+    std::uint64_t droppedRecords = 0; // CUPTI records lost
+    std::vector<std::string> notes;   // warnings a reader must see (e.g. no counters)
 
     std::vector<std::string> strings = {std::string()}; // interned names; [0] is "no name"
     std::vector<Activity> activities;
