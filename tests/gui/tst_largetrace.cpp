@@ -38,37 +38,6 @@ constexpr double kMaxGapMs = 100;
 constexpr double kMaxGapMs = 1000;
 #endif
 
-// Counts how late a 10 ms timer on the GUI thread fires: the longest gap between two ticks.
-class Heartbeat {
-  public:
-    Heartbeat() {
-        timer_.setInterval(10);
-        QObject::connect(&timer_, &QTimer::timeout, [this] {
-            maxGapMs_ = std::max(maxGapMs_, double(since_.nsecsElapsed()) / 1e6);
-            since_.restart();
-            ++ticks_;
-        });
-    }
-    void start() {
-        maxGapMs_ = 0;
-        ticks_ = 0;
-        since_.start();
-        timer_.start();
-    }
-    void stop() {
-        maxGapMs_ = std::max(maxGapMs_, double(since_.nsecsElapsed()) / 1e6);
-        timer_.stop();
-    }
-    double maxGapMs() const { return maxGapMs_; }
-    int ticks() const { return ticks_; }
-
-  private:
-    QTimer timer_;
-    QElapsedTimer since_;
-    double maxGapMs_ = 0;
-    int ticks_ = 0;
-};
-
 } // namespace
 
 class TestLargeTrace : public QObject {
@@ -137,7 +106,7 @@ void TestLargeTrace::loadingKeepsTheEventLoopTurning() {
     QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
     QSignalSpy loaded(window_->controller(), &SessionController::traceLoaded);
 
-    Heartbeat heartbeat;
+    testhelpers::Heartbeat heartbeat;
     QElapsedTimer clock;
     clock.start();
     heartbeat.start();
@@ -165,7 +134,7 @@ void TestLargeTrace::sortingAMillionRowsKeepsTheEventLoopTurning() {
     auto* showAll = window_->findChild<QCheckBox*>(QStringLiteral("traceShowAll"));
     QVERIFY(showAll);
 
-    Heartbeat heartbeat;
+    testhelpers::Heartbeat heartbeat;
     heartbeat.start();
     showAll->setChecked(true); // API and host rows too: every activity is a row
     QTRY_COMPARE_WITH_TIMEOUT(proxy->rowCount(), int(kEvents), kGenerousMs);

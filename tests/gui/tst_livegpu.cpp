@@ -64,37 +64,6 @@ constexpr double kMaxGapMs = 1000;
 constexpr int kLongRows = 1000;
 constexpr int kLongRepeat = 10;
 
-// Counts how late a 10 ms timer on the GUI thread fires: the longest gap between two ticks.
-class Heartbeat {
-  public:
-    Heartbeat() {
-        timer_.setInterval(10);
-        QObject::connect(&timer_, &QTimer::timeout, [this] {
-            maxGapMs_ = std::max(maxGapMs_, double(since_.nsecsElapsed()) / 1e6);
-            since_.restart();
-            ++ticks_;
-        });
-    }
-    void start() {
-        maxGapMs_ = 0;
-        ticks_ = 0;
-        since_.start();
-        timer_.start();
-    }
-    void stop() {
-        maxGapMs_ = std::max(maxGapMs_, double(since_.nsecsElapsed()) / 1e6);
-        timer_.stop();
-    }
-    double maxGapMs() const { return maxGapMs_; }
-    int ticks() const { return ticks_; }
-
-  private:
-    QTimer timer_;
-    QElapsedTimer since_;
-    double maxGapMs_ = 0;
-    int ticks_ = 0;
-};
-
 bool isGpuStrategy(const std::string& name) {
     const auto id = strategy::parseStrategy(name);
     return id && strategy::isGpu(*id);
@@ -175,7 +144,7 @@ class TestLiveGpu : public QObject {
     // Presses Run and waits until the button is back and `expected` more runs are on the
     // timeline; the new runs, or an empty list with *why set.
     std::vector<ConstRunEntryPtr> runAndWait(int expected, QString* why,
-                                             Heartbeat* heartbeat = nullptr);
+                                             testhelpers::Heartbeat* heartbeat = nullptr);
     // The autosaved session file, once it holds `count` runs.
     LoadResult savedSession(int count) const;
     // The window's File > Export image, 1920x1080, into the output folder.
@@ -267,7 +236,7 @@ bool TestLiveGpu::checkStrategies(const QStringList& names) const {
 }
 
 std::vector<ConstRunEntryPtr> TestLiveGpu::runAndWait(int expected, QString* why,
-                                                      Heartbeat* heartbeat) {
+                                                      testhelpers::Heartbeat* heartbeat) {
     auto* run = child<QPushButton>("runButton");
     const std::size_t before = timelineRuns().size();
     if (heartbeat) {
@@ -344,7 +313,7 @@ void TestLiveGpu::seedStoryMeasuredOnTheGpu() {
     QVERIFY(gpuStrategies > 0 && gpuStrategies < strategies.size());
 
     QString why;
-    Heartbeat heartbeat;
+    testhelpers::Heartbeat heartbeat;
     const auto runs = runAndWait(int(strategies.size()), &why, &heartbeat);
     QVERIFY2(!runs.empty(), qPrintable(why));
     qInfo("GUI thread during the run: %d timer ticks, longest gap %.1f ms", heartbeat.ticks(),
@@ -569,7 +538,7 @@ void TestLiveGpu::cancelStopsALongRunWithinASecond() {
     auto* run = child<QPushButton>("runButton");
     auto* cancel = child<QPushButton>("cancelButton");
     auto* progress = child<QProgressBar>("runProgress");
-    Heartbeat heartbeat;
+    testhelpers::Heartbeat heartbeat;
     heartbeat.start();
     QElapsedTimer clock;
     clock.start();

@@ -9,12 +9,14 @@
 #include "slicescope/trace/tracejson.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QProcess>
 #include <QStandardPaths>
 #include <QString>
 #include <QStringList>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 
 // QCOMPARE prints values it can name.
 namespace QTest {
@@ -180,5 +182,36 @@ inline QStringList sampleFiles() {
     }
     return files;
 }
+
+// Counts how late a 10 ms timer on the GUI thread fires: the longest gap between two ticks.
+class Heartbeat {
+  public:
+    Heartbeat() {
+        timer_.setInterval(10);
+        QObject::connect(&timer_, &QTimer::timeout, [this] {
+            maxGapMs_ = std::max(maxGapMs_, double(since_.nsecsElapsed()) / 1e6);
+            since_.restart();
+            ++ticks_;
+        });
+    }
+    void start() {
+        maxGapMs_ = 0;
+        ticks_ = 0;
+        since_.start();
+        timer_.start();
+    }
+    void stop() {
+        maxGapMs_ = std::max(maxGapMs_, double(since_.nsecsElapsed()) / 1e6);
+        timer_.stop();
+    }
+    double maxGapMs() const { return maxGapMs_; }
+    int ticks() const { return ticks_; }
+
+  private:
+    QTimer timer_;
+    QElapsedTimer since_;
+    double maxGapMs_ = 0;
+    int ticks_ = 0;
+};
 
 } // namespace testhelpers
