@@ -11,11 +11,11 @@ JOBS      ?= $(shell nproc)
 PACKAGES := cmake ninja-build g++ pkg-config \
             qt6-base-dev qt6-svg-dev libqcustomplot-dev libgl-dev libxkbcommon-dev \
             nlohmann-json3-dev libcli11-dev libexpected-dev googletest libgtest-dev \
-            xvfb xauth
+            xvfb xauth clang-format
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps configure build run test test-asan clean
+.PHONY: all deps configure build run test test-asan format-check clean
 
 all: build
 
@@ -54,6 +54,11 @@ test-asan: deps
 	cmake --build build-asan -j $(JOBS)
 	ASAN_OPTIONS='$(ASAN_OPTIONS)' UBSAN_OPTIONS='$(UBSAN_OPTIONS)' QT_QPA_PLATFORM=offscreen \
 	  ctest --test-dir build-asan --output-on-failure -j $(JOBS)
+
+# Every C++/CUDA source matches .clang-format (Debian 12's clang-format 14); .ci/run runs it.
+# `scripts/check-format.sh --fix` rewrites the files that differ.
+format-check: deps
+	bash scripts/check-format.sh
 
 clean:
 	rm -rf $(BUILD_DIR) build-asan build-release build-no-cuda build-fuzz

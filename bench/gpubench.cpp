@@ -1,4 +1,5 @@
-// slicescope-bench-gpu: the five figures of issue 3, measured in one run on the GPU it finds.
+// slicescope-bench-gpu: the five figures of docs/performance.md, measured in one run on the GPU it
+// finds.
 //   1  elementwise-broadcast effective bandwidth (>= 2 GB problem) / device-to-device cudaMemcpy
 //   2  pinned HtoD bandwidth of the run / a plain cudaMemcpy from pinned memory
 //   3  wall time of `slicescope-cli run --strategy all` at the seed shape, CUPTI on vs off
@@ -9,10 +10,9 @@
 // of 1, 2, 4 and 8 items per thread and one resident wave: the measurement behind the engine's
 // choice of two items per thread. `--sweep` times `slicescope-cli sweep`: a 32-point block sweep
 // of 3 strategies at the seed shape, with counters (target <= 15 s) and without (<= 5 s).
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
+#include "gpuprobes.h"
+#include "slicescope/backend/gpubackend.h"
+#include "slicescope/record/childprocess.h"
 
 #include <algorithm>
 #include <chrono>
@@ -20,12 +20,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fcntl.h>
 #include <filesystem>
 #include <string>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <vector>
-
-#include "gpuprobes.h"
-#include "slicescope/backend/gpubackend.h"
 
 using namespace slicescope;
 using strategy::StrategyId;
@@ -45,7 +45,7 @@ struct Options {
     int cliRuns = 7; // 0: skip figures 3 and 5
     bool gridSweep = false;
     bool sweep = false;
-    std::uint32_t block = 0;   // 0: the fastest of 128, 256, 512, 1024
+    std::uint32_t block = 0; // 0: the fastest of 128, 256, 512, 1024
     // The seed's C x N (multBy 160 KB, as in the seed) with R scaled up: 12800 x 4000 x 5 f64 is
     // 2.048 GB per array.
     std::uint64_t rows = 12800;
@@ -55,24 +55,22 @@ struct Options {
 // Runs the CLI and returns its wall time in seconds, or a negative number if it failed.
 double timeCli(const std::string& cli, std::vector<std::string> args) {
     args.insert(args.begin(), cli);
-    std::vector<char*> argv;
-    for (auto& a : args) {
-        argv.push_back(a.data());
-    }
-    argv.push_back(nullptr);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+    record::ChildSpec spec;
+    spec.argv = std::move(args);
+    spec.endWithParent = false;
+    const int devNull = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+    spec.stdoutFd = devNull;
     const auto start = std::chrono::steady_clock::now();
-    pid_t child = 0;
-    const int e = posix_spawn(&child, cli.c_str(), &actions, nullptr, argv.data(), ::environ);
-    posix_spawn_file_actions_destroy(&actions);
-    if (e != 0) {
-        std::fprintf(stderr, "could not start %s: %s\n", cli.c_str(), std::strerror(e));
+    auto child = record::ChildProcess::start(spec);
+    if (devNull >= 0) {
+        ::close(devNull);
+    }
+    if (!child) {
+        std::fprintf(stderr, "could not start %s: %s\n", cli.c_str(),
+                     child.error().message.c_str());
         return -1;
     }
-    int status = 0;
-    waitpid(child, &status, 0);
+    const int status = child->wait();
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
@@ -106,19 +104,22 @@ int gridSweep(const Options& o, const device::DeviceSpec& device) {
         const std::uint64_t vectors = p.elements() / shipped->vectorWidth;
         std::printf("\n%s (%.0f MB per array): device-to-device copy %.0f GB/s\n",
                     p.describe().c_str(), double(p.arrayBytes()) / 1e6, *d2d);
-        std::printf("| block | 1 item/thread | 2 (shipped) | 4 | 8 | one wave |\n|---|---|---|---|---|---|\n");
+        std::printf("| block | 1 item/thread | 2 (shipped) | 4 | 8 | one wave "
+                    "|\n|---|---|---|---|---|---|\n");
         for (std::uint32_t block : {64u, 128u, 256u, 1024u}) {
             std::printf("| %u |", block);
             std::vector<std::uint64_t> grids;
             for (std::uint32_t k : itemsPerThread) {
-                grids.push_back((vectors + std::uint64_t(block) * k - 1) / (std::uint64_t(block) * k));
+                grids.push_back((vectors + std::uint64_t(block) * k - 1) /
+                                (std::uint64_t(block) * k));
             }
             grids.push_back(std::uint64_t(device.smCount) * (device.maxThreadsPerSm / block));
             for (std::uint64_t blocks : grids) {
                 const auto t = cuda::probes::kernelTimingCuptiVsEvents(0, p, block, 10, blocks);
                 if (!t) {
                     std::fprintf(stderr, "block %u, grid %llu: %s\n", block,
-                                 static_cast<unsigned long long>(blocks), t.error().message.c_str());
+                                 static_cast<unsigned long long>(blocks),
+                                 t.error().message.c_str());
                     ++failures;
                     std::printf(" failed |");
                     continue;
@@ -145,11 +146,11 @@ int gridSweep(const Options& o, const device::DeviceSpec& device) {
 int sweepTiming(const Options& o) {
     const auto scratch = std::filesystem::temp_directory_path() /
                          ("slicescope-bench-sweep-" + std::to_string(::getpid()) + ".json");
-    const std::vector<std::string> args{"sweep",      "--param",    "block",
-                                        "--range",    "32:1024:+32", "--shape",
-                                        "100x4000x5", "--strategy",
-                                        "slice-2d,slice-outer,elementwise-broadcast",
-                                        "-q",         "-o",         scratch.string()};
+    const std::vector<std::string> args{
+        "sweep",      "--param",     "block",
+        "--range",    "32:1024:+32", "--shape",
+        "100x4000x5", "--strategy",  "slice-2d,slice-outer,elementwise-broadcast",
+        "-q",         "-o",          scratch.string()};
     auto withCounters = args;
     withCounters.push_back("--counters");
     const int runs = std::max(1, o.cliRuns);
@@ -172,8 +173,9 @@ int sweepTiming(const Options& o) {
     std::printf("| S1 | `sweep --param block --range 32:1024:+32`, 3 strategies at 100x4000x5, no "
                 "counters (median of %d) | %.3f s | <= 5 s | %s |\n",
                 runs, plainS, verdict(plainS <= 5.0));
-    std::printf("| S2 | the same sweep with `--counters` (median of %d) | %.3f s | <= 15 s | %s |\n",
-                runs, countedS, verdict(countedS <= 15.0));
+    std::printf(
+        "| S2 | the same sweep with `--counters` (median of %d) | %.3f s | <= 15 s | %s |\n", runs,
+        countedS, verdict(countedS <= 15.0));
     return failures == 0 ? 0 : 1;
 }
 
@@ -337,9 +339,10 @@ int main(int argc, char** argv) {
                 "GB/s = %.3f | >= 0.95 | %s |\n",
                 runHtoD, plainHtoD ? *plainHtoD : std::nan(""), f2, verdict(f2 >= 0.95));
     if (o.cliRuns > 0) {
-        std::printf("| 3 | `run --strategy all` at 100x4000x5, CUPTI on vs off (median of %d each) | "
-                    "%.3f s vs %.3f s: %+.1f %% | <= 5 %% | %s |\n",
-                    o.cliRuns, onS, offS, f3 * 100, verdict(f3 <= 0.05));
+        std::printf(
+            "| 3 | `run --strategy all` at 100x4000x5, CUPTI on vs off (median of %d each) | "
+            "%.3f s vs %.3f s: %+.1f %% | <= 5 %% | %s |\n",
+            o.cliRuns, onS, offS, f3 * 100, verdict(f3 <= 0.05));
     }
     std::printf("| 4 | CUPTI kernel duration vs cudaEvent timing, same launches (median of %zu) | "
                 "%.4f ms vs %.4f ms: %+.2f %% (worst launch %.2f %%) | within 5 %% | %s |\n",

@@ -1,9 +1,9 @@
 #pragma once
 
+#include "slicescope/trace/trace.h"
+
 #include <cstddef>
 #include <cstdint>
-
-#include "slicescope/trace/trace.h"
 
 // A synthetic trace for benchmarks and load tests: generated activity, never a measurement.
 // Every run is named "synthetic-N", is in "recorded" mode with the generator as its command, and

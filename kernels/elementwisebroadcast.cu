@@ -1,7 +1,7 @@
 // elementwise-broadcast: the hand-written fix. One worker per element, multBy read through
-// broadcast indexing (no materialized copy), a grid-stride loop over a grid of one thread per two items,
-// and 16-byte vector accesses (double2 / float4) whenever every vector stays inside one multBy row
-// (the engine sets vectorWidth accordingly; 1 means scalar accesses).
+// broadcast indexing (no materialized copy), a grid-stride loop over a grid of one thread per two
+// items, and 16-byte vector accesses (double2 / float4) whenever every vector stays inside one
+// multBy row (the engine sets vectorWidth accordingly; 1 means scalar accesses).
 #include "kernels/kerneltable.h"
 #include "kernels/workerindex.cuh"
 #include "slicescope/compute/workchain.h"
@@ -39,7 +39,8 @@ __device__ void gridStride(const Item* __restrict__ discount, const Item* __rest
     const std::uint64_t strideColumn = stride % rowItems;
     std::uint64_t column = workerIndex() % rowItems;
     for (std::uint64_t i = workerIndex(); i < count; i += stride) {
-        cv[i] = apply(__ldg(multBy + column), discount[i]); // multBy is re-read by every row: cache it
+        cv[i] =
+            apply(__ldg(multBy + column), discount[i]); // multBy is re-read by every row: cache it
         column += strideColumn;
         if (column >= rowItems) {
             column -= rowItems;

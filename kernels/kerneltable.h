@@ -2,7 +2,8 @@
 
 // The addresses of the compiled kernels, for host code to pass to cudaLaunchKernel,
 // cudaFuncGetAttributes and the occupancy API. One family per strategy, plus two test-only
-// kernels that fault on purpose (issue 6: a trap and a spin past the kernel timeout).
+// kernels that fault on purpose (docs/gpu-backend.md, "Faults": a trap and a spin past the kernel
+// timeout).
 
 #include "kernels/kernelargs.h"
 

@@ -1,5 +1,6 @@
 // Test-only kernels that fail on purpose, so the fault handling of the GPU backend and the CLI
-// can be exercised on a real device (issue 6). Never launched unless a test asks for them.
+// can be exercised on a real device (docs/gpu-backend.md, "Faults"). Never launched unless a test
+// asks for them.
 #include "kernels/kerneltable.h"
 
 namespace slicescope::kernels {

@@ -65,13 +65,13 @@ if ! step configure 180 "${CONFIGURE[@]}"; then
         -DCUDAToolkit_ROOT="$(dirname "$(dirname "$(readlink -f "$(command -v nvcc)")")")"
 fi
 step build 400 cmake --build "$BUILD" -j "$JOBS" --target slicescope-cli slicescope-bench-gpu \
-    tst_gpubackend tst_gpufaults tst_activityrecorddecoder tst_gpunodevice
+    tst_gpubackend tst_gpufaults tst_activityrecorddecoder tst_gpunodevice tst_gpurunassembly
 CLI=$BUILD/bin/slicescope-cli
 step devices 60 "$CLI" devices --json
 
-# The gpu tests, then the device-free decoding tests for good measure.
+# The gpu tests, then the device-free decoding and run-assembly tests for good measure.
 step ctest-gpu 400 ctest --test-dir "$BUILD" -L gpu --output-on-failure --timeout 300
-step ctest-decoder 60 ctest --test-dir "$BUILD" -R "ActivityRecordDecoder|ActivityBufferPool" --output-on-failure
+step ctest-decoder 60 ctest --test-dir "$BUILD" -R "ActivityRecordDecoder|ActivityBufferPool|GpuRunAssembly" --output-on-failure
 
 # Sample traces (resources/samples/): real measurements, written by the CLI.
 S=$WORK/samples

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# record-check.sh: recording's proof (issue 5) on a machine with a GPU but no Qt, no GoogleTest
+# record-check.sh: recording's proof (docs/recording.md) on a machine with a GPU but no Qt, no GoogleTest
 # package and no package registry (the lent H200). Configures with the GUI off and the kernels
 # for this GPU only, builds the CLI, the injection library and the recording tests, runs them
 # (the gpu test tst_record and the device-free ones), records the sample programs
@@ -70,7 +70,7 @@ S=$WORK/samples
 # The commands of docs/recording.md, from the source tree.
 cd "$SRC"
 mkdir -p /tmp/numbafix
-# numba-cuda 0.30 needs numpy.row_stack, which NumPy 2 removed (shared/docs/CUPTI.md).
+# numba-cuda 0.30 needs numpy.row_stack, which NumPy 2 removed (docs/design.md, "Injection").
 printf 'import numpy\nif not hasattr(numpy, "row_stack"):\n    numpy.row_stack = numpy.vstack\n' \
     >/tmp/numbafix/sitecustomize.py
 step sample-numba 120 "$CLI" record --counters --progress --env PYTHONPATH=/tmp/numbafix \

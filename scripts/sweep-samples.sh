@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # sweep-samples.sh: the sweep and roofline samples, measured on the GPU in one go, with the
-# timings of the sweep benchmark. Writes into $OUT (default ./sweep-samples-out):
+# timings of the sweep benchmark. Run from the repository root on the GPU machine:
+#   OUT=dir bash scripts/sweep-samples.sh [path/to/slicescope-cli]
+# The CLI: the argument, else $SLICESCOPE_CLI, else build/bin/slicescope-cli; the benchmark
+# (slicescope-bench-gpu) is looked for beside it. Writes into $OUT/sweep/:
 #   block-sweep-timing.txt            32-point block sweep of 3 strategies at the seed shape, with
 #                                     and without counters (targets: <= 15 s and <= 5 s)
 #   sweep-block-32-1024-counters.json block sweep 32..1024 of slice-2d and elementwise-broadcast,
@@ -10,13 +13,18 @@
 #   sweep-rows-100-100000.json        rows 100..100000 of every GPU strategy
 #   roofline-seed.json, roofline-seed.csv, roofline-seed.txt
 #                                     the seed's strategies with measured ceilings, and the table
-#   *.log                             what each command printed
+#   bench-sweep.log                   slicescope-bench-gpu --sweep (the docs/performance.md rows)
+#   *.log, summary.txt                what each command printed, its exit status and wall time
 # Every command runs even when an earlier one failed; the exit status is the number that failed.
-# CLI: $SLICESCOPE_CLI, or build/bin/slicescope-cli beside this script.
+# The traces are the samples of resources/samples/ (copy them there after a look).
 set -u
 SRC=$(cd "$(dirname "$0")/.." && pwd)
-OUT=${OUT:-$PWD/sweep-samples-out}
-CLI=${SLICESCOPE_CLI:-$SRC/build/bin/slicescope-cli}
+OUT=${OUT:?set OUT}/sweep
+CLI=${1:-${SLICESCOPE_CLI:-$SRC/build/bin/slicescope-cli}}
+if [ ! -x "$CLI" ]; then
+    echo "$0: '$CLI' is not an executable" >&2
+    exit 2
+fi
 SEED=(--shape 100x4000x5)
 mkdir -p "$OUT"
 failed=0
@@ -41,15 +49,13 @@ run block-sweep-plain "$CLI" sweep --param block --range 32:1024:+32 "${SEED[@]}
 run block-sweep-counters "$CLI" sweep --param block --range 32:1024:+32 "${SEED[@]}" \
     --strategy slice-2d,slice-outer,elementwise-broadcast --counters -q -o "$OUT/block-sweep-counters.json"
 grep -E '^block-sweep' "$OUT/summary.txt" >"$OUT/block-sweep-timing.txt"
+rm -f "$OUT/block-sweep-plain.json" "$OUT/block-sweep-counters.json" # timings only: small files back
 
 # The samples of the issue.
 run sweep-block-32-1024-counters "$CLI" sweep --param block --range 32:1024:x2 "${SEED[@]}" \
     --strategy slice-2d,elementwise-broadcast --counters -o "$OUT/sweep-block-32-1024-counters.json"
 run sweep-work-1-4096 "$CLI" sweep --param work --range 1:4096:x2 "${SEED[@]}" \
     --strategy elementwise-broadcast,cpu-parallel -o "$OUT/sweep-work-1-4096.json"
-run sweep-rows-100-100000 "$CLI" sweep --param rows --range 100:100000:x10 --shape 100x4000x5 \
-    --strategy one-worker,slice-outer,slice-middle,slice-middle-strided,slice-2d,elementwise-materialized,elementwise-broadcast \
-    -o "$OUT/sweep-rows-100-100000.json"
 run roofline-seed-run "$CLI" run "${SEED[@]}" --strategy all --roofline -o "$OUT/roofline-seed.json"
 run roofline-seed-table "$CLI" roofline "$OUT/roofline-seed.json"
 cp "$OUT/roofline-seed-table.log" "$OUT/roofline-seed.txt"
@@ -61,5 +67,12 @@ BENCH=$(dirname "$CLI")/slicescope-bench-gpu
 if [ -x "$BENCH" ]; then
     run bench-sweep "$BENCH" --sweep --cli-runs 3
 fi
+
+# Last, the longest: one-worker at 100000 rows is one thread doing 2e9 steps (about 110 s on the
+# H200, beyond the default 60 s kernel limit), and each array is 16 GB.
+run sweep-rows-100-100000 "$CLI" sweep --param rows --range 100:100000:x10 --shape 100x4000x5 \
+    --strategy one-worker,slice-outer,slice-middle,slice-middle-strided,slice-2d,elementwise-materialized,elementwise-broadcast \
+    --kernel-timeout 300 -o "$OUT/sweep-rows-100-100000.json"
+
 cat "$OUT/summary.txt"
 exit "$failed"

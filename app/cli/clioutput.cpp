@@ -1,9 +1,10 @@
 #include "clioutput.h"
 
-#include <nlohmann/json.hpp>
+#include "slicescope/core/progressline.h"
 
 #include <cstdio>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 namespace slicescope::cli {
@@ -69,13 +70,15 @@ void printRunSummary(const trace::Run& run) {
     }
     if (run.occupancy) {
         char occ[64];
-        std::snprintf(occ, sizeof occ, ", occupancy %.1f%% (theoretical)", run.occupancy->theoretical * 100);
+        std::snprintf(occ, sizeof occ, ", occupancy %.1f%% (theoretical)",
+                      run.occupancy->theoretical * 100);
         line << occ;
         if (run.occupancy->achieved) {
             std::snprintf(occ, sizeof occ, " %.1f%% (achieved)", *run.occupancy->achieved * 100);
             line << occ;
         }
-        std::snprintf(occ, sizeof occ, ", thread slots busy %.3g%%", run.occupancy->threadSlotsBusy * 100);
+        std::snprintf(occ, sizeof occ, ", thread slots busy %.3g%%",
+                      run.occupancy->threadSlotsBusy * 100);
         line << occ;
     }
     if (run.verification) {
@@ -86,12 +89,19 @@ void printRunSummary(const trace::Run& run) {
 
 void printProgress(bool enabled, std::string_view strategy, std::size_t index, std::size_t count,
                    std::string_view stage, double fraction) {
+    printSweepProgress(enabled, core::SweepProgressPoint{}, strategy, index, count, stage,
+                       fraction);
+}
+
+void printSweepProgress(bool enabled, const core::SweepProgressPoint& point,
+                        std::string_view strategy, std::size_t index, std::size_t count,
+                        std::string_view stage, double fraction) {
     if (!enabled) {
         return;
     }
-    const nlohmann::json j = {{"strategy", strategy}, {"index", index}, {"count", count},
-                              {"stage", stage},       {"fraction", fraction}};
-    std::cout << "progress " << j.dump() << std::endl; // flushed: a parent reads it live
+    const core::RunProgressLine line{std::string(strategy), index,    count,
+                                     std::string(stage),    fraction, point};
+    std::cout << core::formatProgressLine(line) << std::endl; // flushed: a parent reads it live
 }
 
 } // namespace slicescope::cli

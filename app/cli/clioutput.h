@@ -1,9 +1,10 @@
 #pragma once
 
-#include <string_view>
-
+#include "slicescope/core/progressline.h"
 #include "slicescope/core/result.h"
 #include "slicescope/trace/trace.h"
+
+#include <string_view>
 
 namespace slicescope::cli {
 
@@ -21,8 +22,12 @@ void printWarning(std::string_view message);
 // One line a run, for the terminal: mode, wall time, copies, kernels, verification.
 void printRunSummary(const trace::Run& run);
 
-// A machine-readable progress line on stdout, for the GUI: `progress {json}`.
+// A machine-readable progress line on stdout, for the GUI (slicescope/core/progressline.h).
 void printProgress(bool enabled, std::string_view strategy, std::size_t index, std::size_t count,
                    std::string_view stage, double fraction);
+// The same line for one point of a sweep: it also carries the point (core::SweepProgressPoint).
+void printSweepProgress(bool enabled, const core::SweepProgressPoint& point,
+                        std::string_view strategy, std::size_t index, std::size_t count,
+                        std::string_view stage, double fraction);
 
 } // namespace slicescope::cli

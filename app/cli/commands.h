@@ -12,7 +12,8 @@ void addDevicesCommand(CLI::App& app, int& exitStatus);
 void addRunCommands(CLI::App& app, int& exitStatus); // "run" and "model"
 void addOccupancyCommand(CLI::App& app, int& exitStatus);
 void addExportCommand(CLI::App& app, int& exitStatus);
-void addRecordCommand(CLI::App& app, int& exitStatus); // "record": an outside program, through CUPTI injection
+void addRecordCommand(CLI::App& app,
+                      int& exitStatus); // "record": an outside program, through CUPTI injection
 
 void addSweepCommands(CLI::App& app, int& exitStatus); // "sweep" and "roofline"
 } // namespace slicescope::cli

@@ -1,15 +1,14 @@
 // `devices`: the CUDA devices found here and the presets that can be modelled.
-#include <CLI/CLI.hpp>
-#include <nlohmann/json.hpp>
-
-#include <cstdio>
-#include <iostream>
-#include <memory>
-
 #include "clioutput.h"
 #include "commands.h"
 #include "slicescope/backend/gpubackend.h"
 #include "slicescope/device/devicespec.h"
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
 
 namespace slicescope::cli {
 

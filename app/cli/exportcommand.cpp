@@ -1,17 +1,16 @@
 // `export`: a trace to CSV (nvprof --print-gpu-trace columns) or Chrome Trace Event JSON.
-#include <CLI/CLI.hpp>
-
-#include <iostream>
-#include <memory>
-#include <string>
-#include <utility>
-#include <vector>
-
 #include "clioutput.h"
 #include "commands.h"
 #include "slicescope/trace/atomicfile.h"
 #include "slicescope/trace/exporters.h"
 #include "slicescope/trace/tracejson.h"
+
+#include <CLI/CLI.hpp>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace slicescope::cli {
 

@@ -1,32 +1,28 @@
 #include "gpuworker.h"
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <nlohmann/json.hpp>
+#include "clioutput.h"
+#include "slicescope/backend/ceilingsprobe.h"
+#include "slicescope/core/progressline.h"
+#include "slicescope/record/childprocess.h"
+#include "slicescope/sweep/sweepplan.h"
+#include "slicescope/trace/tracejson.h"
 
 #include <atomic>
 #include <cerrno>
-#include <csignal>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fcntl.h>
 #include <filesystem>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <string>
+#include <sys/wait.h>
 #include <thread>
 #include <tuple>
-
-#include "clioutput.h"
-#include "slicescope/backend/ceilingsprobe.h"
-#include "slicescope/sweep/sweepplan.h"
-#include "slicescope/trace/tracejson.h"
-#include "sweepprogress.h"
-
-extern char** environ;
+#include <unistd.h>
 
 namespace slicescope::cli {
 
@@ -65,51 +61,48 @@ std::filesystem::path temporaryTrace(const char* what) {
            ("slicescope-" + std::string(what) + "-" + std::to_string(::getpid()) + ".json");
 }
 
-// Starts this program with args; its stdout goes to stdoutFd when that is >= 0.
-Result<pid_t> spawnSelf(std::vector<std::string> args, int stdoutFd, int closeFd) {
-    std::vector<char*> argv;
-    for (auto& a : args) {
-        argv.push_back(a.data());
+// Starts this program with args; its stdout goes to stdoutFd when that is >= 0. The caller
+// reaps it, except a worker held by a hung kernel, which is never waited for. The worker gets
+// SIGTERM when this process ends however it ends (the GUI's Cancel kills the CLI): a worker left
+// behind would hold the GPU while the next run measures.
+Result<pid_t> spawnSelf(std::vector<std::string> args, int stdoutFd) {
+    record::ChildSpec spec;
+    spec.argv = std::move(args);
+    spec.program = "/proc/self/exe";
+    spec.stdoutFd = stdoutFd;
+    spec.endWithParent = true;
+    auto child = record::ChildProcess::start(spec);
+    if (!child) {
+        return fail(Error::Code::Internal,
+                    "could not start slicescope-cli: " + child.error().message);
     }
-    argv.push_back(nullptr);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    if (stdoutFd >= 0) {
-        posix_spawn_file_actions_adddup2(&actions, stdoutFd, STDOUT_FILENO);
-    }
-    if (closeFd >= 0) {
-        posix_spawn_file_actions_addclose(&actions, closeFd);
-    }
-    pid_t child = 0;
-    const int e = posix_spawn(&child, "/proc/self/exe", &actions, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    if (e != 0) {
-        return fail(Error::Code::Internal, std::string("could not start slicescope-cli: ") + std::strerror(e));
-    }
-    return child;
+    return child->release();
 }
 
 // Strategies a kernel fault kept from running, in a fresh `slicescope-cli run`.
-Result<std::vector<trace::Run>> runInFreshProcess(const RunOptions& o, const std::vector<StrategyId>& ids) {
+Result<std::vector<trace::Run>> runInFreshProcess(const RunOptions& o,
+                                                  const std::vector<StrategyId>& ids) {
     const auto output = temporaryTrace("rerun");
-    auto child = spawnSelf(childRunArguments(o, joinStrategies(ids), output.string()), -1, -1);
+    auto child = spawnSelf(childRunArguments(o, joinStrategies(ids), output.string()), -1);
     if (!child) {
         return tl::unexpected(child.error());
     }
     int status = 0;
-    while (waitpid(*child, &status, 0) < 0 && errno == EINTR) {
+    while (::waitpid(*child, &status, 0) < 0 && errno == EINTR) {
     }
     auto trace = trace::readTrace(output);
     std::error_code ec;
     std::filesystem::remove(output, ec);
     if (!trace) {
-        return fail(Error::Code::DeviceFault, "the fresh process wrote no runs (exit status " +
-                                                  std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) +
-                                                  "): " + trace.error().message);
+        return fail(Error::Code::DeviceFault,
+                    "the fresh process wrote no runs (exit status " +
+                        std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) +
+                        "): " + trace.error().message);
     }
     for (auto& run : trace->runs) {
-        run.notes.push_back("run in a fresh process: an earlier kernel fault had made this process's CUDA "
-                            "context unusable");
+        run.notes.push_back(
+            "run in a fresh process: an earlier kernel fault had made this process's CUDA "
+            "context unusable");
     }
     return std::move(trace->runs);
 }
@@ -134,13 +127,31 @@ bool reapWithin(pid_t child, std::chrono::milliseconds limit) {
 
 std::vector<std::string> childRunArguments(const RunOptions& o, const std::string& strategies,
                                            const std::string& output) {
-    std::vector<std::string> args{"slicescope-cli", "run", "--shape", o.shape, "--dtype", o.dtype,
-                                  "--work", std::to_string(o.work), "--strategy", strategies,
-                                  "--block", o.block, "--memory", o.memory,
-                                  "--repeat", std::to_string(o.repeat), "--device", std::to_string(o.device),
-                                  "--kernel-timeout", std::to_string(o.kernelTimeoutS), "-q", "-o", output};
-    for (const auto& [on, flag] : {std::pair{o.counters, "--counters"},
-                                   std::pair{o.sampleOccupancy, "--sample-occupancy"},
+    std::vector<std::string> args{"slicescope-cli",
+                                  "run",
+                                  "--shape",
+                                  o.shape,
+                                  "--dtype",
+                                  o.dtype,
+                                  "--work",
+                                  std::to_string(o.work),
+                                  "--strategy",
+                                  strategies,
+                                  "--block",
+                                  o.block,
+                                  "--memory",
+                                  o.memory,
+                                  "--repeat",
+                                  std::to_string(o.repeat),
+                                  "--device",
+                                  std::to_string(o.device),
+                                  "--kernel-timeout",
+                                  std::to_string(o.kernelTimeoutS),
+                                  "-q",
+                                  "-o",
+                                  output};
+    for (const auto& [on, flag] :
+         {std::pair{o.counters, "--counters"}, std::pair{o.sampleOccupancy, "--sample-occupancy"},
           std::pair{o.noCupti, "--no-cupti"}, std::pair{o.progress, "--progress"},
           std::pair{o.roofline, "--roofline"}}) {
         if (on) {
@@ -256,7 +267,8 @@ int runGpuWorker(const RunOptions& o) {
                 backend::Progress progress;
                 if (o.progress) {
                     progress.report = [&, point](std::string_view stage, double fraction) {
-                        printSweepProgress(true, point, values.size(), o.sweepParam, values[point],
+                        printSweepProgress(true,
+                                           {point, values.size(), o.sweepParam, values[point]},
                                            "gpu", 0, ids.size(), stage, fraction);
                     };
                 }
@@ -354,7 +366,7 @@ runWorker(const RunOptions& o, const std::vector<StrategyId>& ids, std::size_t p
     if (!o.testFault.empty()) {
         args.insert(args.end(), {"--test-fault", o.testFault});
     }
-    auto child = spawnSelf(std::move(args), pipeFds[1], pipeFds[0]);
+    auto child = spawnSelf(std::move(args), pipeFds[1]);
     ::close(pipeFds[1]);
     if (!child) {
         ::close(pipeFds[0]);
@@ -376,16 +388,20 @@ runWorker(const RunOptions& o, const std::vector<StrategyId>& ids, std::size_t p
             if (text.ends_with('\n')) {
                 text.remove_suffix(1);
             }
-            if (text.starts_with("progress ")) {
+            if (core::isProgressLine(text)) {
                 if (o.progress) {
                     std::cout << text << std::endl;
                 }
             } else if (text.starts_with("worker-error ")) {
                 const auto j = nlohmann::json::parse(text.substr(13), nullptr, false);
-                if (j.is_object() && j.contains("strategy") && j.contains("code") && j.contains("message")) {
-                    const std::size_t point = j.contains("point") ? j["point"].get<std::size_t>() : 0;
-                    errors.emplace_back(j["strategy"].get<std::string>(), point,
-                                        Error{Error::Code(j["code"].get<int>()), j["message"].get<std::string>()});
+                if (j.is_object() && j.contains("strategy") && j.contains("code") &&
+                    j.contains("message")) {
+                    const std::size_t point = j.contains("point") && j["point"].is_number_unsigned()
+                                                  ? j["point"].get<std::size_t>()
+                                                  : 0;
+                    errors.emplace_back(
+                        j["strategy"].get<std::string>(), point,
+                        Error{Error::Code(j["code"].get<int>()), j["message"].get<std::string>()});
                 }
             } else if (text.starts_with("worker-done ")) {
                 workerStatus = std::atoi(std::string(text.substr(12)).c_str());
@@ -402,13 +418,15 @@ runWorker(const RunOptions& o, const std::vector<StrategyId>& ids, std::size_t p
     // The worker has said all it will. One still alive now is held by the driver (a hung
     // kernel): leave it to end on its own rather than wait for it.
     if (!reapWithin(*child, std::chrono::milliseconds(workerStatus ? 2000 : 10000))) {
-        printWarning("the GPU worker (pid " + std::to_string(*child) +
-                     ") is still ending: a kernel that did not finish holds it until the driver tears "
-                     "its context down");
+        printWarning(
+            "the GPU worker (pid " + std::to_string(*child) +
+            ") is still ending: a kernel that did not finish holds it until the driver tears "
+            "its context down");
     }
 
     std::error_code ec;
-    auto trace = std::filesystem::exists(output, ec) ? trace::readTrace(output) : Result<trace::Trace>{};
+    auto trace =
+        std::filesystem::exists(output, ec) ? trace::readTrace(output) : Result<trace::Trace>{};
     std::filesystem::remove(output, ec);
     if (trace) {
         for (auto& run : trace->runs) {

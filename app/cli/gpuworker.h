@@ -12,11 +12,11 @@
 //   worker-done N          the worker's exit status; its runs are in the trace file it was given
 // and closes stdout and stderr before it exits, so nothing waits for a process the driver holds.
 
-#include <sys/types.h>
-#include <vector>
-
 #include "runoptions.h"
 #include "slicescope/backend/gpubackend.h"
+
+#include <sys/types.h>
+#include <vector>
 
 namespace slicescope::cli {
 

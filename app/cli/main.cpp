@@ -1,11 +1,10 @@
 // slicescope-cli: measures, models, records and exports SliceScope traces.
-#include <CLI/CLI.hpp>
-
-#include <exception>
-#include <iostream>
-
 #include "clioutput.h"
 #include "commands.h"
+
+#include <CLI/CLI.hpp>
+#include <exception>
+#include <iostream>
 
 int main(int argc, char** argv) {
     using namespace slicescope::cli;

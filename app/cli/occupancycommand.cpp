@@ -1,15 +1,14 @@
 // `occupancy`: theoretical occupancy of a launch on a device preset.
-#include <CLI/CLI.hpp>
-#include <nlohmann/json.hpp>
-
-#include <cstdio>
-#include <iostream>
-#include <memory>
-
 #include "clioutput.h"
 #include "commands.h"
 #include "slicescope/device/devicespec.h"
 #include "slicescope/occupancy/occupancycalculator.h"
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
 
 namespace slicescope::cli {
 

@@ -2,23 +2,22 @@
 // a `recorded` run. The program's standard streams pass through untouched; SliceScope's own
 // lines (summary, progress) go to stderr. The exit status is the program's, as a shell gives it
 // (128 + N when signal N killed it), or 127/126 when it could not be started.
-#include <CLI/CLI.hpp>
-#include <nlohmann/json.hpp>
-
-#include <signal.h>
-
-#include <atomic>
-#include <cmath>
-#include <filesystem>
-#include <cstdio>
-#include <iostream>
-#include <memory>
-
 #include "clioutput.h"
 #include "commands.h"
+#include "slicescope/core/progressline.h"
 #include "slicescope/record/recorder.h"
 #include "slicescope/trace/atomicfile.h"
 #include "slicescope/trace/tracejson.h"
+
+#include <CLI/CLI.hpp>
+#include <atomic>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <signal.h>
 
 namespace slicescope::cli {
 
@@ -39,11 +38,13 @@ struct RecordOptions {
 
 std::atomic<bool> cancelRequested{false};
 
-extern "C" void onCancelSignal(int) { cancelRequested.store(true); }
+extern "C" void onCancelSignal(int) {
+    cancelRequested.store(true);
+}
 
 // SIGTERM and SIGHUP (the GUI's Cancel, a closed terminal) stop the program and keep its trace.
 void installCancelHandlers() {
-    struct sigaction action{};
+    struct sigaction action {};
     action.sa_handler = onCancelSignal;
     sigemptyset(&action.sa_mask);
     action.sa_flags = SA_RESTART;
@@ -52,10 +53,10 @@ void installCancelHandlers() {
 }
 
 void printRecordProgress(const record::RecordProgress& p) {
-    const nlohmann::json j = {{"stage", p.stage},         {"elapsed_s", p.elapsedS}, {"processes", p.processes},
-                              {"api_calls", p.apiCalls},  {"kernels", p.kernels},    {"copies", p.copies},
-                              {"memsets", p.memsets},     {"dropped_records", p.droppedRecords}};
-    std::cerr << "progress " << j.dump() << std::endl;
+    const core::RecordProgressLine line{
+        std::string(p.stage), p.elapsedS, p.processes, p.apiCalls, p.kernels, p.copies, p.memsets,
+        p.droppedRecords};
+    std::cerr << core::formatProgressLine(line) << std::endl;
 }
 
 void printSummary(const trace::Run& run, const std::string& output) {
@@ -72,8 +73,8 @@ void printSummary(const trace::Run& run, const std::string& output) {
             ++api;
         }
     }
-    std::cerr << "slicescope-cli: recorded " << kernels << " kernels, " << copies << " copies, " << memsets
-              << " memsets and " << api << " API calls on " << run.device.name;
+    std::cerr << "slicescope-cli: recorded " << kernels << " kernels, " << copies << " copies, "
+              << memsets << " memsets and " << api << " API calls on " << run.device.name;
     if (achieved > 0) {
         std::cerr << " (achieved occupancy for " << achieved << " kernels)";
     }
@@ -102,7 +103,8 @@ int convertSpools(const RecordOptions& o) {
     const auto counters = std::filesystem::path(o.fromSpool) / "counters";
     std::error_code ec;
     if (!std::filesystem::is_directory(source.traceDirectory, ec)) {
-        return reportError(Error{Error::Code::Io, o.fromSpool + " holds no spools (no trace/ directory)"});
+        return reportError(
+            Error{Error::Code::Io, o.fromSpool + " holds no spools (no trace/ directory)"});
     }
     if (std::filesystem::is_directory(counters, ec) && !std::filesystem::is_empty(counters, ec)) {
         source.countersDirectory = counters;
@@ -112,8 +114,9 @@ int convertSpools(const RecordOptions& o) {
     if (!run) {
         return reportError(run.error());
     }
-    run->notes.push_back("converted from spools with --from-spool: the program's exit status and wall time "
-                         "are not known");
+    run->notes.push_back(
+        "converted from spools with --from-spool: the program's exit status and wall time "
+        "are not known");
     return writeRun(std::move(*run), o);
 }
 
@@ -159,10 +162,12 @@ int runRecord(const RecordOptions& o) {
         return written;
     }
     if (recording->signal) {
-        std::cerr << "slicescope-cli: the program was killed by " << record::signalName(*recording->signal)
-                  << " (exit status " << recording->exitStatus << ")\n";
+        std::cerr << "slicescope-cli: the program was killed by "
+                  << record::signalName(*recording->signal) << " (exit status "
+                  << recording->exitStatus << ")\n";
     } else if (!o.quiet && recording->exitStatus != 0) {
-        std::cerr << "slicescope-cli: the program exited with status " << recording->exitStatus << '\n';
+        std::cerr << "slicescope-cli: the program exited with status " << recording->exitStatus
+                  << '\n';
     }
     return recording->exitStatus;
 }
@@ -172,15 +177,19 @@ int runRecord(const RecordOptions& o) {
 void addRecordCommand(CLI::App& app, int& exitStatus) {
     auto o = std::make_shared<RecordOptions>();
     auto* cmd = app.add_subcommand(
-        "record", "Record an unmodified CUDA program (numba, C++, ...) through CUPTI injection: every CUDA API "
-                  "call, copy, memset and kernel, with occupancy. Usage: record -o TRACE [--counters] -- "
-                  "PROGRAM ARGS...");
+        "record",
+        "Record an unmodified CUDA program (numba, C++, ...) through CUPTI injection: every CUDA "
+        "API "
+        "call, copy, memset and kernel, with occupancy. Usage: record -o TRACE [--counters] -- "
+        "PROGRAM ARGS...");
     cmd->add_option("-o,--output", o->output, "Trace file to write (JSON)")->required();
-    cmd->add_flag("--counters", o->counters,
-                  "Also measure achieved occupancy: the program runs a second time (output discarded) under "
-                  "CUPTI's Range Profiler with kernel replay");
+    cmd->add_flag(
+        "--counters", o->counters,
+        "Also measure achieved occupancy: the program runs a second time (output discarded) under "
+        "CUPTI's Range Profiler with kernel replay");
     cmd->add_option("--cwd", o->workingDirectory, "Working directory of the program");
-    cmd->add_option("--env", o->environment, "Environment variable NAME=VALUE for the program (repeatable)")
+    cmd->add_option("--env", o->environment,
+                    "Environment variable NAME=VALUE for the program (repeatable)")
         ->take_all();
     cmd->add_option("--flush-ms", o->flushMs,
                     "How often CUPTI hands records over, in ms: the most a SIGKILL can lose")
@@ -188,8 +197,10 @@ void addRecordCommand(CLI::App& app, int& exitStatus) {
         ->check(CLI::Range(1, 60000));
     cmd->add_flag("--progress", o->progress, "Print machine-readable progress lines on stderr");
     cmd->add_flag("-q,--quiet", o->quiet, "Print no summary");
-    cmd->add_option("--spool-dir", o->spoolDirectory, "Keep the raw spools in this directory")->group("");
-    cmd->add_option("--from-spool", o->fromSpool, "Convert spools kept with --spool-dir instead of running")
+    cmd->add_option("--spool-dir", o->spoolDirectory, "Keep the raw spools in this directory")
+        ->group("");
+    cmd->add_option("--from-spool", o->fromSpool,
+                    "Convert spools kept with --spool-dir instead of running")
         ->group("");
     cmd->add_option("command", o->command, "The program and its arguments, after '--'");
     cmd->callback([o, &exitStatus] { exitStatus = runRecord(*o); });

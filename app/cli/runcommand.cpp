@@ -1,13 +1,4 @@
 // `run` (measured runs) and `model` (modelled runs): the same problem and launch options.
-#include <CLI/CLI.hpp>
-
-
-#include <algorithm>
-#include <cstdio>
-#include <iostream>
-#include <memory>
-#include <optional>
-
 #include "clioutput.h"
 #include "commands.h"
 #include "gpuworker.h"
@@ -20,14 +11,19 @@
 #include "slicescope/trace/exporters.h"
 #include "slicescope/trace/tracejson.h"
 
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <optional>
+
 namespace slicescope::cli {
 
 namespace {
 
 using backend::RunRequest;
 using strategy::StrategyId;
-
-
 
 void addSharedOptions(CLI::App* cmd, RunOptions& o) {
     cmd->add_option("--shape", o.shape, "Array shape RxCxN, e.g. 100x4000x5 (the seed's)")
@@ -44,7 +40,8 @@ void addSharedOptions(CLI::App* cmd, RunOptions& o) {
                     "Block size: numba (64 threads, numba 0.38), numba-cuda (largest the kernel "
                     "allows) or 1..1024")
         ->capture_default_str();
-    cmd->add_option("--memory", o.memory, "Host memory for copies: pageable, pinned, managed, mapped")
+    cmd->add_option("--memory", o.memory,
+                    "Host memory for copies: pageable, pinned, managed, mapped")
         ->capture_default_str();
     cmd->add_option("--repeat", o.repeat, "Repetitions of the copy/compute/copy sequence")
         ->capture_default_str();
@@ -124,7 +121,8 @@ int finish(const RunOptions& o, const std::vector<StrategyId>& ids,
         }
         if (results[i]->verification && !results[i]->verification->passed) {
             reportError(Error{Error::Code::VerificationFailed,
-                              results[i]->id + ": output differs from the CPU reference (max abs error " +
+                              results[i]->id +
+                                  ": output differs from the CPU reference (max abs error " +
                                   std::to_string(results[i]->verification->maxAbsError) + ")"});
             ++failures;
         }
@@ -157,7 +155,8 @@ int finish(const RunOptions& o, const std::vector<StrategyId>& ids,
     return kExitOk;
 }
 
-backend::Progress progressFor(const RunOptions& o, StrategyId id, std::size_t index, std::size_t count) {
+backend::Progress progressFor(const RunOptions& o, StrategyId id, std::size_t index,
+                              std::size_t count) {
     backend::Progress progress;
     if (o.progress) {
         progress.report = [&o, id, index, count](std::string_view stage, double fraction) {
@@ -197,7 +196,8 @@ int runMeasured(const RunOptions& o) {
     }
     for (std::size_t i = 0; i < ids.size(); ++i) {
         if (!strategy::isGpu(ids[i])) {
-            results[i] = backend::runCpu(ids[i], parsed->request, progressFor(o, ids[i], i, ids.size()));
+            results[i] =
+                backend::runCpu(ids[i], parsed->request, progressFor(o, ids[i], i, ids.size()));
         }
     }
     return finish(o, ids, results);
@@ -237,8 +237,14 @@ int runModelled(RunOptions o) {
     std::vector<Result<trace::Run>> results;
     for (std::size_t i = 0; i < parsed->strategies.size(); ++i) {
         const auto id = parsed->strategies[i];
-        printProgress(o.progress, strategy::toString(id), i, parsed->strategies.size(), "model", 0.0);
+        printProgress(o.progress, strategy::toString(id), i, parsed->strategies.size(), "model",
+                      0.0);
         results.push_back(backend::modelRun(id, parsed->request, *preset));
+        // A problem too large to model (work x elements x repeats beyond 64 bits) is refused like
+        // an overflowing --shape: a usage error, nothing written.
+        if (!results.back() && results.back().error().code == Error::Code::Overflow) {
+            return reportError(results.back().error());
+        }
         if (results.back() && o.roofline) {
             results.back()->ceilings = sweep::datasheetCeilings(*preset);
         }
@@ -259,29 +265,38 @@ void addRunCommands(CLI::App& app, int& exitStatus) {
     run->add_flag("--sample-occupancy", runOptions->sampleOccupancy,
                   "Sample occupancy over time with CUPTI PM sampling");
     run->add_option("--device", runOptions->device, "CUDA device ordinal")->capture_default_str();
-    run->add_option("--kernel-timeout", runOptions->kernelTimeoutS,
-                    "Seconds a kernel or copy may run before the run is reported as hung (0: no limit)")
+    run->add_option(
+           "--kernel-timeout", runOptions->kernelTimeoutS,
+           "Seconds a kernel or copy may run before the run is reported as hung (0: no limit)")
         ->capture_default_str()
         ->check(CLI::NonNegativeNumber);
     // Hidden: for tests (a kernel that traps or spins) and benchmarks (CUPTI off).
-    run->add_option("--test-fault", runOptions->testFault, "Replace the first GPU kernel with a faulty one")
+    run->add_option("--test-fault", runOptions->testFault,
+                    "Replace the first GPU kernel with a faulty one")
         ->check(CLI::IsMember({"trap", "spin"}))
         ->group("");
-    run->add_flag("--no-cupti", runOptions->noCupti, "Measure without CUPTI (host activities only)")->group("");
+    run->add_flag("--no-cupti", runOptions->noCupti, "Measure without CUPTI (host activities only)")
+        ->group("");
     run->add_flag("--roofline", runOptions->roofline,
                   "Measure the roofline's ceilings once (copies, FMA peak) and store them with the "
                   "GPU runs (see 'slicescope-cli roofline')");
-    run->add_flag("--gpu-worker", runOptions->gpuWorker, "Internal: run GPU strategies for a parent")->group("");
-    run->add_option("--sweep-param", runOptions->sweepParam, "Internal: the GPU worker's sweep")->group("");
-    run->add_option("--sweep-values", runOptions->sweepValues, "Internal: the GPU worker's sweep")->group("");
+    run->add_flag("--gpu-worker", runOptions->gpuWorker,
+                  "Internal: run GPU strategies for a parent")
+        ->group("");
+    run->add_option("--sweep-param", runOptions->sweepParam, "Internal: the GPU worker's sweep")
+        ->group("");
+    run->add_option("--sweep-values", runOptions->sweepValues, "Internal: the GPU worker's sweep")
+        ->group("");
     run->callback([runOptions, &exitStatus] { exitStatus = runMeasured(*runOptions); });
 
     auto modelOptions = std::make_shared<RunOptions>();
     auto* model = app.add_subcommand(
-        "model", "Model GPU strategies on a device preset (no GPU needed); runs are marked modelled");
+        "model",
+        "Model GPU strategies on a device preset (no GPU needed); runs are marked modelled");
     addSharedOptions(model, *modelOptions);
-    model->add_option("--device", modelOptions->preset,
-                      "Device preset, e.g. h200, a100-sxm4-80gb, gtx-970 (see 'devices')")
+    model
+        ->add_option("--device", modelOptions->preset,
+                     "Device preset, e.g. h200, a100-sxm4-80gb, gtx-970 (see 'devices')")
         ->required();
     model->add_flag("--roofline", modelOptions->roofline,
                     "Store the preset's datasheet roofline ceilings with the runs");

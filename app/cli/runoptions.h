@@ -23,10 +23,10 @@ struct RunOptions {
     bool progress = false;
     bool quiet = false;
     double kernelTimeoutS = 60;
-    std::string testFault; // hidden, tests only: "trap" or "spin"
-    bool noCupti = false;  // hidden, benchmarks only: measure without CUPTI
+    std::string testFault;  // hidden, tests only: "trap" or "spin"
+    bool noCupti = false;   // hidden, benchmarks only: measure without CUPTI
     bool gpuWorker = false; // hidden: this process is a parent's GPU worker (gpuworker.h)
-    std::string preset;    // model only
+    std::string preset;     // model only
     bool roofline = false;  // measure the roofline's ceilings once and store them with the runs
     // sweep: the parameter and its checked values (comma-separated); the GPU worker runs every
     // point in one session.

@@ -13,10 +13,10 @@
 #include "slicescope/trace/atomicfile.h"
 #include "slicescope/trace/runsummary.h"
 #include "slicescope/trace/tracejson.h"
-#include "sweepprogress.h"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
@@ -37,9 +37,14 @@ using strategy::StrategyId;
 constexpr int kExitInterrupted = 130;
 
 volatile std::sig_atomic_t gInterrupted = 0;
+// The CPU run in progress stops at once on an interrupt (a lock-free atomic is safe to set from a
+// signal handler); a run stopped so is dropped, never reported as a failure.
+std::atomic<bool> gCancelRun{false};
+static_assert(std::atomic<bool>::is_always_lock_free);
 
 void onInterrupt(int) {
     gInterrupted = 1;
+    gCancelRun.store(true, std::memory_order_relaxed);
     if (const pid_t worker = workerToInterrupt(); worker > 0) {
         ::kill(worker, SIGINT); // it finishes its point and reports the points done
     }
@@ -50,7 +55,8 @@ struct SweepOptions {
     std::string param;
     std::string values;
     std::string range;
-    std::string device; // a CUDA ordinal (measured) or a preset (modelled)
+    std::string device;                   // a CUDA ordinal (measured) or a preset (modelled)
+    std::string testSignal = "interrupt"; // hidden, tests only: "interrupt" or "terminate"
 };
 
 struct Plan {
@@ -184,7 +190,9 @@ int runSweep(SweepOptions& s) {
     action.sa_handler = onInterrupt;
     action.sa_flags = SA_RESTART; // the worker's pipe keeps being read
     sigemptyset(&action.sa_mask);
+    // Ctrl+C, and SIGTERM (the GUI's Cancel): keep the points finished.
     ::sigaction(SIGINT, &action, nullptr);
+    ::sigaction(SIGTERM, &action, nullptr);
 
     // results[point][strategy]; a point not reached stays "not run".
     std::vector<std::vector<std::optional<Result<trace::Run>>>> grid(
@@ -235,10 +243,11 @@ int runSweep(SweepOptions& s) {
             const auto id = ids[k];
             const std::string name(strategy::toString(id));
             backend::Progress progress;
+            progress.cancel = &gCancelRun;
             if (o.progress) {
                 progress.report = [&, p, k](std::string_view stage, double fraction) {
-                    printSweepProgress(true, p, points, param, plan->values[p], name, k, ids.size(),
-                                       stage, fraction);
+                    printSweepProgress(true, {p, points, param, plan->values[p]}, name, k,
+                                       ids.size(), stage, fraction);
                 };
             }
             if (plan->preset) {
@@ -247,10 +256,13 @@ int runSweep(SweepOptions& s) {
             } else {
                 grid[p][k] = backend::runCpu(id, plan->requests[p], progress);
             }
+            if (gInterrupted && !*grid[p][k]) {
+                grid[p][k].reset(); // stopped by the interrupt: not a finished point
+            }
         }
         ++pointsDone;
         if (o.testInterruptAfter > 0 && pointsDone == std::size_t(o.testInterruptAfter)) {
-            ::raise(SIGINT);
+            ::raise(s.testSignal == "terminate" ? SIGTERM : SIGINT);
         }
     }
 
@@ -458,6 +470,9 @@ void addSweepCommands(CLI::App& app, int& exitStatus) {
     cmd->add_flag("--progress", o.progress, "Print machine-readable progress lines on stdout");
     cmd->add_flag("-q,--quiet", o.quiet, "Print no run summaries (crossovers are still printed)");
     cmd->add_option("--test-interrupt-after", o.testInterruptAfter, "Tests: SIGINT after N points")
+        ->group("");
+    cmd->add_option("--test-interrupt-signal", s->testSignal, "Tests: the signal to send")
+        ->check(CLI::IsMember({"interrupt", "terminate"}))
         ->group("");
     cmd->callback([s, &exitStatus] { exitStatus = runSweep(*s); });
 

@@ -1,5 +1,6 @@
 #include "gui/exportimagedialog.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFileDialog>
@@ -14,28 +15,34 @@
 namespace slicescope::gui {
 
 ExportImageDialog::ExportImageDialog(const QString& path, QWidget* parent) : QDialog(parent) {
-    setWindowTitle(QStringLiteral("Export image"));
+    setWindowTitle(tr("Export image"));
     auto* form = new QFormLayout(this);
     path_ = new QLineEdit(path, this);
-    auto* browse = new QPushButton(QStringLiteral("Browse\u2026"), this);
+    auto* browse = new QPushButton(tr("Browse\u2026"), this);
     auto* pathRow = new QHBoxLayout;
     pathRow->addWidget(path_, 1);
     pathRow->addWidget(browse);
-    form->addRow(QStringLiteral("File"), pathRow);
+    form->addRow(tr("File"), pathRow);
     connect(browse, &QPushButton::clicked, this, [this] {
         const QString chosen = QFileDialog::getSaveFileName(
-            this, QStringLiteral("Export image"), path_->text(),
-            QStringLiteral("PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg)"));
+            this, tr("Export image"), path_->text(),
+            tr("PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg)"));
         if (!chosen.isEmpty()) {
             path_->setText(chosen);
         }
     });
-    auto* presets = new QComboBox(this);
-    presets->addItem(QStringLiteral("1920 \u00d7 1080 (projector, full HD)"), QSize(1920, 1080));
-    presets->addItem(QStringLiteral("3840 \u00d7 2160 (4K)"), QSize(3840, 2160));
-    presets->addItem(QStringLiteral("1280 \u00d7 720"), QSize(1280, 720));
-    presets->addItem(QStringLiteral("2480 \u00d7 1754 (A4 landscape at 300 dpi)"), QSize(2480, 1754));
-    form->addRow(QStringLiteral("Preset"), presets);
+    presets_ = new QComboBox(this);
+    presets_->setObjectName(QStringLiteral("exportPreset"));
+    auto* presets = presets_;
+    presets->addItem(tr("Slide: 1280 \u00d7 720"), QStringLiteral("slide"));
+    presets->addItem(tr("Slide, HD: 1920 \u00d7 1080 (the slide at 1.5\u00d7)"),
+                     QStringLiteral("hd"));
+    presets->addItem(tr("Slide, 4K: 3840 \u00d7 2160 (the slide at 3\u00d7)"),
+                     QStringLiteral("4k"));
+    presets->addItem(tr("Paper: 7 in wide, print font sizes (PDF/SVG, or PNG at 300 dpi)"),
+                     QStringLiteral("paper"));
+    presets->addItem(tr("Custom size"), QString());
+    form->addRow(tr("Preset"), presets);
     width_ = new QSpinBox(this);
     width_->setRange(200, 20000);
     width_->setValue(1920);
@@ -48,25 +55,51 @@ ExportImageDialog::ExportImageDialog(const QString& path, QWidget* parent) : QDi
     sizeRow->addWidget(width_);
     sizeRow->addWidget(new QLabel(QStringLiteral("\u00d7"), this));
     sizeRow->addWidget(height_);
-    form->addRow(QStringLiteral("Size"), sizeRow);
+    form->addRow(tr("Size"), sizeRow);
     dpi_ = new QSpinBox(this);
     dpi_->setRange(24, 1200);
     dpi_->setValue(96);
-    dpi_->setToolTip(QStringLiteral("96 draws at screen size; 192 draws everything twice as large, for print or "
-                                    "a high-DPI screen. PDF and SVG are vector drawings at any DPI."));
-    form->addRow(QStringLiteral("DPI"), dpi_);
-    connect(presets, &QComboBox::activated, this, [this, presets](int index) {
-        const QSize s = presets->itemData(index).toSize();
-        width_->setValue(s.width());
-        height_->setValue(s.height());
-        dpi_->setValue(s.width() == 2480 ? 300 : s.width() >= 3840 ? 192 : 96);
-    });
+    dpi_->setToolTip(
+        QStringLiteral("96 draws at screen size; 192 draws everything twice as large, for print or "
+                       "a high-DPI screen. PDF and SVG are vector drawings at any DPI."));
+    form->addRow(tr("DPI"), dpi_);
+    view_ = new QComboBox(this);
+    view_->setObjectName(QStringLiteral("exportView"));
+    view_->addItem(tr("Overview, breakdown and occupancy"),
+                   QStringLiteral("overview,breakdown,occupancy"));
+    view_->addItem(tr("Everything: timeline lanes, breakdown, occupancy, selected run"),
+                   QStringLiteral("all"));
+    view_->addItem(tr("Timeline overview"), QStringLiteral("overview"));
+    view_->addItem(tr("Timeline with every lane"), QStringLiteral("detail"));
+    view_->addItem(tr("Time breakdown per run"), QStringLiteral("breakdown"));
+    view_->addItem(tr("Occupancy per run"), QStringLiteral("occupancy"));
+    form->addRow(tr("Show"), view_);
+    log_ = new QCheckBox(tr("Breakdown on a log scale"), this);
+    form->addRow(QString(), log_);
+    const auto applyPreset = [this](int index) {
+        const auto preset = exportPreset(presets_->itemData(index).toString());
+        width_->setEnabled(!preset);
+        height_->setEnabled(!preset || preset->sizePx.height() > 0);
+        if (!preset) {
+            return;
+        }
+        width_->setValue(preset->sizePx.width());
+        if (preset->sizePx.height() > 0) {
+            height_->setValue(preset->sizePx.height());
+        } else {
+            height_->setEnabled(false); // as tall as the content
+        }
+        dpi_->setValue(int(preset->dpi));
+    };
+    connect(presets, &QComboBox::activated, this, applyPreset);
+    presets->setCurrentIndex(1); // hd: the old default size, a slide's text size
+    applyPreset(1);
     hint_ = new QLabel(this);
     hint_->setWordWrap(true);
     hint_->setStyleSheet(QStringLiteral("color:#555"));
     form->addRow(hint_);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
-    buttons->button(QDialogButtonBox::Ok)->setText(QStringLiteral("Export"));
+    buttons->button(QDialogButtonBox::Ok)->setText(tr("Export"));
     form->addRow(buttons);
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
@@ -77,14 +110,30 @@ ExportImageDialog::ExportImageDialog(const QString& path, QWidget* parent) : QDi
 
 void ExportImageDialog::updateHint() {
     const QString suffix = QFileInfo(path_->text()).suffix().toLower();
-    dpi_->setEnabled(suffix != QStringLiteral("pdf") && suffix != QStringLiteral("svg"));
-    hint_->setText(dpi_->isEnabled()
-                       ? QStringLiteral("The timeline keeps the window's zoom; every lane is drawn.")
-                       : QStringLiteral("Vector output: the size sets the page and the layout."));
+    const bool vector = suffix == QStringLiteral("pdf") || suffix == QStringLiteral("svg");
+    hint_->setText(
+        vector ? tr("Vector output: a page of the size at the DPI (1920 \u00d7 1080 at 144 "
+                    "dpi is 13.3 \u00d7 7.5 in), laid out as the PNG would be.")
+               : tr("The DPI scales the layout: 144 dpi draws everything 1.5 times as large "
+                    "as 96. The timeline keeps the window's zoom."));
 }
 
-QString ExportImageDialog::path() const { return path_->text(); }
-QSize ExportImageDialog::sizePx() const { return QSize(width_->value(), height_->value()); }
-double ExportImageDialog::dpi() const { return dpi_->value(); }
+QString ExportImageDialog::path() const {
+    return path_->text();
+}
+QSize ExportImageDialog::sizePx() const {
+    const auto preset = exportPreset(presets_->currentData().toString());
+    return preset ? preset->sizePx : QSize(width_->value(), height_->value());
+}
+
+ReportOptions ExportImageDialog::options() const {
+    ReportOptions options;
+    options.views = ReportViews::parse(view_->currentData().toString()).value_or(ReportViews());
+    options.breakdownLog = log_->isChecked();
+    return options;
+}
+double ExportImageDialog::dpi() const {
+    return dpi_->value();
+}
 
 } // namespace slicescope::gui

@@ -1,15 +1,20 @@
 #pragma once
 
+#include "gui/reportrenderer.h"
+
 #include <QDialog>
 
 class QLineEdit;
 class QSpinBox;
 class QLabel;
+class QComboBox;
+class QCheckBox;
 
 namespace slicescope::gui {
 
-// Where and how big to export the timeline and occupancy view: file (PNG, PDF or SVG by its
-// suffix), size in pixels and, for PNG, the DPI that scales the layout.
+// Where and how big to export the report: file (PNG, PDF or SVG by its suffix), a preset (slide,
+// hd, 4k, paper) or a size in pixels and the DPI that scales the layout, and the views to show
+// (the same choices as `slicescope --export-image --size --dpi --view`).
 class ExportImageDialog : public QDialog {
     Q_OBJECT
   public:
@@ -18,6 +23,9 @@ class ExportImageDialog : public QDialog {
     QString path() const;
     QSize sizePx() const;
     double dpi() const;
+    ReportOptions options() const;
+    QComboBox* presetChoice() const { return presets_; }
+    QComboBox* viewChoice() const { return view_; }
 
   private:
     void updateHint();
@@ -27,6 +35,9 @@ class ExportImageDialog : public QDialog {
     QSpinBox* height_;
     QSpinBox* dpi_;
     QLabel* hint_;
+    QComboBox* presets_;
+    QComboBox* view_;
+    QCheckBox* log_;
 };
 
 } // namespace slicescope::gui

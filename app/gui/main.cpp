@@ -1,12 +1,4 @@
 // slicescope: the GUI. It measures through slicescope-cli child processes; it never calls CUDA.
-#include <QApplication>
-#include <QCommandLineParser>
-#include <QFileInfo>
-#include <QIcon>
-#include <QRegularExpression>
-
-#include <cstdio>
-
 #include "gui/mainwindow.h"
 #include "gui/occupancyview.h"
 #include "gui/reportrenderer.h"
@@ -16,11 +8,24 @@
 #include "models/viewstate.h"
 #include "slicescope/problem/problem.h"
 
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QFileInfo>
+#include <QIcon>
+#include <QRegularExpression>
+#include <QSaveFile>
+#include <cstdio>
+
 namespace {
 
 using namespace slicescope;
 
 constexpr int kExitUsage = 2;
+
+// main() has no QObject to translate through: the program's own context.
+QString tr(const char* text) {
+    return QCoreApplication::translate("slicescope", text);
+}
 
 int fail(const QString& message, int status = 1) {
     std::fprintf(stderr, "slicescope: error: %s\n", message.toLocal8Bit().constData());
@@ -37,21 +42,24 @@ bool parseSize(const QString& text, QSize& size) {
     return true;
 }
 
-// `slicescope --export-image OUT TRACE [--size WxH] [--dpi N]`: no window, an exit status.
-int exportHeadless(const QString& out, const QStringList& traces, const QSize& size, double dpi) {
+// `slicescope --export-image OUT TRACE [--size WxH|slide|hd|4k|paper] [--dpi N] [--view V]
+// [--text-boxes BOXES.json]`: no window, an exit status.
+int exportHeadless(const QString& out, const QStringList& traces, const QSize& size, double dpi,
+                   const gui::ReportOptions& options, const QString& textBoxesPath) {
     if (traces.isEmpty()) {
-        return fail(QStringLiteral("--export-image needs a trace file: slicescope --export-image OUT.png TRACE.json"),
-                    kExitUsage);
+        return fail(
+            tr("--export-image needs a trace file: slicescope --export-image OUT.png TRACE.json"),
+            kExitUsage);
     }
     models::Session session;
     models::ViewState state;
     for (const QString& path : traces) {
         models::LoadResult result = models::TraceLoader::loadNow(path, models::RunOrigin::Opened);
         if (!result.ok()) {
-            return fail(QStringLiteral("cannot read %1: %2").arg(path, result.error));
+            return fail(tr("cannot read %1: %2").arg(path, result.error));
         }
         if (result.runs.empty()) {
-            return fail(QStringLiteral("%1 holds no runs").arg(path));
+            return fail(tr("%1 holds no runs").arg(path));
         }
         session.addRuns(std::move(result.runs));
     }
@@ -66,12 +74,22 @@ int exportHeadless(const QString& out, const QStringList& traces, const QSize& s
     gui::TimelineView timeline(&session, &state);
     gui::OccupancyView occupancy(&session, &state);
     gui::ReportRenderer renderer(&timeline, &occupancy, &session);
+    renderer.setOptions(options);
     QString error;
-    if (!renderer.exportTo(out, size, dpi, &error)) {
+    QVector<gui::TextBox> boxes;
+    if (!renderer.exportTo(out, size, dpi, &error, textBoxesPath.isEmpty() ? nullptr : &boxes)) {
         return fail(error);
     }
-    std::printf("wrote %s (%dx%d)\n", QFileInfo(out).absoluteFilePath().toLocal8Bit().constData(), size.width(),
-                size.height());
+    if (!textBoxesPath.isEmpty()) {
+        QSaveFile file(textBoxesPath);
+        const QByteArray json = gui::textBoxesJson(boxes);
+        if (!file.open(QIODevice::WriteOnly) || file.write(json) != json.size() || !file.commit()) {
+            return fail(tr("cannot write %1").arg(textBoxesPath));
+        }
+    }
+    const QSize written = renderer.resolvedSize(size, dpi);
+    std::printf("wrote %s (%dx%d)\n", QFileInfo(out).absoluteFilePath().toLocal8Bit().constData(),
+                written.width(), written.height());
     return 0;
 }
 
@@ -93,61 +111,115 @@ int main(int argc, char** argv) {
     }
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("SliceScope"));
-    QApplication::setOrganizationName(QStringLiteral("SliceScope")); // ~/.config/SliceScope/SliceScope.conf
+    QApplication::setOrganizationName(
+        QStringLiteral("SliceScope")); // ~/.config/SliceScope/SliceScope.conf
     QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
     QApplication::setDesktopFileName(QStringLiteral("slicescope"));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/slicescope.svg")));
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "SliceScope: how the way GPU work is sliced decides its speed. Opens traces, runs strategies through "
-        "slicescope-cli, and shows timelines and occupancy side by side."));
+    parser.setApplicationDescription(
+        tr("SliceScope: how the way GPU work is sliced decides its speed. Opens "
+           "traces, runs strategies through "
+           "slicescope-cli, and shows timelines and occupancy side by side."));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("traces"), QStringLiteral("Trace files to open."), QStringLiteral("[TRACE.json...]"));
-    const QCommandLineOption exportImage(QStringLiteral("export-image"),
-                                         QStringLiteral("Write the timeline and occupancy view of the traces to FILE "
-                                                        "(.png, .pdf or .svg) and exit; no window is shown."),
-                                         QStringLiteral("FILE"));
-    const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Image size for --export-image (default 1920x1080)."),
-                                  QStringLiteral("WxH"), QStringLiteral("1920x1080"));
-    const QCommandLineOption dpi(QStringLiteral("dpi"), QStringLiteral("DPI for --export-image PNGs (default 96)."),
-                                 QStringLiteral("N"), QStringLiteral("96"));
+    parser.addPositionalArgument(QStringLiteral("traces"), tr("Trace files to open."),
+                                 QStringLiteral("[TRACE.json...]"));
+    const QCommandLineOption exportImage(
+        QStringLiteral("export-image"),
+        tr("Write the timeline and occupancy view of the traces to FILE "
+           "(.png, .pdf or .svg) and exit; no window is shown."),
+        QStringLiteral("FILE"));
+    const QCommandLineOption size(
+        QStringLiteral("size"),
+        tr("Image size for --export-image: WxH in pixels (default 1920x1080), or a preset: "
+           "slide (1280x720), hd (1920x1080), 4k (3840x2160), each the same 16:9 slide, "
+           "or paper (7 in wide, vector PDF/SVG or a 300 dpi PNG)."),
+        QStringLiteral("SIZE"), QStringLiteral("1920x1080"));
+    const QCommandLineOption dpi(
+        QStringLiteral("dpi"),
+        tr("DPI for --export-image (default 96, or the preset's: hd 144, 4k 288, paper 300)."),
+        QStringLiteral("N"), QStringLiteral("96"));
+    const QCommandLineOption view(
+        QStringLiteral("view"),
+        tr("What --export-image shows: overview, detail, breakdown, occupancy or all, or a "
+           "comma-separated list (default overview,breakdown,occupancy)."),
+        QStringLiteral("VIEW"), QStringLiteral("overview,breakdown,occupancy"));
+    const QCommandLineOption textBoxes(
+        QStringLiteral("text-boxes"),
+        tr("With --export-image: also write every text drawn, as a JSON array of "
+           "{text, x, y, w, h} in output pixels, to FILE."),
+        QStringLiteral("FILE"));
+    parser.addOption(view);
+    parser.addOption(textBoxes);
     const QCommandLineOption restore(QStringLiteral("restore-session"),
-                                     QStringLiteral("Restore the autosaved session without asking."));
-    const QCommandLineOption noSamples(QStringLiteral("no-samples"), QStringLiteral("Do not open the shipped sample traces."));
-    const QCommandLineOption sessionFile(QStringLiteral("session-file"),
-                                         QStringLiteral("Autosave the session to FILE instead of the default place."),
-                                         QStringLiteral("FILE"));
-    const QCommandLineOption shape(QStringLiteral("shape"), QStringLiteral("Problem shape for the run panel, RxCxN."), QStringLiteral("RxCxN"));
-    const QCommandLineOption dtype(QStringLiteral("dtype"), QStringLiteral("Element type for the run panel: f64 or f32."), QStringLiteral("TYPE"));
-    const QCommandLineOption work(QStringLiteral("work"), QStringLiteral("Work per element for the run panel."), QStringLiteral("K"));
+                                     tr("Restore the autosaved session without asking."));
+    const QCommandLineOption noSamples(QStringLiteral("no-samples"),
+                                       tr("Do not open the shipped sample traces."));
+    const QCommandLineOption sessionFile(
+        QStringLiteral("session-file"),
+        tr("Autosave the session to FILE instead of the default place."), QStringLiteral("FILE"));
+    const QCommandLineOption shape(QStringLiteral("shape"),
+                                   tr("Problem shape for the run panel, RxCxN."),
+                                   QStringLiteral("RxCxN"));
+    const QCommandLineOption dtype(QStringLiteral("dtype"),
+                                   tr("Element type for the run panel: f64 or f32."),
+                                   QStringLiteral("TYPE"));
+    const QCommandLineOption work(QStringLiteral("work"), tr("Work per element for the run panel."),
+                                  QStringLiteral("K"));
     const QCommandLineOption strategies(QStringLiteral("strategies"),
-                                        QStringLiteral("Comma-separated strategies to check in the run panel."), QStringLiteral("LIST"));
-    const QCommandLineOption device(QStringLiteral("device"),
-                                    QStringLiteral("GPU for GPU strategies: gpu:N, or a preset id such as h200 (modelled)."),
-                                    QStringLiteral("DEVICE"));
-    const QCommandLineOption block(QStringLiteral("block"), QStringLiteral("Block size: numba, numba-cuda or 1..1024."), QStringLiteral("BLOCK"));
-    const QCommandLineOption memory(QStringLiteral("memory"), QStringLiteral("Host memory: pageable, pinned, managed or mapped."), QStringLiteral("MODE"));
-    const QCommandLineOption repeat(QStringLiteral("repeat"), QStringLiteral("Repetitions of each run."), QStringLiteral("N"));
-    const QCommandLineOption run(QStringLiteral("run"), QStringLiteral("Start the run at once."));
-    for (const auto& option : {exportImage, size, dpi, restore, noSamples, sessionFile, shape, dtype, work, strategies,
-                               device, block, memory, repeat, run}) {
+                                        tr("Comma-separated strategies to check in the run panel."),
+                                        QStringLiteral("LIST"));
+    const QCommandLineOption device(
+        QStringLiteral("device"),
+        tr("GPU for GPU strategies: gpu:N, or a preset id such as h200 (modelled)."),
+        QStringLiteral("DEVICE"));
+    const QCommandLineOption block(QStringLiteral("block"),
+                                   tr("Block size: numba, numba-cuda or 1..1024."),
+                                   QStringLiteral("BLOCK"));
+    const QCommandLineOption memory(QStringLiteral("memory"),
+                                    tr("Host memory: pageable, pinned, managed or mapped."),
+                                    QStringLiteral("MODE"));
+    const QCommandLineOption repeat(QStringLiteral("repeat"), tr("Repetitions of each run."),
+                                    QStringLiteral("N"));
+    const QCommandLineOption run(QStringLiteral("run"), tr("Start the run at once."));
+    for (const auto& option : {exportImage, size, dpi, restore, noSamples, sessionFile, shape,
+                               dtype, work, strategies, device, block, memory, repeat, run}) {
         parser.addOption(option);
     }
     parser.process(app);
 
     if (parser.isSet(exportImage)) {
         QSize imageSize;
-        if (!parseSize(parser.value(size), imageSize)) {
-            return fail(QStringLiteral("--size must look like 1920x1080 (got '%1')").arg(parser.value(size)), kExitUsage);
+        double dpiValue = 96;
+        if (const auto preset = gui::exportPreset(parser.value(size))) {
+            imageSize = preset->sizePx;
+            dpiValue = preset->dpi;
+        } else if (!parseSize(parser.value(size), imageSize)) {
+            return fail(tr("--size must look like 1920x1080 or be one of %1 (got '%2')")
+                            .arg(gui::exportPresetNames().join(tr(", ")), parser.value(size)),
+                        kExitUsage);
         }
-        bool ok = false;
-        const double dpiValue = parser.value(dpi).toDouble(&ok);
-        if (!ok) {
-            return fail(QStringLiteral("--dpi must be a number (got '%1')").arg(parser.value(dpi)), kExitUsage);
+        if (parser.isSet(dpi)) {
+            bool ok = false;
+            dpiValue = parser.value(dpi).toDouble(&ok);
+            if (!ok) {
+                return fail(tr("--dpi must be a number (got '%1')").arg(parser.value(dpi)),
+                            kExitUsage);
+            }
         }
-        return exportHeadless(parser.value(exportImage), parser.positionalArguments(), imageSize, dpiValue);
+        const auto views = gui::ReportViews::parse(parser.value(view));
+        if (!views) {
+            return fail(tr("--view must be overview, detail, breakdown, occupancy or all, "
+                           "or a comma-separated list of them (got '%1')")
+                            .arg(parser.value(view)),
+                        kExitUsage);
+        }
+        gui::ReportOptions reportOptions;
+        reportOptions.views = *views;
+        return exportHeadless(parser.value(exportImage), parser.positionalArguments(), imageSize,
+                              dpiValue, reportOptions, parser.value(textBoxes));
     }
 
     gui::StartOptions options;
@@ -157,13 +229,14 @@ int main(int argc, char** argv) {
     options.sessionFile = parser.value(sessionFile);
     options.device = parser.value(device);
     options.runNow = parser.isSet(run);
-    if (parser.isSet(shape) || parser.isSet(strategies) || parser.isSet(dtype) || parser.isSet(work) ||
-        parser.isSet(block) || parser.isSet(memory) || parser.isSet(repeat)) {
+    if (parser.isSet(shape) || parser.isSet(strategies) || parser.isSet(dtype) ||
+        parser.isSet(work) || parser.isSet(block) || parser.isSet(memory) || parser.isSet(repeat)) {
         models::RunConfig config;
         if (parser.isSet(shape)) {
             const auto parsed = problem::parseShape(parser.value(shape).toStdString());
             if (!parsed) {
-                return fail(QStringLiteral("--shape: %1").arg(QString::fromStdString(parsed.error().message)), kExitUsage);
+                return fail(tr("--shape: %1").arg(QString::fromStdString(parsed.error().message)),
+                            kExitUsage);
             }
             config.r = parsed->r;
             config.c = parsed->c;

@@ -22,7 +22,7 @@ MessageBanner::MessageBanner(QWidget* parent) : QFrame(parent) {
     close_ = new QToolButton(this);
     close_->setText(QStringLiteral("\u2715"));
     close_->setAutoRaise(true);
-    close_->setToolTip(QStringLiteral("Dismiss"));
+    close_->setToolTip(tr("Dismiss"));
     connect(close_, &QToolButton::clicked, this, &QWidget::hide);
     layout->addWidget(close_);
     hide();
@@ -32,10 +32,18 @@ void MessageBanner::show(Kind kind, const QString& text) {
     kind_ = kind;
     QString style;
     switch (kind) {
-    case Kind::Info: style = QStringLiteral("background:#e8f1fb; border:1px solid #9cc0e6; color:#10233a;"); break;
-    case Kind::Warning: style = QStringLiteral("background:#fff6dc; border:1px solid #e3c15a; color:#3a2c00;"); break;
-    case Kind::Error: style = QStringLiteral("background:#fde8e8; border:1px solid #e08a8a; color:#4a0d0d;"); break;
-    case Kind::Question: style = QStringLiteral("background:#eef7ea; border:1px solid #93c47d; color:#183010;"); break;
+    case Kind::Info:
+        style = QStringLiteral("background:#e8f1fb; border:1px solid #9cc0e6; color:#10233a;");
+        break;
+    case Kind::Warning:
+        style = QStringLiteral("background:#fff6dc; border:1px solid #e3c15a; color:#3a2c00;");
+        break;
+    case Kind::Error:
+        style = QStringLiteral("background:#fde8e8; border:1px solid #e08a8a; color:#4a0d0d;");
+        break;
+    case Kind::Question:
+        style = QStringLiteral("background:#eef7ea; border:1px solid #93c47d; color:#183010;");
+        break;
     }
     // Namespaced classes appear in style sheets with "--" for "::".
     setStyleSheet(QStringLiteral("slicescope--gui--MessageBanner{") + style +
@@ -57,6 +65,8 @@ void MessageBanner::clearButtons() {
     }
 }
 
-QString MessageBanner::text() const { return label_->text(); }
+QString MessageBanner::text() const {
+    return label_->text();
+}
 
 } // namespace slicescope::gui

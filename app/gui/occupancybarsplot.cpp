@@ -1,16 +1,19 @@
 #include "gui/occupancybarsplot.h"
 
-#include <cmath>
-
 #include "gui/theme.h"
+#include "models/occupancyfacts.h"
+#include "models/runnaming.h"
 #include "models/session.h"
 #include "models/viewstate.h"
+
+#include <cmath>
 
 namespace slicescope::gui {
 
 namespace {
 
-QCPBars* makeBars(QCustomPlot* plot, const QString& name, const QColor& color, QCPBarsGroup* group) {
+QCPBars* makeBars(QCustomPlot* plot, const QString& name, const QColor& color,
+                  QCPBarsGroup* group) {
     auto* bars = new QCPBars(plot->yAxis, plot->xAxis);
     bars->setName(name);
     bars->setPen(QPen(color.darker(130), 1));
@@ -20,20 +23,47 @@ QCPBars* makeBars(QCustomPlot* plot, const QString& name, const QColor& color, Q
     return bars;
 }
 
-QString percentLabel(double fraction) { return models::toQString(trace::formatPercent(fraction)); }
+QString percentLabel(double fraction) {
+    return models::toQString(trace::formatPercent(fraction));
+}
+
+// The run's name, or a recorded kernel's name (elided in the middle: mangled names are long) and
+// its run; the device when the runs differ in device; "modelled" when modelled.
+QString tickLabel(const models::OccupancyRow& row, bool withDevice) {
+    QStringList lines;
+    lines << models::elideMiddle(row.kernel.isEmpty() ? row.runId : row.kernel, 32);
+    QStringList second;
+    if (!row.kernel.isEmpty()) {
+        second << QStringLiteral("in ") + models::elideMiddle(row.runId, 24);
+    }
+    if (withDevice) {
+        second << row.device;
+    }
+    if (row.modelled) {
+        second << QStringLiteral("modelled");
+    }
+    if (!second.isEmpty()) {
+        lines << second.join(QStringLiteral(" \u00b7 "));
+    }
+    return lines.join(QLatin1Char('\n'));
+}
 
 } // namespace
 
-OccupancyBarsPlot::OccupancyBarsPlot(models::Session* session, models::ViewState* state, QWidget* parent)
+OccupancyBarsPlot::OccupancyBarsPlot(models::Session* session, models::ViewState* state,
+                                     QWidget* parent)
     : QCustomPlot(parent), session_(session), state_(state) {
     setObjectName(QStringLiteral("occupancyBars"));
     setToolTip(QStringLiteral(
         "<b>Occupancy</b>: how many of an SM's warp slots a launch keeps filled.<ul>"
-        "<li><b>Theoretical</b>: what the block size, registers and shared memory allow (occupancy calculator).</li>"
-        "<li><b>Achieved</b>: what the SMs really held on average (CUPTI counters; only for GPU runs measured "
+        "<li><b>Theoretical</b>: what the block size, registers and shared memory allow (occupancy "
+        "calculator).</li>"
+        "<li><b>Achieved</b>: what the SMs really held on average (CUPTI counters; only for GPU "
+        "runs measured "
         "with counters).</li>"
         "<li><b>Thread slots doing work</b>: threads that have work / (SMs \u00d7 threads per SM). "
-        "One block with one busy thread scores almost 0 % even at 50 % theoretical occupancy.</li></ul>"));
+        "One block with one busy thread scores almost 0 % even at 50 % theoretical "
+        "occupancy.</li></ul>"));
     connect(session_, &models::Session::changed, this, &OccupancyBarsPlot::rebuild);
     connect(state_, &models::ViewState::selectedRunChanged, this, &OccupancyBarsPlot::rebuild);
     rebuild();
@@ -49,7 +79,8 @@ void OccupancyBarsPlot::rebuild() {
     runIds_.clear();
     if (plotLayout()->rowCount() == 1) {
         plotLayout()->insertRow(0);
-        plotLayout()->addElement(0, 0, new QCPTextElement(this, QString(), theme::plotFont(10.5, true)));
+        plotLayout()->addElement(0, 0,
+                                 new QCPTextElement(this, QString(), theme::plotFont(10.5, true)));
         plotLayout()->addElement(2, 0, legend);
         plotLayout()->setRowStretchFactor(2, 0.001);
         plotLayout()->setRowSpacing(2);
@@ -60,7 +91,7 @@ void OccupancyBarsPlot::rebuild() {
         legend->setMargins(QMargins(4, 0, 4, 2));
     }
     if (auto* title = qobject_cast<QCPTextElement*>(plotLayout()->element(0, 0))) {
-        title->setText(QStringLiteral("Occupancy of each GPU run"));
+        title->setText(tr("Occupancy of each GPU run"));
         title->setFont(theme::plotFont(10.5, true));
     }
     legend->setVisible(true);
@@ -68,19 +99,16 @@ void OccupancyBarsPlot::rebuild() {
     auto* group = new QCPBarsGroup(this);
     group->setSpacingType(QCPBarsGroup::stAbsolute);
     group->setSpacing(1);
-    auto* theoretical = makeBars(this, QStringLiteral("theoretical"), theme::theoreticalColor(), group);
-    auto* achieved = makeBars(this, QStringLiteral("achieved"), theme::achievedColor(), group);
-    auto* busy = makeBars(this, QStringLiteral("thread slots working"), theme::slotsBusyColor(), group);
+    auto* theoretical = makeBars(this, tr("theoretical"), theme::theoreticalColor(), group);
+    auto* achieved = makeBars(this, tr("achieved"), theme::achievedColor(), group);
+    auto* busy = makeBars(this, tr("thread slots working"), theme::slotsBusyColor(), group);
 
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
     int key = 0;
     const QFont valueFont = theme::plotFont(8);
-    for (const auto& entry : session_->runs()) {
-        const auto& run = *entry->run;
-        if (!run.occupancy || !entry->visible) {
-            continue;
-        }
-        if (entry->id == state_->selectedRun()) {
+    const bool withDevice = models::devicesDiffer(session_->runs());
+    for (const auto& row : models::occupancyRows(session_->runs())) {
+        if (row.runId == state_->selectedRun()) {
             auto* band = new QCPItemRect(this);
             band->topLeft->setCoords(-5, key - 0.48);
             band->bottomRight->setCoords(200, key + 0.48);
@@ -89,11 +117,13 @@ void OccupancyBarsPlot::rebuild() {
             band->setClipToAxisRect(true);
             band->setLayer(QStringLiteral("grid")); // under the bars, which live on "main"
         }
-        ticker->addTick(key, entry->isModelled() ? entry->id + QStringLiteral("\n(modelled)") : entry->id);
-        theoretical->addData(key, run.occupancy->theoretical * 100);
-        busy->addData(key, run.occupancy->threadSlotsBusy * 100);
-        if (run.occupancy->achieved) {
-            achieved->addData(key, *run.occupancy->achieved * 100);
+        ticker->addTick(key, tickLabel(row, withDevice));
+        theoretical->addData(key, row.theoretical * 100);
+        if (row.threadSlotsBusy) {
+            busy->addData(key, *row.threadSlotsBusy * 100);
+        }
+        if (row.achieved) {
+            achieved->addData(key, *row.achieved * 100);
         }
         const auto label = [&](double fraction, double offset) {
             auto* text = new QCPItemText(this);
@@ -104,20 +134,22 @@ void OccupancyBarsPlot::rebuild() {
             text->setColor(QColor(0x33, 0x33, 0x33));
             text->setClipToAxisRect(false);
         };
-        label(run.occupancy->theoretical, -0.27);
-        if (run.occupancy->achieved) {
-            label(*run.occupancy->achieved, 0);
+        label(row.theoretical, -0.27);
+        if (row.achieved) {
+            label(*row.achieved, 0);
         }
-        label(run.occupancy->threadSlotsBusy, 0.27);
-        runIds_ << entry->id;
+        if (row.threadSlotsBusy) {
+            label(*row.threadSlotsBusy, 0.27);
+        }
+        runIds_ << row.runId;
         ++key;
     }
     if (runIds_.isEmpty()) {
         auto* text = new QCPItemText(this);
         text->position->setType(QCPItemPosition::ptAxisRectRatio);
         text->position->setCoords(0.5, 0.5);
-        text->setText(QStringLiteral("No GPU runs yet.\nOccupancy is how a GPU launch fills the SMs;\n"
-                                     "CPU runs have none."));
+        text->setText(tr("No GPU runs yet.\nOccupancy is how a GPU launch fills the SMs;\n"
+                         "CPU runs have none."));
         text->setFont(theme::plotFont(9));
         text->setColor(QColor(0x66, 0x66, 0x66));
         legend->setVisible(false);
@@ -138,10 +170,11 @@ void OccupancyBarsPlot::rebuild() {
     QSharedPointer<QCPAxisTickerFixed> percent(new QCPAxisTickerFixed);
     percent->setTickStep(25);
     xAxis->setTicker(percent);
-    xAxis->setLabel(QStringLiteral("% of the SMs' warp or thread slots"));
+    xAxis->setLabel(tr("% of the SMs' warp or thread slots"));
     xAxis->setLabelFont(theme::plotFont(8.5));
     xAxis->setTickLabelFont(theme::plotFont(8.5));
-    setMinimumHeight(std::min(preferredHeight(), 420));
+    // Every run legible: the panel beside the timeline scrolls rather than squeezing the labels.
+    setMinimumHeight(preferredHeight());
     replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -154,6 +187,65 @@ void OccupancyBarsPlot::mousePressEvent(QMouseEvent* event) {
     if (key >= 0 && key < runIds_.size()) {
         state_->setSelectedRun(runIds_[key]);
     }
+}
+
+RowsChart OccupancyBarsPlot::chartFor(const models::Session& session, const QString& selectedRun) {
+    RowsChart chart;
+    chart.title = QStringLiteral("Occupancy of each GPU run and kernel");
+    chart.axisLabel = QStringLiteral("% of the SMs' warp or thread slots");
+    chart.emptyText = QStringLiteral(
+        "No GPU kernels: occupancy is how a GPU launch fills the SMs, and CPU runs have none.");
+    chart.maxValue = 100;
+    chart.ticks = {0, 25, 50, 75, 100};
+    chart.tickText = [](double v) { return QStringLiteral("%1 %").arg(v); };
+    const bool withDevice = models::devicesDiffer(session.runs());
+    bool anyAchieved = false, anyBusy = false, anyModelled = false;
+    for (const auto& r : models::occupancyRows(session.runs())) {
+        ChartRow row;
+        row.label = r.kernel.isEmpty() ? r.runId : r.kernel;
+        QStringList sub;
+        if (!r.kernel.isEmpty()) {
+            sub << QStringLiteral("in ") + r.runId;
+        }
+        if (withDevice) {
+            sub << r.device;
+        }
+        if (r.modelled) {
+            sub << QStringLiteral("modelled");
+        }
+        row.subLabel = sub.join(QStringLiteral(" \u00b7 "));
+        row.hatched = r.modelled;
+        row.selected = r.runId == selectedRun;
+        row.tooltip = (r.kernel.isEmpty() ? r.runId : r.kernel + QStringLiteral(" in ") + r.runId)
+                          .toHtmlEscaped();
+        row.bars << RowBar{{RowSegment{r.theoretical * 100, theme::theoreticalColor()}},
+                           percentLabel(r.theoretical)};
+        if (r.achieved) {
+            anyAchieved = true;
+            row.bars << RowBar{{RowSegment{*r.achieved * 100, theme::achievedColor()}},
+                               percentLabel(*r.achieved)};
+        }
+        if (r.threadSlotsBusy) {
+            anyBusy = true;
+            row.bars << RowBar{{RowSegment{*r.threadSlotsBusy * 100, theme::slotsBusyColor()}},
+                               percentLabel(*r.threadSlotsBusy)};
+        }
+        anyModelled = anyModelled || r.modelled;
+        chart.rows << row;
+    }
+    chart.legend << LegendItem{QStringLiteral("theoretical"), theme::theoreticalColor(), false};
+    if (anyAchieved) {
+        chart.legend << LegendItem{QStringLiteral("achieved"), theme::achievedColor(), false};
+    }
+    if (anyBusy) {
+        chart.legend << LegendItem{QStringLiteral("thread slots working"), theme::slotsBusyColor(),
+                                   false};
+    }
+    if (anyModelled) {
+        chart.legend << LegendItem{QStringLiteral("hatched: modelled"), QColor(0x88, 0x88, 0x88),
+                                   true};
+    }
+    return chart;
 }
 
 } // namespace slicescope::gui

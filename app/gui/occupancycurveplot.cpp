@@ -1,17 +1,19 @@
 #include "gui/occupancycurveplot.h"
 
-#include <algorithm>
-
 #include "gui/theme.h"
+
+#include <algorithm>
 
 namespace slicescope::gui {
 
 OccupancyCurvePlot::OccupancyCurvePlot(QWidget* parent) : QCustomPlot(parent) {
     setObjectName(QStringLiteral("occupancyCurves"));
-    setToolTip(QStringLiteral(
-        "Theoretical occupancy of this kernel if only the block size (left) or only the registers per thread "
-        "(right) changed. An SM holds a limited number of warps, blocks, registers and bytes of shared memory; "
-        "whichever runs out first (the <b>limiter</b>) caps how many blocks fit. The dot is this run's choice."));
+    setToolTip(tr("Theoretical occupancy of this kernel if only the block size (left) "
+                  "or only the registers per thread "
+                  "(right) changed. An SM holds a limited number of warps, blocks, "
+                  "registers and bytes of shared memory; "
+                  "whichever runs out first (the <b>limiter</b>) caps how many blocks "
+                  "fit. The dot is this run's choice."));
     plotLayout()->clear();
     title_ = new QCPTextElement(this, QString(), theme::plotFont(10, true));
     plotLayout()->addElement(0, 0, title_);
@@ -20,8 +22,8 @@ OccupancyCurvePlot::OccupancyCurvePlot(QWidget* parent) : QCustomPlot(parent) {
     byRegisters_ = new QCPAxisRect(this);
     plotLayout()->addElement(1, 0, byBlock_);
     plotLayout()->addElement(2, 0, byRegisters_);
-    setUpRect(byBlock_, QStringLiteral("threads per block"), 1024);
-    setUpRect(byRegisters_, QStringLiteral("registers per thread"), 255);
+    setUpRect(byBlock_, tr("threads per block"), 1024);
+    setUpRect(byRegisters_, tr("registers per thread"), 255);
     applyTheme();
 }
 
@@ -46,14 +48,15 @@ void OccupancyCurvePlot::setUpRect(QCPAxisRect* rect, const QString& xLabel, dou
     rect->axis(QCPAxis::atBottom)->setRange(0, xMax);
     auto* y = rect->axis(QCPAxis::atLeft);
     y->setRange(0, 105);
-    y->setLabel(QStringLiteral("occupancy %"));
+    y->setLabel(tr("occupancy %"));
     QSharedPointer<QCPAxisTickerFixed> ticker(new QCPAxisTickerFixed);
     ticker->setTickStep(25);
     y->setTicker(ticker);
 }
 
-void OccupancyCurvePlot::addCurve(QCPAxisRect* rect, const QVector<double>& x, const QVector<double>& y, double markX,
-                                  double markY, const QString& markText, QPointF& marker) {
+void OccupancyCurvePlot::addCurve(QCPAxisRect* rect, const QVector<double>& x,
+                                  const QVector<double>& y, double markX, double markY,
+                                  const QString& markText, QPointF& marker) {
     auto* xAxisOf = rect->axis(QCPAxis::atBottom);
     auto* yAxisOf = rect->axis(QCPAxis::atLeft);
     auto* curve = addGraph(xAxisOf, yAxisOf);
@@ -67,7 +70,8 @@ void OccupancyCurvePlot::addCurve(QCPAxisRect* rect, const QVector<double>& x, c
         auto* mark = addGraph(xAxisOf, yAxisOf);
         mark->addData(markX, markY * 100);
         mark->setLineStyle(QCPGraph::lsNone);
-        mark->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(0xd5, 0x5e, 0x00), 11));
+        mark->setScatterStyle(
+            QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(0xd5, 0x5e, 0x00), 11));
         auto* text = new QCPItemText(this);
         text->setClipAxisRect(rect);
         text->position->setAxes(xAxisOf, yAxisOf);
@@ -89,18 +93,20 @@ void OccupancyCurvePlot::setFacts(const models::OccupancyFacts& f) {
     clearItems();
     blockMarker_ = registerMarker_ = QPointF(-1, -1);
     if (!f.hasLaunch) {
-        title_->setText(QStringLiteral("Theoretical occupancy: select a GPU run"));
+        title_->setText(tr("Theoretical occupancy: select a GPU run"));
         replot(QCustomPlot::rpQueuedReplot);
         return;
     }
     if (!f.curveError.isEmpty()) {
-        title_->setText(QStringLiteral("Occupancy calculator: %1").arg(f.curveError));
+        title_->setText(tr("Occupancy calculator: %1").arg(f.curveError));
         replot(QCustomPlot::rpQueuedReplot);
         return;
     }
-    title_->setText(QStringLiteral("Theoretical occupancy of this kernel (occupancy calculator)"));
-    byBlock_->axis(QCPAxis::atBottom)->setRange(0, (f.blockSizes.isEmpty() ? 1024 : f.blockSizes.back()) + 16);
-    byRegisters_->axis(QCPAxis::atBottom)->setRange(0, f.registers.isEmpty() ? 255 : f.registers.back() + 2);
+    title_->setText(tr("Theoretical occupancy of this kernel (occupancy calculator)"));
+    byBlock_->axis(QCPAxis::atBottom)
+        ->setRange(0, (f.blockSizes.isEmpty() ? 1024 : f.blockSizes.back()) + 16);
+    byRegisters_->axis(QCPAxis::atBottom)
+        ->setRange(0, f.registers.isEmpty() ? 255 : f.registers.back() + 2);
     const double markBlock = f.blockSize;
     const auto blockIt = std::find(f.blockSizes.begin(), f.blockSizes.end(), markBlock);
     double blockOcc = f.theoretical;
@@ -108,7 +114,9 @@ void OccupancyCurvePlot::setFacts(const models::OccupancyFacts& f) {
         blockOcc = f.occupancyByBlockSize[blockIt - f.blockSizes.begin()];
     }
     addCurve(byBlock_, f.blockSizes, f.occupancyByBlockSize, markBlock, blockOcc,
-             QStringLiteral("this run: %1 threads, %2").arg(f.blockSize).arg(models::toQString(trace::formatPercent(blockOcc))),
+             tr("this run: %1 threads, %2")
+                 .arg(f.blockSize)
+                 .arg(models::toQString(trace::formatPercent(blockOcc))),
              blockMarker_);
     const double markRegs = f.registersPerThread;
     double regOcc = f.theoretical;
@@ -116,8 +124,8 @@ void OccupancyCurvePlot::setFacts(const models::OccupancyFacts& f) {
         regOcc = f.occupancyByRegisters[qsizetype(f.registersPerThread)];
     }
     addCurve(byRegisters_, f.registers, f.occupancyByRegisters, markRegs, regOcc,
-             f.registersKnown ? QStringLiteral("this run: %1 registers").arg(f.registersPerThread)
-                              : QStringLiteral("registers per thread unknown (0 assumed)"),
+             f.registersKnown ? tr("this run: %1 registers").arg(f.registersPerThread)
+                              : tr("registers per thread unknown (0 assumed)"),
              registerMarker_);
     replot(QCustomPlot::rpQueuedReplot);
 }

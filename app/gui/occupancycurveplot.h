@@ -1,7 +1,6 @@
 #pragma once
 
 #include "gui/qcp.h"
-
 #include "models/occupancyfacts.h"
 
 namespace slicescope::gui {
@@ -23,8 +22,8 @@ class OccupancyCurvePlot : public QCustomPlot {
   private:
     void setUpRect(QCPAxisRect* rect, const QString& xLabel, double xMax);
     models::OccupancyFacts facts_;
-    void addCurve(QCPAxisRect* rect, const QVector<double>& x, const QVector<double>& y, double markX,
-                  double markY, const QString& markText, QPointF& marker);
+    void addCurve(QCPAxisRect* rect, const QVector<double>& x, const QVector<double>& y,
+                  double markX, double markY, const QString& markText, QPointF& marker);
 
     QCPAxisRect* byBlock_ = nullptr;
     QCPAxisRect* byRegisters_ = nullptr;

@@ -1,29 +1,31 @@
 #include "gui/occupancyview.h"
 
-#include <QComboBox>
-#include <QLabel>
-#include <QPainter>
-#include <QSignalBlocker>
-#include <QVBoxLayout>
-
-#include <algorithm>
-
-#include "gui/qcp.h"
-
+#include "gui/breakdownchart.h"
 #include "gui/occupancybarsplot.h"
 #include "gui/occupancycurveplot.h"
+#include "gui/qcp.h"
 #include "gui/smmapwidget.h"
 #include "gui/theme.h"
 #include "models/session.h"
 #include "models/viewstate.h"
 
+#include <QComboBox>
+#include <QLabel>
+#include <QPainter>
+#include <QSignalBlocker>
+#include <QVBoxLayout>
+#include <algorithm>
+
 namespace slicescope::gui {
 
 namespace {
 
-const QString kKernelChoiceTip = QStringLiteral(
-    "The run's kernels, one entry per kernel and launch configuration. Selecting a kernel on the timeline "
-    "selects it here too.");
+QString kernelChoiceTip() {
+    return OccupancyView::tr(
+        "The run's kernels, one entry per kernel and launch configuration. Selecting a "
+        "kernel on the timeline "
+        "selects it here too.");
+}
 
 QLabel* makeLabel(QWidget* parent, double pointSize, bool bold, const QString& name) {
     auto* label = new QLabel(parent);
@@ -37,19 +39,22 @@ QLabel* makeLabel(QWidget* parent, double pointSize, bool bold, const QString& n
 }
 
 const QString kSmCaption = QStringLiteral(
-    "Model of residency, not a measurement: the first wave of blocks handed to the SMs round-robin. "
+    "Model of residency, not a measurement: the first wave of blocks handed to the SMs "
+    "round-robin. "
     "Dark: warps with work; light: resident warps without work; grey: free warp slots. "
     "The number is the blocks an SM holds.");
 
-void drawWrapped(QCPPainter* painter, QRectF& area, const QString& text, const QFont& font, const QColor& color) {
+void drawWrapped(QCPPainter* painter, QRectF& area, const QString& text, const QFont& font,
+                 const QColor& color) {
     if (text.isEmpty()) {
         return;
     }
     painter->setFont(font);
     painter->setPen(color);
-    const QRectF bounds =
-        painter->boundingRect(QRectF(area.left(), area.top(), area.width(), 10000), Qt::TextWordWrap, text);
-    painter->drawText(QRectF(area.left(), area.top(), area.width(), bounds.height()), Qt::TextWordWrap, text);
+    const QRectF bounds = painter->boundingRect(
+        QRectF(area.left(), area.top(), area.width(), 10000), Qt::TextWordWrap, text);
+    painter->drawText(QRectF(area.left(), area.top(), area.width(), bounds.height()),
+                      Qt::TextWordWrap, text);
     area.setTop(area.top() + bounds.height() + 4);
 }
 
@@ -61,22 +66,26 @@ OccupancyView::OccupancyView(models::Session* session, models::ViewState* state,
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
     layout->setSpacing(6);
+    breakdown_ = new BreakdownChart(session, state, this);
+    layout->addWidget(breakdown_);
     bars_ = new OccupancyBarsPlot(session, state, this);
     layout->addWidget(bars_);
 
     title_ = makeLabel(this, 11, true, QStringLiteral("occupancyTitle"));
     kernelChoice_ = new QComboBox(this);
     kernelChoice_->setObjectName(QStringLiteral("kernelChoice"));
-    kernelChoice_->setToolTip(kKernelChoiceTip);
+    kernelChoice_->setToolTip(kernelChoiceTip());
     kernelChoice_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     kernelChoice_->setMinimumContentsLength(20);
     kernelChoice_->setVisible(false);
     launch_ = makeLabel(this, 11, false, QStringLiteral("launchWords"));
-    launch_->setToolTip(QStringLiteral("The launch in plain words: how many blocks and threads it starts, how many "
-                                       "of those threads have work, and how many SMs get nothing to do."));
+    launch_->setToolTip(
+        tr("The launch in plain words: how many blocks and threads it starts, how many "
+           "of those threads have work, and how many SMs get nothing to do."));
     limiter_ = makeLabel(this, 9.5, false, QStringLiteral("limiterWords"));
     limiter_->setToolTip(QStringLiteral(
-        "The <b>limiter</b> is the SM resource that runs out first and so caps how many blocks of this kernel "
+        "The <b>limiter</b> is the SM resource that runs out first and so caps how many blocks of "
+        "this kernel "
         "an SM can hold at once: warp slots, block slots, registers or shared memory."));
     smMap_ = new SmMapWidget(this);
     smMap_->setToolTip(kSmCaption);
@@ -87,10 +96,12 @@ OccupancyView::OccupancyView(models::Session* session, models::ViewState* state,
     series_->setMinimumHeight(140);
     series_->plotLayout()->insertRow(0);
     series_->plotLayout()->addElement(
-        0, 0, new QCPTextElement(series_, QStringLiteral("Achieved occupancy over time (PM sampling)"), theme::plotFont(10, true)));
+        0, 0,
+        new QCPTextElement(series_, tr("Achieved occupancy over time (PM sampling)"),
+                           theme::plotFont(10, true)));
     series_->yAxis->setRange(0, 105);
-    series_->yAxis->setLabel(QStringLiteral("occupancy %"));
-    series_->xAxis->setLabel(QStringLiteral("ms since the run's first activity"));
+    series_->yAxis->setLabel(tr("occupancy %"));
+    series_->xAxis->setLabel(tr("ms since the run's first activity"));
     noSeries_ = makeLabel(this, 8.5, false, QStringLiteral("noSeries"));
     noSeries_->setStyleSheet(QStringLiteral("color: #666"));
 
@@ -104,7 +115,8 @@ OccupancyView::OccupancyView(models::Session* session, models::ViewState* state,
     layout->addStretch(1);
 
     connect(state_, &models::ViewState::selectedRunChanged, this, &OccupancyView::showRun);
-    connect(state_, &models::ViewState::selectedActivityChanged, this, &OccupancyView::followSelectedActivity);
+    connect(state_, &models::ViewState::selectedActivityChanged, this,
+            &OccupancyView::followSelectedActivity);
     connect(kernelChoice_, &QComboBox::currentIndexChanged, this, &OccupancyView::showKernel);
     connect(session_, &models::Session::changed, this, [this] {
         shownRun_.clear(); // the run may have been replaced or renamed
@@ -116,7 +128,8 @@ OccupancyView::OccupancyView(models::Session* session, models::ViewState* state,
 void OccupancyView::applyTheme() {
     for (QLabel* label : findChildren<QLabel*>()) {
         if (label->property("basePointSize").isValid()) {
-            label->setFont(theme::plotFont(label->property("basePointSize").toDouble(), label->property("baseBold").toBool()));
+            label->setFont(theme::plotFont(label->property("basePointSize").toDouble(),
+                                           label->property("baseBold").toBool()));
         }
     }
     if (auto* title = qobject_cast<QCPTextElement*>(series_->plotLayout()->element(0, 0))) {
@@ -138,7 +151,8 @@ void OccupancyView::showRun(const QString& runId) {
     kernelChoice_->setVisible(false);
     if (!entry) {
         facts_ = {};
-        title_->setText(session_->isEmpty() ? QString() : QStringLiteral("Select a run to see how it fills the GPU."));
+        title_->setText(session_->isEmpty() ? QString()
+                                            : tr("Select a run to see how it fills the GPU."));
         launch_->clear();
         limiter_->clear();
         smMap_->setResidency({});
@@ -151,13 +165,13 @@ void OccupancyView::showRun(const QString& runId) {
     }
     // Built with the entry, off the GUI thread (at most the models::kMaxKernelGroups longest).
     kernels_ = entry->kernels;
-    kernelChoice_->setToolTip(
-        kKernelChoiceTip +
-        (entry->kernelConfigurations > kernels_.size()
-             ? QStringLiteral(" The run has %1 kernel configurations: the %2 that took the most time are listed.")
-                   .arg(entry->kernelConfigurations)
-                   .arg(kernels_.size())
-             : QString()));
+    kernelChoice_->setToolTip(kernelChoiceTip() +
+                              (entry->kernelConfigurations > kernels_.size()
+                                   ? tr(" The run has %1 kernel configurations: the %2 "
+                                        "that took the most time are listed.")
+                                         .arg(entry->kernelConfigurations)
+                                         .arg(kernels_.size())
+                                   : QString()));
     if (!kernels_.isEmpty()) {
         {
             const QSignalBlocker block(kernelChoice_);
@@ -167,7 +181,9 @@ void OccupancyView::showRun(const QString& runId) {
         }
         kernelChoice_->setVisible(true);
         const auto& selected = state_->selectedActivity();
-        const int group = selected.runId == runId ? models::groupOfActivity(kernels_, *entry->run, selected.index) : -1;
+        const int group = selected.runId == runId
+                              ? models::groupOfActivity(kernels_, *entry->run, selected.index)
+                              : -1;
         const QSignalBlocker block(kernelChoice_);
         kernelChoice_->setCurrentIndex(std::max(0, group));
         facts_ = models::computeOccupancyFacts(*entry, kernels_[kernelChoice_->currentIndex()]);
@@ -210,7 +226,8 @@ void OccupancyView::showFacts(const models::RunEntry& entry) {
         updateSeries(&entry);
         return;
     }
-    launch_->setText(facts_.launchWords.isEmpty() ? QString() : facts_.launchWords + QLatin1Char('.'));
+    launch_->setText(facts_.launchWords.isEmpty() ? QString()
+                                                  : facts_.launchWords + QLatin1Char('.'));
     limiter_->setText(facts_.limiterWords);
     smMap_->setResidency(facts_.residency);
     smMap_->setVisible(true);
@@ -227,8 +244,8 @@ void OccupancyView::updateSeries(const models::RunEntry* entry) {
     if (!entry || !facts_.hasLaunch) {
         noSeries_->clear();
     } else if (!has) {
-        noSeries_->setText(QStringLiteral(
-            "No occupancy-over-time samples in this run: measure on a GPU with \"sample occupancy\" ticked."));
+        noSeries_->setText(tr("No occupancy-over-time samples in this run: measure on "
+                              "a GPU with \"sample occupancy\" ticked."));
     } else {
         noSeries_->clear();
         auto* graph = series_->addGraph();
@@ -260,8 +277,9 @@ void OccupancyView::render(QCPPainter* painter, const QRectF& rect) {
         area.setTop(area.top() + height + 6);
     };
     if (bars_->runIds().isEmpty()) {
-        drawWrapped(painter, area, QStringLiteral("No GPU runs: occupancy is how a GPU launch fills the SMs, and CPU "
-                                                  "runs have none."),
+        drawWrapped(painter, area,
+                    tr("No GPU kernels: occupancy is how a GPU launch fills the SMs, and CPU "
+                       "runs have none."),
                     theme::plotFont(9.5), QColor(0x55, 0x55, 0x55));
         area.setTop(area.top() + 8);
     } else {
@@ -272,9 +290,11 @@ void OccupancyView::render(QCPPainter* painter, const QRectF& rect) {
     drawWrapped(painter, area, limiter_->text(), theme::plotFont(9), QColor(0x33, 0x33, 0x33));
     if (facts_.hasLaunch) {
         const double mapHeight = std::min(area.height() * 0.35, area.width() * 0.32);
-        SmMapWidget::paint(*painter, QRectF(area.left(), area.top(), area.width(), mapHeight), facts_.residency);
+        SmMapWidget::paint(*painter, QRectF(area.left(), area.top(), area.width(), mapHeight),
+                           facts_.residency);
         area.setTop(area.top() + mapHeight + 4);
-        drawWrapped(painter, area, smCaption_->text(), theme::plotFont(8), QColor(0x44, 0x44, 0x44));
+        drawWrapped(painter, area, smCaption_->text(), theme::plotFont(8),
+                    QColor(0x44, 0x44, 0x44));
         const bool series = series_->graphCount() > 0;
         const double curveHeight = series ? area.height() * 0.6 : area.height();
         place(curves_, std::min(curveHeight, area.width() * 0.5));

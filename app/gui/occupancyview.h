@@ -1,8 +1,8 @@
 #pragma once
 
-#include <QWidget>
-
 #include "models/occupancyfacts.h"
+
+#include <QWidget>
 
 class QComboBox;
 class QLabel;
@@ -16,11 +16,13 @@ class ViewState;
 
 namespace slicescope::gui {
 
+class BreakdownChart;
 class OccupancyBarsPlot;
 class OccupancyCurvePlot;
 class SmMapWidget;
 
-// Beside the timeline: occupancy bars for every GPU run, and for the selected run the SM map,
+// Beside the timeline: where each run's time goes (BreakdownChart), occupancy bars for every GPU
+// run and recorded kernel, and for the selected run the SM map,
 // the limiter in plain words, occupancy against block size and registers, and the occupancy
 // over time when the run sampled it. A run without one launch configuration (a recorded program)
 // gets a kernel chooser: every distinct kernel, and the one selected on the timeline.
@@ -29,6 +31,7 @@ class OccupancyView : public QWidget {
   public:
     OccupancyView(models::Session* session, models::ViewState* state, QWidget* parent = nullptr);
 
+    BreakdownChart* breakdownChart() const { return breakdown_; }
     OccupancyBarsPlot* barsPlot() const { return bars_; }
     OccupancyCurvePlot* curvePlot() const { return curves_; }
     SmMapWidget* smMap() const { return smMap_; }
@@ -52,6 +55,7 @@ class OccupancyView : public QWidget {
 
     models::Session* session_;
     models::ViewState* state_;
+    BreakdownChart* breakdown_;
     OccupancyBarsPlot* bars_;
     QLabel* title_;
     QComboBox* kernelChoice_;

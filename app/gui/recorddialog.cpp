@@ -14,19 +14,19 @@
 #include <QPushButton>
 #include <QStandardPaths>
 #include <QVBoxLayout>
-
 #include <functional>
 
 namespace slicescope::gui {
 
 namespace {
 
-QWidget* withBrowse(QWidget* parent, QLineEdit* edit, const QString& name, const std::function<void()>& browse) {
+QWidget* withBrowse(QWidget* parent, QLineEdit* edit, const QString& name,
+                    const std::function<void()>& browse) {
     auto* row = new QWidget(parent);
     auto* layout = new QHBoxLayout(row);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(edit, 1);
-    auto* button = new QPushButton(QStringLiteral("Browse\u2026"), row);
+    auto* button = new QPushButton(RecordDialog::tr("Browse\u2026"), row);
     button->setObjectName(name);
     QObject::connect(button, &QPushButton::clicked, row, browse);
     layout->addWidget(button);
@@ -53,12 +53,13 @@ QString joinArguments(const QStringList& arguments) {
 
 RecordDialog::RecordDialog(QWidget* parent) : QDialog(parent) {
     setObjectName(QStringLiteral("recordDialog"));
-    setWindowTitle(QStringLiteral("Record program"));
+    setWindowTitle(tr("Record program"));
     auto* layout = new QVBoxLayout(this);
     auto* intro = new QLabel(
-        QStringLiteral("Runs a CUDA program (a numba script, a C++ program, \u2026) under SliceScope's CUPTI "
-                       "recorder and opens what it did on the GPU: every API call, copy and kernel, with each "
-                       "kernel's occupancy. The program itself is not changed."),
+        QStringLiteral(
+            "Runs a CUDA program (a numba script, a C++ program, \u2026) under SliceScope's CUPTI "
+            "recorder and opens what it did on the GPU: every API call, copy and kernel, with each "
+            "kernel's occupancy. The program itself is not changed."),
         this);
     intro->setWordWrap(true);
     layout->addWidget(intro);
@@ -66,38 +67,40 @@ RecordDialog::RecordDialog(QWidget* parent) : QDialog(parent) {
     auto* form = new QFormLayout();
     program_ = new QLineEdit(this);
     program_->setObjectName(QStringLiteral("recordProgram"));
-    program_->setPlaceholderText(QStringLiteral("python3, /path/to/program, \u2026"));
-    form->addRow(QStringLiteral("&Program:"), withBrowse(this, program_, QStringLiteral("browseProgram"), [this] {
-                     const QString file = QFileDialog::getOpenFileName(this, QStringLiteral("Program to record"),
-                                                                       QFileInfo(program_->text()).absolutePath());
+    program_->setPlaceholderText(tr("python3, /path/to/program, \u2026"));
+    form->addRow(tr("&Program:"),
+                 withBrowse(this, program_, QStringLiteral("browseProgram"), [this] {
+                     const QString file = QFileDialog::getOpenFileName(
+                         this, tr("Program to record"), QFileInfo(program_->text()).absolutePath());
                      if (!file.isEmpty()) {
                          program_->setText(file);
                      }
                  }));
     arguments_ = new QLineEdit(this);
     arguments_->setObjectName(QStringLiteral("recordArguments"));
-    arguments_->setPlaceholderText(QStringLiteral("seed.py --size 100x4000x5"));
-    arguments_->setToolTip(QStringLiteral("Separated by spaces; quote an argument that holds spaces."));
-    form->addRow(QStringLiteral("&Arguments:"), arguments_);
+    arguments_->setPlaceholderText(tr("seed.py --size 100x4000x5"));
+    arguments_->setToolTip(tr("Separated by spaces; quote an argument that holds spaces."));
+    form->addRow(tr("&Arguments:"), arguments_);
     workingDirectory_ = new QLineEdit(this);
     workingDirectory_->setObjectName(QStringLiteral("recordWorkingDirectory"));
-    workingDirectory_->setPlaceholderText(QStringLiteral("(SliceScope's own)"));
-    form->addRow(QStringLiteral("&Working directory:"),
+    workingDirectory_->setPlaceholderText(tr("(SliceScope's own)"));
+    form->addRow(tr("&Working directory:"),
                  withBrowse(this, workingDirectory_, QStringLiteral("browseDirectory"), [this] {
-                     const QString dir = QFileDialog::getExistingDirectory(this, QStringLiteral("Working directory"),
-                                                                           workingDirectory_->text());
+                     const QString dir = QFileDialog::getExistingDirectory(
+                         this, tr("Working directory"), workingDirectory_->text());
                      if (!dir.isEmpty()) {
                          workingDirectory_->setText(dir);
                      }
                  }));
     environment_ = new QPlainTextEdit(this);
     environment_->setObjectName(QStringLiteral("recordEnvironment"));
-    environment_->setPlaceholderText(QStringLiteral("NAME=VALUE, one a line (added to SliceScope's environment)"));
+    environment_->setPlaceholderText(
+        tr("NAME=VALUE, one a line (added to SliceScope's environment)"));
     environment_->setTabChangesFocus(true);
     environment_->setFixedHeight(environment_->fontMetrics().lineSpacing() * 5);
-    form->addRow(QStringLiteral("&Environment:"), environment_);
-    counters_ = new QCheckBox(QStringLiteral("Measure achieved &occupancy (runs the program a second time, "
-                                             "output discarded, with kernel replay)"),
+    form->addRow(tr("&Environment:"), environment_);
+    counters_ = new QCheckBox(tr("Measure achieved &occupancy (runs the program a second time, "
+                                 "output discarded, with kernel replay)"),
                               this);
     counters_->setObjectName(QStringLiteral("recordCounters"));
     form->addRow(QString(), counters_);
@@ -110,7 +113,7 @@ RecordDialog::RecordDialog(QWidget* parent) : QDialog(parent) {
     layout->addWidget(problemLabel_);
 
     buttons_ = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
-    buttons_->button(QDialogButtonBox::Ok)->setText(QStringLiteral("&Record"));
+    buttons_->button(QDialogButtonBox::Ok)->setText(tr("&Record"));
     connect(buttons_, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons_, &QDialogButtonBox::rejected, this, &QDialog::reject);
     layout->addWidget(buttons_);
@@ -149,16 +152,17 @@ void RecordDialog::validate() {
     QString envError;
     models::parseEnvironment(environment_->toPlainText(), &envError);
     if (program.isEmpty()) {
-        problem_ = QStringLiteral("Choose the program to record.");
-    } else if (program.contains(QLatin1Char('/')) && !QFileInfo(QDir(dir).filePath(program)).exists() &&
-               !QFileInfo(program).exists()) {
-        problem_ = QStringLiteral("%1 does not exist.").arg(program);
-    } else if (!program.contains(QLatin1Char('/')) && QStandardPaths::findExecutable(program).isEmpty()) {
-        problem_ = QStringLiteral("%1 is not a program on the PATH.").arg(program);
+        problem_ = tr("Choose the program to record.");
+    } else if (program.contains(QLatin1Char('/')) &&
+               !QFileInfo(QDir(dir).filePath(program)).exists() && !QFileInfo(program).exists()) {
+        problem_ = tr("%1 does not exist.").arg(program);
+    } else if (!program.contains(QLatin1Char('/')) &&
+               QStandardPaths::findExecutable(program).isEmpty()) {
+        problem_ = tr("%1 is not a program on the PATH.").arg(program);
     } else if (!dir.isEmpty() && !QFileInfo(dir).isDir()) {
-        problem_ = QStringLiteral("The working directory %1 does not exist.").arg(dir);
+        problem_ = tr("The working directory %1 does not exist.").arg(dir);
     } else if (!envError.isEmpty()) {
-        problem_ = QStringLiteral("Environment: %1.").arg(envError);
+        problem_ = tr("Environment: %1.").arg(envError);
     }
     problemLabel_->setText(problem_);
     problemLabel_->setVisible(!problem_.isEmpty());

@@ -1,8 +1,8 @@
 #pragma once
 
-#include <QDialog>
-
 #include "models/recordplan.h"
+
+#include <QDialog>
 
 class QCheckBox;
 class QDialogButtonBox;

@@ -1,35 +1,61 @@
 #include "gui/reportrenderer.h"
 
-#include <QBuffer>
-#include <QFileInfo>
-#include <QSaveFile>
-#include <QPdfWriter>
-#include <QSvgGenerator>
-
-#include "gui/qcp.h"
-
-#include <set>
-
+#include "gui/breakdownchart.h"
+#include "gui/occupancybarsplot.h"
 #include "gui/occupancyview.h"
+#include "gui/qcp.h"
+#include "gui/rowschart.h"
 #include "gui/theme.h"
 #include "gui/timelineplottable.h"
 #include "gui/timelineview.h"
 #include "models/session.h"
 
+#include <QBuffer>
+#include <QCoreApplication>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QPaintEngine>
+#include <QPdfWriter>
+#include <QSaveFile>
+#include <QScopeGuard>
+#include <QSvgGenerator>
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <set>
+#include <vector>
+
 namespace slicescope::gui {
 
 namespace {
 
-constexpr double kHeaderHeight = 34;
-constexpr double kLegendHeight = 26;
+// ReportRenderer is no QObject: its strings are translated in its class's context all the same.
+QString tr(const char* text) {
+    return QCoreApplication::translate("slicescope::gui::ReportRenderer", text);
+}
+
+constexpr double kMargin = 10;
+constexpr double kGap = 16;
+constexpr double kWideLayoutPx = 900; // narrower pages stack the parts
+// Timeline rows in an export: never smaller than this (9 pt text and its sub-rows stay apart)...
+constexpr double kMinTimelineUnitPx = 22;
+// ... nor taller than this (a few runs do not blow up into huge bars).
+constexpr double kMaxTimelineUnitPx = 34;
+// The smallest font the timeline draws is 8.5 pt: exports scale it to 9 pt.
+constexpr double kSmallestTimelinePt = 8.5;
+constexpr double kMinExportPt = 9;
 
 QString titleText(const models::Session& session) {
     std::set<std::string> problems;
     int modelled = 0;
+    int runs = 0;
     for (const auto& e : session.runs()) {
         if (!e->visible) {
             continue;
         }
+        ++runs;
         if (e->run->problem) {
             problems.insert(e->run->problem->describe());
         }
@@ -39,57 +65,129 @@ QString titleText(const models::Session& session) {
     if (problems.size() == 1) {
         text += QStringLiteral("  \u00b7  ") + models::toQString(*problems.begin());
     } else if (problems.size() > 1) {
-        text += QStringLiteral("  \u00b7  %1 problems").arg(problems.size());
+        text += tr("  \u00b7  %1 problems").arg(problems.size());
     }
-    const int runs = int(std::count_if(session.runs().begin(), session.runs().end(),
-                                       [](const models::RunEntryPtr& e) { return e->visible; }));
-    text += QStringLiteral("  \u00b7  %1 %2").arg(runs).arg(runs == 1 ? QStringLiteral("run") : QStringLiteral("runs"));
+    text += QStringLiteral("  \u00b7  %1 %2").arg(runs).arg(runs == 1 ? tr("run") : tr("runs"));
     if (modelled > 0) {
-        text += QStringLiteral(" (%1 modelled, hatched)").arg(modelled);
+        text += tr(" (%1 modelled, hatched)").arg(modelled);
     }
     return text;
 }
 
-} // namespace
-
-ReportRenderer::ReportRenderer(TimelineView* timeline, OccupancyView* occupancy, models::Session* session)
-    : timeline_(timeline), occupancy_(occupancy), session_(session) {}
-
-void ReportRenderer::paint(QCPPainter* painter, const QSizeF& size) const {
-    painter->fillRect(QRectF(QPointF(0, 0), size), Qt::white);
-    // Title.
-    painter->setPen(QColor(0x11, 0x11, 0x11));
-    painter->setFont(theme::plotFont(13, true));
-    painter->drawText(QRectF(12, 0, size.width() - 24, kHeaderHeight), Qt::AlignLeft | Qt::AlignVCenter,
-                      titleText(*session_));
-    painter->setPen(QPen(QColor(0xcc, 0xcc, 0xcc), 1));
-    painter->drawLine(QPointF(0, kHeaderHeight), QPointF(size.width(), kHeaderHeight));
-
-    const double bodyTop = kHeaderHeight + 4;
-    const double bodyHeight = size.height() - bodyTop - kLegendHeight;
-    const double timelineWidth = size.width() * 0.64;
-
-    // Timeline: every lane of every visible run, at the window's zoom.
-    {
-        const QCPRange keepRows = timeline_->yAxis->range();
-        timeline_->yAxis->blockSignals(true);
-        timeline_->yAxis->setRange(0, timeline_->rowsForExport(int(bodyHeight) - 40));
-        painter->save();
-        painter->translate(0, bodyTop);
-        timeline_->toPainter(painter, int(timelineWidth), int(bodyHeight));
-        painter->restore();
-        timeline_->yAxis->setRange(keepRows);
-        timeline_->yAxis->blockSignals(false);
+// A paint device that draws nothing and keeps every text item: where it lies (after the
+// painter's transform and clip) and in what font. QCustomPlot draws its labels as text when
+// label caching is off (QCPPainter::pmNoCaching).
+class TextBoxEngine : public QPaintEngine {
+  public:
+    TextBoxEngine() : QPaintEngine(QPaintEngine::AllFeatures) {}
+    bool begin(QPaintDevice*) override { return true; }
+    bool end() override { return true; }
+    void updateState(const QPaintEngineState&) override {}
+    void drawPixmap(const QRectF&, const QPixmap&, const QRectF&) override {}
+    void drawImage(const QRectF&, const QImage&, const QRectF&, Qt::ImageConversionFlags) override {
     }
-    // Occupancy.
-    painter->save();
-    occupancy_->render(painter, QRectF(timelineWidth + 8, bodyTop, size.width() - timelineWidth - 16, bodyHeight));
-    painter->restore();
+    void drawTiledPixmap(const QRectF&, const QPixmap&, const QPointF&) override {}
+    void drawPath(const QPainterPath&) override {}
+    void drawPolygon(const QPointF*, int, PolygonDrawMode) override {}
+    void drawPolygon(const QPoint*, int, PolygonDrawMode) override {}
+    void drawRects(const QRectF*, int) override {}
+    void drawRects(const QRect*, int) override {}
+    void drawLines(const QLineF*, int) override {}
+    void drawLines(const QLine*, int) override {}
+    void drawEllipse(const QRectF&) override {}
+    void drawPoints(const QPointF*, int) override {}
+    void drawTextItem(const QPointF& p, const QTextItem& item) override {
+        const QString text = item.text();
+        if (text.trimmed().isEmpty()) {
+            return;
+        }
+        const QTransform transform = painter()->combinedTransform();
+        QRectF box = transform.mapRect(
+            QRectF(p.x(), p.y() - item.ascent(), item.width(), item.ascent() + item.descent()));
+        if (painter()->hasClipping()) {
+            box &= transform.mapRect(painter()->clipBoundingRect());
+        }
+        if (box.width() <= 0.01 || box.height() <= 0.01) {
+            return; // clipped away: not visible
+        }
+        boxes.push_back({text, box, item.font().pointSizeF()});
+    }
+    Type type() const override { return QPaintEngine::User; }
 
-    // Legend: the lane colours present, and what hatching means.
+    QVector<TextBox> boxes;
+};
+
+class TextBoxDevice : public QPaintDevice {
+  public:
+    explicit TextBoxDevice(const QSize& size) : size_(size) {}
+    QPaintEngine* paintEngine() const override { return &engine_; }
+    TextBoxEngine& engine() const { return engine_; }
+
+  protected:
+    int metric(PaintDeviceMetric metric) const override {
+        switch (metric) {
+        case PdmWidth:
+            return size_.width();
+        case PdmHeight:
+            return size_.height();
+        case PdmWidthMM:
+            return int(size_.width() * 25.4 / 96);
+        case PdmHeightMM:
+            return int(size_.height() * 25.4 / 96);
+        case PdmNumColors:
+            return 0x7fffffff;
+        case PdmDepth:
+            return 32;
+        case PdmDpiX:
+        case PdmDpiY:
+        case PdmPhysicalDpiX:
+        case PdmPhysicalDpiY:
+            return 96; // as a QImage: fonts resolve to the same pixels
+        case PdmDevicePixelRatio:
+            return 1;
+        case PdmDevicePixelRatioScaled:
+            return int(QPaintDevice::devicePixelRatioFScale());
+        default:
+            return 0;
+        }
+    }
+
+  private:
+    QSize size_;
+    mutable TextBoxEngine engine_;
+};
+
+// Raises the presentation scale so the timeline's smallest font is 9 pt, for one export.
+class ExportFonts {
+  public:
+    ExportFonts() : saved_(theme::presentationScale()) {
+        theme::setPresentationScale(std::max(saved_, kMinExportPt / kSmallestTimelinePt));
+    }
+    ~ExportFonts() { theme::setPresentationScale(saved_); }
+    ExportFonts(const ExportFonts&) = delete;
+    ExportFonts& operator=(const ExportFonts&) = delete;
+
+  private:
+    double saved_;
+};
+
+QFont titleFont() {
+    return theme::plotFont(12, true);
+}
+QFont textFont() {
+    return theme::plotFont(kMinExportPt);
+}
+
+struct LegendEntry {
+    QColor color;
+    bool hatched = false;
+    QString text;
+};
+
+QVector<LegendEntry> laneLegend(const models::Session& session) {
     std::set<models::LaneKind> kinds;
     bool modelled = false;
-    for (const auto& e : session_->runs()) {
+    for (const auto& e : session.runs()) {
         if (!e->visible) {
             continue;
         }
@@ -98,27 +196,423 @@ void ReportRenderer::paint(QCPPainter* painter, const QSizeF& size) const {
             kinds.insert(lane.kind);
         }
     }
-    double x = 12;
-    const double y = size.height() - kLegendHeight + 6;
-    painter->setFont(theme::plotFont(8.5));
-    const QFontMetricsF metrics(painter->font());
+    QVector<LegendEntry> out;
     for (auto kind : kinds) {
-        painter->fillRect(QRectF(x, y + 2, 14, 12), theme::laneColor(kind));
-        x += 18;
-        const QString text = models::toQString(models::laneKindName(kind)) + QStringLiteral(": ") + theme::laneDescription(kind);
-        painter->setPen(QColor(0x33, 0x33, 0x33));
-        painter->drawText(QPointF(x, y + 12), text);
-        x += metrics.horizontalAdvance(text) + 18;
+        out << LegendEntry{theme::laneColor(kind), false,
+                           models::toQString(models::laneKindName(kind)) + QStringLiteral(": ") +
+                               theme::laneDescription(kind)};
     }
     if (modelled) {
-        painter->fillRect(QRectF(x, y + 2, 14, 12), theme::laneColor(models::LaneKind::Kernel).lighter(150));
-        painter->fillRect(QRectF(x, y + 2, 14, 12), theme::modelledBrush(models::LaneKind::Kernel));
-        x += 18;
-        painter->drawText(QPointF(x, y + 12), QStringLiteral("hatched: modelled, not measured"));
+        out << LegendEntry{theme::laneColor(models::LaneKind::Kernel), true,
+                           QStringLiteral("hatched: modelled, not measured")};
+    }
+    return out;
+}
+
+// Lays the legend out in lines across the area; returns the height, and paints when painter is
+// set.
+double legendLayout(QPainter* painter, const QVector<LegendEntry>& entries, const QRectF& area,
+                    QPaintDevice* device) {
+    if (entries.isEmpty()) {
+        return 0;
+    }
+    const QFontMetricsF fm(textFont(), device);
+    const double lineH = fm.height();
+    const double swatch = lineH * 0.9;
+    double x = area.left();
+    double y = area.top();
+    if (painter) {
+        painter->setFont(textFont());
+    }
+    for (const auto& entry : entries) {
+        const QString text =
+            fm.elidedText(entry.text, Qt::ElideRight, std::max(10.0, area.width() - swatch - 4));
+        const double w = swatch + 4 + fm.horizontalAdvance(text) + 1;
+        if (x > area.left() && x + w > area.right()) {
+            x = area.left();
+            y += lineH + 2;
+        }
+        if (painter) {
+            fillHatched(*painter, QRectF(x, y + lineH * 0.15, swatch, lineH * 0.7), entry.color,
+                        entry.hatched);
+            painter->setPen(QColor(0x33, 0x33, 0x33));
+            painter->drawText(QRectF(x + swatch + 4, y, w - swatch - 4, lineH),
+                              Qt::AlignLeft | Qt::AlignVCenter, text);
+        }
+        x += w + 16;
+    }
+    return y - area.top() + lineH;
+}
+
+} // namespace
+
+std::optional<ReportViews> ReportViews::parse(const QString& text) {
+    ReportViews views;
+    views.overview = views.breakdown = views.occupancy = false;
+    const QStringList names = text.split(QLatin1Char(','), Qt::SkipEmptyParts);
+    if (names.isEmpty()) {
+        return std::nullopt;
+    }
+    for (const QString& raw : names) {
+        const QString name = raw.trimmed().toLower();
+        if (name == QStringLiteral("overview")) {
+            views.overview = true;
+        } else if (name == QStringLiteral("detail")) {
+            views.detail = true;
+        } else if (name == QStringLiteral("breakdown")) {
+            views.breakdown = true;
+        } else if (name == QStringLiteral("occupancy")) {
+            views.occupancy = true;
+        } else if (name == QStringLiteral("all")) {
+            views.detail = views.breakdown = views.occupancy = views.selectedRun = true;
+        } else {
+            return std::nullopt;
+        }
+    }
+    if (views.overview && views.detail) {
+        views.overview = false; // one timeline: the detailed one
+    }
+    return views;
+}
+
+std::optional<ExportPreset> exportPreset(const QString& name) {
+    const QString key = name.trimmed().toLower();
+    if (key == QStringLiteral("slide")) {
+        return ExportPreset{key, QSize(1280, 720), 96};
+    }
+    if (key == QStringLiteral("hd")) {
+        return ExportPreset{key, QSize(1920, 1080), 144};
+    }
+    if (key == QStringLiteral("4k")) {
+        return ExportPreset{key, QSize(3840, 2160), 288};
+    }
+    if (key == QStringLiteral("paper")) {
+        return ExportPreset{key, QSize(7 * 300, 0), 300}; // 7 in at 300 dpi; vector for PDF/SVG
+    }
+    return std::nullopt;
+}
+
+QStringList exportPresetNames() {
+    return {QStringLiteral("slide"), QStringLiteral("hd"), QStringLiteral("4k"),
+            QStringLiteral("paper")};
+}
+
+QByteArray textBoxesJson(const QVector<TextBox>& boxes) {
+    QJsonArray array;
+    for (const auto& box : boxes) {
+        QJsonObject o;
+        o.insert(QStringLiteral("text"), box.text);
+        o.insert(QStringLiteral("x"), std::round(box.rect.x() * 100) / 100);
+        o.insert(QStringLiteral("y"), std::round(box.rect.y() * 100) / 100);
+        o.insert(QStringLiteral("w"), std::round(box.rect.width() * 100) / 100);
+        o.insert(QStringLiteral("h"), std::round(box.rect.height() * 100) / 100);
+        array.append(o);
+    }
+    return QJsonDocument(array).toJson(QJsonDocument::Indented);
+}
+
+ReportRenderer::ReportRenderer(TimelineView* timeline, OccupancyView* occupancy,
+                               models::Session* session)
+    : timeline_(timeline), occupancy_(occupancy), session_(session) {}
+
+void ReportRenderer::paintTimeline(QCPPainter* painter, const QRectF& rect, bool overview) const {
+    // Overview: one row per run; detail: every run expanded to its lanes. The window's own
+    // choice of expanded runs comes back afterwards.
+    QStringList expandedInWindow;
+    for (const auto& entry : timeline_->plottable()->runs()) {
+        if (timeline_->isRunExpanded(entry->id)) {
+            expandedInWindow << entry->id;
+        }
+    }
+    timeline_->setAllRunsExpanded(!overview);
+    const auto restoreExpanded = qScopeGuard([this, expandedInWindow] {
+        timeline_->setAllRunsExpanded(false);
+        for (const QString& id : expandedInWindow) {
+            timeline_->setRunExpanded(id, true);
+        }
+    });
+    const QFontMetricsF fm(textFont(), painter->device());
+    const auto& rows = timeline_->plottable()->rows();
+    const double content = std::max(1.0, timeline_->plottable()->contentHeight());
+    // The x axis below the rows: tick labels and the axis title.
+    const double axisPx = 2 * fm.height() + 24;
+    double plotPx = rect.height() - axisPx;
+    double upper = content;
+    const int allRuns = int(timeline_->plottable()->runs().size());
+    int shownRuns = allRuns;
+    if (content * kMinTimelineUnitPx > plotPx) {
+        // Whole runs where one fits, else the first run's lanes that fit, at the smallest row
+        // height; a line says what is left out.
+        plotPx -= fm.height() + 2;
+        const double fit = plotPx / kMinTimelineUnitPx;
+        std::vector<double> runEnd(std::size_t(allRuns), 0.0);
+        for (const auto& row : rows) {
+            runEnd[std::size_t(row.run)] =
+                std::max(runEnd[std::size_t(row.run)], row.top + row.height);
+        }
+        upper = 0;
+        shownRuns = 0;
+        for (int r = 0; r < allRuns && runEnd[std::size_t(r)] <= fit + 1e-9; ++r) {
+            upper = runEnd[std::size_t(r)];
+            shownRuns = r + 1;
+        }
+        if (shownRuns == 0) {
+            for (const auto& row : rows) {
+                if (row.top + row.height > fit + 1e-9) {
+                    break;
+                }
+                if (row.type == TimelinePlottable::Row::Type::Lane) {
+                    upper = row.top + row.height;
+                    shownRuns = 1;
+                }
+            }
+        }
+    } else {
+        upper = std::max(content, plotPx / kMaxTimelineUnitPx);
+    }
+    painter->setFont(textFont());
+    painter->setPen(QColor(0x55, 0x55, 0x55));
+    if (upper <= 0) {
+        painter->drawText(
+            QRectF(rect.left(), rect.top(), rect.width(), fm.height()), Qt::AlignLeft,
+            fm.elidedText(QStringLiteral("Timeline: too little room; export a larger size"),
+                          Qt::ElideRight, rect.width()));
+        return;
+    }
+    const QCPRange keepRows = timeline_->yAxis->range();
+    const QFont keepXTicks = timeline_->xAxis->tickLabelFont();
+    const QFont keepXLabel = timeline_->xAxis->labelFont();
+    const QFont keepYTicks = timeline_->yAxis->tickLabelFont();
+    timeline_->yAxis->blockSignals(true);
+    timeline_->yAxis->setRange(0, upper);
+    timeline_->xAxis->setTickLabelFont(textFont());
+    timeline_->xAxis->setLabelFont(textFont());
+    timeline_->yAxis->setTickLabelFont(textFont());
+    // As many time ticks as labels like "100.5 ms" fit side by side with room between them: the
+    // window's tick count is for the window's width and font, not the page's.
+    const auto ticker = timeline_->xAxis->ticker();
+    const int keepTickCount = ticker->tickCount();
+    const double labelPx = fm.horizontalAdvance(QStringLiteral("000.000 ms")) * 1.6;
+    ticker->setTickCount(std::clamp(int(rect.width() / labelPx), 2, keepTickCount));
+    // The axis title is the window's; on a narrow page it is elided rather than cut by the edge.
+    // It is centred under the plot, which starts right of the lane names.
+    const QString keepAxisLabel = timeline_->xAxis->label();
+    const QFontMetricsF pageMetrics(textFont());
+    double namesPx = 0;
+    for (const auto& entry : timeline_->plottable()->runs()) {
+        namesPx = std::max(namesPx, pageMetrics.horizontalAdvance(entry->id));
+    }
+    timeline_->xAxis->setLabel(pageMetrics.elidedText(keepAxisLabel, Qt::ElideRight,
+                                                      std::max(10.0, rect.width() - namesPx - 48)));
+    painter->save();
+    painter->translate(rect.topLeft());
+    timeline_->toPainter(painter, int(rect.width()), int(plotPx + axisPx));
+    painter->restore();
+    ticker->setTickCount(keepTickCount);
+    timeline_->xAxis->setLabel(keepAxisLabel);
+    timeline_->xAxis->setTickLabelFont(keepXTicks);
+    timeline_->xAxis->setLabelFont(keepXLabel);
+    timeline_->yAxis->setTickLabelFont(keepYTicks);
+    timeline_->yAxis->setRange(keepRows);
+    timeline_->yAxis->blockSignals(false);
+    if (shownRuns < allRuns) {
+        painter->setFont(textFont());
+        painter->setPen(QColor(0x55, 0x55, 0x55));
+        const QString more =
+            QStringLiteral("Timeline: the first %1 of %2 runs; a larger size or the "
+                           "timeline alone shows more")
+                .arg(shownRuns)
+                .arg(allRuns);
+        painter->drawText(
+            QRectF(rect.left(), rect.top() + plotPx + axisPx + 2, rect.width(), fm.height()),
+            Qt::AlignLeft | Qt::AlignVCenter, fm.elidedText(more, Qt::ElideRight, rect.width()));
     }
 }
 
-QImage ReportRenderer::renderImage(const QSize& sizePx, double dpi) const {
+void ReportRenderer::paintSelectedRun(QPainter* painter, const QRectF& rect) const {
+    const auto& facts = occupancy_->facts();
+    QRectF area = rect;
+    painter->setPen(QColor(0x22, 0x22, 0x22));
+    const QStringList texts = {facts.title, facts.hasLaunch ? facts.launchWords : facts.problem,
+                               facts.limiterWords};
+    for (int i = 0; i < texts.size(); ++i) {
+        if (texts[i].isEmpty()) {
+            continue;
+        }
+        painter->setFont(i == 0 ? theme::plotFont(10, true) : textFont());
+        const QRectF need = painter->boundingRect(
+            QRectF(area.left(), area.top(), area.width(), 1e6), Qt::TextWordWrap, texts[i]);
+        if (need.height() > area.height()) {
+            break; // the rest does not fit: leave it out rather than cut it
+        }
+        painter->drawText(QRectF(area.left(), area.top(), area.width(), need.height()),
+                          Qt::TextWordWrap, texts[i]);
+        area.setTop(area.top() + need.height() + 4);
+    }
+}
+
+double ReportRenderer::contentHeight(double width) const {
+    QImage probe(1, 1, QImage::Format_ARGB32_Premultiplied);
+    const QFontMetricsF title(titleFont(), &probe);
+    const QFontMetricsF fm(textFont(), &probe);
+    const ReportViews& v = options_.views;
+    double h = title.height() + 10;
+    const double inner = width - 2 * kMargin;
+    if (v.timeline()) {
+        const double content = std::max(1.0, timeline_->plottable()->contentHeight());
+        h += std::min(content * kMinTimelineUnitPx, inner * 0.75) + 3 * fm.height() + 26 + kGap;
+        h += legendLayout(nullptr, laneLegend(*session_), QRectF(0, 0, inner, 1), &probe) + 8;
+    }
+    const QString selected = occupancy_->shownRun();
+    if (v.breakdown) {
+        h += RowsChartPainter::preferredHeight(
+                 BreakdownChart::chartFor(*session_, selected, options_.breakdownLog), inner,
+                 &probe) +
+             kGap;
+    }
+    if (v.occupancy) {
+        h += RowsChartPainter::preferredHeight(OccupancyBarsPlot::chartFor(*session_, selected),
+                                               inner, &probe) +
+             kGap;
+    }
+    if (v.selectedRun) {
+        h += 6 * fm.height();
+    }
+    return h + kMargin;
+}
+
+void ReportRenderer::paint(QCPPainter* painter, const QSizeF& size) const {
+    const ExportFonts exportFonts;
+    painter->fillRect(QRectF(QPointF(0, 0), size), Qt::white);
+    const QFontMetricsF titleFm(titleFont(), painter->device());
+    const QFontMetricsF fm(textFont(), painter->device());
+    const ReportViews& v = options_.views;
+
+    // Title.
+    painter->setPen(QColor(0x11, 0x11, 0x11));
+    painter->setFont(titleFont());
+    const double titleH = titleFm.height() + 6;
+    const double inner = size.width() - 2 * kMargin;
+    painter->drawText(QRectF(kMargin, 2, inner, titleH), Qt::AlignLeft | Qt::AlignVCenter,
+                      titleFm.elidedText(titleText(*session_), Qt::ElideRight, inner));
+    painter->setPen(QPen(QColor(0xcc, 0xcc, 0xcc), 1));
+    painter->drawLine(QPointF(0, titleH + 3), QPointF(size.width(), titleH + 3));
+
+    // The legend of the timeline's colours, at the bottom.
+    const auto legend = v.timeline() ? laneLegend(*session_) : QVector<LegendEntry>();
+    const double legendH =
+        legendLayout(nullptr, legend, QRectF(kMargin, 0, inner, 1), painter->device());
+    const QRectF body(kMargin, titleH + 10, inner,
+                      size.height() - titleH - 10 - legendH - (legendH > 0 ? 8 : 4));
+    if (legendH > 0) {
+        legendLayout(painter, legend, QRectF(kMargin, size.height() - legendH - 4, inner, legendH),
+                     painter->device());
+    }
+    if (body.height() < fm.height() * 3) {
+        return;
+    }
+
+    const QString selected = occupancy_->shownRun();
+    const RowsChart breakdown =
+        BreakdownChart::chartFor(*session_, selected, options_.breakdownLog);
+    const RowsChart occupancy = OccupancyBarsPlot::chartFor(*session_, selected);
+    QVector<int> charts; // 0 breakdown, 1 occupancy
+    if (v.breakdown) {
+        charts << 0;
+    }
+    if (v.occupancy) {
+        charts << 1;
+    }
+    const double wordsH = v.selectedRun ? 6 * fm.height() : 0;
+    auto preferred = [&](int chart, double width) {
+        return RowsChartPainter::preferredHeight(chart == 0 ? breakdown : occupancy, width,
+                                                 painter->device()) +
+               (chart == 1 ? wordsH : 0);
+    };
+    auto paintChart = [&](int chart, const QRectF& rect) {
+        if (chart == 0) {
+            RowsChartPainter::paint(*painter, rect, breakdown);
+            return;
+        }
+        QRectF chartRect = rect;
+        if (v.selectedRun) {
+            const double words = std::min(rect.height() * 0.3, wordsH);
+            chartRect.setBottom(rect.bottom() - words - 6);
+            paintSelectedRun(painter,
+                             QRectF(rect.left(), chartRect.bottom() + 6, rect.width(), words));
+        }
+        RowsChartPainter::paint(*painter, chartRect, occupancy);
+    };
+    // Stacked charts: each gets what it prefers or, when they do not all fit, its fair share of
+    // what the smaller ones leave.
+    auto stack = [&](const QRectF& area) {
+        QVector<double> want;
+        double total = 0;
+        for (int c : charts) {
+            want << preferred(c, area.width());
+            total += want.back();
+        }
+        const double room =
+            area.height() - kGap * double(std::max<qsizetype>(0, charts.size() - 1));
+        QVector<double> heights(charts.size());
+        QVector<int> order(charts.size());
+        std::iota(order.begin(), order.end(), 0);
+        std::sort(order.begin(), order.end(), [&](int a, int b) { return want[a] < want[b]; });
+        double left = room;
+        for (int k = 0; k < order.size(); ++k) {
+            const int i = order[k];
+            heights[i] =
+                total <= room ? want[i] : std::min(want[i], left / double(order.size() - k));
+            left -= heights[i];
+        }
+        double y = area.top();
+        for (int i = 0; i < charts.size(); ++i) {
+            paintChart(charts[i], QRectF(area.left(), y, area.width(), heights[i]));
+            y += heights[i] + kGap;
+        }
+    };
+
+    const bool wide = size.width() >= kWideLayoutPx;
+    if (v.timeline() && charts.isEmpty()) {
+        paintTimeline(painter, body, v.overview);
+    } else if (v.timeline() && wide) {
+        const double timelineW = std::round(body.width() * 0.6);
+        paintTimeline(painter, QRectF(body.left(), body.top(), timelineW, body.height()),
+                      v.overview);
+        stack(QRectF(body.left() + timelineW + kGap, body.top(), body.width() - timelineW - kGap,
+                     body.height()));
+    } else if (v.timeline()) {
+        // Narrow (paper): the timeline above, the charts under it.
+        double chartsH = 0;
+        for (int c : charts) {
+            chartsH += preferred(c, body.width()) + kGap;
+        }
+        const double timelineH = std::max(body.height() * 0.35, body.height() - chartsH);
+        paintTimeline(painter, QRectF(body.left(), body.top(), body.width(), timelineH),
+                      v.overview);
+        stack(QRectF(body.left(), body.top() + timelineH + kGap, body.width(),
+                     body.height() - timelineH - kGap));
+    } else if (wide && charts.size() == 2) {
+        const double half = (body.width() - kGap) / 2;
+        paintChart(0, QRectF(body.left(), body.top(), half, body.height()));
+        paintChart(1, QRectF(body.left() + half + kGap, body.top(), half, body.height()));
+    } else {
+        stack(body);
+    }
+}
+
+QSize ReportRenderer::resolvedSize(const QSize& sizePx, double dpi) const {
+    if (sizePx.height() > 0) {
+        return sizePx;
+    }
+    const double scale = std::max(0.1, dpi / 96.0);
+    const ExportFonts exportFonts;
+    const double logical = contentHeight(sizePx.width() / scale);
+    return QSize(sizePx.width(), std::min(20000, int(std::ceil(logical * scale))));
+}
+
+QImage ReportRenderer::renderImage(const QSize& requested, double dpi) const {
+    const QSize sizePx = resolvedSize(requested, dpi);
     QImage image(sizePx, QImage::Format_ARGB32_Premultiplied);
     image.fill(Qt::white);
     const double scale = std::max(0.1, dpi / 96.0);
@@ -139,26 +633,52 @@ QImage ReportRenderer::renderImage(const QSize& sizePx, double dpi) const {
     return image;
 }
 
-bool ReportRenderer::exportTo(const QString& path, const QSize& sizePx, double dpi, QString* error) const {
+QVector<TextBox> ReportRenderer::textBoxes(const QSize& requested, double dpi) const {
+    const QSize sizePx = resolvedSize(requested, dpi);
+    const double scale = std::max(0.1, dpi / 96.0);
+    TextBoxDevice device(sizePx);
+    {
+        QCPPainter painter(&device);
+        painter.setMode(QCPPainter::pmNoCaching); // labels as text, not cached pixmaps
+        if (scale != 1.0) {
+            painter.setMode(QCPPainter::pmNonCosmetic);
+        }
+        painter.scale(scale, scale);
+        paint(&painter, QSizeF(sizePx.width() / scale, sizePx.height() / scale));
+    }
+    timeline_->replot(QCustomPlot::rpQueuedReplot);
+    return device.engine().boxes;
+}
+
+bool ReportRenderer::exportTo(const QString& path, const QSize& requested, double dpi,
+                              QString* error, QVector<TextBox>* boxes) const {
     auto failWith = [error](const QString& message) {
         if (error) {
             *error = message;
         }
         return false;
     };
-    if (sizePx.width() < 200 || sizePx.height() < 150 || sizePx.width() > 20000 || sizePx.height() > 20000) {
-        return failWith(QStringLiteral("image size %1x%2 is outside 200x150 .. 20000x20000")
-                            .arg(sizePx.width())
-                            .arg(sizePx.height()));
-    }
     if (dpi < 24 || dpi > 1200) {
-        return failWith(QStringLiteral("DPI %1 is outside 24 .. 1200").arg(dpi));
+        return failWith(tr("DPI %1 is outside 24 .. 1200").arg(dpi));
     }
+    if (requested.width() < 200 || requested.width() > 20000 ||
+        (requested.height() != 0 && (requested.height() < 150 || requested.height() > 20000))) {
+        return failWith(tr("image size %1x%2 is outside 200x150 .. 20000x20000")
+                            .arg(requested.width())
+                            .arg(requested.height()));
+    }
+    const QSize sizePx = resolvedSize(requested, dpi);
     const QString suffix = QFileInfo(path).suffix().toLower();
-    const bool raster = suffix == QStringLiteral("png") || suffix == QStringLiteral("jpg") || suffix == QStringLiteral("jpeg");
+    const bool raster = suffix == QStringLiteral("png") || suffix == QStringLiteral("jpg") ||
+                        suffix == QStringLiteral("jpeg");
     if (suffix != QStringLiteral("pdf") && suffix != QStringLiteral("svg") && !raster) {
-        return failWith(QStringLiteral("unknown image format '%1': use .png, .pdf or .svg").arg(suffix));
+        return failWith(
+            QStringLiteral("unknown image format '%1': use .png, .pdf or .svg").arg(suffix));
     }
+    // A vector page has the raster image's size at its DPI and the same layout: sizePx * 96 / dpi
+    // logical pixels, at 96 units per inch.
+    const double scale = std::max(0.1, dpi / 96.0);
+    const QSizeF logical(sizePx.width() / scale, sizePx.height() / scale);
     // The image is made in memory, then written to a temporary file beside the target and renamed
     // over it only when complete (QSaveFile): a failed or interrupted export never leaves half an
     // image in its place. One write whose length is checked: QSaveFile takes a short write (a
@@ -170,48 +690,53 @@ bool ReportRenderer::exportTo(const QString& path, const QSize& sizePx, double d
         if (suffix == QStringLiteral("pdf")) {
             QPdfWriter writer(&buffer);
             writer.setResolution(96);
-            writer.setPageSize(QPageSize(QSizeF(sizePx) / 96.0, QPageSize::Inch));
+            writer.setPageSize(QPageSize(logical / 96.0, QPageSize::Inch));
             writer.setPageMargins(QMarginsF(0, 0, 0, 0));
             writer.setCreator(QStringLiteral("SliceScope"));
             QCPPainter painter;
             if (!painter.begin(&writer)) {
-                return failWith(QStringLiteral("cannot write %1").arg(path));
+                return failWith(tr("cannot write %1").arg(path));
             }
             painter.setMode(QCPPainter::pmVectorized);
             painter.setMode(QCPPainter::pmNoCaching);
-            paint(&painter, QSizeF(sizePx));
+            paint(&painter, logical);
             painter.end(); // the PDF is complete now
         } else if (suffix == QStringLiteral("svg")) {
             QSvgGenerator generator;
             generator.setOutputDevice(&buffer);
-            generator.setSize(sizePx);
-            generator.setViewBox(QRect(QPoint(0, 0), sizePx));
+            generator.setSize(logical.toSize());
+            generator.setViewBox(QRectF(QPointF(0, 0), logical));
             generator.setResolution(96);
             generator.setTitle(QStringLiteral("SliceScope"));
             QCPPainter painter;
             if (!painter.begin(&generator)) {
-                return failWith(QStringLiteral("cannot write %1").arg(path));
+                return failWith(tr("cannot write %1").arg(path));
             }
             painter.setMode(QCPPainter::pmVectorized);
             painter.setMode(QCPPainter::pmNoCaching);
-            paint(&painter, QSizeF(sizePx));
+            paint(&painter, logical);
             painter.end();
-        } else if (!renderImage(sizePx, dpi).save(&buffer, suffix == QStringLiteral("png") ? "PNG" : "JPG")) {
-            return failWith(QStringLiteral("cannot encode the image for %1").arg(path));
+        } else if (!renderImage(sizePx, dpi)
+                        .save(&buffer, suffix == QStringLiteral("png") ? "PNG" : "JPG")) {
+            return failWith(tr("cannot encode the image for %1").arg(path));
         }
+    }
+    if (boxes) {
+        *boxes = textBoxes(sizePx, dpi);
     }
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly)) {
-        return failWith(QStringLiteral("cannot write %1: %2").arg(path, file.errorString()));
+        return failWith(tr("cannot write %1: %2").arg(path, file.errorString()));
     }
     if (file.write(bytes) != bytes.size() || !file.flush()) {
         file.cancelWriting(); // commit() below then removes the temporary and fails
     }
     if (!file.commit()) {
         timeline_->replot(QCustomPlot::rpQueuedReplot);
-        return failWith(QStringLiteral("cannot write %1: %2")
-                            .arg(path, file.error() != QFileDevice::NoError ? file.errorString()
-                                                                            : QStringLiteral("the disk may be full")));
+        return failWith(tr("cannot write %1: %2")
+                            .arg(path, file.error() != QFileDevice::NoError
+                                           ? file.errorString()
+                                           : tr("the disk may be full")));
     }
     timeline_->replot(QCustomPlot::rpQueuedReplot);
     return true;

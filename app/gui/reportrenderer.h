@@ -1,10 +1,14 @@
 #pragma once
 
 #include <QImage>
+#include <QRectF>
 #include <QSize>
 #include <QString>
+#include <QVector>
+#include <optional>
 
 class QCPPainter;
+class QPainter;
 
 namespace slicescope::models {
 class Session;
@@ -15,27 +19,82 @@ namespace slicescope::gui {
 class OccupancyView;
 class TimelineView;
 
-// Paints the timeline and the occupancy view side by side, with a title and a legend, onto any
-// paint device: a PNG of a chosen size and DPI, a PDF or an SVG (both vector). The same chart
-// objects as on screen are drawn through QCustomPlot::toPainter, so an export shows exactly
-// what the window shows, at any resolution.
+// What an export shows. `--view overview|detail|breakdown|occupancy|all`; the default is the
+// overview, the breakdown and the occupancy chart.
+struct ReportViews {
+    bool overview = true;     // the timeline, compact (one row per run where the timeline has it)
+    bool detail = false;      // the timeline with every lane
+    bool breakdown = true;    // where one repetition's time goes, per run
+    bool occupancy = true;    // occupancy per GPU run and kernel
+    bool selectedRun = false; // the selected run's launch in words, under the occupancy chart
+
+    bool timeline() const { return overview || detail; }
+    // "overview", "detail", "breakdown", "occupancy", "all", or a comma-separated list of them.
+    static std::optional<ReportViews> parse(const QString& text);
+};
+
+struct ReportOptions {
+    ReportViews views;
+    bool breakdownLog = false;
+};
+
+// A named export size: `--size slide|hd|4k|paper`. slide, hd and 4k are one 16:9 slide
+// (1280x720 logical pixels) at 1x, 1.5x and 3x resolution, so text keeps its size on the
+// projector; paper is 7 in wide (672 logical pixels), as tall as its content, at print sizes
+// (vector PDF/SVG, or a 300 dpi PNG).
+struct ExportPreset {
+    QString name;
+    QSize sizePx;    // height 0: as tall as the content needs
+    double dpi = 96; // the layout is sizePx * 96 / dpi logical pixels
+};
+std::optional<ExportPreset> exportPreset(const QString& name);
+QStringList exportPresetNames();
+
+// One text item as drawn, in output pixels (the image's, or the page's at the export DPI).
+struct TextBox {
+    QString text;
+    QRectF rect;
+    double pointSize = 0; // at the export DPI
+};
+// `[{"text", "x", "y", "w", "h"}, ...]`
+QByteArray textBoxesJson(const QVector<TextBox>& boxes);
+
+// Paints the report: a title, the timeline (one call, overview or detail), the breakdown and
+// occupancy charts (RowsChartPainter) and a legend, onto any paint device: a PNG of a chosen
+// size and DPI, a PDF or an SVG (both vector). Every font is at least 9 pt at the export DPI;
+// what does not fit is left out with a line saying so, never drawn over other text.
 class ReportRenderer {
   public:
     ReportRenderer(TimelineView* timeline, OccupancyView* occupancy, models::Session* session);
 
+    void setOptions(const ReportOptions& options) { options_ = options; }
+    const ReportOptions& options() const { return options_; }
+
     // Renders into an image of sizePx; dpi scales the layout (192 dpi draws everything twice as
     // large as 96) and is stored in the image.
     QImage renderImage(const QSize& sizePx, double dpi = 96) const;
-    // Writes path by its suffix: .png/.jpg (raster, sizePx at dpi), .pdf or .svg (vector, page of
-    // sizePx at 96 dpi). False with a message on failure.
-    bool exportTo(const QString& path, const QSize& sizePx, double dpi, QString* error) const;
+    // Writes path by its suffix: .png/.jpg (raster, sizePx at dpi), .pdf or .svg (vector, a page
+    // of sizePx at dpi). A height of 0 takes the height the content needs (the paper preset).
+    // textBoxes, when given, receives every text item drawn. False with a message on failure.
+    bool exportTo(const QString& path, const QSize& sizePx, double dpi, QString* error,
+                  QVector<TextBox>* textBoxes = nullptr) const;
+    // Every text item an export of sizePx at dpi draws, in output pixels.
+    QVector<TextBox> textBoxes(const QSize& sizePx, double dpi = 96) const;
+    // sizePx with a height of 0 replaced by the height the content needs at that width.
+    QSize resolvedSize(const QSize& sizePx, double dpi) const;
     // Paints the whole report in logical pixels.
     void paint(QCPPainter* painter, const QSizeF& logicalSize) const;
 
   private:
+    double contentHeight(double logicalWidth) const;
+    // The timeline part: the only call to switch when the timeline gains another mode.
+    void paintTimeline(QCPPainter* painter, const QRectF& rect, bool overview) const;
+    void paintSelectedRun(QPainter* painter, const QRectF& rect) const;
+
     TimelineView* timeline_;
     OccupancyView* occupancy_;
     models::Session* session_;
+    ReportOptions options_;
 };
 
 } // namespace slicescope::gui

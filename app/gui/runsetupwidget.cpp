@@ -1,5 +1,12 @@
 #include "gui/runsetupwidget.h"
 
+#include "gui/strategydelegate.h"
+#include "models/devicelistmodel.h"
+#include "models/runentry.h"
+#include "models/strategylistmodel.h"
+#include "slicescope/problem/problem.h"
+#include "slicescope/trace/runsummary.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
@@ -11,13 +18,6 @@
 #include <QSettings>
 #include <QSpinBox>
 #include <QVBoxLayout>
-
-#include "gui/strategydelegate.h"
-#include "models/devicelistmodel.h"
-#include "models/runentry.h"
-#include "models/strategylistmodel.h"
-#include "slicescope/problem/problem.h"
-#include "slicescope/trace/runsummary.h"
 
 namespace slicescope::gui {
 
@@ -36,61 +36,71 @@ QSpinBox* dimensionBox(QWidget* parent, int value, const QString& name, const QS
     return box;
 }
 
-const QStringList kSeedStory = {QStringLiteral("one-worker"), QStringLiteral("slice-outer"),
-                                QStringLiteral("slice-middle"), QStringLiteral("elementwise-broadcast"),
-                                QStringLiteral("cpu-serial"), QStringLiteral("cpu-parallel")};
+const QStringList kSeedStory = {
+    QStringLiteral("one-worker"),   QStringLiteral("slice-outer"),
+    QStringLiteral("slice-middle"), QStringLiteral("elementwise-broadcast"),
+    QStringLiteral("cpu-serial"),   QStringLiteral("cpu-parallel")};
 
 } // namespace
 
-RunSetupWidget::RunSetupWidget(models::StrategyListModel* strategies, models::DeviceListModel* devices, QWidget* parent)
+RunSetupWidget::RunSetupWidget(models::StrategyListModel* strategies,
+                               models::DeviceListModel* devices, QWidget* parent)
     : QWidget(parent), strategies_(strategies), devices_(devices) {
     setObjectName(QStringLiteral("runSetup"));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
 
     // Problem.
-    auto* problemBox = new QGroupBox(QStringLiteral("Problem"), this);
+    auto* problemBox = new QGroupBox(tr("Problem"), this);
     auto* problemForm = new QFormLayout(problemBox);
-    auto* formula = new QLabel(QStringLiteral("cv[r][c][n] = multBy[c][n] \u00d7 discount[r][c][n]"), problemBox);
+    auto* formula =
+        new QLabel(tr("cv[r][c][n] = multBy[c][n] \u00d7 discount[r][c][n]"), problemBox);
     formula->setWordWrap(true);
-    formula->setToolTip(QStringLiteral("The seed's computation: each element of discount multiplied by the matching "
-                                       "element of multBy, broadcast over r."));
+    formula->setToolTip(QStringLiteral(
+        "The seed's computation: each element of discount multiplied by the matching "
+        "element of multBy, broadcast over r."));
     problemForm->addRow(formula);
-    r_ = dimensionBox(problemBox, 100, QStringLiteral("shapeR"), QStringLiteral("R: the outer dimension (the seed's 100)"));
-    c_ = dimensionBox(problemBox, 4000, QStringLiteral("shapeC"), QStringLiteral("C: the middle dimension (the seed's 4000)"));
-    n_ = dimensionBox(problemBox, 5, QStringLiteral("shapeN"), QStringLiteral("N: the inner dimension (the seed's 5)"));
+    r_ = dimensionBox(problemBox, 100, QStringLiteral("shapeR"),
+                      tr("R: the outer dimension (the seed's 100)"));
+    c_ = dimensionBox(problemBox, 4000, QStringLiteral("shapeC"),
+                      tr("C: the middle dimension (the seed's 4000)"));
+    n_ = dimensionBox(problemBox, 5, QStringLiteral("shapeN"),
+                      tr("N: the inner dimension (the seed's 5)"));
     auto* shapeRow = new QHBoxLayout;
     shapeRow->addWidget(r_);
     shapeRow->addWidget(new QLabel(QStringLiteral("\u00d7"), problemBox));
     shapeRow->addWidget(c_);
     shapeRow->addWidget(new QLabel(QStringLiteral("\u00d7"), problemBox));
     shapeRow->addWidget(n_);
-    problemForm->addRow(QStringLiteral("Shape R\u00d7C\u00d7N"), shapeRow);
+    problemForm->addRow(tr("Shape R\u00d7C\u00d7N"), shapeRow);
     dtype_ = new QComboBox(problemBox);
     dtype_->setObjectName(QStringLiteral("dtype"));
-    dtype_->addItem(QStringLiteral("f64 (the seed's)"), QStringLiteral("f64"));
-    dtype_->addItem(QStringLiteral("f32 (float)"), QStringLiteral("f32"));
-    problemForm->addRow(QStringLiteral("Element type"), dtype_);
+    dtype_->addItem(tr("f64 (the seed's)"), QStringLiteral("f64"));
+    dtype_->addItem(tr("f32 (float)"), QStringLiteral("f32"));
+    problemForm->addRow(tr("Element type"), dtype_);
     work_ = new QSpinBox(problemBox);
     work_->setObjectName(QStringLiteral("work"));
     work_->setRange(1, 1'000'000);
     work_->setValue(1);
     work_->setToolTip(QStringLiteral(
-        "Work per element k: 1 is the seed's single multiply; each extra unit adds a dependent multiply-add. "
+        "Work per element k: 1 is the seed's single multiply; each extra unit adds a dependent "
+        "multiply-add. "
         "Raise it to raise the arithmetic intensity and watch the GPU overtake the CPU."));
-    problemForm->addRow(QStringLiteral("Work per element"), work_);
+    problemForm->addRow(tr("Work per element"), work_);
     summary_ = new QLabel(problemBox);
     summary_->setObjectName(QStringLiteral("problemSummary"));
     summary_->setWordWrap(true);
-    summary_->setToolTip(QStringLiteral(
-        "<b>Arithmetic intensity</b>: floating-point operations per byte moved between host and device. "
-        "Below about 1 flop/byte the copies dominate and the CPU, which needs no copies, usually wins."));
+    summary_->setToolTip(QStringLiteral("<b>Arithmetic intensity</b>: floating-point operations "
+                                        "per byte moved between host and device. "
+                                        "Below about 1 flop/byte the copies dominate and the CPU, "
+                                        "which needs no copies, usually wins."));
     problemForm->addRow(summary_);
     layout->addWidget(problemBox);
 
     // Strategies.
-    auto* strategyBox = new QGroupBox(QStringLiteral("Strategies"), this);
-    strategyBox->setToolTip(QStringLiteral("How the work is cut into workers and launched. Tick several to compare."));
+    auto* strategyBox = new QGroupBox(tr("Strategies"), this);
+    strategyBox->setToolTip(
+        tr("How the work is cut into workers and launched. Tick several to compare."));
     auto* strategyLayout = new QVBoxLayout(strategyBox);
     strategyView_ = new QListView(strategyBox);
     strategyView_->setObjectName(QStringLiteral("strategies"));
@@ -102,12 +112,13 @@ RunSetupWidget::RunSetupWidget(models::StrategyListModel* strategies, models::De
     strategyView_->setMinimumHeight(160);
     strategyLayout->addWidget(strategyView_);
     auto* presetRow = new QHBoxLayout;
-    auto* story = new QPushButton(QStringLiteral("The seed's story"), strategyBox);
+    auto* story = new QPushButton(tr("The seed's story"), strategyBox);
     story->setObjectName(QStringLiteral("seedStory"));
-    story->setToolTip(QStringLiteral("one-worker, slice-outer, slice-middle, elementwise-broadcast and both CPU "
-                                     "strategies on the seed's 100\u00d74000\u00d75 f64 problem"));
+    story->setToolTip(
+        tr("one-worker, slice-outer, slice-middle, elementwise-broadcast and both CPU "
+           "strategies on the seed's 100\u00d74000\u00d75 f64 problem"));
     connect(story, &QPushButton::clicked, this, &RunSetupWidget::checkSeedStory);
-    auto* allGpu = new QPushButton(QStringLiteral("All"), strategyBox);
+    auto* allGpu = new QPushButton(tr("All"), strategyBox);
     connect(allGpu, &QPushButton::clicked, this, [this] {
         QStringList all;
         for (int i = 0; i < strategies_->rowCount(); ++i) {
@@ -115,7 +126,7 @@ RunSetupWidget::RunSetupWidget(models::StrategyListModel* strategies, models::De
         }
         strategies_->setCheckedNames(all);
     });
-    auto* none = new QPushButton(QStringLiteral("None"), strategyBox);
+    auto* none = new QPushButton(tr("None"), strategyBox);
     connect(none, &QPushButton::clicked, this, [this] { strategies_->setCheckedNames({}); });
     presetRow->addWidget(story);
     presetRow->addWidget(allGpu);
@@ -124,15 +135,16 @@ RunSetupWidget::RunSetupWidget(models::StrategyListModel* strategies, models::De
     layout->addWidget(strategyBox, 1);
 
     // Launch options and device.
-    auto* launchBox = new QGroupBox(QStringLiteral("Launch"), this);
+    auto* launchBox = new QGroupBox(tr("Launch"), this);
     auto* launchForm = new QFormLayout(launchBox);
     blockMode_ = new QComboBox(launchBox);
     blockMode_->setObjectName(QStringLiteral("blockMode"));
-    blockMode_->addItem(QStringLiteral("numba: 64"), QStringLiteral("numba"));
-    blockMode_->addItem(QStringLiteral("numba-cuda: largest"), QStringLiteral("numba-cuda"));
-    blockMode_->addItem(QStringLiteral("explicit"), QStringLiteral("explicit"));
-    blockMode_->setToolTip(QStringLiteral("Threads per block: numba 0.38 launched gufuncs with 64; numba-cuda today "
-                                          "takes the largest block the kernel allows; or choose."));
+    blockMode_->addItem(tr("numba: 64"), QStringLiteral("numba"));
+    blockMode_->addItem(tr("numba-cuda: largest"), QStringLiteral("numba-cuda"));
+    blockMode_->addItem(tr("explicit"), QStringLiteral("explicit"));
+    blockMode_->setToolTip(
+        tr("Threads per block: numba 0.38 launched gufuncs with 64; numba-cuda today "
+           "takes the largest block the kernel allows; or choose."));
     blockThreads_ = new QSpinBox(launchBox);
     blockThreads_->setObjectName(QStringLiteral("blockThreads"));
     blockThreads_->setRange(1, 1024);
@@ -140,52 +152,55 @@ RunSetupWidget::RunSetupWidget(models::StrategyListModel* strategies, models::De
     auto* blockRow = new QHBoxLayout;
     blockRow->addWidget(blockMode_, 1);
     blockRow->addWidget(blockThreads_);
-    launchForm->addRow(QStringLiteral("Block size"), blockRow);
+    launchForm->addRow(tr("Block size"), blockRow);
     connect(blockMode_, &QComboBox::currentIndexChanged, this, &RunSetupWidget::updateBlockMode);
     memory_ = new QComboBox(launchBox);
     memory_->setObjectName(QStringLiteral("memory"));
-    memory_->addItem(QStringLiteral("pageable (the seed's)"), QStringLiteral("pageable"));
-    memory_->addItem(QStringLiteral("pinned"), QStringLiteral("pinned"));
-    memory_->addItem(QStringLiteral("managed"), QStringLiteral("managed"));
-    memory_->addItem(QStringLiteral("mapped (zero-copy)"), QStringLiteral("mapped"));
-    memory_->setToolTip(QStringLiteral("Host memory the copies go through. Pageable memory is staged by the driver "
-                                       "and copies slowest; pinned copies at full link speed."));
-    launchForm->addRow(QStringLiteral("Host memory"), memory_);
+    memory_->addItem(tr("pageable (the seed's)"), QStringLiteral("pageable"));
+    memory_->addItem(tr("pinned"), QStringLiteral("pinned"));
+    memory_->addItem(tr("managed"), QStringLiteral("managed"));
+    memory_->addItem(tr("mapped (zero-copy)"), QStringLiteral("mapped"));
+    memory_->setToolTip(
+        tr("Host memory the copies go through. Pageable memory is staged by the driver "
+           "and copies slowest; pinned copies at full link speed."));
+    launchForm->addRow(tr("Host memory"), memory_);
     repeat_ = new QSpinBox(launchBox);
     repeat_->setObjectName(QStringLiteral("repeat"));
     repeat_->setRange(1, 10000);
-    repeat_->setToolTip(QStringLiteral("Repetitions of the copy / compute / copy sequence"));
-    launchForm->addRow(QStringLiteral("Repeat"), repeat_);
-    counters_ = new QCheckBox(QStringLiteral("achieved occupancy"), launchBox);
+    repeat_->setToolTip(tr("Repetitions of the copy / compute / copy sequence"));
+    launchForm->addRow(tr("Repeat"), repeat_);
+    counters_ = new QCheckBox(tr("achieved occupancy"), launchBox);
     counters_->setObjectName(QStringLiteral("counters"));
-    counters_->setToolTip(QStringLiteral("Measure achieved occupancy with CUPTI counters (GPU only; replays each "
-                                         "kernel, so the run takes longer)."));
-    sampleOccupancy_ = new QCheckBox(QStringLiteral("occupancy over time"), launchBox);
+    counters_->setToolTip(
+        tr("Measure achieved occupancy with CUPTI counters (GPU only; replays each "
+           "kernel, so the run takes longer)."));
+    sampleOccupancy_ = new QCheckBox(tr("occupancy over time"), launchBox);
     sampleOccupancy_->setObjectName(QStringLiteral("sampleOccupancy"));
-    sampleOccupancy_->setToolTip(QStringLiteral("Sample achieved occupancy over time with CUPTI PM sampling (GPU only)."));
-    launchForm->addRow(QStringLiteral("Counters"), counters_);
+    sampleOccupancy_->setToolTip(
+        tr("Sample achieved occupancy over time with CUPTI PM sampling (GPU only)."));
+    launchForm->addRow(tr("Counters"), counters_);
     launchForm->addRow(QString(), sampleOccupancy_);
     device_ = new QComboBox(launchBox);
     device_->setObjectName(QStringLiteral("device"));
     device_->setModel(devices_);
-    device_->setToolTip(QStringLiteral("Where GPU strategies run: a GPU found here (measured), or a preset "
-                                       "(modelled: predicted, never measured, drawn hatched)."));
-    launchForm->addRow(QStringLiteral("GPU"), device_);
-    deviceNote_ = new QLabel(QStringLiteral("asking slicescope-cli for devices\u2026"), launchBox);
+    device_->setToolTip(tr("Where GPU strategies run: a GPU found here (measured), or a preset "
+                           "(modelled: predicted, never measured, drawn hatched)."));
+    launchForm->addRow(tr("GPU"), device_);
+    deviceNote_ = new QLabel(tr("asking slicescope-cli for devices\u2026"), launchBox);
     deviceNote_->setWordWrap(true);
     deviceNote_->setStyleSheet(QStringLiteral("color:#555"));
     launchForm->addRow(deviceNote_);
     layout->addWidget(launchBox);
 
     auto* buttons = new QHBoxLayout;
-    run_ = new QPushButton(QStringLiteral("Run"), this);
+    run_ = new QPushButton(tr("Run"), this);
     run_->setObjectName(QStringLiteral("runButton"));
     run_->setDefault(true);
-    run_->setToolTip(QStringLiteral("Run the checked strategies (F5)"));
-    cancel_ = new QPushButton(QStringLiteral("Cancel"), this);
+    run_->setToolTip(tr("Run the checked strategies (F5)"));
+    cancel_ = new QPushButton(tr("Cancel"), this);
     cancel_->setObjectName(QStringLiteral("cancelButton"));
     cancel_->setEnabled(false);
-    cancel_->setToolTip(QStringLiteral("Stop the run now (Esc)"));
+    cancel_->setToolTip(tr("Stop the run now (Esc)"));
     buttons->addWidget(run_, 2);
     buttons->addWidget(cancel_, 1);
     layout->addLayout(buttons);
@@ -216,12 +231,15 @@ void RunSetupWidget::updateBlockMode() {
     blockThreads_->setEnabled(blockMode_->currentData().toString() == QStringLiteral("explicit"));
 }
 
-QString RunSetupWidget::problemSummary() const { return summary_->text(); }
+QString RunSetupWidget::problemSummary() const {
+    return summary_->text();
+}
 
 void RunSetupWidget::updateProblemSummary() {
     const auto dtype = problem::parseDtype(dtype_->currentData().toString().toStdString());
-    const auto p = problem::makeProblem({quint64(r_->value()), quint64(c_->value()), quint64(n_->value())},
-                                        dtype ? *dtype : problem::Dtype::F64, work_->value());
+    const auto p =
+        problem::makeProblem({quint64(r_->value()), quint64(c_->value()), quint64(n_->value())},
+                             dtype ? *dtype : problem::Dtype::F64, work_->value());
     if (!p) {
         summary_->setText(QStringLiteral("<span style=\"color:#b00020\">%1</span>")
                               .arg(models::toQString(p.error().message).toHtmlEscaped()));
@@ -229,19 +247,21 @@ void RunSetupWidget::updateProblemSummary() {
     }
     const std::uint64_t in = p->arrayBytes() + p->multByBytes();
     const std::uint64_t out = p->arrayBytes();
-    summary_->setText(QStringLiteral("<b>%1</b> elements \u00b7 <b>%2</b> moved (%3 in, %4 out) \u00b7 "
-                                     "<b>%5</b> flop/byte")
-                          .arg(models::toQString(trace::formatCount(p->elements())),
-                               models::toQString(trace::formatBytes(in + out)),
-                               models::toQString(trace::formatBytes(in)), models::toQString(trace::formatBytes(out)),
-                               QString::number(p->arithmeticIntensity(), 'g', 3)));
+    summary_->setText(
+        QStringLiteral("<b>%1</b> elements \u00b7 <b>%2</b> moved (%3 in, %4 out) \u00b7 "
+                       "<b>%5</b> flop/byte")
+            .arg(models::toQString(trace::formatCount(p->elements())),
+                 models::toQString(trace::formatBytes(in + out)),
+                 models::toQString(trace::formatBytes(in)),
+                 models::toQString(trace::formatBytes(out)),
+                 QString::number(p->arithmeticIntensity(), 'g', 3)));
 }
 
 void RunSetupWidget::onDevicesReset() {
     if (devices_->rowCount() == 0) {
-        deviceNote_->setText(QStringLiteral("No GPU and no presets: only the CPU strategies can run."));
+        deviceNote_->setText(tr("No GPU and no presets: only the CPU strategies can run."));
     } else if (devices_->detectedCount() == 0) {
-        deviceNote_->setText(QStringLiteral("No GPU here: GPU strategies are modelled on the chosen preset."));
+        deviceNote_->setText(tr("No GPU here: GPU strategies are modelled on the chosen preset."));
     } else {
         deviceNote_->setText(QString());
     }
@@ -324,8 +344,9 @@ void RunSetupWidget::saveSettings(QSettings& s) const {
     s.setValue(QStringLiteral("run/repeat"), c.repeat);
     s.setValue(QStringLiteral("run/counters"), c.counters);
     s.setValue(QStringLiteral("run/sampleOccupancy"), c.sampleOccupancy);
-    const QString key = c.device.kind == models::DeviceChoice::Kind::None ? pendingDeviceKey_
-                                                                           : models::DeviceListModel::keyOf(c.device);
+    const QString key = c.device.kind == models::DeviceChoice::Kind::None
+                            ? pendingDeviceKey_
+                            : models::DeviceListModel::keyOf(c.device);
     s.setValue(QStringLiteral("run/device"), key);
 }
 

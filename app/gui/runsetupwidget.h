@@ -1,8 +1,8 @@
 #pragma once
 
-#include <QWidget>
-
 #include "models/cliplan.h"
+
+#include <QWidget>
 
 class QCheckBox;
 class QComboBox;

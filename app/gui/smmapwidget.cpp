@@ -1,13 +1,12 @@
 #include "gui/smmapwidget.h"
 
+#include "gui/theme.h"
+#include "models/runentry.h"
+
 #include <QHelpEvent>
 #include <QPainter>
 #include <QToolTip>
-
 #include <cmath>
-
-#include "gui/theme.h"
-#include "models/runentry.h"
 
 namespace slicescope::gui {
 
@@ -57,7 +56,9 @@ void SmMapWidget::setResidency(const occupancy::Residency& residency) {
     update();
 }
 
-QSize SmMapWidget::sizeHint() const { return QSize(360, heightForWidth(360)); }
+QSize SmMapWidget::sizeHint() const {
+    return QSize(360, heightForWidth(360));
+}
 
 int SmMapWidget::heightForWidth(int width) const {
     const std::size_t n = std::max<std::size_t>(1, residency_.sms.size());
@@ -70,7 +71,7 @@ void SmMapWidget::paint(QPainter& painter, const QRectF& rect, const occupancy::
     painter.save();
     if (r.sms.empty()) {
         painter.setPen(QColor(0x66, 0x66, 0x66));
-        painter.drawText(rect, Qt::AlignCenter | Qt::TextWordWrap, QStringLiteral("No SM map for this run."));
+        painter.drawText(rect, Qt::AlignCenter | Qt::TextWordWrap, tr("No SM map for this run."));
         painter.restore();
         return;
     }
@@ -83,19 +84,23 @@ void SmMapWidget::paint(QPainter& painter, const QRectF& rect, const occupancy::
         const auto& sm = r.sms[i];
         const int col = int(i) % g.columns;
         const int row = int(i) / g.columns;
-        const QRectF cell(g.origin.x() + col * g.cell + pad / 2, g.origin.y() + row * g.cell + pad / 2,
-                          g.cell - pad, g.cell - pad);
+        const QRectF cell(g.origin.x() + col * g.cell + pad / 2,
+                          g.origin.y() + row * g.cell + pad / 2, g.cell - pad, g.cell - pad);
         painter.fillRect(cell, theme::freeSlotColor());
         // Never thinner than 2 px when non-zero: one busy warp of 64 must still show.
         auto barHeight = [&cell, maxWarps](double warps) {
-            return warps <= 0 ? 0.0 : std::max(2.0, cell.height() * std::min(1.0, warps / maxWarps));
+            return warps <= 0 ? 0.0
+                              : std::max(2.0, cell.height() * std::min(1.0, warps / maxWarps));
         };
         const double residentH = barHeight(sm.warps);
         const double busyH = barHeight(sm.busyWarps);
-        painter.fillRect(QRectF(cell.left(), cell.bottom() - residentH, cell.width(), residentH), theme::idleWarpColor());
-        painter.fillRect(QRectF(cell.left(), cell.bottom() - busyH, cell.width(), busyH), theme::busyWarpColor());
+        painter.fillRect(QRectF(cell.left(), cell.bottom() - residentH, cell.width(), residentH),
+                         theme::idleWarpColor());
+        painter.fillRect(QRectF(cell.left(), cell.bottom() - busyH, cell.width(), busyH),
+                         theme::busyWarpColor());
         // SMs that hold blocks get a strong outline: on a mostly idle GPU they are what to see.
-        painter.setPen(sm.blocks > 0 ? QPen(theme::busyWarpColor().darker(140), 2) : QPen(QColor(0x9a, 0x9a, 0x9a), 0.8));
+        painter.setPen(sm.blocks > 0 ? QPen(theme::busyWarpColor().darker(140), 2)
+                                     : QPen(QColor(0x9a, 0x9a, 0x9a), 0.8));
         painter.setBrush(Qt::NoBrush);
         painter.drawRect(cell);
         if (sm.blocks > 0 && g.cell >= 18) {
@@ -125,10 +130,10 @@ QString SmMapWidget::summary(const occupancy::Residency& r) {
         return {};
     }
     const std::size_t busySms = r.sms.size() - r.idleSms;
-    QString text = QStringLiteral("%1 of %2 SMs hold a block").arg(busySms).arg(r.sms.size());
-    text += r.idleSms > 0 ? QStringLiteral(", %1 idle").arg(r.idleSms) : QStringLiteral(", none idle");
+    QString text = tr("%1 of %2 SMs hold a block").arg(busySms).arg(r.sms.size());
+    text += r.idleSms > 0 ? tr(", %1 idle").arg(r.idleSms) : tr(", none idle");
     if (r.waves > 1) {
-        text += QStringLiteral("; the grid needs %1 waves of resident blocks")
+        text += tr("; the grid needs %1 waves of resident blocks")
                     .arg(models::toQString(trace::formatCount(r.waves)));
     }
     return text + QLatin1Char('.');
@@ -143,22 +148,24 @@ void SmMapWidget::paintEvent(QPaintEvent*) {
 bool SmMapWidget::event(QEvent* event) {
     if (event->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(event);
-        const int sm = smAt(QRectF(rect()).adjusted(2, 2, -2, -2), residency_.sms.size(), help->pos());
+        const int sm =
+            smAt(QRectF(rect()).adjusted(2, 2, -2, -2), residency_.sms.size(), help->pos());
         if (sm < 0) {
             QToolTip::showText(help->globalPos(), toolTip(), this);
             return true;
         }
         const auto& load = residency_.sms[std::size_t(sm)];
-        QToolTip::showText(help->globalPos(),
-                           QStringLiteral("<b>SM %1</b> (model)<br>%2 resident blocks<br>%3 of %4 warp slots "
-                                          "filled<br>%5 warps with work<br>%6 threads with work")
-                               .arg(sm)
-                               .arg(load.blocks)
-                               .arg(load.warps)
-                               .arg(residency_.maxWarpsPerSm)
-                               .arg(load.busyWarps)
-                               .arg(models::toQString(trace::formatCount(load.busyThreads))),
-                           this);
+        QToolTip::showText(
+            help->globalPos(),
+            QStringLiteral("<b>SM %1</b> (model)<br>%2 resident blocks<br>%3 of %4 warp slots "
+                           "filled<br>%5 warps with work<br>%6 threads with work")
+                .arg(sm)
+                .arg(load.blocks)
+                .arg(load.warps)
+                .arg(residency_.maxWarpsPerSm)
+                .arg(load.busyWarps)
+                .arg(models::toQString(trace::formatCount(load.busyThreads))),
+            this);
         return true;
     }
     return QWidget::event(event);

@@ -1,8 +1,8 @@
 #pragma once
 
-#include <QWidget>
-
 #include "slicescope/occupancy/residency.h"
+
+#include <QWidget>
 
 namespace slicescope::gui {
 

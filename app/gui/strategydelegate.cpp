@@ -1,10 +1,10 @@
 #include "gui/strategydelegate.h"
 
+#include "models/strategylistmodel.h"
+
 #include <QAbstractItemView>
 #include <QApplication>
 #include <QPainter>
-
-#include "models/strategylistmodel.h"
 
 namespace slicescope::gui {
 
@@ -24,7 +24,8 @@ QFont descriptionFont(const QFont& base) {
 }
 } // namespace
 
-QRect StrategyDelegate::textRect(const QStyleOptionViewItem& option, const QModelIndex& index) const {
+QRect StrategyDelegate::textRect(const QStyleOptionViewItem& option,
+                                 const QModelIndex& index) const {
     QStyleOptionViewItem opt = option;
     initStyleOption(&opt, index);
     const QWidget* widget = option.widget;
@@ -36,7 +37,8 @@ QRect StrategyDelegate::textRect(const QStyleOptionViewItem& option, const QMode
     return r.adjusted(kPadding, kPadding, -kPadding, -kPadding);
 }
 
-void StrategyDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const {
+void StrategyDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option,
+                             const QModelIndex& index) const {
     QStyleOptionViewItem opt = option;
     initStyleOption(&opt, index);
     opt.text.clear();
@@ -53,19 +55,22 @@ void StrategyDelegate::paint(QPainter* painter, const QStyleOptionViewItem& opti
     painter->setFont(nameFont(option.font));
     painter->setPen(text);
     const QFontMetrics nameMetrics(painter->font());
-    painter->drawText(QRect(r.left(), r.top(), r.width(), nameMetrics.height()), Qt::AlignLeft | Qt::AlignVCenter,
-                      name + (gpu ? QStringLiteral("  \u00b7 GPU") : QStringLiteral("  \u00b7 CPU")));
+    painter->drawText(
+        QRect(r.left(), r.top(), r.width(), nameMetrics.height()), Qt::AlignLeft | Qt::AlignVCenter,
+        name + (gpu ? QStringLiteral("  \u00b7 GPU") : QStringLiteral("  \u00b7 CPU")));
     painter->setFont(descriptionFont(option.font));
     QColor grey = text;
     grey.setAlphaF(0.72f);
     painter->setPen(grey);
-    painter->drawText(QRect(r.left(), r.top() + nameMetrics.height(), r.width(), r.height() - nameMetrics.height()),
+    painter->drawText(QRect(r.left(), r.top() + nameMetrics.height(), r.width(),
+                            r.height() - nameMetrics.height()),
                       Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop,
                       index.data(models::StrategyListModel::DescriptionRole).toString());
     painter->restore();
 }
 
-QSize StrategyDelegate::sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const {
+QSize StrategyDelegate::sizeHint(const QStyleOptionViewItem& option,
+                                 const QModelIndex& index) const {
     int width = option.rect.width();
     if (const auto* view = qobject_cast<const QAbstractItemView*>(option.widget)) {
         width = view->viewport()->width();
@@ -76,8 +81,9 @@ QSize StrategyDelegate::sizeHint(const QStyleOptionViewItem& option, const QMode
     const QRect r = textRect(opt, index);
     const QFontMetrics nameMetrics(nameFont(option.font));
     const QFontMetrics descMetrics(descriptionFont(option.font));
-    const QRect desc = descMetrics.boundingRect(QRect(0, 0, std::max(60, r.width()), 1000), Qt::TextWordWrap,
-                                                index.data(models::StrategyListModel::DescriptionRole).toString());
+    const QRect desc =
+        descMetrics.boundingRect(QRect(0, 0, std::max(60, r.width()), 1000), Qt::TextWordWrap,
+                                 index.data(models::StrategyListModel::DescriptionRole).toString());
     return QSize(width, nameMetrics.height() + desc.height() + 3 * kPadding);
 }
 

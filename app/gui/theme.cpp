@@ -12,16 +12,26 @@ using models::LaneKind;
 
 QColor laneColor(LaneKind kind) {
     switch (kind) {
-    case LaneKind::Api: return QColor(0x99, 0x99, 0x99);      // grey
-    case LaneKind::HtoD: return QColor(0x00, 0x9e, 0x73);     // bluish green
-    case LaneKind::Kernel: return QColor(0x00, 0x72, 0xb2);   // blue
-    case LaneKind::Memset: return QColor(0x56, 0xb4, 0xe9);   // sky blue
-    case LaneKind::DtoD: return QColor(0xf0, 0xe4, 0x42);     // yellow
-    case LaneKind::HtoH: return QColor(0xf0, 0xe4, 0x42);
-    case LaneKind::DtoH: return QColor(0xd5, 0x5e, 0x00);     // vermillion
-    case LaneKind::Host: return QColor(0xcc, 0x79, 0xa7);     // reddish purple
-    case LaneKind::Sync: return QColor(0xe6, 0x9f, 0x00);     // orange
-    case LaneKind::Overhead: return QColor(0xbb, 0xbb, 0xbb);
+    case LaneKind::Api:
+        return QColor(0x99, 0x99, 0x99); // grey
+    case LaneKind::HtoD:
+        return QColor(0x00, 0x9e, 0x73); // bluish green
+    case LaneKind::Kernel:
+        return QColor(0x00, 0x72, 0xb2); // blue
+    case LaneKind::Memset:
+        return QColor(0x56, 0xb4, 0xe9); // sky blue
+    case LaneKind::DtoD:
+        return QColor(0xf0, 0xe4, 0x42); // yellow
+    case LaneKind::HtoH:
+        return QColor(0xf0, 0xe4, 0x42);
+    case LaneKind::DtoH:
+        return QColor(0xd5, 0x5e, 0x00); // vermillion
+    case LaneKind::Host:
+        return QColor(0xcc, 0x79, 0xa7); // reddish purple
+    case LaneKind::Sync:
+        return QColor(0xe6, 0x9f, 0x00); // orange
+    case LaneKind::Overhead:
+        return QColor(0xbb, 0xbb, 0xbb);
     }
     return Qt::gray;
 }
@@ -33,23 +43,35 @@ QColor laneTextColor(LaneKind kind) {
     case LaneKind::Memset:
     case LaneKind::Sync:
     case LaneKind::Overhead:
-    case LaneKind::Api: return Qt::black;
-    default: return Qt::white;
+    case LaneKind::Api:
+        return Qt::black;
+    default:
+        return Qt::white;
     }
 }
 
 QString laneDescription(LaneKind kind) {
     switch (kind) {
-    case LaneKind::Api: return QStringLiteral("CUDA API calls on a host thread");
-    case LaneKind::HtoD: return QStringLiteral("copies host to device");
-    case LaneKind::Kernel: return QStringLiteral("kernels running on the GPU");
-    case LaneKind::Memset: return QStringLiteral("device memsets");
-    case LaneKind::DtoD: return QStringLiteral("copies device to device");
-    case LaneKind::HtoH: return QStringLiteral("copies host to host");
-    case LaneKind::DtoH: return QStringLiteral("copies device to host");
-    case LaneKind::Host: return QStringLiteral("host work timed by SliceScope");
-    case LaneKind::Sync: return QStringLiteral("waiting for the GPU");
-    case LaneKind::Overhead: return QStringLiteral("profiler overhead");
+    case LaneKind::Api:
+        return QStringLiteral("CUDA API calls on a host thread");
+    case LaneKind::HtoD:
+        return QStringLiteral("copies host to device");
+    case LaneKind::Kernel:
+        return QStringLiteral("kernels running on the GPU");
+    case LaneKind::Memset:
+        return QStringLiteral("device memsets");
+    case LaneKind::DtoD:
+        return QStringLiteral("copies device to device");
+    case LaneKind::HtoH:
+        return QStringLiteral("copies host to host");
+    case LaneKind::DtoH:
+        return QStringLiteral("copies device to host");
+    case LaneKind::Host:
+        return QStringLiteral("host work timed by SliceScope");
+    case LaneKind::Sync:
+        return QStringLiteral("waiting for the GPU");
+    case LaneKind::Overhead:
+        return QStringLiteral("profiler overhead");
     }
     return {};
 }
@@ -59,14 +81,30 @@ QBrush modelledBrush(LaneKind kind) {
     return brush;
 }
 
-QColor theoreticalColor() { return QColor(0x00, 0x72, 0xb2); }
-QColor achievedColor() { return QColor(0x00, 0x9e, 0x73); }
-QColor slotsBusyColor() { return QColor(0xd5, 0x5e, 0x00); }
-QColor busyWarpColor() { return QColor(0x00, 0x72, 0xb2); }
-QColor idleWarpColor() { return QColor(0xa6, 0xc8, 0xe6); }
-QColor freeSlotColor() { return QColor(0xf2, 0xf2, 0xf2); }
-QColor headerBandColor() { return QColor(0xec, 0xef, 0xf4); }
-QColor selectionColor() { return QColor(0x11, 0x11, 0x11); }
+QColor theoreticalColor() {
+    return QColor(0x00, 0x72, 0xb2);
+}
+QColor achievedColor() {
+    return QColor(0x00, 0x9e, 0x73);
+}
+QColor slotsBusyColor() {
+    return QColor(0xd5, 0x5e, 0x00);
+}
+QColor busyWarpColor() {
+    return QColor(0x00, 0x72, 0xb2);
+}
+QColor idleWarpColor() {
+    return QColor(0xa6, 0xc8, 0xe6);
+}
+QColor freeSlotColor() {
+    return QColor(0xf2, 0xf2, 0xf2);
+}
+QColor headerBandColor() {
+    return QColor(0xec, 0xef, 0xf4);
+}
+QColor selectionColor() {
+    return QColor(0x11, 0x11, 0x11);
+}
 
 QFont plotFont(double pointSize, bool bold) {
     QFont font = QApplication::font();
@@ -75,7 +113,11 @@ QFont plotFont(double pointSize, bool bold) {
     return font;
 }
 
-double presentationScale() { return gPresentationScale; }
-void setPresentationScale(double scale) { gPresentationScale = scale; }
+double presentationScale() {
+    return gPresentationScale;
+}
+void setPresentationScale(double scale) {
+    gPresentationScale = scale;
+}
 
 } // namespace slicescope::gui::theme

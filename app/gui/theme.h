@@ -1,18 +1,18 @@
 #pragma once
 
+#include "models/timelinelanes.h"
+
 #include <QBrush>
 #include <QColor>
 #include <QFont>
 #include <QString>
-
-#include "models/timelinelanes.h"
 
 // Colours and fonts shared by every view and by exports, chosen to stay apart on a projector
 // and for the common colour-vision deficiencies (Okabe-Ito palette).
 namespace slicescope::gui::theme {
 
 QColor laneColor(models::LaneKind kind);
-QColor laneTextColor(models::LaneKind kind); // legible on laneColor
+QColor laneTextColor(models::LaneKind kind);    // legible on laneColor
 QString laneDescription(models::LaneKind kind); // for the legend and tooltips
 // Fill for modelled runs: the lane colour, hatched, so a modelled bar never passes for a
 // measured one (also in greyscale prints).

@@ -4,7 +4,9 @@
 
 namespace slicescope::gui {
 
-TimeTicker::TimeTicker() { setTickCount(8); }
+TimeTicker::TimeTicker() {
+    setTickCount(8);
+}
 
 std::pair<double, QString> TimeTicker::unitFor(double stepNs) {
     if (stepNs >= 1e8) {
@@ -35,6 +37,8 @@ double TimeTicker::getTickStep(const QCPRange& range) {
     return stepNs_;
 }
 
-QString TimeTicker::getTickLabel(double tick, const QLocale&, QChar, int) { return label(tick, stepNs_); }
+QString TimeTicker::getTickLabel(double tick, const QLocale&, QChar, int) {
+    return label(tick, stepNs_);
+}
 
 } // namespace slicescope::gui

@@ -17,7 +17,8 @@ class TimeTicker : public QCPAxisTicker {
 
   protected:
     double getTickStep(const QCPRange& range) override;
-    QString getTickLabel(double tick, const QLocale& locale, QChar formatChar, int precision) override;
+    QString getTickLabel(double tick, const QLocale& locale, QChar formatChar,
+                         int precision) override;
 
   private:
     double stepNs_ = 1;

@@ -1,22 +1,22 @@
 #include "models/cliplan.h"
 
-#include <QDir>
-
 #include "models/runentry.h"
 #include "slicescope/problem/problem.h"
 #include "slicescope/strategy/strategy.h"
+
+#include <QDir>
 
 namespace slicescope::models {
 
 namespace {
 
 QStringList problemArguments(const RunConfig& c) {
-    return {QStringLiteral("--shape"), QStringLiteral("%1x%2x%3").arg(c.r).arg(c.c).arg(c.n),
-            QStringLiteral("--dtype"), c.dtype,
-            QStringLiteral("--work"),  QString::number(c.work),
-            QStringLiteral("--block"), c.block,
-            QStringLiteral("--memory"), c.memory,
-            QStringLiteral("--repeat"), QString::number(c.repeat),
+    return {QStringLiteral("--shape"),   QStringLiteral("%1x%2x%3").arg(c.r).arg(c.c).arg(c.n),
+            QStringLiteral("--dtype"),   c.dtype,
+            QStringLiteral("--work"),    QString::number(c.work),
+            QStringLiteral("--block"),   c.block,
+            QStringLiteral("--memory"),  c.memory,
+            QStringLiteral("--repeat"),  QString::number(c.repeat),
             QStringLiteral("--progress")};
 }
 
@@ -48,9 +48,10 @@ RunPlan planRun(const RunConfig& c, const QString& outputDir, int sequence) {
         (strategy::isGpu(*id) ? gpu : cpu) << name;
     }
     if (!gpu.isEmpty() && c.device.kind == DeviceChoice::Kind::None) {
-        plan.error = QStringLiteral("GPU strategies (%1) need a device: no GPU was found here, so choose a "
-                                    "preset to model them, or untick them.")
-                         .arg(gpu.join(QStringLiteral(", ")));
+        plan.error =
+            QStringLiteral("GPU strategies (%1) need a device: no GPU was found here, so choose a "
+                           "preset to model them, or untick them.")
+                .arg(gpu.join(QStringLiteral(", ")));
         return plan;
     }
     const QString stem = QDir(outputDir).filePath(QStringLiteral("run-%1").arg(sequence));
@@ -60,15 +61,16 @@ RunPlan planRun(const RunConfig& c, const QString& outputDir, int sequence) {
         job.outputPath = stem + QStringLiteral("-gpu.json");
         job.arguments = QStringList{QStringLiteral("run")} + problemArguments(c) +
                         QStringList{QStringLiteral("--strategy"), gpu.join(QLatin1Char(',')),
-                                    QStringLiteral("-o"), job.outputPath,
-                                    QStringLiteral("--device"), QString::number(c.device.index)};
+                                    QStringLiteral("-o"),         job.outputPath,
+                                    QStringLiteral("--device"),   QString::number(c.device.index)};
         if (c.counters) {
             job.arguments << QStringLiteral("--counters");
         }
         if (c.sampleOccupancy) {
             job.arguments << QStringLiteral("--sample-occupancy");
         }
-        job.label = QStringLiteral("measured on %1: %2").arg(c.device.name, gpu.join(QStringLiteral(", ")));
+        job.label =
+            QStringLiteral("measured on %1: %2").arg(c.device.name, gpu.join(QStringLiteral(", ")));
         plan.jobs << job;
     }
     // Each CPU strategy alone: its run reaches the session (and the autosave) as soon as it is
@@ -77,8 +79,9 @@ RunPlan planRun(const RunConfig& c, const QString& outputDir, int sequence) {
         CliJob job;
         job.strategies = {name};
         job.outputPath = stem + QLatin1Char('-') + name + QStringLiteral(".json");
-        job.arguments = QStringList{QStringLiteral("run")} + problemArguments(c) +
-                        QStringList{QStringLiteral("--strategy"), name, QStringLiteral("-o"), job.outputPath};
+        job.arguments =
+            QStringList{QStringLiteral("run")} + problemArguments(c) +
+            QStringList{QStringLiteral("--strategy"), name, QStringLiteral("-o"), job.outputPath};
         job.label = QStringLiteral("measured on the CPU: %1").arg(name);
         plan.jobs << job;
     }
@@ -89,9 +92,10 @@ RunPlan planRun(const RunConfig& c, const QString& outputDir, int sequence) {
         job.outputPath = stem + QStringLiteral("-modelled.json");
         job.arguments = QStringList{QStringLiteral("model")} + problemArguments(c) +
                         QStringList{QStringLiteral("--strategy"), gpu.join(QLatin1Char(',')),
-                                    QStringLiteral("--device"), c.device.presetId,
-                                    QStringLiteral("-o"), job.outputPath};
-        job.label = QStringLiteral("modelled on %1: %2").arg(c.device.name, gpu.join(QStringLiteral(", ")));
+                                    QStringLiteral("--device"),   c.device.presetId,
+                                    QStringLiteral("-o"),         job.outputPath};
+        job.label =
+            QStringLiteral("modelled on %1: %2").arg(c.device.name, gpu.join(QStringLiteral(", ")));
         plan.jobs << job;
     }
     return plan;

@@ -1,11 +1,11 @@
 #pragma once
 
+#include "models/devicelistmodel.h"
+
 #include <QList>
 #include <QMetaType>
 #include <QString>
 #include <QStringList>
-
-#include "models/devicelistmodel.h"
 
 namespace slicescope::models {
 
@@ -27,9 +27,9 @@ struct RunConfig {
 
 // One slicescope-cli invocation.
 struct CliJob {
-    QString label;           // "CPU: cpu-serial, cpu-parallel" / "modelled on NVIDIA H200: ..."
-    QStringList arguments;   // after the program name
-    QString outputPath;      // the trace file it writes
+    QString label;         // "CPU: cpu-serial, cpu-parallel" / "modelled on NVIDIA H200: ..."
+    QStringList arguments; // after the program name
+    QString outputPath;    // the trace file it writes
     QStringList strategies;
     bool modelled = false;
     // `record` of an outside program: its trace is written whatever the program's exit status

@@ -8,15 +8,15 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTimer>
-
 #include <algorithm>
-
 #include <csignal>
 
 #ifdef Q_OS_LINUX
 #include <sys/prctl.h>
 #include <unistd.h>
 #endif
+
+#include "slicescope/core/progressline.h"
 
 namespace slicescope::models {
 
@@ -54,7 +54,9 @@ void endWithThisProcess(QProcess& process, int signal) {
 #endif
 }
 
-qint64 CliRunner::childPid() const { return process_ ? process_->processId() : 0; }
+qint64 CliRunner::childPid() const {
+    return process_ ? process_->processId() : 0;
+}
 
 bool CliRunner::start(const QList<CliJob>& jobs) {
     if (isRunning() || jobs.isEmpty()) {
@@ -132,19 +134,16 @@ void CliRunner::handleLine(const QString& line) {
     if (line.isEmpty()) {
         return;
     }
-    static const QString prefix = QStringLiteral("progress ");
-    if (!line.startsWith(prefix)) {
+    const std::string text = line.toStdString();
+    const auto p = core::parseRunProgressLine(text);
+    if (!core::isProgressLine(text) || !p) {
         emit logLine(line);
         return;
     }
-    const QJsonObject o = QJsonDocument::fromJson(line.mid(prefix.size()).toUtf8()).object();
-    const int count = std::max(1, o.value(QStringLiteral("count")).toInt(1));
-    const int index = std::clamp(o.value(QStringLiteral("index")).toInt(), 0, count - 1);
-    const double fraction = std::clamp(o.value(QStringLiteral("fraction")).toDouble(), 0.0, 1.0);
-    const double withinJob = (index + fraction) / count;
+    const double withinJob = (double(p->index) + p->fraction) / double(p->count);
     const double overall = (current_ + withinJob) / std::max<qsizetype>(1, jobs_.size());
-    emit progress(overall, o.value(QStringLiteral("strategy")).toString() + QStringLiteral(": ") +
-                               o.value(QStringLiteral("stage")).toString());
+    emit progress(overall, QString::fromStdString(p->strategy) + QStringLiteral(": ") +
+                               QString::fromStdString(p->stage));
 }
 
 void CliRunner::readErrors() {
@@ -162,9 +161,8 @@ void CliRunner::readErrors() {
 void CliRunner::handleErrorLine(const QByteArray& line) {
     // `record` keeps stdout for the recorded program and reports progress on stderr; its
     // fraction is unknown (a program runs as long as it runs): -1.
-    static const QByteArray prefix = QByteArrayLiteral("progress {");
-    if (line.startsWith(prefix)) {
-        emit progress(-1.0, recordProgressText(line.mid(prefix.size() - 1)));
+    if (core::isProgressLine(std::string_view(line.constData(), std::size_t(line.size())))) {
+        emit progress(-1.0, recordProgressText(line));
         return;
     }
     const QString text = QString::fromUtf8(line);
@@ -179,7 +177,8 @@ void CliRunner::onProcessError(QProcess::ProcessError error) {
         return; // crashes and exits arrive through finished()
     }
     const CliJob job = jobs_[current_];
-    const QString message = QStringLiteral("Could not start %1: %2").arg(program_, process_->errorString());
+    const QString message =
+        QStringLiteral("Could not start %1: %2").arg(program_, process_->errorString());
     finishProcess();
     emit jobFailed(job, message);
     startNext();
@@ -214,14 +213,16 @@ void CliRunner::onProcessFinished(int exitCode, QProcess::ExitStatus status) {
         emit jobSucceeded(job, job.outputPath);
     } else if (job.recording && !cancelled_ && !crashed) {
         // No trace: the program could not be started (127, 126) or record itself failed.
-        emit jobFailed(job, errors.isEmpty() ? QStringLiteral("slicescope-cli record exited with status %1")
-                                                   .arg(exitCode)
-                                             : errors);
+        emit jobFailed(
+            job, errors.isEmpty()
+                     ? QStringLiteral("slicescope-cli record exited with status %1").arg(exitCode)
+                     : errors);
     } else if (cancelled_) {
         emit jobFailed(job, QStringLiteral("Cancelled: %1").arg(job.label));
     } else if (crashed) {
-        emit jobFailed(job, QStringLiteral("slicescope-cli crashed while running %1%2").arg(
-                                job.label, errors.isEmpty() ? QString() : QStringLiteral(": ") + errors));
+        emit jobFailed(
+            job, QStringLiteral("slicescope-cli crashed while running %1%2")
+                     .arg(job.label, errors.isEmpty() ? QString() : QStringLiteral(": ") + errors));
     } else {
         // Exit 1 can still leave a trace of the strategies that succeeded.
         const bool wrote = (exitCode == 0 || exitCode == 1) && QFileInfo::exists(job.outputPath);
@@ -229,11 +230,12 @@ void CliRunner::onProcessFinished(int exitCode, QProcess::ExitStatus status) {
             emit jobSucceeded(job, job.outputPath);
         }
         if (exitCode != 0) {
-            emit jobFailed(job, errors.isEmpty()
-                                    ? QStringLiteral("slicescope-cli exited with status %1 while running %2")
-                                          .arg(exitCode)
-                                          .arg(job.label)
-                                    : errors);
+            emit jobFailed(
+                job, errors.isEmpty()
+                         ? QStringLiteral("slicescope-cli exited with status %1 while running %2")
+                               .arg(exitCode)
+                               .arg(job.label)
+                         : errors);
         }
     }
     startNext();

@@ -1,14 +1,13 @@
 #pragma once
 
+#include "models/cliplan.h"
+
 #include <QElapsedTimer>
 #include <QList>
 #include <QObject>
 #include <QPointer>
 #include <QProcess>
-
 #include <csignal>
-
-#include "models/cliplan.h"
 
 namespace slicescope::models {
 

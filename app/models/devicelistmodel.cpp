@@ -16,7 +16,8 @@ bool DeviceListModel::setFromJson(const QByteArray& json, QString* error) {
     if (!ok) {
         if (error) {
             *error = parseError.error != QJsonParseError::NoError
-                         ? QStringLiteral("the device list is not JSON: %1").arg(parseError.errorString())
+                         ? QStringLiteral("the device list is not JSON: %1")
+                               .arg(parseError.errorString())
                          : QStringLiteral("the device list is not a JSON object");
         }
     }
@@ -54,7 +55,9 @@ bool DeviceListModel::setFromJson(const QByteArray& json, QString* error) {
     return ok;
 }
 
-int DeviceListModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(devices_.size()); }
+int DeviceListModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : int(devices_.size());
+}
 
 QVariant DeviceListModel::data(const QModelIndex& index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) {
@@ -68,27 +71,37 @@ QVariant DeviceListModel::data(const QModelIndex& index, int role) const {
                         : QStringLiteral("%1 (modelled)").arg(d.name);
     case Qt::ToolTipRole:
         return detected
-                   ? QStringLiteral("%1: compute capability %2, %3 SMs. GPU strategies run on it under CUPTI.")
+                   ? QStringLiteral(
+                         "%1: compute capability %2, %3 SMs. GPU strategies run on it under CUPTI.")
                          .arg(d.name, d.computeCapability)
                          .arg(d.smCount)
-                   : QStringLiteral("%1 (preset %2): compute capability %3, %4 SMs. No GPU is used: the model "
-                                    "predicts copies and kernels from the preset's figures, and the runs are "
-                                    "marked modelled everywhere.%5")
+                   : QStringLiteral(
+                         "%1 (preset %2): compute capability %3, %4 SMs. No GPU is used: the model "
+                         "predicts copies and kernels from the preset's figures, and the runs are "
+                         "marked modelled everywhere.%5")
                          .arg(d.name, d.presetId, d.computeCapability)
                          .arg(d.smCount)
-                         .arg(d.modelOnly ? QStringLiteral(" (CUDA 13 cannot run on it; modelling still works.)")
-                                          : QString());
-    case KindRole: return int(d.kind);
-    case KeyRole: return keyOf(d);
-    default: return {};
+                         .arg(d.modelOnly
+                                  ? QStringLiteral(
+                                        " (CUDA 13 cannot run on it; modelling still works.)")
+                                  : QString());
+    case KindRole:
+        return int(d.kind);
+    case KeyRole:
+        return keyOf(d);
+    default:
+        return {};
     }
 }
 
 QString DeviceListModel::keyOf(const DeviceChoice& device) {
     switch (device.kind) {
-    case DeviceChoice::Kind::Detected: return QStringLiteral("gpu:") + QString::number(device.index);
-    case DeviceChoice::Kind::Preset: return QStringLiteral("preset:") + device.presetId;
-    case DeviceChoice::Kind::None: break;
+    case DeviceChoice::Kind::Detected:
+        return QStringLiteral("gpu:") + QString::number(device.index);
+    case DeviceChoice::Kind::Preset:
+        return QStringLiteral("preset:") + device.presetId;
+    case DeviceChoice::Kind::None:
+        break;
     }
     return {};
 }

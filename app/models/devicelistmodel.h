@@ -3,7 +3,6 @@
 #include <QAbstractListModel>
 #include <QByteArray>
 #include <QString>
-
 #include <vector>
 
 namespace slicescope::models {
@@ -13,9 +12,9 @@ namespace slicescope::models {
 struct DeviceChoice {
     enum class Kind { None, Detected, Preset };
     Kind kind = Kind::None;
-    int index = 0;     // CUDA ordinal (Detected)
-    QString presetId;  // "h200" (Preset)
-    QString name;      // "NVIDIA H200"
+    int index = 0;    // CUDA ordinal (Detected)
+    QString presetId; // "h200" (Preset)
+    QString name;     // "NVIDIA H200"
     QString computeCapability;
     int smCount = 0;
     bool modelOnly = false; // a preset CUDA 13 cannot run (cc < 7.5): fine to model

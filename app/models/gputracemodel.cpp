@@ -9,13 +9,21 @@ using trace::ActivityKind;
 
 namespace {
 
-QString dim3Text(const Dim3& d) { return QStringLiteral("(%1 %2 %3)").arg(d.x).arg(d.y).arg(d.z); }
+QString dim3Text(const Dim3& d) {
+    return QStringLiteral("(%1 %2 %3)").arg(d.x).arg(d.y).arg(d.z);
+}
 
-QString durationText(std::int64_t ns) { return toQString(trace::formatDurationNs(ns)); }
+QString durationText(std::int64_t ns) {
+    return toQString(trace::formatDurationNs(ns));
+}
 
-QString bytesText(std::uint64_t bytes) { return toQString(trace::formatBytes(bytes)); }
+QString bytesText(std::uint64_t bytes) {
+    return toQString(trace::formatBytes(bytes));
+}
 
-bool hasMemoryKinds(ActivityKind kind) { return trace::isCopy(kind); }
+bool hasMemoryKinds(ActivityKind kind) {
+    return trace::isCopy(kind);
+}
 
 } // namespace
 
@@ -28,12 +36,23 @@ QString activityName(const trace::Run& run, const Activity& a) {
     const QString name = toQString(run.name(a));
     QString bracket;
     switch (a.kind) {
-    case ActivityKind::HtoD: bracket = QStringLiteral("[CUDA memcpy HtoD]"); break;
-    case ActivityKind::DtoH: bracket = QStringLiteral("[CUDA memcpy DtoH]"); break;
-    case ActivityKind::DtoD: bracket = QStringLiteral("[CUDA memcpy DtoD]"); break;
-    case ActivityKind::HtoH: bracket = QStringLiteral("[CUDA memcpy HtoH]"); break;
-    case ActivityKind::Memset: bracket = QStringLiteral("[CUDA memset]"); break;
-    default: break;
+    case ActivityKind::HtoD:
+        bracket = QStringLiteral("[CUDA memcpy HtoD]");
+        break;
+    case ActivityKind::DtoH:
+        bracket = QStringLiteral("[CUDA memcpy DtoH]");
+        break;
+    case ActivityKind::DtoD:
+        bracket = QStringLiteral("[CUDA memcpy DtoD]");
+        break;
+    case ActivityKind::HtoH:
+        bracket = QStringLiteral("[CUDA memcpy HtoH]");
+        break;
+    case ActivityKind::Memset:
+        bracket = QStringLiteral("[CUDA memset]");
+        break;
+    default:
+        break;
     }
     if (bracket.isEmpty()) {
         return name.isEmpty() ? toQString(trace::toString(a.kind)) : name;
@@ -41,34 +60,41 @@ QString activityName(const trace::Run& run, const Activity& a) {
     return name.isEmpty() ? bracket : bracket + QLatin1Char(' ') + name;
 }
 
-QString activityTooltip(const trace::Run& run, const Activity& a, std::int64_t originNs, const QString& runId) {
+QString activityTooltip(const trace::Run& run, const Activity& a, std::int64_t originNs,
+                        const QString& runId) {
     QString rows;
     auto row = [&rows](const QString& key, const QString& value) {
         if (!value.isEmpty()) {
-            rows += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(key, value.toHtmlEscaped());
+            rows += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>")
+                        .arg(key, value.toHtmlEscaped());
         }
     };
     row(QStringLiteral("Name"), activityName(run, a));
-    row(QStringLiteral("Run"), runId + (run.mode == trace::RunMode::Modelled ? QStringLiteral(" (modelled)") : QString()));
+    row(QStringLiteral("Run"),
+        runId + (run.mode == trace::RunMode::Modelled ? QStringLiteral(" (modelled)") : QString()));
     row(QStringLiteral("Start"), durationText(a.startNs - originNs));
     row(QStringLiteral("Duration"), durationText(a.durationNs()));
     if (a.kind == ActivityKind::Kernel) {
         row(QStringLiteral("Grid Size"), dim3Text(a.grid));
         row(QStringLiteral("Block Size"), dim3Text(a.block));
-        row(QStringLiteral("Regs"), a.registersPerThread ? QString::number(a.registersPerThread) : QString());
+        row(QStringLiteral("Regs"),
+            a.registersPerThread ? QString::number(a.registersPerThread) : QString());
         row(QStringLiteral("SSMem"), bytesText(a.staticSharedBytes));
         row(QStringLiteral("DSMem"), bytesText(a.dynamicSharedBytes));
         if (!std::isnan(a.theoreticalOccupancy)) {
-            row(QStringLiteral("Theoretical occupancy"), toQString(trace::formatPercent(a.theoreticalOccupancy)));
+            row(QStringLiteral("Theoretical occupancy"),
+                toQString(trace::formatPercent(a.theoreticalOccupancy)));
         }
         if (!std::isnan(a.achievedOccupancy)) {
-            row(QStringLiteral("Achieved occupancy"), toQString(trace::formatPercent(a.achievedOccupancy)));
+            row(QStringLiteral("Achieved occupancy"),
+                toQString(trace::formatPercent(a.achievedOccupancy)));
         }
     }
     if (a.bytes > 0) {
         row(QStringLiteral("Size"), bytesText(a.bytes));
         if (throughputGBps(a) > 0) {
-            row(QStringLiteral("Throughput"), QString::number(throughputGBps(a), 'f', 2) + QStringLiteral(" GB/s"));
+            row(QStringLiteral("Throughput"),
+                QString::number(throughputGBps(a), 'f', 2) + QStringLiteral(" GB/s"));
         }
     }
     if (hasMemoryKinds(a.kind)) {
@@ -79,7 +105,8 @@ QString activityTooltip(const trace::Run& run, const Activity& a, std::int64_t o
         row(QStringLiteral("Device"), toQString(run.device.name));
         row(QStringLiteral("Stream"), QString::number(a.stream));
     } else {
-        row(QStringLiteral("Thread"), a.threadId == 0 ? QStringLiteral("main") : QString::number(a.threadId));
+        row(QStringLiteral("Thread"),
+            a.threadId == 0 ? QStringLiteral("main") : QString::number(a.threadId));
     }
     if (a.correlationId) {
         row(QStringLiteral("Correlation"), QString::number(a.correlationId));
@@ -108,25 +135,33 @@ int GpuTraceModel::rowCount(const QModelIndex& parent) const {
     return parent.isValid() || !entry_ ? 0 : int(entry_->run->activities.size());
 }
 
-int GpuTraceModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int GpuTraceModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QVariant GpuTraceModel::data(const QModelIndex& index, int role) const {
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid) || !entry_) {
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid) ||
+        !entry_) {
         return {};
     }
     const trace::Run& run = *entry_->run;
     const Activity& a = run.activities[std::size_t(index.row())];
     switch (role) {
-    case KindRole: return int(a.kind);
-    case IsDeviceRole: return trace::isDeviceActivity(a.kind);
-    case ActivityIndexRole: return index.row();
-    case Qt::ToolTipRole: return activityTooltip(run, a, originNs_, entry_->id);
+    case KindRole:
+        return int(a.kind);
+    case IsDeviceRole:
+        return trace::isDeviceActivity(a.kind);
+    case ActivityIndexRole:
+        return index.row();
+    case Qt::ToolTipRole:
+        return activityTooltip(run, a, originNs_, entry_->id);
     case Qt::TextAlignmentRole:
-        return index.column() == NameColumn || index.column() == SrcMemColumn || index.column() == DstMemColumn ||
-                       index.column() == DeviceColumn
+        return index.column() == NameColumn || index.column() == SrcMemColumn ||
+                       index.column() == DstMemColumn || index.column() == DeviceColumn
                    ? int(Qt::AlignLeft | Qt::AlignVCenter)
                    : int(Qt::AlignRight | Qt::AlignVCenter);
-    default: break;
+    default:
+        break;
     }
     const bool sort = role == SortRole;
     if (role != Qt::DisplayRole && !sort) {
@@ -135,7 +170,8 @@ QVariant GpuTraceModel::data(const QModelIndex& index, int role) const {
     const bool kernel = a.kind == ActivityKind::Kernel;
     switch (index.column()) {
     case StartColumn:
-        return sort ? QVariant(qlonglong(a.startNs - originNs_)) : QVariant(durationText(a.startNs - originNs_));
+        return sort ? QVariant(qlonglong(a.startNs - originNs_))
+                    : QVariant(durationText(a.startNs - originNs_));
     case DurationColumn:
         return sort ? QVariant(qlonglong(a.durationNs())) : QVariant(durationText(a.durationNs()));
     case GridColumn:
@@ -173,20 +209,25 @@ QVariant GpuTraceModel::data(const QModelIndex& index, int role) const {
         if (gbps <= 0) {
             return sort ? QVariant(0.0) : QVariant();
         }
-        return sort ? QVariant(gbps) : QVariant(QString::number(gbps, 'f', 2) + QStringLiteral(" GB/s"));
+        return sort ? QVariant(gbps)
+                    : QVariant(QString::number(gbps, 'f', 2) + QStringLiteral(" GB/s"));
     }
     case SrcMemColumn:
         return hasMemoryKinds(a.kind) ? toQString(trace::toString(a.srcKind)) : QString();
     case DstMemColumn:
         return hasMemoryKinds(a.kind) ? toQString(trace::toString(a.dstKind)) : QString();
-    case DeviceColumn: return trace::isDeviceActivity(a.kind) ? toQString(run.device.name) : QStringLiteral("host");
+    case DeviceColumn:
+        return trace::isDeviceActivity(a.kind) ? toQString(run.device.name)
+                                               : QStringLiteral("host");
     case StreamColumn:
         if (!trace::isDeviceActivity(a.kind)) {
             return sort ? QVariant(-1) : QVariant();
         }
         return int(a.stream);
-    case NameColumn: return activityName(run, a);
-    default: return {};
+    case NameColumn:
+        return activityName(run, a);
+    default:
+        return {};
     }
 }
 
@@ -196,32 +237,52 @@ QVariant GpuTraceModel::headerData(int section, Qt::Orientation orientation, int
     }
     if (role == Qt::ToolTipRole) {
         switch (section) {
-        case StartColumn: return QStringLiteral("Start, relative to the run's first activity");
-        case RegistersColumn: return QStringLiteral("Registers per thread");
-        case StaticSharedColumn: return QStringLiteral("Static shared memory per block");
-        case DynamicSharedColumn: return QStringLiteral("Dynamic shared memory per block");
-        default: return {};
+        case StartColumn:
+            return QStringLiteral("Start, relative to the run's first activity");
+        case RegistersColumn:
+            return QStringLiteral("Registers per thread");
+        case StaticSharedColumn:
+            return QStringLiteral("Static shared memory per block");
+        case DynamicSharedColumn:
+            return QStringLiteral("Dynamic shared memory per block");
+        default:
+            return {};
         }
     }
     if (role != Qt::DisplayRole) {
         return {};
     }
     switch (section) {
-    case StartColumn: return QStringLiteral("Start");
-    case DurationColumn: return QStringLiteral("Duration");
-    case GridColumn: return QStringLiteral("Grid Size");
-    case BlockColumn: return QStringLiteral("Block Size");
-    case RegistersColumn: return QStringLiteral("Regs*");
-    case StaticSharedColumn: return QStringLiteral("SSMem*");
-    case DynamicSharedColumn: return QStringLiteral("DSMem*");
-    case SizeColumn: return QStringLiteral("Size");
-    case ThroughputColumn: return QStringLiteral("Throughput");
-    case SrcMemColumn: return QStringLiteral("SrcMemType");
-    case DstMemColumn: return QStringLiteral("DstMemType");
-    case DeviceColumn: return QStringLiteral("Device");
-    case StreamColumn: return QStringLiteral("Stream");
-    case NameColumn: return QStringLiteral("Name");
-    default: return {};
+    case StartColumn:
+        return QStringLiteral("Start");
+    case DurationColumn:
+        return QStringLiteral("Duration");
+    case GridColumn:
+        return QStringLiteral("Grid Size");
+    case BlockColumn:
+        return QStringLiteral("Block Size");
+    case RegistersColumn:
+        return QStringLiteral("Regs*");
+    case StaticSharedColumn:
+        return QStringLiteral("SSMem*");
+    case DynamicSharedColumn:
+        return QStringLiteral("DSMem*");
+    case SizeColumn:
+        return QStringLiteral("Size");
+    case ThroughputColumn:
+        return QStringLiteral("Throughput");
+    case SrcMemColumn:
+        return QStringLiteral("SrcMemType");
+    case DstMemColumn:
+        return QStringLiteral("DstMemType");
+    case DeviceColumn:
+        return QStringLiteral("Device");
+    case StreamColumn:
+        return QStringLiteral("Stream");
+    case NameColumn:
+        return QStringLiteral("Name");
+    default:
+        return {};
     }
 }
 

@@ -1,8 +1,8 @@
 #pragma once
 
-#include <QAbstractTableModel>
-
 #include "models/runentry.h"
+
+#include <QAbstractTableModel>
 
 namespace slicescope::models {
 
@@ -45,7 +45,8 @@ class GpuTraceModel : public QAbstractTableModel {
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
 
   private:
     ConstRunEntryPtr entry_;
@@ -58,7 +59,7 @@ double throughputGBps(const trace::Activity& activity);
 // nvprof's name for an activity: the kernel's name, or "[CUDA memcpy HtoD]" and the like.
 QString activityName(const trace::Run& run, const trace::Activity& activity);
 // Every nvprof field of an activity as rich text, for tooltips (times relative to originNs).
-QString activityTooltip(const trace::Run& run, const trace::Activity& activity, std::int64_t originNs,
-                        const QString& runId);
+QString activityTooltip(const trace::Run& run, const trace::Activity& activity,
+                        std::int64_t originNs, const QString& runId);
 
 } // namespace slicescope::models

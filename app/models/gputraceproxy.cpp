@@ -1,13 +1,12 @@
 #include "models/gputraceproxy.h"
 
+#include "models/gputracemodel.h"
+
 #include <QFutureWatcher>
 #include <QtConcurrent/QtConcurrentRun>
-
 #include <algorithm>
 #include <unordered_map>
 #include <utility>
-
-#include "models/gputracemodel.h"
 
 namespace slicescope::models {
 

@@ -1,11 +1,10 @@
 #pragma once
 
-#include <QAbstractProxyModel>
+#include "models/runentry.h"
 
+#include <QAbstractProxyModel>
 #include <cstdint>
 #include <vector>
-
-#include "models/runentry.h"
 
 namespace slicescope::models {
 

@@ -1,25 +1,35 @@
 #include "models/kernelgroups.h"
 
+#include "models/runentry.h"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
 #include <tuple>
 
-#include "models/runentry.h"
-
 namespace slicescope::models {
 
 namespace {
 
-using Key = std::tuple<std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t,
-                       std::uint32_t, std::uint16_t, std::uint32_t, std::uint32_t>;
+using Key = std::tuple<std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t,
+                       std::uint32_t, std::uint32_t, std::uint16_t, std::uint32_t, std::uint32_t>;
 
 Key keyOf(const trace::Activity& a) {
-    return {a.nameId, a.grid.x, a.grid.y, a.grid.z, a.block.x, a.block.y, a.block.z, a.registersPerThread,
-            a.staticSharedBytes, a.dynamicSharedBytes};
+    return {a.nameId,
+            a.grid.x,
+            a.grid.y,
+            a.grid.z,
+            a.block.x,
+            a.block.y,
+            a.block.z,
+            a.registersPerThread,
+            a.staticSharedBytes,
+            a.dynamicSharedBytes};
 }
 
-QString dims(const Dim3& d) { return QStringLiteral("%1\u00d7%2\u00d7%3").arg(d.x).arg(d.y).arg(d.z); }
+QString dims(const Dim3& d) {
+    return QStringLiteral("%1\u00d7%2\u00d7%3").arg(d.x).arg(d.y).arg(d.z);
+}
 
 } // namespace
 
@@ -60,7 +70,8 @@ QVector<KernelGroup> kernelGroups(const trace::Run& run) {
         g.totalNs += a.durationNs();
         if (!std::isnan(a.achievedOccupancy)) {
             const int n = ++measured[std::size_t(it->second)];
-            g.achieved = g.achieved.value_or(0.0) + (a.achievedOccupancy - g.achieved.value_or(0.0)) / n;
+            g.achieved =
+                g.achieved.value_or(0.0) + (a.achievedOccupancy - g.achieved.value_or(0.0)) / n;
         }
     }
     return groups;
@@ -71,11 +82,13 @@ QVector<KernelGroup> longestKernelGroups(const QVector<KernelGroup>& groups, int
         return groups;
     }
     QVector<KernelGroup> longest = groups;
-    std::stable_sort(longest.begin(), longest.end(),
-                     [](const KernelGroup& a, const KernelGroup& b) { return a.totalNs > b.totalNs; });
+    std::stable_sort(
+        longest.begin(), longest.end(),
+        [](const KernelGroup& a, const KernelGroup& b) { return a.totalNs > b.totalNs; });
     longest.resize(std::max(0, count));
-    std::sort(longest.begin(), longest.end(),
-              [](const KernelGroup& a, const KernelGroup& b) { return a.firstActivity < b.firstActivity; });
+    std::sort(longest.begin(), longest.end(), [](const KernelGroup& a, const KernelGroup& b) {
+        return a.firstActivity < b.firstActivity;
+    });
     return longest;
 }
 

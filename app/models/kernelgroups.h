@@ -1,11 +1,10 @@
 #pragma once
 
+#include "slicescope/trace/trace.h"
+
 #include <QString>
 #include <QVector>
-
 #include <optional>
-
-#include "slicescope/trace/trace.h"
 
 namespace slicescope::models {
 

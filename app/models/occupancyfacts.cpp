@@ -1,16 +1,20 @@
 #include "models/occupancyfacts.h"
 
-#include <algorithm>
-
+#include "models/runnaming.h"
 #include "slicescope/occupancy/occupancycalculator.h"
+
+#include <QHash>
+#include <algorithm>
 
 namespace slicescope::models {
 
-QString limiterInPlainWords(const std::string& limiter, const device::DeviceSpec& d, std::uint32_t blocksPerSm,
-                            std::uint32_t blockSize) {
-    const QString blocks = blocksPerSm == 1 ? QStringLiteral("1 block") : QStringLiteral("%1 blocks").arg(blocksPerSm);
+QString limiterInPlainWords(const std::string& limiter, const device::DeviceSpec& d,
+                            std::uint32_t blocksPerSm, std::uint32_t blockSize) {
+    const QString blocks =
+        blocksPerSm == 1 ? QStringLiteral("1 block") : QStringLiteral("%1 blocks").arg(blocksPerSm);
     if (limiter == "warps") {
-        return QStringLiteral("Limiter: warps. Each SM runs at most %1 warps (%2 threads); blocks of %3 threads "
+        return QStringLiteral("Limiter: warps. Each SM runs at most %1 warps (%2 threads); blocks "
+                              "of %3 threads "
                               "fill that with %4.")
             .arg(d.maxWarpsPerSm)
             .arg(d.maxThreadsPerSm)
@@ -18,18 +22,21 @@ QString limiterInPlainWords(const std::string& limiter, const device::DeviceSpec
             .arg(blocks);
     }
     if (limiter == "blocks") {
-        return QStringLiteral("Limiter: blocks. Each SM holds at most %1 blocks, and blocks of %2 threads are "
-                              "too small to fill its warp slots with that many: use bigger blocks.")
+        return QStringLiteral(
+                   "Limiter: blocks. Each SM holds at most %1 blocks, and blocks of %2 threads are "
+                   "too small to fill its warp slots with that many: use bigger blocks.")
             .arg(d.maxBlocksPerSm)
             .arg(blockSize);
     }
     if (limiter == "registers") {
-        return QStringLiteral("Limiter: registers. The SM's %1 registers run out after %2; fewer registers per "
+        return QStringLiteral("Limiter: registers. The SM's %1 registers run out after %2; fewer "
+                              "registers per "
                               "thread would fit more.")
             .arg(QString::number(d.registersPerSm), blocks);
     }
     if (limiter == "shared-memory") {
-        return QStringLiteral("Limiter: shared memory. The SM's shared memory runs out after %1.").arg(blocks);
+        return QStringLiteral("Limiter: shared memory. The SM's shared memory runs out after %1.")
+            .arg(blocks);
     }
     return limiter.empty() ? QString() : QStringLiteral("Limiter: %1.").arg(toQString(limiter));
 }
@@ -57,7 +64,8 @@ void fillFromLaunch(OccupancyFacts& f, const trace::LaunchInfo& l, const device:
     }
     if (f.activeBlocksPerSm == 0 || limiter.empty()) {
         if (auto calc = occupancy::calculate(d, kernel)) {
-            f.activeBlocksPerSm = f.activeBlocksPerSm ? f.activeBlocksPerSm : calc->activeBlocksPerSm;
+            f.activeBlocksPerSm =
+                f.activeBlocksPerSm ? f.activeBlocksPerSm : calc->activeBlocksPerSm;
             limiter = limiter.empty() ? std::string(occupancy::toString(calc->limiter)) : limiter;
             if (!occupancyInfo) {
                 f.theoretical = calc->occupancy;
@@ -70,9 +78,11 @@ void fillFromLaunch(OccupancyFacts& f, const trace::LaunchInfo& l, const device:
         f.limiterWords += QLatin1Char(' ') + toQString(occupancyInfo->explanation);
     }
     const std::uint64_t launched = l.grid.count() * l.block.count();
-    f.residency = occupancy::modelResidency(d, l.grid, l.block, std::min(l.workers, launched), f.activeBlocksPerSm);
+    f.residency = occupancy::modelResidency(d, l.grid, l.block, std::min(l.workers, launched),
+                                            f.activeBlocksPerSm);
 
-    const std::uint32_t maxBlock = std::max<std::uint32_t>(32, std::min<std::uint32_t>(1024, d.maxThreadsPerBlock));
+    const std::uint32_t maxBlock =
+        std::max<std::uint32_t>(32, std::min<std::uint32_t>(1024, d.maxThreadsPerBlock));
     for (std::uint32_t bs = 32; bs <= maxBlock; bs += 32) {
         auto r = occupancy::calculate(d, {bs, f.registersPerThread, f.sharedBytes, optIn});
         if (!r) {
@@ -84,7 +94,8 @@ void fillFromLaunch(OccupancyFacts& f, const trace::LaunchInfo& l, const device:
         f.blockSizes << bs;
         f.occupancyByBlockSize << r->occupancy;
     }
-    const std::uint32_t maxRegs = std::max<std::uint32_t>(1, std::min<std::uint32_t>(255, d.maxRegistersPerThread));
+    const std::uint32_t maxRegs =
+        std::max<std::uint32_t>(1, std::min<std::uint32_t>(255, d.maxRegistersPerThread));
     for (std::uint32_t regs = 0; regs <= maxRegs && f.curveError.isEmpty(); ++regs) {
         auto r = occupancy::calculate(d, {f.blockSize, regs, f.sharedBytes, optIn});
         if (!r) {
@@ -106,14 +117,17 @@ OccupancyFacts computeOccupancyFacts(const RunEntry& entry) {
     f.title = entry.id + QStringLiteral(" on ") + toQString(run.device.name) +
               (entry.isModelled() ? QStringLiteral(" (modelled)") : QString());
     if (run.mode == trace::RunMode::MeasuredCpu) {
-        f.problem = QStringLiteral("%1 ran on the CPU: occupancy describes how a GPU launch fills the SMs, so "
-                                   "there is none to show. Select a GPU run.")
+        f.problem = QStringLiteral(
+                        "%1 ran on the CPU: occupancy describes how a GPU launch fills the SMs, so "
+                        "there is none to show. Select a GPU run.")
                         .arg(entry.id);
         return f;
     }
     if (!run.launch) {
-        f.problem = QStringLiteral("%1 carries no launch geometry (grid and block), so its occupancy cannot be shown.")
-                        .arg(entry.id);
+        f.problem =
+            QStringLiteral(
+                "%1 carries no launch geometry (grid and block), so its occupancy cannot be shown.")
+                .arg(entry.id);
         return f;
     }
     f.hasLaunch = true;
@@ -125,7 +139,9 @@ OccupancyFacts computeOccupancyFacts(const RunEntry& entry) {
 OccupancyFacts computeOccupancyFacts(const RunEntry& entry, const KernelGroup& kernel) {
     OccupancyFacts f;
     const trace::Run& run = *entry.run;
-    f.title = kernel.name + QStringLiteral(" in ") + entry.id + QStringLiteral(" on ") + toQString(run.device.name);
+    // A mangled name has no spaces to wrap at: cut in the middle, so the panel never scrolls.
+    f.title = elideMiddle(kernel.name, 60) + QStringLiteral(" in ") + entry.id +
+              QStringLiteral(" on ") + toQString(run.device.name);
     trace::LaunchInfo l;
     l.grid = kernel.grid;
     l.block = kernel.block;
@@ -141,16 +157,94 @@ OccupancyFacts computeOccupancyFacts(const RunEntry& entry, const KernelGroup& k
         info->achieved = kernel.achieved;
     }
     f.hasLaunch = true;
-    f.launchWords = QStringLiteral("%1 blocks of %2 threads, %3 registers per thread, %4 B shared memory per block; "
-                                   "%5 launch%6")
-                        .arg(kernel.grid.count())
-                        .arg(kernel.block.count())
-                        .arg(kernel.registersPerThread)
-                        .arg(quint64(kernel.staticSharedBytes) + kernel.dynamicSharedBytes)
-                        .arg(kernel.launches)
-                        .arg(kernel.launches == 1 ? QString() : QStringLiteral("es"));
+    const auto plural = [](std::uint64_t count, const QString& one, const QString& many) {
+        return QStringLiteral("%1 %2").arg(toQString(trace::formatCount(count)),
+                                           count == 1 ? one : many);
+    };
+    f.launchWords =
+        QStringLiteral("%1 of %2, %3 per thread, %4 B shared memory per block; %5")
+            .arg(plural(kernel.grid.count(), QStringLiteral("block"), QStringLiteral("blocks")),
+                 plural(kernel.block.count(), QStringLiteral("thread"), QStringLiteral("threads")),
+                 plural(kernel.registersPerThread, QStringLiteral("register"),
+                        QStringLiteral("registers")),
+                 QString::number(quint64(kernel.staticSharedBytes) + kernel.dynamicSharedBytes),
+                 plural(std::uint64_t(kernel.launches), QStringLiteral("launch"),
+                        QStringLiteral("launches")));
     fillFromLaunch(f, l, run.device, info);
     return f;
+}
+
+QString elideMiddle(const QString& text, int maxChars) {
+    if (text.size() <= maxChars || maxChars < 5) {
+        return text;
+    }
+    const int keep = maxChars - 1;
+    const int head = (keep + 1) / 2;
+    return text.left(head) + QChar(0x2026) + text.right(keep - head);
+}
+
+QVector<OccupancyRow> occupancyRows(const std::vector<RunEntryPtr>& runs) {
+    QVector<OccupancyRow> rows;
+    for (const auto& entry : runs) {
+        if (!entry->visible) {
+            continue;
+        }
+        const trace::Run& run = *entry->run;
+        OccupancyRow base;
+        base.runId = entry->id;
+        base.device = shortDeviceName(run.device);
+        base.modelled = entry->isModelled();
+        if (run.occupancy) {
+            OccupancyRow row = base;
+            row.theoretical = run.occupancy->theoretical;
+            row.achieved = run.occupancy->achieved;
+            row.threadSlotsBusy = run.occupancy->threadSlotsBusy;
+            rows << row;
+            continue;
+        }
+        // A run without a launch of its own: one row per kernel name, its configurations
+        // weighted by the time they took.
+        struct Sum {
+            int group = -1;
+            double theoreticalNs = 0, theoreticalWeight = 0;
+            double achievedNs = 0, achievedWeight = 0;
+        };
+        QVector<QString> order;
+        QHash<QString, Sum> sums;
+        for (int g = 0; g < entry->kernels.size(); ++g) {
+            const KernelGroup& k = entry->kernels[g];
+            if (!sums.contains(k.name)) {
+                order << k.name;
+                sums[k.name].group = g;
+            }
+            Sum& sum = sums[k.name];
+            const double weight = double(std::max<std::int64_t>(1, k.totalNs));
+            if (k.theoretical) {
+                sum.theoreticalNs += *k.theoretical * weight;
+                sum.theoreticalWeight += weight;
+            }
+            if (k.achieved) {
+                sum.achievedNs += *k.achieved * weight;
+                sum.achievedWeight += weight;
+            }
+        }
+        for (const QString& name : order) {
+            const Sum& sum = sums[name];
+            if (sum.theoreticalWeight <= 0 && sum.achievedWeight <= 0) {
+                continue; // nothing the trace says about this kernel's occupancy
+            }
+            OccupancyRow row = base;
+            row.kernel = name;
+            row.kernelGroup = sum.group;
+            row.theoretical =
+                sum.theoreticalWeight > 0 ? sum.theoreticalNs / sum.theoreticalWeight : 0;
+            if (sum.achievedWeight > 0) {
+                row.achieved = sum.achievedNs / sum.achievedWeight;
+            }
+            rows << row;
+        }
+    }
+    return rows;
 }
 
 } // namespace slicescope::models

@@ -1,24 +1,24 @@
 #pragma once
 
-#include <QString>
-#include <QVector>
-
-#include <optional>
-
 #include "models/kernelgroups.h"
 #include "models/runentry.h"
 #include "slicescope/occupancy/residency.h"
+
+#include <QString>
+#include <QVector>
+#include <optional>
+#include <vector>
 
 namespace slicescope::models {
 
 // Everything the occupancy view shows about one GPU run, derived from its launch geometry, its
 // device and the occupancy calculator. Computed once per selection.
 struct OccupancyFacts {
-    bool hasLaunch = false;     // false for CPU runs and recorded runs without launch facts
-    QString title;              // "slice-outer on NVIDIA H200 (modelled)"
-    QString launchWords;        // "one block of 64 threads; 1 thread works; 131 of 132 SMs idle"
-    QString limiterWords;       // the limiter in plain words
-    QString problem;            // why no launch facts / why no curve, when so
+    bool hasLaunch = false; // false for CPU runs and recorded runs without launch facts
+    QString title;          // "slice-outer on NVIDIA H200 (modelled)"
+    QString launchWords;    // "one block of 64 threads; 1 thread works; 131 of 132 SMs idle"
+    QString limiterWords;   // the limiter in plain words
+    QString problem;        // why no launch facts / why no curve, when so
 
     std::uint32_t blockSize = 0;
     std::uint32_t registersPerThread = 0;
@@ -40,6 +40,27 @@ OccupancyFacts computeOccupancyFacts(const RunEntry& entry);
 // One kernel of a run (a recorded program's), with the theoretical and achieved occupancy the
 // trace gives for it.
 OccupancyFacts computeOccupancyFacts(const RunEntry& entry, const KernelGroup& kernel);
+
+// One bar group of the per-run occupancy chart: a GPU run with one launch, or one kernel (by
+// name) of a run without one, such as a recorded program.
+struct OccupancyRow {
+    QString runId;
+    QString kernel; // the kernel's full name, for a recorded run's kernel; empty otherwise
+    QString device; // the device's name
+    bool modelled = false;
+    double theoretical = 0;                // 0..1
+    std::optional<double> achieved;        // 0..1, with counters only
+    std::optional<double> threadSlotsBusy; // 0..1; unknown for recorded kernels
+    int kernelGroup = -1; // the run's first KernelGroup of that name (the occupancy view's chooser)
+};
+
+// The rows for the visible runs, in session order: a run's own occupancy, or else each distinct
+// kernel name of its kernel groups (configurations of one kernel weighted by their time).
+QVector<OccupancyRow> occupancyRows(const std::vector<RunEntryPtr>& runs);
+
+// text cut to at most maxChars characters by an ellipsis in the middle: long mangled kernel names
+// keep their start and end.
+QString elideMiddle(const QString& text, int maxChars);
 
 // One sentence for a limiter, for people who have not met the word: "Warps: each SM runs at most
 // 64 warps (2,048 threads); this block size fills them with 8 blocks."

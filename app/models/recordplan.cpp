@@ -1,5 +1,7 @@
 #include "models/recordplan.h"
 
+#include "slicescope/core/progressline.h"
+
 #include <QDir>
 #include <QFileInfo>
 #include <QJsonDocument>
@@ -17,19 +19,22 @@ RecordPlan planRecord(const RecordConfig& config, const QString& outputDir, int 
     for (const QString& entry : config.environment) {
         const qsizetype eq = entry.indexOf(QLatin1Char('='));
         if (eq <= 0) {
-            plan.error = QStringLiteral("Environment entries are NAME=VALUE; \"%1\" is not.").arg(entry);
+            plan.error =
+                QStringLiteral("Environment entries are NAME=VALUE; \"%1\" is not.").arg(entry);
             return plan;
         }
     }
     if (!config.workingDirectory.isEmpty() && !QFileInfo(config.workingDirectory).isDir()) {
-        plan.error = QStringLiteral("The working directory %1 does not exist.").arg(config.workingDirectory);
+        plan.error =
+            QStringLiteral("The working directory %1 does not exist.").arg(config.workingDirectory);
         return plan;
     }
     CliJob& job = plan.job;
     job.recording = true;
     job.label = QStringLiteral("recording %1").arg(QFileInfo(program).fileName());
     job.outputPath = QDir(outputDir).filePath(QStringLiteral("record-%1.json").arg(sequence));
-    job.arguments = {QStringLiteral("record"), QStringLiteral("--progress"), QStringLiteral("-o"), job.outputPath};
+    job.arguments = {QStringLiteral("record"), QStringLiteral("--progress"), QStringLiteral("-o"),
+                     job.outputPath};
     if (config.counters) {
         job.arguments << QStringLiteral("--counters");
     }
@@ -65,21 +70,24 @@ QStringList parseEnvironment(const QString& text, QString* error) {
 }
 
 QString recordProgressText(const QByteArray& json) {
-    const QJsonObject o = QJsonDocument::fromJson(json).object();
-    const QString stage = o.value(QStringLiteral("stage")).toString();
-    const QString what = stage == QStringLiteral("counters") ? QStringLiteral("counting (second run)")
+    // A line that cannot be read shows as no progress yet.
+    const auto p =
+        core::parseRecordProgressLine(std::string_view(json.constData(), std::size_t(json.size())))
+            .value_or(core::RecordProgressLine{});
+    const QString stage = QString::fromStdString(p.stage);
+    const QString what = stage == QStringLiteral("counters")
+                             ? QStringLiteral("counting (second run)")
                          : stage == QStringLiteral("convert") ? QStringLiteral("writing the trace")
                                                               : QStringLiteral("recording");
     QString text = QStringLiteral("%1: %2 kernels, %3 copies, %4 API calls")
                        .arg(what)
-                       .arg(o.value(QStringLiteral("kernels")).toInteger())
-                       .arg(o.value(QStringLiteral("copies")).toInteger())
-                       .arg(o.value(QStringLiteral("api_calls")).toInteger());
-    const qint64 dropped = o.value(QStringLiteral("dropped_records")).toInteger();
-    if (dropped > 0) {
-        text += QStringLiteral(", %1 records dropped").arg(dropped);
+                       .arg(p.kernels)
+                       .arg(p.copies)
+                       .arg(p.apiCalls);
+    if (p.droppedRecords > 0) {
+        text += QStringLiteral(", %1 records dropped").arg(p.droppedRecords);
     }
-    return text + QStringLiteral(" (%1 s)").arg(o.value(QStringLiteral("elapsed_s")).toDouble(), 0, 'f', 1);
+    return text + QStringLiteral(" (%1 s)").arg(p.elapsedS, 0, 'f', 1);
 }
 
 } // namespace slicescope::models

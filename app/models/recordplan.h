@@ -1,19 +1,19 @@
 #pragma once
 
+#include "models/cliplan.h"
+
 #include <QString>
 #include <QStringList>
-
-#include "models/cliplan.h"
 
 namespace slicescope::models {
 
 // What "Record program…" asks for: an outside program to record with `slicescope-cli record`.
 struct RecordConfig {
-    QString program;           // path or name looked up in PATH
+    QString program; // path or name looked up in PATH
     QStringList arguments;
-    QString workingDirectory;  // empty: the GUI's
-    QStringList environment;   // NAME=VALUE, added to (or replacing in) the GUI's environment
-    bool counters = false;     // achieved occupancy: the program runs twice
+    QString workingDirectory; // empty: the GUI's
+    QStringList environment;  // NAME=VALUE, added to (or replacing in) the GUI's environment
+    bool counters = false;    // achieved occupancy: the program runs twice
 };
 
 struct RecordPlan {
@@ -28,7 +28,8 @@ RecordPlan planRecord(const RecordConfig& config, const QString& outputDir, int 
 // Splits "NAME=VALUE" lines (blank lines ignored); a line without a name or '=' is an error.
 QStringList parseEnvironment(const QString& text, QString* error);
 
-// The status text of one `record --progress` line's JSON, e.g.
+// The status text of one `record --progress` line, or its JSON alone
+// (slicescope/core/progressline.h), e.g.
 // "recording: 12 kernels, 3 copies, 40 API calls (2.5 s)".
 QString recordProgressText(const QByteArray& json);
 

@@ -14,8 +14,9 @@ RunEntryPtr makeRunEntry(trace::Run run, RunOrigin origin, const QString& source
         entry->kernelConfigurations = all.size();
         entry->kernels = longestKernelGroups(all, kMaxKernelGroups);
     }
-    entry->deviceActivities = std::size_t(std::count_if(run.activities.begin(), run.activities.end(),
-                                                        [](const trace::Activity& a) { return trace::isDeviceActivity(a.kind); }));
+    entry->deviceActivities = std::size_t(
+        std::count_if(run.activities.begin(), run.activities.end(),
+                      [](const trace::Activity& a) { return trace::isDeviceActivity(a.kind); }));
     entry->launchWords = toQString(trace::describeLaunch(run));
     entry->origin = origin;
     entry->source = source;
@@ -24,8 +25,9 @@ RunEntryPtr makeRunEntry(trace::Run run, RunOrigin origin, const QString& source
 }
 
 bool isSameRun(const trace::Run& a, const trace::Run& b) {
-    return a.strategy == b.strategy && a.mode == b.mode && a.createdAt == b.createdAt && a.wallNs == b.wallNs &&
-           a.activities.size() == b.activities.size() && a.beginNs() == b.beginNs() && a.endNs() == b.endNs();
+    return a.strategy == b.strategy && a.mode == b.mode && a.createdAt == b.createdAt &&
+           a.wallNs == b.wallNs && a.activities.size() == b.activities.size() &&
+           a.beginNs() == b.beginNs() && a.endNs() == b.endNs();
 }
 
 QString toQString(std::string_view text) {
@@ -34,20 +36,28 @@ QString toQString(std::string_view text) {
 
 QString modeText(trace::RunMode mode) {
     switch (mode) {
-    case trace::RunMode::MeasuredGpu: return QStringLiteral("measured on the GPU");
-    case trace::RunMode::MeasuredCpu: return QStringLiteral("measured on the CPU");
-    case trace::RunMode::Modelled: return QStringLiteral("modelled");
-    case trace::RunMode::Recorded: return QStringLiteral("recorded from a program");
+    case trace::RunMode::MeasuredGpu:
+        return QStringLiteral("measured on the GPU");
+    case trace::RunMode::MeasuredCpu:
+        return QStringLiteral("measured on the CPU");
+    case trace::RunMode::Modelled:
+        return QStringLiteral("modelled");
+    case trace::RunMode::Recorded:
+        return QStringLiteral("recorded from a program");
     }
     return {};
 }
 
 QString shortModeText(trace::RunMode mode) {
     switch (mode) {
-    case trace::RunMode::MeasuredGpu: return QStringLiteral("GPU");
-    case trace::RunMode::MeasuredCpu: return QStringLiteral("CPU");
-    case trace::RunMode::Modelled: return QStringLiteral("modelled");
-    case trace::RunMode::Recorded: return QStringLiteral("recorded");
+    case trace::RunMode::MeasuredGpu:
+        return QStringLiteral("GPU");
+    case trace::RunMode::MeasuredCpu:
+        return QStringLiteral("CPU");
+    case trace::RunMode::Modelled:
+        return QStringLiteral("modelled");
+    case trace::RunMode::Recorded:
+        return QStringLiteral("recorded");
     }
     return {};
 }

@@ -1,14 +1,13 @@
 #pragma once
 
-#include <QMetaType>
-#include <QString>
-
-#include <memory>
-
 #include "models/kernelgroups.h"
 #include "models/timelinelanes.h"
 #include "slicescope/trace/runsummary.h"
 #include "slicescope/trace/trace.h"
+
+#include <QMetaType>
+#include <QString>
+#include <memory>
 
 namespace slicescope::models {
 
@@ -27,7 +26,8 @@ struct RunEntry {
     std::shared_ptr<const trace::Run> run;
     std::shared_ptr<const RunLanes> lanes;
     trace::RunSummary summary;
-    std::size_t deviceActivities = 0; // copies, kernels and memsets: the rows nvprof's gpu trace lists
+    std::size_t deviceActivities =
+        0; // copies, kernels and memsets: the rows nvprof's gpu trace lists
     // The distinct kernels of runs that have no launch of their own (recorded runs), for the
     // occupancy view's chooser: one pass over every activity, so made here, off the GUI thread.
     // At most kMaxKernelGroups, those with the most kernel time; kernelConfigurations counts all.
@@ -40,7 +40,9 @@ struct RunEntry {
     bool visible = true; // drawn on the timeline
 
     bool isModelled() const { return run->mode == trace::RunMode::Modelled; }
-    bool isGpu() const { return run->mode != trace::RunMode::MeasuredCpu && summary.hasDeviceWork(); }
+    bool isGpu() const {
+        return run->mode != trace::RunMode::MeasuredCpu && summary.hasDeviceWork();
+    }
 };
 
 using RunEntryPtr = std::shared_ptr<RunEntry>;
@@ -58,7 +60,8 @@ RunEntryPtr makeRunEntry(trace::Run run, RunOrigin origin, const QString& source
 bool isSameRun(const trace::Run& a, const trace::Run& b);
 
 QString toQString(std::string_view text);
-QString modeText(trace::RunMode mode); // "measured on the GPU", "measured on the CPU", "modelled", ...
+QString
+modeText(trace::RunMode mode); // "measured on the GPU", "measured on the CPU", "modelled", ...
 QString shortModeText(trace::RunMode mode); // "GPU", "CPU", "modelled", "recorded"
 
 } // namespace slicescope::models

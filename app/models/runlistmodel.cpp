@@ -1,26 +1,29 @@
 #include "models/runlistmodel.h"
 
+#include "models/session.h"
+
 #include <QBrush>
 #include <QColor>
 #include <QFont>
-
 #include <cmath>
-
-#include "models/session.h"
 
 namespace slicescope::models {
 
 namespace {
 
-QString percent(double fraction) { return toQString(trace::formatPercent(fraction)); }
+QString percent(double fraction) {
+    return toQString(trace::formatPercent(fraction));
+}
 
 } // namespace
 
-RunListModel::RunListModel(Session* session, QObject* parent) : QAbstractTableModel(parent), session_(session) {
+RunListModel::RunListModel(Session* session, QObject* parent)
+    : QAbstractTableModel(parent), session_(session) {
     connect(session, &Session::aboutToAddRuns, this,
             [this](int first, int last) { beginInsertRows({}, first, last); });
     connect(session, &Session::runsAdded, this, [this] { endInsertRows(); });
-    connect(session, &Session::aboutToRemoveRun, this, [this](int row) { beginRemoveRows({}, row, row); });
+    connect(session, &Session::aboutToRemoveRun, this,
+            [this](int row) { beginRemoveRows({}, row, row); });
     connect(session, &Session::runRemoved, this, [this] { endRemoveRows(); });
     connect(session, &Session::aboutToReset, this, [this] { beginResetModel(); });
     connect(session, &Session::reset, this, [this] { endResetModel(); });
@@ -29,9 +32,13 @@ RunListModel::RunListModel(Session* session, QObject* parent) : QAbstractTableMo
     });
 }
 
-int RunListModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : session_->count(); }
+int RunListModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : session_->count();
+}
 
-int RunListModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int RunListModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QVariant RunListModel::data(const QModelIndex& index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) {
@@ -60,18 +67,24 @@ QVariant RunListModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::ToolTipRole) {
         switch (index.column()) {
         case RunColumn:
-            return QStringLiteral("%1: %2%3").arg(e.id, modeText(run.mode),
-                                                  e.source.isEmpty() ? QString() : QStringLiteral("\nfrom ") + e.source);
-        case VerdictColumn: return e.verdict;
+            return QStringLiteral("%1: %2%3")
+                .arg(e.id, modeText(run.mode),
+                     e.source.isEmpty() ? QString() : QStringLiteral("\nfrom ") + e.source);
+        case VerdictColumn:
+            return e.verdict;
         case OccupancyColumn:
-            return QStringLiteral("Theoretical occupancy: the share of the SM's warp slots this launch can "
-                                  "keep filled, given its block size, registers and shared memory.");
+            return QStringLiteral(
+                "Theoretical occupancy: the share of the SM's warp slots this launch can "
+                "keep filled, given its block size, registers and shared memory.");
         case SlotsBusyColumn:
-            return QStringLiteral("Share of all the GPU's thread slots (SMs x threads per SM) held by "
-                                  "threads that have work: the seed's measure of how idle the GPU is.");
+            return QStringLiteral(
+                "Share of all the GPU's thread slots (SMs x threads per SM) held by "
+                "threads that have work: the seed's measure of how idle the GPU is.");
         case TimeColumn:
-            return QStringLiteral("Per repetition: copies and kernels for GPU runs, host compute for CPU runs.");
-        default: break;
+            return QStringLiteral(
+                "Per repetition: copies and kernels for GPU runs, host compute for CPU runs.");
+        default:
+            break;
         }
         return data(index, Qt::DisplayRole);
     }
@@ -81,8 +94,10 @@ QVariant RunListModel::data(const QModelIndex& index, int role) const {
         case CopyShareColumn:
         case KernelColumn:
         case OccupancyColumn:
-        case SlotsBusyColumn: return int(Qt::AlignRight | Qt::AlignVCenter);
-        default: return int(Qt::AlignLeft | Qt::AlignVCenter);
+        case SlotsBusyColumn:
+            return int(Qt::AlignRight | Qt::AlignVCenter);
+        default:
+            return int(Qt::AlignLeft | Qt::AlignVCenter);
         }
     }
     const bool sort = role == SortRole;
@@ -90,15 +105,20 @@ QVariant RunListModel::data(const QModelIndex& index, int role) const {
         return {};
     }
     switch (index.column()) {
-    case RunColumn: return e.id;
-    case ModeColumn: return shortModeText(run.mode);
+    case RunColumn:
+        return e.id;
+    case ModeColumn:
+        return shortModeText(run.mode);
     case DeviceColumn:
         return run.device.id.empty() || run.mode != trace::RunMode::Modelled
                    ? toQString(run.device.name)
-                   : QStringLiteral("%1 (preset %2)").arg(toQString(run.device.name), toQString(run.device.id));
-    case ProblemColumn: return run.problem ? toQString(run.problem->describe()) : QString();
+                   : QStringLiteral("%1 (preset %2)")
+                         .arg(toQString(run.device.name), toQString(run.device.id));
+    case ProblemColumn:
+        return run.problem ? toQString(run.problem->describe()) : QString();
     case TimeColumn:
-        return sort ? QVariant(qlonglong(s.perRepetitionNs())) : QVariant(toQString(trace::formatDurationNs(s.perRepetitionNs())));
+        return sort ? QVariant(qlonglong(s.perRepetitionNs()))
+                    : QVariant(toQString(trace::formatDurationNs(s.perRepetitionNs())));
     case CopyShareColumn:
         if (!gpu) {
             return sort ? QVariant(-1.0) : QVariant();
@@ -108,7 +128,8 @@ QVariant RunListModel::data(const QModelIndex& index, int role) const {
         if (!gpu) {
             return sort ? QVariant(qlonglong(-1)) : QVariant();
         }
-        return sort ? QVariant(qlonglong(s.kernelNs)) : QVariant(toQString(trace::formatDurationNs(s.kernelNs)));
+        return sort ? QVariant(qlonglong(s.kernelNs))
+                    : QVariant(toQString(trace::formatDurationNs(s.kernelNs)));
     case OccupancyColumn:
         if (!run.occupancy) {
             return sort ? QVariant(-1.0) : QVariant();
@@ -116,22 +137,30 @@ QVariant RunListModel::data(const QModelIndex& index, int role) const {
         if (sort) {
             return run.occupancy->theoretical;
         }
-        return run.occupancy->achieved
-                   ? QStringLiteral("%1 (achieved %2)").arg(percent(run.occupancy->theoretical), percent(*run.occupancy->achieved))
-                   : percent(run.occupancy->theoretical);
+        return run.occupancy->achieved ? QStringLiteral("%1 (achieved %2)")
+                                             .arg(percent(run.occupancy->theoretical),
+                                                  percent(*run.occupancy->achieved))
+                                       : percent(run.occupancy->theoretical);
     case SlotsBusyColumn:
         if (!run.occupancy) {
             return sort ? QVariant(-1.0) : QVariant();
         }
-        return sort ? QVariant(run.occupancy->threadSlotsBusy) : QVariant(percent(run.occupancy->threadSlotsBusy));
+        return sort ? QVariant(run.occupancy->threadSlotsBusy)
+                    : QVariant(percent(run.occupancy->threadSlotsBusy));
     case VerifiedColumn:
         if (!run.verification) {
-            return sort ? QVariant(-1) : QVariant(run.mode == trace::RunMode::Modelled ? QStringLiteral("n/a (modelled)") : QString());
+            return sort ? QVariant(-1)
+                        : QVariant(run.mode == trace::RunMode::Modelled
+                                       ? QStringLiteral("n/a (modelled)")
+                                       : QString());
         }
         return sort ? QVariant(run.verification->passed ? 1 : 0)
-                    : QVariant(run.verification->passed ? QStringLiteral("yes") : QStringLiteral("WRONG"));
-    case VerdictColumn: return e.verdict;
-    default: return {};
+                    : QVariant(run.verification->passed ? QStringLiteral("yes")
+                                                        : QStringLiteral("WRONG"));
+    case VerdictColumn:
+        return e.verdict;
+    default:
+        return {};
     }
 }
 
@@ -149,25 +178,38 @@ QVariant RunListModel::headerData(int section, Qt::Orientation orientation, int 
         return {};
     }
     if (role == Qt::ToolTipRole && section == VerdictColumn) {
-        return QStringLiteral("What decides this run's time, in plain words, compared with the other runs "
-                              "of the same problem.");
+        return QStringLiteral(
+            "What decides this run's time, in plain words, compared with the other runs "
+            "of the same problem.");
     }
     if (role != Qt::DisplayRole) {
         return {};
     }
     switch (section) {
-    case RunColumn: return QStringLiteral("Run");
-    case ModeColumn: return QStringLiteral("Mode");
-    case DeviceColumn: return QStringLiteral("Device");
-    case ProblemColumn: return QStringLiteral("Problem");
-    case TimeColumn: return QStringLiteral("Time / rep.");
-    case CopyShareColumn: return QStringLiteral("Copies");
-    case KernelColumn: return QStringLiteral("Kernels");
-    case OccupancyColumn: return QStringLiteral("Occupancy");
-    case SlotsBusyColumn: return QStringLiteral("Thread slots busy");
-    case VerifiedColumn: return QStringLiteral("Verified");
-    case VerdictColumn: return QStringLiteral("Verdict");
-    default: return {};
+    case RunColumn:
+        return QStringLiteral("Run");
+    case ModeColumn:
+        return QStringLiteral("Mode");
+    case DeviceColumn:
+        return QStringLiteral("Device");
+    case ProblemColumn:
+        return QStringLiteral("Problem");
+    case TimeColumn:
+        return QStringLiteral("Time / rep.");
+    case CopyShareColumn:
+        return QStringLiteral("Copies");
+    case KernelColumn:
+        return QStringLiteral("Kernels");
+    case OccupancyColumn:
+        return QStringLiteral("Occupancy");
+    case SlotsBusyColumn:
+        return QStringLiteral("Thread slots busy");
+    case VerifiedColumn:
+        return QStringLiteral("Verified");
+    case VerdictColumn:
+        return QStringLiteral("Verdict");
+    default:
+        return {};
     }
 }
 

@@ -1,5 +1,7 @@
 #include "models/session.h"
 
+#include <QHash>
+#include <QSet>
 #include <algorithm>
 
 namespace slicescope::models {
@@ -25,19 +27,6 @@ int Session::userRunCount() const {
                              [](const RunEntryPtr& e) { return e->origin != RunOrigin::Sample; }));
 }
 
-QString Session::uniqueId(const QString& wanted) const {
-    const QString base = wanted.isEmpty() ? QStringLiteral("run") : wanted;
-    if (indexOf(base) < 0) {
-        return base;
-    }
-    for (int n = 2;; ++n) {
-        const QString candidate = base + QLatin1Char('-') + QString::number(n);
-        if (indexOf(candidate) < 0) {
-            return candidate;
-        }
-    }
-}
-
 void Session::addRuns(std::vector<RunEntryPtr> entries) {
     entries.erase(std::remove(entries.begin(), entries.end(), nullptr), entries.end());
     if (entries.empty()) {
@@ -46,9 +35,14 @@ void Session::addRuns(std::vector<RunEntryPtr> entries) {
     const int first = count();
     const int last = first + int(entries.size()) - 1;
     emit aboutToAddRuns(first, last);
-    for (auto& entry : entries) {
-        entry->id = uniqueId(entry->id);
-        runs_.push_back(std::move(entry));
+    QList<RunNameRequest> requests;
+    for (const auto& entry : entries) {
+        requests << nameRequest(*entry->run, entry->id);
+    }
+    const QStringList names = naming_.nameBatch(requests);
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+        entries[i]->id = names[qsizetype(i)];
+        runs_.push_back(std::move(entries[i]));
     }
     updateVerdicts();
     emit runsAdded(first, last);
@@ -75,6 +69,7 @@ void Session::removeRun(int index) {
 void Session::clear() {
     emit aboutToReset();
     runs_.clear();
+    naming_.reset();
     emit reset();
     emit changed();
 }
@@ -106,7 +101,8 @@ void Session::updateVerdicts() {
     std::vector<trace::SummarizedRun> all;
     all.reserve(runs_.size());
     for (const auto& entry : runs_) {
-        all.push_back({entry->run.get(), entry->summary});
+        all.push_back({entry->run.get(), entry->summary, batchOf(*entry).toStdString(),
+                       entry->id.toStdString()});
     }
     for (std::size_t i = 0; i < runs_.size(); ++i) {
         runs_[i]->verdict = toQString(trace::verdict(all[i], all));

@@ -1,12 +1,12 @@
 #pragma once
 
+#include "models/runentry.h"
+#include "models/runnaming.h"
+#include "slicescope/trace/trace.h"
+
 #include <QList>
 #include <QObject>
-
 #include <vector>
-
-#include "models/runentry.h"
-#include "slicescope/trace/trace.h"
 
 namespace slicescope::models {
 
@@ -26,7 +26,7 @@ class Session : public QObject {
     // Runs that are not shipped samples: what autosave keeps.
     int userRunCount() const;
 
-    // Appends, renaming a taken id to "id-2", "id-3", ...
+    // Appends one batch of runs, named by RunNaming (runnaming.h): unique, never reused.
     void addRuns(std::vector<RunEntryPtr> entries);
     void removeRun(int index);
     void clear();
@@ -48,10 +48,10 @@ class Session : public QObject {
     void changed();
 
   private:
-    QString uniqueId(const QString& wanted) const;
     void updateVerdicts();
 
     std::vector<RunEntryPtr> runs_;
+    RunNaming naming_;
 };
 
 } // namespace slicescope::models

@@ -1,9 +1,12 @@
 #pragma once
 
+#include "slicescope/trace/trace.h"
+
+#include <QLockFile>
 #include <QObject>
 #include <QString>
+#include <QStringList>
 #include <QThreadPool>
-
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -11,25 +14,42 @@
 #include <utility>
 #include <vector>
 
-#include "slicescope/trace/trace.h"
-
 namespace slicescope::models {
 
 class Session;
 
 // Keeps the session on disk so that a crash or a kill of the GUI loses no finished run. Every
 // save writes the whole session as a trace file, atomically (temporary file, then rename), on a
-// worker thread; saves asked for while one is writing coalesce into one more write.
+// worker thread; saves asked for while one is writing coalesce into one more write. The file is
+// the user's data: it is kept at mode 0600 whatever the umask (see docs/reliability.md).
+//
+// One process per session file: the store locks `<file>.lock` (QLockFile; a killed process's
+// lock is stale and taken over). When another live process holds the file asked for, the store
+// uses the first free `<stem>-2.json`, `<stem>-3.json`, ... beside it instead (isFallback()), so
+// two GUIs never overwrite each other's runs; others() lists those files, unlocked, that a
+// process left, so that the next start can offer their runs too.
 class SessionStore : public QObject {
     Q_OBJECT
   public:
-    explicit SessionStore(QString path, QObject* parent = nullptr);
+    // requestedPath: the session file wanted; path() is the one locked and used.
+    explicit SessionStore(const QString& requestedPath, QObject* parent = nullptr);
     ~SessionStore() override;
 
-    // <GenericDataLocation>/SliceScope/session.json: ~/.local/share/SliceScope/session.json on Linux.
+    // <GenericDataLocation>/SliceScope/session.json: ~/.local/share/SliceScope/session.json on
+    // Linux.
     static QString defaultPath();
     const QString& path() const { return path_; }
+    const QString& requestedPath() const { return requestedPath_; }
+    // Another live process holds requestedPath(): path() is a file of this process's own.
+    bool isFallback() const { return path_ != requestedPath_; }
+    // path() is there and not empty (an empty file is the placeholder of a first save).
     bool exists() const;
+    // Session files of the same family (requestedPath() and its -N siblings) other than path(),
+    // that no live process holds and that are not empty: runs of an earlier second instance.
+    QStringList others() const;
+    // Renames `file` (path() or one of others()) to `<file>.corrupt-<UTC time>`, e.g.
+    // session.json.corrupt-20261203T091500Z; returns the new name, or empty with *error set.
+    static QString moveAside(const QString& file, QString* error);
 
     // Snapshots the session's non-sample runs now; writes them later on the worker. With no such
     // run, the file is removed. Returns the save's ticket (1, 2, ...): once saved() reports that
@@ -60,7 +80,9 @@ class SessionStore : public QObject {
     };
     void drain();
 
+    QString requestedPath_;
     QString path_;
+    std::unique_ptr<QLockFile> lock_;
     std::shared_ptr<Shared> shared_ = std::make_shared<Shared>();
     QThreadPool pool_;
 };

@@ -21,15 +21,20 @@ QVariant StrategyListModel::data(const QModelIndex& index, int role) const {
     const bool gpu = s.target == strategy::Target::Gpu;
     switch (role) {
     case Qt::DisplayRole:
-    case NameRole: return toQString(s.name);
-    case DescriptionRole: return toQString(s.description);
-    case IsGpuRole: return gpu;
+    case NameRole:
+        return toQString(s.name);
+    case DescriptionRole:
+        return toQString(s.description);
+    case IsGpuRole:
+        return gpu;
     case Qt::ToolTipRole:
         return QStringLiteral("<b>%1</b> (%2)<br>%3")
             .arg(toQString(s.name), gpu ? QStringLiteral("GPU") : QStringLiteral("CPU"),
                  toQString(s.description).toHtmlEscaped());
-    case Qt::CheckStateRole: return checked_[std::size_t(index.row())] ? Qt::Checked : Qt::Unchecked;
-    default: return {};
+    case Qt::CheckStateRole:
+        return checked_[std::size_t(index.row())] ? Qt::Checked : Qt::Unchecked;
+    default:
+        return {};
     }
 }
 
@@ -50,7 +55,8 @@ Qt::ItemFlags StrategyListModel::flags(const QModelIndex& index) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid)) {
         return Qt::NoItemFlags;
     }
-    return Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsUserCheckable | Qt::ItemNeverHasChildren;
+    return Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsUserCheckable |
+           Qt::ItemNeverHasChildren;
 }
 
 QStringList StrategyListModel::checkedNames() const {

@@ -2,7 +2,6 @@
 
 #include <QAbstractListModel>
 #include <QStringList>
-
 #include <vector>
 
 namespace slicescope::models {

@@ -9,51 +9,113 @@ namespace slicescope::models {
 
 using trace::ActivityKind;
 
-std::pair<std::size_t, std::size_t> LaneRow::visibleRange(std::int64_t fromNs, std::int64_t toNs) const {
-    const auto first = std::lower_bound(maxEndNs.begin(), maxEndNs.end(), fromNs) - maxEndNs.begin();
-    const auto last = std::upper_bound(events.begin() + first, events.end(), toNs,
-                                       [](std::int64_t t, const LaneEvent& e) { return t < e.startNs; }) -
-                      events.begin();
+std::pair<std::size_t, std::size_t> LaneRow::visibleRange(std::int64_t fromNs,
+                                                          std::int64_t toNs) const {
+    const auto first =
+        std::lower_bound(maxEndNs.begin(), maxEndNs.end(), fromNs) - maxEndNs.begin();
+    const auto last =
+        std::upper_bound(events.begin() + first, events.end(), toNs,
+                         [](std::int64_t t, const LaneEvent& e) { return t < e.startNs; }) -
+        events.begin();
     return {std::size_t(first), std::size_t(last)};
 }
 
 std::size_t LaneRow::firstStartingAt(std::int64_t timeNs, std::size_t index) const {
-    return std::size_t(std::lower_bound(events.begin() + std::ptrdiff_t(std::min(index, events.size())),
-                                        events.end(), timeNs,
-                                        [](const LaneEvent& e, std::int64_t t) { return e.startNs < t; }) -
-                       events.begin());
+    return std::size_t(
+        std::lower_bound(events.begin() + std::ptrdiff_t(std::min(index, events.size())),
+                         events.end(), timeNs,
+                         [](const LaneEvent& e, std::int64_t t) { return e.startNs < t; }) -
+        events.begin());
 }
 
 LaneKind laneKindOf(ActivityKind kind) {
     switch (kind) {
-    case ActivityKind::Api: return LaneKind::Api;
-    case ActivityKind::HtoD: return LaneKind::HtoD;
-    case ActivityKind::Kernel: return LaneKind::Kernel;
-    case ActivityKind::Memset: return LaneKind::Memset;
-    case ActivityKind::DtoD: return LaneKind::DtoD;
-    case ActivityKind::HtoH: return LaneKind::HtoH;
-    case ActivityKind::DtoH: return LaneKind::DtoH;
-    case ActivityKind::Host: return LaneKind::Host;
-    case ActivityKind::Sync: return LaneKind::Sync;
-    case ActivityKind::Overhead: return LaneKind::Overhead;
+    case ActivityKind::Api:
+        return LaneKind::Api;
+    case ActivityKind::HtoD:
+        return LaneKind::HtoD;
+    case ActivityKind::Kernel:
+        return LaneKind::Kernel;
+    case ActivityKind::Memset:
+        return LaneKind::Memset;
+    case ActivityKind::DtoD:
+        return LaneKind::DtoD;
+    case ActivityKind::HtoH:
+        return LaneKind::HtoH;
+    case ActivityKind::DtoH:
+        return LaneKind::DtoH;
+    case ActivityKind::Host:
+        return LaneKind::Host;
+    case ActivityKind::Sync:
+        return LaneKind::Sync;
+    case ActivityKind::Overhead:
+        return LaneKind::Overhead;
     }
     return LaneKind::Host;
 }
 
 std::string laneKindName(LaneKind kind) {
     switch (kind) {
-    case LaneKind::Api: return "API";
-    case LaneKind::HtoD: return "HtoD";
-    case LaneKind::Kernel: return "kernels";
-    case LaneKind::Memset: return "memsets";
-    case LaneKind::DtoD: return "DtoD";
-    case LaneKind::HtoH: return "HtoH";
-    case LaneKind::DtoH: return "DtoH";
-    case LaneKind::Host: return "host";
-    case LaneKind::Sync: return "sync";
-    case LaneKind::Overhead: return "profiler";
+    case LaneKind::Api:
+        return "API";
+    case LaneKind::HtoD:
+        return "HtoD";
+    case LaneKind::Kernel:
+        return "kernels";
+    case LaneKind::Memset:
+        return "memsets";
+    case LaneKind::DtoD:
+        return "DtoD";
+    case LaneKind::HtoH:
+        return "HtoH";
+    case LaneKind::DtoH:
+        return "DtoH";
+    case LaneKind::Host:
+        return "host";
+    case LaneKind::Sync:
+        return "sync";
+    case LaneKind::Overhead:
+        return "profiler";
     }
     return "?";
+}
+
+LaneGroup laneGroupOf(const Lane& lane) {
+    switch (lane.kind) {
+    case LaneKind::Api:
+        return LaneGroup::Api;
+    case LaneKind::Sync:
+        return LaneGroup::Sync;
+    case LaneKind::Overhead:
+        return LaneGroup::Profiler;
+    case LaneKind::Memset:
+        return LaneGroup::Memset;
+    case LaneKind::Host:
+        return lane.key == 0 ? LaneGroup::Work : LaneGroup::HostThreads;
+    default:
+        return LaneGroup::Work;
+    }
+}
+
+bool isOverviewLane(const Lane& lane) {
+    switch (lane.kind) {
+    case LaneKind::HtoD:
+    case LaneKind::Kernel:
+    case LaneKind::Memset:
+    case LaneKind::DtoD:
+    case LaneKind::HtoH:
+    case LaneKind::DtoH:
+        return true;
+    default:
+        return false;
+    }
+}
+
+bool isHostCompute(const trace::Run& run, const trace::Activity& activity) {
+    // The same rule as the run summary's host compute time (engine/src/trace/runsummary.cpp):
+    // worker threads' "compute: thread k" spans overlap the main thread's.
+    return activity.kind == ActivityKind::Host && activity.threadId == 0 &&
+           run.name(activity).starts_with("compute");
 }
 
 namespace {
@@ -73,7 +135,8 @@ std::string laneLabel(LaneKind kind, std::uint32_t key, std::size_t keysOfKind,
         return label;
     }
     if (keyedByThread(kind)) {
-        return key == 0 ? label + " (main)" : label + " thread " + std::to_string(threadOrdinals.at(key));
+        return key == 0 ? label + " (main)"
+                        : label + " thread " + std::to_string(threadOrdinals.at(key));
     }
     return label + " stream " + std::to_string(key);
 }
@@ -118,15 +181,41 @@ void fillRows(Lane& lane, std::vector<LaneEvent>& events) {
 RunLanes buildLanes(const trace::Run& run) {
     RunLanes result;
     std::map<std::pair<LaneKind, std::uint32_t>, std::vector<LaneEvent>> byLane;
+    std::vector<LaneEvent> hostCompute;
+    std::vector<LaneEvent> hostOther;
     bool any = false;
     for (std::size_t i = 0; i < run.activities.size(); ++i) {
         const trace::Activity& a = run.activities[i];
         const std::int64_t end = std::max(a.startNs, a.endNs);
-        byLane[laneOf(a)].push_back(LaneEvent{a.startNs, end, std::uint32_t(i)});
+        const auto lane = laneOf(a);
+        const LaneEvent event{a.startNs, end, std::uint32_t(i)};
+        byLane[lane].push_back(event);
         result.beginNs = any ? std::min(result.beginNs, a.startNs) : a.startNs;
         result.endNs = any ? std::max(result.endNs, end) : end;
         any = true;
+        const bool compute = isHostCompute(run, a);
+        if (compute || trace::isDeviceActivity(a.kind)) {
+            result.workBeginNs =
+                result.hasWork ? std::min(result.workBeginNs, a.startNs) : a.startNs;
+            result.workEndNs = result.hasWork ? std::max(result.workEndNs, end) : end;
+            result.hasWork = true;
+        }
+        if (compute) {
+            hostCompute.push_back(event);
+        } else if (lane.first == LaneKind::Host && lane.second == 0) {
+            hostOther.push_back(event);
+        }
     }
+    if (!result.hasWork) {
+        result.workBeginNs = result.beginNs;
+        result.workEndNs = result.endNs;
+    }
+    result.hostCompute.kind = LaneKind::Host;
+    result.hostCompute.label = "host compute";
+    fillRows(result.hostCompute, hostCompute);
+    result.hostOther.kind = LaneKind::Host;
+    result.hostOther.label = "host set-up and checks";
+    fillRows(result.hostOther, hostOther);
     std::map<LaneKind, std::size_t> keysPerKind;
     std::map<std::uint32_t, std::size_t> threadOrdinals;
     for (const auto& [k, events] : byLane) {

@@ -1,12 +1,12 @@
 #pragma once
 
+#include "slicescope/trace/trace.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include "slicescope/trace/trace.h"
 
 // A run's activities arranged for drawing: one lane per kind of work (and per host thread or
 // stream), events sorted by start so the visible ones are found by binary search.
@@ -22,7 +22,7 @@ struct LaneEvent {
 // overlap, so ends are sorted too; the overflow row of a lane with deeply nested events is not
 // disjoint and relies on maxEndNs.
 struct LaneRow {
-    std::vector<LaneEvent> events;    // sorted by startNs
+    std::vector<LaneEvent> events;      // sorted by startNs
     std::vector<std::int64_t> maxEndNs; // maxEndNs[i] = max(events[0..i].endNs): non-decreasing
     bool disjoint = true;
 
@@ -33,21 +33,50 @@ struct LaneRow {
     std::size_t firstStartingAt(std::int64_t timeNs, std::size_t index) const;
 };
 
-enum class LaneKind : std::uint8_t { Api, HtoD, Kernel, Memset, DtoD, HtoH, DtoH, Host, Sync, Overhead };
+enum class LaneKind : std::uint8_t {
+    Api,
+    HtoD,
+    Kernel,
+    Memset,
+    DtoD,
+    HtoH,
+    DtoH,
+    Host,
+    Sync,
+    Overhead
+};
 
 struct Lane {
     LaneKind kind = LaneKind::Host;
-    std::uint32_t key = 0;    // host thread (api, host, sync) or stream (device work)
-    std::string label;        // "HtoD", "kernels", "host thread 2", ...
+    std::uint32_t key = 0; // host thread (api, host, sync) or stream (device work)
+    std::string label;     // "HtoD", "kernels", "host thread 2", ...
     std::vector<LaneRow> rows;
     std::size_t eventCount = 0;
 };
 
+// Which lanes a timeline shows by default. Work lanes (copies, kernels, the main thread's host
+// work) tell the story; the others are there when asked for (pinned open).
+enum class LaneGroup : std::uint8_t { Work, Api, Sync, Profiler, Memset, HostThreads };
+inline constexpr LaneGroup kCollapsibleLaneGroups[] = {LaneGroup::Api, LaneGroup::Sync,
+                                                       LaneGroup::Profiler, LaneGroup::Memset,
+                                                       LaneGroup::HostThreads};
+
 struct RunLanes {
-    std::vector<Lane> lanes; // in drawing order: API, HtoD, kernels, memsets, DtoD, HtoH, DtoH, host...
+    std::vector<Lane>
+        lanes; // in drawing order: API, HtoD, kernels, memsets, DtoD, HtoH, DtoH, host...
     std::int64_t beginNs = 0; // earliest start
     std::int64_t endNs = 0;   // latest end
     std::size_t eventCount = 0;
+    // The measured part: from the first copy, kernel, memset or host compute span to the end of
+    // the last. Set-up (filling inputs, the CPU reference) and checking (verify, profiler replay
+    // passes) lie outside it. With no such activity it is the whole run and hasWork is false.
+    std::int64_t workBeginNs = 0;
+    std::int64_t workEndNs = 0;
+    bool hasWork = false;
+    // The main thread's host spans split for the one-row overview: compute (part of the measured
+    // work) and everything else (set-up and checking, drawn muted). Copies of those events.
+    Lane hostCompute;
+    Lane hostOther;
 };
 
 inline constexpr std::size_t kMaxRowsPerLane = 4;
@@ -57,6 +86,11 @@ LaneKind laneKindOf(trace::ActivityKind kind);
 // lanes) or stream (device lanes).
 std::pair<LaneKind, std::uint32_t> laneOf(const trace::Activity& activity);
 std::string laneKindName(LaneKind kind); // "API", "HtoD", "kernels", ...
+LaneGroup laneGroupOf(const Lane& lane);
+// Lanes whose events the one-row overview of a run draws: copies, kernels and memsets.
+bool isOverviewLane(const Lane& lane);
+// Host compute, as the run summary counts it: the main thread's spans named "compute...".
+bool isHostCompute(const trace::Run& run, const trace::Activity& activity);
 
 // Arranges a run's activities; O(n log n). Activities with end < start are drawn as instants.
 RunLanes buildLanes(const trace::Run& run);

@@ -22,15 +22,17 @@ double TimeMapping::toTime(double px) const {
     return startNs_ + (px - leftPx_) * spanNs() / widthPx_;
 }
 
-double TimeMapping::nsPerPixel() const { return isValid() ? spanNs() / widthPx_ : 0.0; }
+double TimeMapping::nsPerPixel() const {
+    return isValid() ? spanNs() / widthPx_ : 0.0;
+}
 
 TimeMapping TimeMapping::zoomed(double factor, double anchorPx) const {
     if (!isValid() || !(factor > 0)) {
         return *this;
     }
     const double anchorNs = toTime(anchorPx);
-    return TimeMapping(anchorNs - (anchorNs - startNs_) * factor, anchorNs + (endNs_ - anchorNs) * factor,
-                       leftPx_, widthPx_);
+    return TimeMapping(anchorNs - (anchorNs - startNs_) * factor,
+                       anchorNs + (endNs_ - anchorNs) * factor, leftPx_, widthPx_);
 }
 
 TimeMapping TimeMapping::panned(double dxPx) const {

@@ -4,7 +4,6 @@
 #include <QFutureWatcher>
 #include <QPromise>
 #include <QtConcurrent/QtConcurrentRun>
-
 #include <algorithm>
 
 namespace slicescope::models {
@@ -19,7 +18,8 @@ TraceLoader::~TraceLoader() {
     }
 }
 
-LoadResult TraceLoader::loadNow(const QString& path, RunOrigin origin, const trace::ReadOptions& options) {
+LoadResult TraceLoader::loadNow(const QString& path, RunOrigin origin,
+                                const trace::ReadOptions& options) {
     LoadResult result;
     result.path = path;
     result.origin = origin;
@@ -28,7 +28,9 @@ LoadResult TraceLoader::loadNow(const QString& path, RunOrigin origin, const tra
     constexpr double kParseShare = 0.8;
     trace::ReadOptions parseOptions = options;
     if (options.progress) {
-        parseOptions.progress = [&options](double fraction) { options.progress(kParseShare * fraction); };
+        parseOptions.progress = [&options](double fraction) {
+            options.progress(kParseShare * fraction);
+        };
     }
     Result<trace::Trace> trace = fail(Error::Code::Internal, "not read");
     if (path.startsWith(QLatin1Char(':'))) {
@@ -38,7 +40,8 @@ LoadResult TraceLoader::loadNow(const QString& path, RunOrigin origin, const tra
             return result;
         }
         const QByteArray bytes = file.readAll();
-        trace = trace::parseTrace(std::string_view(bytes.constData(), std::size_t(bytes.size())), parseOptions);
+        trace = trace::parseTrace(std::string_view(bytes.constData(), std::size_t(bytes.size())),
+                                  parseOptions);
     } else {
         trace = trace::readTrace(path.toStdString(), parseOptions);
     }
@@ -71,13 +74,15 @@ quint64 TraceLoader::load(const QString& path, RunOrigin origin) {
     cancelFlags_.push_back(cancel);
     const quint64 generation = generation_;
     auto* watcher = new QFutureWatcher<LoadResult>(this);
-    connect(watcher, &QFutureWatcherBase::progressValueChanged, this, [this, watcher, path](int value) {
-        const int range = std::max(1, watcher->progressMaximum() - watcher->progressMinimum());
-        emit progress(double(value - watcher->progressMinimum()) / range, path);
-    });
+    connect(
+        watcher, &QFutureWatcherBase::progressValueChanged, this, [this, watcher, path](int value) {
+            const int range = std::max(1, watcher->progressMaximum() - watcher->progressMinimum());
+            emit progress(double(value - watcher->progressMinimum()) / range, path);
+        });
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, cancel, generation] {
         watcher->deleteLater();
-        cancelFlags_.erase(std::remove(cancelFlags_.begin(), cancelFlags_.end(), cancel), cancelFlags_.end());
+        cancelFlags_.erase(std::remove(cancelFlags_.begin(), cancelFlags_.end(), cancel),
+                           cancelFlags_.end());
         --inFlight_;
         if (inFlight_ == 0) {
             emit busyChanged(false);
@@ -91,8 +96,8 @@ quint64 TraceLoader::load(const QString& path, RunOrigin origin) {
     if (inFlight_ == 1) {
         emit busyChanged(true);
     }
-    watcher->setFuture(QtConcurrent::run(
-        [path, origin, cancel, request](QPromise<LoadResult>& promise) {
+    watcher->setFuture(
+        QtConcurrent::run([path, origin, cancel, request](QPromise<LoadResult>& promise) {
             promise.setProgressRange(0, 1000);
             trace::ReadOptions options;
             options.cancel = cancel.get();

@@ -1,14 +1,13 @@
 #pragma once
 
+#include "models/runentry.h"
+#include "slicescope/trace/tracejson.h"
+
 #include <QObject>
 #include <QString>
-
 #include <atomic>
 #include <memory>
 #include <vector>
-
-#include "models/runentry.h"
-#include "slicescope/trace/tracejson.h"
 
 namespace slicescope::models {
 

@@ -1,6 +1,6 @@
-# `occupancy` and `devices` (issue 2): the calculator and the presets through the real CLI.
+# `occupancy` and `devices` (docs/design.md, "Theoretical occupancy"): the calculator and the presets through the real CLI.
 
-# shared/docs/CUPTI.md: on the H200 a 56-register kernel with 1024-thread blocks runs 1 block/SM.
+# docs/design.md ("Theoretical occupancy"): on the H200 a 56-register kernel with 1024-thread blocks runs 1 block/SM.
 slicescope_cli_test(occupancy_h200_json
     MATCH "\"active_blocks_per_sm\": 1,.*\"limiter\": \"registers\",.*\"occupancy\": 0\\.5,"
     ARGS occupancy --device h200 --block 1024 --regs 56 --json)

@@ -1,4 +1,4 @@
-# `record` (issue 5) with programs that use no CUDA: these run everywhere, with or without a GPU.
+# `record` (docs/recording.md) with programs that use no CUDA: these run everywhere, with or without a GPU.
 if(SLICESCOPE_HAVE_CUDA)
     # A program with no CUDA gives a valid recorded trace with no GPU activity; its stdout passes
     # through untouched.

@@ -59,6 +59,11 @@ slicescope_cli_test(sweep_cpu_interrupted EXIT 130 STDERR "interrupted: 4 runs o
     MATCH_FILE "@WORK@/s.json|\"id\": \"cpu-parallel@rows=20\".*\"sweeps\": .{\"complete\":false"
     ARGS sweep --param rows --values 10,20,40,80 --shape 10x20x5 --strategy cpu-serial,cpu-parallel
          --test-interrupt-after 2 -o @WORK@/s.json)
+# SIGTERM (the GUI's Cancel) keeps the points finished too.
+slicescope_cli_test(sweep_cpu_terminated EXIT 130 STDERR "interrupted: 2 runs of the points finished were kept"
+    MATCH_FILE "@WORK@/s.json|\"id\": \"cpu-serial@rows=20\".*\"sweeps\": .{\"complete\":false"
+    ARGS sweep --param rows --values 10,20,40 --shape 10x20x5 --strategy cpu-serial
+         --test-interrupt-after 2 --test-interrupt-signal terminate -o @WORK@/s.json)
 slicescope_cli_test(sweep_model_interrupted EXIT 130 STDERR "interrupted: 1 runs"
     ARGS sweep --param work --values 1,2,4 ${seed} --strategy slice-2d --device h200
          --test-interrupt-after 1 -o @WORK@/s.json)

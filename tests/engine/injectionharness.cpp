@@ -2,18 +2,19 @@
 // InitializeInjection as the driver's cuInit would, then ends the way argv[2] says. No CUDA is
 // needed: without a driver CUPTI's calls fail, which the library writes to its spool, and the
 // spool's framing, exit and signal paths are what is tested.
-#include <dlfcn.h>
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <dlfcn.h>
+#include <signal.h>
 #include <stdexcept>
+#include <sys/wait.h>
+#include <unistd.h>
 
 namespace {
-extern "C" void exitNine(int) { std::exit(9); }
+extern "C" void exitNine(int) {
+    std::exit(9);
+}
 } // namespace
 
 int main(int argc, char** argv) {

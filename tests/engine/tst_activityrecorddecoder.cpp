@@ -1,13 +1,12 @@
 // Record decoding and buffer pooling of the CUPTI activity collector, through its seams: records
 // built by hand, a fake API-name resolver, no GPU and no CUPTI session.
-#include <gtest/gtest.h>
+#include "activitybufferpool.h"
+#include "activityrecorddecoder.h"
 
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
-
-#include "activitybufferpool.h"
-#include "activityrecorddecoder.h"
+#include <gtest/gtest.h>
 
 using namespace slicescope;
 using namespace slicescope::cuda;

@@ -1,17 +1,20 @@
-#include <gtest/gtest.h>
-
-#include <set>
-
 #include "slicescope/backend/cpubackend.h"
+#include "slicescope/compute/reference.h"
 #include "slicescope/compute/workchain.h"
+
+#include <gtest/gtest.h>
+#include <set>
 
 using namespace slicescope;
 using namespace slicescope::backend;
+using compute::compareOutputs;
+using compute::referenceOutput;
 using strategy::StrategyId;
 
 namespace {
 
-RunRequest request(problem::Shape shape, problem::Dtype dtype, std::int64_t work, std::uint32_t repeat = 1) {
+RunRequest request(problem::Shape shape, problem::Dtype dtype, std::int64_t work,
+                   std::uint32_t repeat = 1) {
     RunRequest r;
     r.problem = *problem::makeProblem(shape, dtype, work);
     r.repeat = repeat;
@@ -120,7 +123,8 @@ TEST(CpuBackend, RejectsGpuStrategies) {
 
 TEST(CpuBackend, RefusesAProblemLargerThanMemoryBeforeAllocating) {
     // 2^40 doubles (8 TiB) per array: more than any test machine has.
-    auto run = runCpu(StrategyId::CpuSerial, request({1ull << 20, 1ull << 20, 1}, problem::Dtype::F64, 1));
+    auto run =
+        runCpu(StrategyId::CpuSerial, request({1ull << 20, 1ull << 20, 1}, problem::Dtype::F64, 1));
     ASSERT_FALSE(run);
     EXPECT_EQ(run.error().code, Error::Code::InsufficientMemory);
     EXPECT_NE(run.error().message.find("host memory"), std::string::npos);
@@ -130,7 +134,8 @@ TEST(CpuBackend, CancelStopsTheRun) {
     std::atomic<bool> cancel{true};
     Progress progress;
     progress.cancel = &cancel;
-    auto run = runCpu(StrategyId::CpuSerial, request({10, 10, 10}, problem::Dtype::F64, 1), progress);
+    auto run =
+        runCpu(StrategyId::CpuSerial, request({10, 10, 10}, problem::Dtype::F64, 1), progress);
     ASSERT_FALSE(run);
     EXPECT_EQ(run.error().code, Error::Code::Cancelled);
 }

@@ -1,10 +1,9 @@
-#include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
+#include "slicescope/device/devicespec.h"
 
 #include <algorithm>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 #include <set>
-
-#include "slicescope/device/devicespec.h"
 
 using namespace slicescope;
 using namespace slicescope::device;
@@ -65,6 +64,8 @@ void expectSameDevice(const DeviceSpec& a, const DeviceSpec& b) {
     EXPECT_EQ(a.pageableDtoHGBps, b.pageableDtoHGBps);
     EXPECT_EQ(a.pinnedHtoDGBps, b.pinnedHtoDGBps);
     EXPECT_EQ(a.pinnedDtoHGBps, b.pinnedDtoHGBps);
+    EXPECT_EQ(a.fp32FmaPerSmPerClock, b.fp32FmaPerSmPerClock);
+    EXPECT_EQ(a.fp64FmaPerSmPerClock, b.fp64FmaPerSmPerClock);
     EXPECT_EQ(a.sources, b.sources);
 }
 
@@ -101,6 +102,9 @@ struct ComputeCapabilityFacts {
     std::uint64_t sharedPerBlockOptinKiB;
     std::uint64_t reservedPerBlockBytes;
     std::uint32_t smCount; // a product fact: whitepapers and datasheets
+    // Programming Guide, 'Throughput of Native Arithmetic Instructions': FMA per clock per SM.
+    double fp32Fma;
+    double fp64Fma;
 };
 
 class PresetFacts : public testing::TestWithParam<ComputeCapabilityFacts> {};
@@ -119,20 +123,24 @@ TEST_P(PresetFacts, MatchTheProgrammingGuide) {
     EXPECT_EQ(d.sharedMemoryPerBlockOptinBytes, f.sharedPerBlockOptinKiB * 1024);
     EXPECT_EQ(d.reservedSharedMemoryPerBlockBytes, f.reservedPerBlockBytes);
     EXPECT_EQ(d.smCount, f.smCount);
+    EXPECT_EQ(d.fp32FmaPerSmPerClock, f.fp32Fma);
+    EXPECT_EQ(d.fp64FmaPerSmPerClock, f.fp64Fma);
+    EXPECT_NE(d.sources.at("fp64_fma_per_sm_per_clock").find("Throughput of Native Arithmetic"),
+              std::string::npos);
 }
 
 INSTANTIATE_TEST_SUITE_P(
     Presets, PresetFacts,
-    testing::Values(ComputeCapabilityFacts{"h200", "9.0", 2048, 32, 255, 228, 227, 1024, 132},
-                    ComputeCapabilityFacts{"h100-sxm", "9.0", 2048, 32, 255, 228, 227, 1024, 132},
-                    ComputeCapabilityFacts{"a100-sxm4-80gb", "8.0", 2048, 32, 255, 164, 163, 1024,
-                                           108},
-                    ComputeCapabilityFacts{"rtx-4090", "8.9", 1536, 24, 255, 100, 99, 1024, 128},
-                    ComputeCapabilityFacts{"rtx-3090", "8.6", 1536, 16, 255, 100, 99, 1024, 82},
-                    ComputeCapabilityFacts{"t4", "7.5", 1024, 16, 255, 64, 64, 0, 40},
-                    ComputeCapabilityFacts{"gtx-1080-ti", "6.1", 2048, 32, 255, 96, 48, 0, 28},
-                    ComputeCapabilityFacts{"gtx-970", "5.2", 2048, 32, 255, 96, 48, 0, 13},
-                    ComputeCapabilityFacts{"quadro-k2000", "3.0", 2048, 16, 63, 48, 48, 0, 2}),
+    testing::Values(
+        ComputeCapabilityFacts{"h200", "9.0", 2048, 32, 255, 228, 227, 1024, 132, 128, 64},
+        ComputeCapabilityFacts{"h100-sxm", "9.0", 2048, 32, 255, 228, 227, 1024, 132, 128, 64},
+        ComputeCapabilityFacts{"a100-sxm4-80gb", "8.0", 2048, 32, 255, 164, 163, 1024, 108, 64, 32},
+        ComputeCapabilityFacts{"rtx-4090", "8.9", 1536, 24, 255, 100, 99, 1024, 128, 128, 2},
+        ComputeCapabilityFacts{"rtx-3090", "8.6", 1536, 16, 255, 100, 99, 1024, 82, 128, 2},
+        ComputeCapabilityFacts{"t4", "7.5", 1024, 16, 255, 64, 64, 0, 40, 64, 2},
+        ComputeCapabilityFacts{"gtx-1080-ti", "6.1", 2048, 32, 255, 96, 48, 0, 28, 128, 4},
+        ComputeCapabilityFacts{"gtx-970", "5.2", 2048, 32, 255, 96, 48, 0, 13, 128, 4},
+        ComputeCapabilityFacts{"quadro-k2000", "3.0", 2048, 16, 63, 48, 48, 0, 2, 192, 8}),
     [](const auto& param) {
         std::string name = param.param.preset;
         std::replace(name.begin(), name.end(), '-', '_');
@@ -172,7 +180,7 @@ TEST(DevicePresets, FiguresAreInternallyConsistent) {
 }
 
 TEST(DevicePresets, H200UsesTheFiguresMeasuredOnTheLentH200) {
-    // shared/docs/CUPTI.md: pageable HtoD 6.7 GB/s, pinned 55 GB/s each way at 1 GiB.
+    // resources/devices.json: pageable HtoD 6.7 GB/s, pinned 55 GB/s each way at 1 GiB.
     const DeviceSpec& h200 = preset("h200");
     EXPECT_EQ(h200.computeCapability(), "9.0");
     EXPECT_EQ(h200.smCount, 132u);
@@ -180,7 +188,7 @@ TEST(DevicePresets, H200UsesTheFiguresMeasuredOnTheLentH200) {
     EXPECT_DOUBLE_EQ(h200.pinnedHtoDGBps, 55.0);
     EXPECT_DOUBLE_EQ(h200.pinnedDtoHGBps, 55.0);
     EXPECT_NE(h200.sources.at("pageable_htod_gbps").find("measured"), std::string::npos);
-    EXPECT_NE(h200.sources.at("pinned_htod_gbps").find("CUPTI.md"), std::string::npos);
+    EXPECT_NE(h200.sources.at("pinned_htod_gbps").find("docs/design.md"), std::string::npos);
 }
 
 TEST(DevicePresets, EveryFigureHasASource) {
@@ -197,7 +205,7 @@ TEST(DevicePresets, EveryFigureHasASource) {
             ASSERT_NE(source, d.sources.end()) << "no source for " << key;
             EXPECT_GT(source->second.size(), 10u) << key;
         }
-        EXPECT_EQ(figures, 21u); // compute capability and 20 numbers
+        EXPECT_EQ(figures, 23u); // compute capability and 22 numbers
     }
 }
 
@@ -254,6 +262,17 @@ TEST(DevicePresets, ToJsonLeavesSourcesOutUnlessAsked) {
     EXPECT_TRUE(nlohmann::json::parse(toJson(preset("t4"), true)).contains("sources"));
 }
 
+TEST(DevicePresets, ArithmeticRatesStayOutOfTraceDeviceObjects) {
+    // The FMA rates describe the architecture for the model; a trace's device object (written
+    // without sources) keeps the keys it always had.
+    const auto plain = nlohmann::json::parse(toJson(preset("h200")));
+    EXPECT_FALSE(plain.contains("fp64_fma_per_sm_per_clock"));
+    EXPECT_FALSE(plain.contains("fp32_fma_per_sm_per_clock"));
+    const auto full = nlohmann::json::parse(toJson(preset("h200"), true));
+    EXPECT_EQ(full["fp64_fma_per_sm_per_clock"], 64);
+    EXPECT_EQ(full["fp32_fma_per_sm_per_clock"], 128);
+}
+
 TEST(DevicePresetsRejects, TextThatIsNotJsonOrTruncated) {
     EXPECT_FALSE(parsePresets("not json"));
     const std::string_view text = embedded::devicesJson();
@@ -305,8 +324,9 @@ TEST(DevicePresetsRejects, WrongFormatVersionOrList) {
 }
 
 TEST(DevicePresetsRejects, APresetMissingAFigureNamingPresetAndField) {
-    for (const char* key : {"sm_count", "compute_capability", "pinned_dtoh_gbps",
-                            "reserved_shared_memory_per_block_bytes", "name"}) {
+    for (const char* key :
+         {"sm_count", "compute_capability", "pinned_dtoh_gbps",
+          "reserved_shared_memory_per_block_bytes", "fp64_fma_per_sm_per_clock", "name"}) {
         auto document = builtInDocument();
         document["presets"][2].erase(key);
         const std::string error = firstError(document);
@@ -316,7 +336,8 @@ TEST(DevicePresetsRejects, APresetMissingAFigureNamingPresetAndField) {
 }
 
 TEST(DevicePresetsRejects, AFigureWithoutASourceNamingPresetAndField) {
-    for (const char* key : {"clock_mhz", "compute_capability", "pageable_htod_gbps"}) {
+    for (const char* key :
+         {"clock_mhz", "compute_capability", "pageable_htod_gbps", "fp64_fma_per_sm_per_clock"}) {
         auto document = builtInDocument();
         document["presets"][5]["sources"].erase(key);
         const std::string error = firstError(document);
@@ -343,6 +364,11 @@ TEST(DevicePresetsRejects, BadValues) {
     document = builtInDocument();
     document["presets"][0]["sm_count"] = 0;
     EXPECT_NE(firstError(document).find("\"sm_count\" must be greater than 0"), std::string::npos);
+
+    document = builtInDocument();
+    document["presets"][0]["fp32_fma_per_sm_per_clock"] = 0;
+    EXPECT_NE(firstError(document).find("\"fp32_fma_per_sm_per_clock\" must be greater than 0"),
+              std::string::npos);
 
     document = builtInDocument();
     document["presets"][0]["registers_per_sm"] = -65536;

@@ -1,15 +1,14 @@
-#include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
+#include "slicescope/trace/exporters.h"
+#include "slicescope/trace/tracejson.h"
 
 #include <filesystem>
 #include <fstream>
+#include <gtest/gtest.h>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 #include <unistd.h>
-
-#include "slicescope/trace/exporters.h"
-#include "slicescope/trace/tracejson.h"
 
 namespace slicescope::trace {
 namespace {
@@ -56,21 +55,31 @@ TEST(Exporters, CsvHasNvprofColumnsUnitsAndOneRowPerDeviceActivity) {
     std::ostringstream out;
     writeCsv(formatExample(), out);
     const std::vector<std::string> expected{
-        "Start,Duration,Grid X,Grid Y,Grid Z,Block X,Block Y,Block Z,Registers Per Thread,Static SMem,"
+        "Start,Duration,Grid X,Grid Y,Grid Z,Block X,Block Y,Block Z,Registers Per Thread,Static "
+        "SMem,"
         "Dynamic SMem,Size,Throughput,SrcMemType,DstMemType,Device,Context,Stream,Name,Run,Mode",
         "us,us,,,,,,,,B,B,B,GB/s,,,,,,,,",
         // Measured GPU run: times from its first activity (the cudaMemcpy call), device work only.
-        "1.500,6000.000,,,,,,,,,,16000000,2.667,Pageable,Device,NVIDIA H200,,7,[CUDA memcpy HtoD],slice-outer,measured-gpu",
+        "1.500,6000.000,,,,,,,,,,16000000,2.667,Pageable,Device,NVIDIA H200,,7,[CUDA memcpy "
+        "HtoD],slice-outer,measured-gpu",
         "6200.000,47000.250,2,1,1,64,1,1,40,0,16,,,,,NVIDIA H200,,7,"
-        "\"slice_outer<double, \"\"rcn\"\">(double*, double const*, int)\",slice-outer,measured-gpu",
-        "53300.000,1.000,,,,,,,,,,4096,4.096,,Device,NVIDIA H200,,7,[CUDA memset],slice-outer,measured-gpu",
-        "53400.000,2.000,,,,,,,,,,8000,4.000,Device,Device,NVIDIA H200,,7,[CUDA memcpy DtoD],slice-outer,measured-gpu",
-        "53500.000,6000.000,,,,,,,,,,16000000,2.667,Device,Pageable,NVIDIA H200,,7,[CUDA memcpy DtoH],slice-outer,measured-gpu",
-        "59600.000,0.400,,,,,,,,,,800,2.000,Pinned,Pageable,NVIDIA H200,,0,[CUDA memcpy HtoH],slice-outer,measured-gpu",
+        "\"slice_outer<double, \"\"rcn\"\">(double*, double const*, "
+        "int)\",slice-outer,measured-gpu",
+        "53300.000,1.000,,,,,,,,,,4096,4.096,,Device,NVIDIA H200,,7,[CUDA "
+        "memset],slice-outer,measured-gpu",
+        "53400.000,2.000,,,,,,,,,,8000,4.000,Device,Device,NVIDIA H200,,7,[CUDA memcpy "
+        "DtoD],slice-outer,measured-gpu",
+        "53500.000,6000.000,,,,,,,,,,16000000,2.667,Device,Pageable,NVIDIA H200,,7,[CUDA memcpy "
+        "DtoH],slice-outer,measured-gpu",
+        "59600.000,0.400,,,,,,,,,,800,2.000,Pinned,Pageable,NVIDIA H200,,0,[CUDA memcpy "
+        "HtoH],slice-outer,measured-gpu",
         // Modelled run: every row says so.
-        "0.000,6000.000,,,,,,,,,,16000000,2.667,Pageable,Device,NVIDIA GeForce GTX 1080 Ti,,0,[CUDA memcpy HtoD],one-worker,modelled",
-        "6000.000,1200000.000,1,1,1,64,1,1,0,0,0,,,,,NVIDIA GeForce GTX 1080 Ti,,0,one_worker,one-worker,modelled",
-        "1206000.000,6000.000,,,,,,,,,,16000000,2.667,Device,Pageable,NVIDIA GeForce GTX 1080 Ti,,0,[CUDA memcpy DtoH],one-worker,modelled",
+        "0.000,6000.000,,,,,,,,,,16000000,2.667,Pageable,Device,NVIDIA GeForce GTX 1080 "
+        "Ti,,0,[CUDA memcpy HtoD],one-worker,modelled",
+        "6000.000,1200000.000,1,1,1,64,1,1,0,0,0,,,,,NVIDIA GeForce GTX 1080 "
+        "Ti,,0,one_worker,one-worker,modelled",
+        "1206000.000,6000.000,,,,,,,,,,16000000,2.667,Device,Pageable,NVIDIA GeForce GTX 1080 "
+        "Ti,,0,[CUDA memcpy DtoH],one-worker,modelled",
         // The CPU and recorded runs have no device activities, hence no rows.
     };
     EXPECT_EQ(lines(out.str()), expected);
@@ -194,7 +203,7 @@ TEST(Exporters, ChromeTraceEventsCarryMicrosecondTimesAndNvprofFields) {
     ASSERT_NE(kernel, view.complete.end());
     EXPECT_EQ(kernel->at("name"), "slice_outer<double, \"rcn\">(double*, double const*, int)");
     EXPECT_EQ(view.threadNames.at({1, kernel->at("tid")}), "Kernels (stream 7)");
-    EXPECT_DOUBLE_EQ(kernel->at("ts").get<double>(), 6200.0); // us from the run's first activity
+    EXPECT_DOUBLE_EQ(kernel->at("ts").get<double>(), 6200.0);    // us from the run's first activity
     EXPECT_DOUBLE_EQ(kernel->at("dur").get<double>(), 47000.25); // sub-microsecond digits kept
     const auto& args = kernel->at("args");
     EXPECT_EQ(args.at("Grid"), "(2,1,1)");
@@ -223,7 +232,8 @@ TEST(Exporters, ChromeTraceMarksModelledEvents) {
     for (const auto& event : view.complete) {
         const bool isModelledRun = event.at("pid") == 2;
         EXPECT_EQ(event.at("args").at("Mode") == "modelled", isModelledRun) << event.dump();
-        EXPECT_EQ(event.at("cat").get<std::string>().find(",modelled") != std::string::npos, isModelledRun);
+        EXPECT_EQ(event.at("cat").get<std::string>().find(",modelled") != std::string::npos,
+                  isModelledRun);
         modelled += isModelledRun ? 1 : 0;
     }
     EXPECT_EQ(modelled, 3);
@@ -295,16 +305,25 @@ TEST(Exporters, PrintGpuTraceShowsAnNvprofStyleTable) {
     printGpuTrace(trace.runs[1], out);
     const auto printed = lines(out.str());
     ASSERT_GE(printed.size(), 6U);
-    EXPECT_EQ(printed[0], "==slicescope== GPU trace of one-worker [modelled] on NVIDIA GeForce GTX 1080 Ti");
+    EXPECT_EQ(printed[0],
+              "==slicescope== GPU trace of one-worker [modelled] on NVIDIA GeForce GTX 1080 Ti");
     EXPECT_NE(printed[1].find("modelled"), std::string::npos);
-    EXPECT_EQ(printed[2], "   Start  Duration  Grid Size  Block Size  Regs*  SSMem*  DSMem*      Size  Throughput  "
-                          "SrcMemType  DstMemType                      Device  Stream  Name");
-    EXPECT_EQ(printed[3], "     0ns  6.0000ms          -           -      -       -       -  16.000MB  2.6667GB/s  "
-                          "  Pageable      Device  NVIDIA GeForce GTX 1080 Ti       0  [CUDA memcpy HtoD]");
-    EXPECT_EQ(printed[4], "6.0000ms   1.2000s    (1 1 1)    (64 1 1)      0      0B      0B         -           -  "
-                          "         -           -  NVIDIA GeForce GTX 1080 Ti       0  one_worker");
-    EXPECT_EQ(printed[5], " 1.2060s  6.0000ms          -           -      -       -       -  16.000MB  2.6667GB/s  "
-                          "    Device    Pageable  NVIDIA GeForce GTX 1080 Ti       0  [CUDA memcpy DtoH]");
+    EXPECT_EQ(
+        printed[2],
+        "   Start  Duration  Grid Size  Block Size  Regs*  SSMem*  DSMem*      Size  Throughput  "
+        "SrcMemType  DstMemType                      Device  Stream  Name");
+    EXPECT_EQ(
+        printed[3],
+        "     0ns  6.0000ms          -           -      -       -       -  16.000MB  2.6667GB/s  "
+        "  Pageable      Device  NVIDIA GeForce GTX 1080 Ti       0  [CUDA memcpy HtoD]");
+    EXPECT_EQ(
+        printed[4],
+        "6.0000ms   1.2000s    (1 1 1)    (64 1 1)      0      0B      0B         -           -  "
+        "         -           -  NVIDIA GeForce GTX 1080 Ti       0  one_worker");
+    EXPECT_EQ(
+        printed[5],
+        " 1.2060s  6.0000ms          -           -      -       -       -  16.000MB  2.6667GB/s  "
+        "    Device    Pageable  NVIDIA GeForce GTX 1080 Ti       0  [CUDA memcpy DtoH]");
 }
 
 TEST(Exporters, PrintGpuTraceUsesHumanUnits) {
@@ -328,7 +347,8 @@ TEST(Exporters, PrintGpuTraceUsesHumanUnits) {
     EXPECT_NE(text.find("49.152KB"), std::string::npos) << text;
     EXPECT_NE(text.find("2.0000s   2.0000s"), std::string::npos) << text;
     EXPECT_NE(text.find("1.5000GB  750.00MB/s"), std::string::npos) << text;
-    EXPECT_EQ(text.find("modelled"), std::string::npos) << "a measured run is not labelled modelled";
+    EXPECT_EQ(text.find("modelled"), std::string::npos)
+        << "a measured run is not labelled modelled";
 }
 
 TEST(Exporters, PrintGpuTraceSaysWhenThereIsNoDeviceWork) {
@@ -343,7 +363,8 @@ TEST(Exporters, PrintGpuTraceSaysWhenThereIsNoDeviceWork) {
 // Files
 
 TEST(Exporters, ExportWritesFilesAtomicallyAndReportsFailures) {
-    const fs::path dir = fs::temp_directory_path() / ("tst_exporters-" + std::to_string(::getpid()));
+    const fs::path dir =
+        fs::temp_directory_path() / ("tst_exporters-" + std::to_string(::getpid()));
     fs::remove_all(dir);
     fs::create_directories(dir);
     const Trace trace = formatExample();

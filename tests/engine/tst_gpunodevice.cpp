@@ -1,7 +1,7 @@
 // Without a usable GPU (CI), the GPU backend says why and runs nothing; it never crashes.
-#include <gtest/gtest.h>
-
 #include "slicescope/backend/gpubackend.h"
+
+#include <gtest/gtest.h>
 
 using namespace slicescope;
 using namespace slicescope::backend;

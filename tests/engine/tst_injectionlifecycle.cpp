@@ -1,17 +1,15 @@
-// The injection library's exit paths (issue 5), with no GPU: a stand-in program initialises it and
-// ends through return, exit(), _exit(), abort(), an uncaught exception, SIGTERM (default and
-// handled by the program), SIGKILL, SIGSEGV and a fork. Whatever the ending, the spool holds a
-// readable Begin frame; an End frame exactly when the library could run (not after _exit or
+// The injection library's exit paths (docs/recording.md), with no GPU: a stand-in program
+// initialises it and ends through return, exit(), _exit(), abort(), an uncaught exception, SIGTERM
+// (default and handled by the program), SIGKILL, SIGSEGV and a fork. Whatever the ending, the spool
+// holds a readable Begin frame; an End frame exactly when the library could run (not after _exit or
 // SIGKILL), saying how the process ended; and the program's exit status is unchanged.
-#include <gtest/gtest.h>
-
-#include <sys/wait.h>
-#include <unistd.h>
+#include "record/spooldirectory.h"
 
 #include <cstdlib>
 #include <filesystem>
-
-#include "spooldirectory.h"
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 namespace slicescope::record {
 namespace {
@@ -35,7 +33,8 @@ Outcome runHarness(const std::string& how) {
     if (child == 0) {
         setenv("SLICESCOPE_RECORD_DIR", dir.c_str(), 1);
         setenv("SLICESCOPE_RECORD_FLUSH_MS", "20", 1);
-        execl(SLICESCOPE_HARNESS, SLICESCOPE_HARNESS, SLICESCOPE_INJECTION_LIBRARY, how.c_str(), nullptr);
+        execl(SLICESCOPE_HARNESS, SLICESCOPE_HARNESS, SLICESCOPE_INJECTION_LIBRARY, how.c_str(),
+              nullptr);
         _exit(127);
     }
     waitpid(child, &out.waitStatus, 0);

@@ -1,10 +1,11 @@
-#include <gtest/gtest.h>
-
-#include <map>
-
 #include "slicescope/backend/modelbackend.h"
 #include "slicescope/backend/modelparameters.h"
 #include "slicescope/trace/tracejson.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <gtest/gtest.h>
+#include <map>
 
 using namespace slicescope;
 using namespace slicescope::backend;
@@ -50,9 +51,14 @@ TEST(ModelBackend, RunsAreMarkedModelledAndFollowTheStrategyData) {
         ASSERT_TRUE(run->occupancy);
         EXPECT_FALSE(run->occupancy->achieved);
         EXPECT_NE(run->notes.front().find("modelled"), std::string::npos);
+        // The run's device is what its trace will hold: no sources, no preset-only FMA rates.
+        EXPECT_TRUE(run->device.sources.empty());
+        EXPECT_EQ(run->device.fp64FmaPerSmPerClock, 0);
+        EXPECT_EQ(run->device.fp32FmaPerSmPerClock, 0);
 
         strategy::LaunchLimits limits;
-        const auto geometry = *strategy::launchGeometry(s.id, *run->problem, seedRequest().block, limits);
+        const auto geometry =
+            *strategy::launchGeometry(s.id, *run->problem, seedRequest().block, limits);
         EXPECT_EQ(run->launch->grid, geometry.grid);
         EXPECT_EQ(run->launch->block, geometry.block);
 
@@ -76,8 +82,8 @@ TEST(ModelBackend, RunsAreMarkedModelledAndFollowTheStrategyData) {
 }
 
 TEST(ModelBackend, OrdersStrategiesAsMeasurementDoes) {
-    // DESIGN.md: one worker far slower than slices along the outer dimension, slower than slices
-    // along the middle, slower than one thread per element.
+    // docs/design.md ("The problem it was born from"): one worker far slower than slices along the
+    // outer dimension, slower than slices along the middle, slower than one thread per element.
     for (const char* id : {"h200", "h100-sxm", "a100-sxm4-80gb", "rtx-4090", "t4", "gtx-970"}) {
         const auto device = preset(id);
         std::map<StrategyId, std::int64_t> ns;
@@ -106,7 +112,8 @@ TEST(ModelBackend, CopiesFollowTheLinkBandwidth) {
     EXPECT_EQ(first.srcKind, trace::MemoryKind::Pageable);
     EXPECT_EQ(pinned.activities.front().srcKind, trace::MemoryKind::Pinned);
     EXPECT_LT(pinned.activities.front().durationNs() * 4, first.durationNs());
-    // Seed (CUPTI.md, measured on the H200): 16 MB pageable HtoD took 2.4 ms, pinned 0.30 ms.
+    // Seed (resources/devices.json, measured on the H200): 16 MB pageable HtoD took 2.4 ms, pinned
+    // 0.30 ms.
     EXPECT_NEAR(double(first.durationNs()) / 1e6, 2.4, 0.3);
     EXPECT_NEAR(double(pinned.activities.front().durationNs()) / 1e6, 0.30, 0.05);
 }
@@ -120,7 +127,8 @@ TEST(ModelBackend, MappedAndManagedMemoryHaveNoExplicitCopies) {
             EXPECT_FALSE(trace::isCopy(a.kind));
         }
         // Mapped memory crosses the host link: far slower than device memory.
-        auto pinned = *modelRun(StrategyId::ElementwiseBroadcast, seedRequest(MemoryMode::Pinned, "256"), h200);
+        auto pinned = *modelRun(StrategyId::ElementwiseBroadcast,
+                                seedRequest(MemoryMode::Pinned, "256"), h200);
         EXPECT_GT(kernelNs(*run), 10 * kernelNs(pinned));
     }
 }
@@ -169,28 +177,200 @@ TEST(ModelBackend, RejectsCpuStrategiesAndOversizedProblems) {
     EXPECT_EQ(run.error().code, Error::Code::InsufficientMemory);
 }
 
-TEST(ModelBackend, MatchesTheH200MeasurementsItIsCalibratedOn) {
-    // resources/samples/seed-100x4000x5-f64-pageable.json: CUPTI kernel durations on the H200.
+// The traces the model is checked against: the H200 sample it was fitted on (seed shape), and
+// every trace in tests/data/model-validation/ (out-of-sample runs on the H200, recorded with
+// scripts/model-validate.sh; docs/model.md, "Validation").
+std::vector<std::string> validationTraces() {
+    const std::filesystem::path data(SLICESCOPE_TEST_DATA_DIR);
+    std::vector<std::string> paths = {
+        (data / "../../resources/samples/seed-100x4000x5-f64-pageable.json").string()};
+    const auto dir = data / "model-validation";
+    if (std::filesystem::is_directory(dir)) {
+        std::vector<std::string> more;
+        for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+            if (entry.path().extension() == ".json") {
+                more.push_back(entry.path().string());
+            }
+        }
+        std::sort(more.begin(), more.end());
+        paths.insert(paths.end(), more.begin(), more.end());
+    }
+    return paths;
+}
+
+TEST(ModelBackend, StaysWithinOneAndAHalfOfEveryMeasuredTrace) {
+    int compared = 0;
+    for (const auto& path : validationTraces()) {
+        SCOPED_TRACE(path);
+        auto measured = trace::readTrace(path);
+        ASSERT_TRUE(measured) << measured.error().message;
+        for (const auto& run : measured->runs) {
+            if (run.mode != trace::RunMode::MeasuredGpu) {
+                continue;
+            }
+            auto c = compareWithModel(run);
+            ASSERT_TRUE(c) << run.id << ": " << c.error().message;
+            // Within a factor of 1.5 either way on every strategy, across five orders of magnitude.
+            EXPECT_GT(c->ratio(), 1 / 1.5)
+                << run.strategy << " (" << c->setting << "): modelled " << c->modelledKernelNs
+                << " ns, measured " << c->measuredKernelNs << " ns";
+            EXPECT_LT(c->ratio(), 1.5)
+                << run.strategy << " (" << c->setting << "): modelled " << c->modelledKernelNs
+                << " ns, measured " << c->measuredKernelNs << " ns";
+            ++compared;
+        }
+    }
+    EXPECT_GE(compared, 7); // at least the seed sample's seven GPU strategies
+}
+
+TEST(ModelBackend, RegistersAreTheBuildsAndMatchWhatCuptiReportedOnTheH200) {
+    // The H200 sample's launch records carry cudaFuncAttributes::numRegs of the sm_90 kernels.
     auto measured = trace::readTrace(std::string(SLICESCOPE_TEST_DATA_DIR) +
                                      "/../../resources/samples/seed-100x4000x5-f64-pageable.json");
     ASSERT_TRUE(measured) << measured.error().message;
     const auto h200 = preset("h200");
     int compared = 0;
     for (const auto& run : measured->runs) {
-        if (run.mode != trace::RunMode::MeasuredGpu) {
+        if (run.mode != trace::RunMode::MeasuredGpu || !run.launch) {
             continue;
         }
-        auto id = strategy::parseStrategy(run.strategy);
-        ASSERT_TRUE(id);
-        auto modelled = modelRun(*id, seedRequest(), h200);
-        ASSERT_TRUE(modelled) << run.strategy;
-        const double ratio = double(kernelNs(*modelled)) / double(kernelNs(run));
-        // Within a factor of 1.5 either way on every strategy, across five orders of magnitude.
-        EXPECT_GT(ratio, 1 / 1.5) << run.strategy << ": modelled " << kernelNs(*modelled) << " ns, measured "
-                                  << kernelNs(run) << " ns";
-        EXPECT_LT(ratio, 1.5) << run.strategy << ": modelled " << kernelNs(*modelled) << " ns, measured "
-                              << kernelNs(run) << " ns";
+        auto regs =
+            kernelRegisters(*strategy::parseStrategy(run.strategy), problem::Dtype::F64, h200);
+        ASSERT_TRUE(regs) << regs.error().message;
+        EXPECT_EQ(regs->registers, run.launch->registersPerThread) << run.strategy;
+        EXPECT_EQ(regs->sm, 90u);
+        EXPECT_FALSE(regs->fallback);
+        auto modelled = modelRun(*strategy::parseStrategy(run.strategy), seedRequest(), h200);
+        ASSERT_TRUE(modelled);
+        EXPECT_EQ(modelled->launch->registersPerThread, run.launch->registersPerThread);
         ++compared;
     }
     EXPECT_EQ(compared, 7);
+}
+
+TEST(ModelBackend, OldGpusTakeTheOldestBuiltRegistersCappedAndSaySo) {
+    const auto k2000 = preset("quadro-k2000"); // cc 3.0: at most 63 registers per thread
+    for (auto dtype : {problem::Dtype::F64, problem::Dtype::F32}) {
+        auto regs = kernelRegisters(StrategyId::Slice2d, dtype, k2000);
+        ASSERT_TRUE(regs) << regs.error().message;
+        EXPECT_TRUE(regs->fallback);
+        EXPECT_EQ(regs->sm, 75u);
+        EXPECT_LE(regs->registers, k2000.maxRegistersPerThread);
+        EXPECT_NE(regs->origin.find("sm_75"), std::string::npos) << regs->origin;
+    }
+    auto run = modelRun(StrategyId::Slice2d, seedRequest(), k2000);
+    ASSERT_TRUE(run) << run.error().message;
+    bool labelled = false;
+    for (const auto& note : run->notes) {
+        labelled |= note.find("stand in") != std::string::npos;
+    }
+    EXPECT_TRUE(labelled);
+    // A device CUDA 13 builds for gets its own architecture's figure: the T4's sm_75.
+    auto t4 = kernelRegisters(StrategyId::Slice2d, problem::Dtype::F64, preset("t4"));
+    ASSERT_TRUE(t4);
+    EXPECT_FALSE(t4->fallback);
+    EXPECT_EQ(t4->sm, 75u);
+    // The RTX 3090 (cc 8.6) runs the sm_86 cubin, the RTX 4090 (8.9) the sm_89 one.
+    EXPECT_EQ(kernelRegisters(StrategyId::Slice2d, problem::Dtype::F64, preset("rtx-3090"))->sm,
+              86u);
+    EXPECT_EQ(kernelRegisters(StrategyId::Slice2d, problem::Dtype::F64, preset("rtx-4090"))->sm,
+              89u);
+}
+
+TEST(ModelBackend, NeverFasterThanTheFmaCountAllowsOnAnyPresetOrStrategy) {
+    // Each element costs `work` operations on the FMA pipe (the multiply, then work - 1
+    // multiply-adds); the whole GPU retires at most rate x SMs x clock of them per second.
+    for (const auto& d : device::presets()) {
+        for (auto dtype : {problem::Dtype::F64, problem::Dtype::F32}) {
+            for (const auto& s : strategy::allStrategies()) {
+                if (s.target != strategy::Target::Gpu) {
+                    continue;
+                }
+                auto request = seedRequest();
+                request.problem = *problem::makeProblem({100, 4000, 5}, dtype, 200);
+                auto run = modelRun(s.id, request, d);
+                ASSERT_TRUE(run) << d.id << " " << s.name << ": " << run.error().message;
+                const double rate =
+                    dtype == problem::Dtype::F64 ? d.fp64FmaPerSmPerClock : d.fp32FmaPerSmPerClock;
+                const double boundNs =
+                    2'000'000.0 * 200 / (rate * d.smCount * d.clockMHz * 1e6) * 1e9;
+                EXPECT_GE(double(kernelNs(*run)), boundNs)
+                    << d.id << " " << s.name << " " << problem::toString(dtype);
+            }
+        }
+    }
+}
+
+TEST(ModelBackend, MoreWorkSlowsEveryStrategyOnEveryPreset) {
+    // The element-wise kernels and slice-2d used to ignore --work entirely.
+    for (const auto& d : device::presets()) {
+        for (auto s : {StrategyId::Slice2d, StrategyId::ElementwiseBroadcast,
+                       StrategyId::ElementwiseMaterialized, StrategyId::SliceOuter}) {
+            auto request = seedRequest();
+            const auto k1 = kernelNs(*modelRun(s, request, d));
+            request.problem.workPerElement = 200;
+            const auto k200 = kernelNs(*modelRun(s, request, d));
+            EXPECT_GT(k200, k1) << d.id << " " << strategy::toString(s);
+        }
+    }
+}
+
+TEST(ModelBackend, EachGenerationHasItsOwnLatencies) {
+    EXPECT_STREQ(architectureLatencies(9, 0).generation, "Hopper");
+    EXPECT_TRUE(architectureLatencies(9, 0).fitted);
+    EXPECT_STREQ(architectureLatencies(8, 9).generation, "Ada");
+    EXPECT_STREQ(architectureLatencies(8, 6).generation, "Ampere");
+    EXPECT_STREQ(architectureLatencies(7, 5).generation, "Turing");
+    EXPECT_STREQ(architectureLatencies(6, 1).generation, "Pascal");
+    EXPECT_STREQ(architectureLatencies(5, 2).generation, "Maxwell");
+    EXPECT_STREQ(architectureLatencies(3, 0).generation, "Kepler");
+    for (int major : {3, 5, 6, 7, 8}) {
+        EXPECT_FALSE(architectureLatencies(major, 0).fitted) << major;
+    }
+    // Before Volta, global loads are cached in L2 only by default (Programming Guide).
+    EXPECT_FALSE(architectureLatencies(3, 0).globalLoadsCachedInL1);
+    EXPECT_FALSE(architectureLatencies(5, 2).globalLoadsCachedInL1);
+    EXPECT_FALSE(architectureLatencies(6, 1).globalLoadsCachedInL1);
+    EXPECT_TRUE(architectureLatencies(7, 5).globalLoadsCachedInL1);
+
+    const ModelParameters m;
+    // The H200 keeps its fit; an old GPU does not inherit it.
+    const auto h200 = deviceLatencies(preset("h200"), problem::Dtype::F64, m);
+    EXPECT_EQ(h200.stepCycles, m.stepLatencyCycles);
+    EXPECT_EQ(h200.missCycles, m.dramLatencyCycles);
+    const auto k2000 = deviceLatencies(preset("quadro-k2000"), problem::Dtype::F64, m);
+    EXPECT_NE(k2000.stepCycles, m.stepLatencyCycles);
+    EXPECT_NE(k2000.missCycles, m.dramLatencyCycles);
+    EXPECT_EQ(k2000.dependentFmaCycles, architectureLatencies(3, 0).fp64DependentFmaCycles);
+    // The T4 has 2 FP64 units per SM, one per two sub-partitions: a warp's DFMA takes 64 cycles.
+    EXPECT_EQ(deviceLatencies(preset("t4"), problem::Dtype::F64, m).dependentFmaCycles, 64);
+    EXPECT_EQ(deviceLatencies(preset("t4"), problem::Dtype::F32, m).dependentFmaCycles, 4);
+}
+
+TEST(ModelBackend, RefusesWhatOverflowsInsteadOfWrappingRound) {
+    // elements x work beyond 64 bits: refused when the problem is made.
+    auto huge =
+        problem::makeProblem({1u << 20, 1u << 20, 1u << 10}, problem::Dtype::F32, 4294967295);
+    ASSERT_FALSE(huge);
+    EXPECT_EQ(huge.error().code, Error::Code::Overflow);
+    EXPECT_NE(huge.error().message.find("64 bits"), std::string::npos) << huge.error().message;
+
+    // A timeline beyond 64-bit nanoseconds: refused by the model, never an end before a start.
+    const auto h200 = preset("h200");
+    auto request = seedRequest();
+    request.problem = *problem::makeProblem({100000, 4000, 5}, problem::Dtype::F64, 4294967295);
+    auto lone = modelRun(StrategyId::OneWorker, request, h200);
+    ASSERT_FALSE(lone);
+    EXPECT_EQ(lone.error().code, Error::Code::Overflow);
+    EXPECT_NE(lone.error().message.find("64-bit nanosecond"), std::string::npos);
+
+    auto once = modelRun(StrategyId::ElementwiseBroadcast, request, h200);
+    ASSERT_TRUE(once) << once.error().message;
+    for (const auto& a : once->activities) {
+        EXPECT_GT(a.endNs, a.startNs);
+    }
+    request.repeat = 10000;
+    auto repeated = modelRun(StrategyId::ElementwiseBroadcast, request, h200);
+    ASSERT_FALSE(repeated);
+    EXPECT_EQ(repeated.error().code, Error::Code::Overflow);
 }

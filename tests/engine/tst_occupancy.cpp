@@ -1,10 +1,9 @@
-#include <gtest/gtest.h>
-
-#include <fstream>
-#include <sstream>
-
 #include "slicescope/device/devicespec.h"
 #include "slicescope/occupancy/occupancycalculator.h"
+
+#include <fstream>
+#include <gtest/gtest.h>
+#include <sstream>
 
 using namespace slicescope;
 using namespace slicescope::occupancy;
@@ -141,7 +140,8 @@ INSTANTIATE_TEST_SUITE_P(
         KnownAnswer{"quadro-k2000", 128, 0, 16384, false, 3, 12, {L::SharedMemory}}));
 
 TEST(Occupancy, ExplainsTheH200CaseFromCuptiMd) {
-    // shared/docs/CUPTI.md: a 56-register kernel with 1024-thread blocks -> 1 block/SM = 50 %.
+    // docs/design.md ("Theoretical occupancy"): a 56-register kernel with 1024-thread blocks -> 1
+    // block/SM = 50 %.
     auto r = calculate(preset("h200"), kernel(1024, 56));
     ASSERT_TRUE(r) << r.error().message;
     EXPECT_EQ(r->activeBlocksPerSm, 1u);

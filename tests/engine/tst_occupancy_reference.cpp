@@ -2,14 +2,13 @@
 // That header is host-only C++ (plain `inline` functions when __CUDACC__ is not defined) and needs
 // nothing but <stddef.h>, <limits.h> and <string.h>, so g++ compiles it with no CUDA runtime and
 // no GPU. CMake builds this test only where the header is found.
-#include <gtest/gtest.h>
+#include "slicescope/device/devicespec.h"
+#include "slicescope/occupancy/occupancycalculator.h"
 
 #include <algorithm>
 #include <climits>
 #include <cuda_occupancy.h>
-
-#include "slicescope/device/devicespec.h"
-#include "slicescope/occupancy/occupancycalculator.h"
+#include <gtest/gtest.h>
 
 using namespace slicescope;
 using namespace slicescope::occupancy;

@@ -1,6 +1,6 @@
-#include <gtest/gtest.h>
-
 #include "slicescope/problem/problem.h"
+
+#include <gtest/gtest.h>
 
 using namespace slicescope;
 using namespace slicescope::problem;
@@ -32,16 +32,17 @@ TEST_P(ProblemRejects, WithAClearMessage) {
 
 INSTANTIATE_TEST_SUITE_P(
     Shapes, ProblemRejects,
-    testing::Values(BadShape{"0x4000x5", Error::Code::InvalidArgument, "dimension R is 0"},
-                    BadShape{"100x0x5", Error::Code::InvalidArgument, "dimension C is 0"},
-                    BadShape{"100x4000x-5", Error::Code::InvalidArgument, "dimension N is negative"},
-                    BadShape{"100xabcx5", Error::Code::InvalidArgument, "not a whole number: 'abc'"},
-                    BadShape{"100x4000", Error::Code::InvalidArgument, "dimension N is missing"},
-                    BadShape{"100x4000x", Error::Code::InvalidArgument, "dimension N is missing"},
-                    BadShape{"", Error::Code::InvalidArgument, "three dimensions"},
-                    BadShape{"1x2x3x4", Error::Code::InvalidArgument, "more than three"},
-                    BadShape{"100x4000x5.5", Error::Code::InvalidArgument, "not a whole number"},
-                    BadShape{"99999999999999999999x1x1", Error::Code::Overflow, "64 bits"}));
+    testing::Values(
+        BadShape{"0x4000x5", Error::Code::InvalidArgument, "dimension R is 0"},
+        BadShape{"100x0x5", Error::Code::InvalidArgument, "dimension C is 0"},
+        BadShape{"100x4000x-5", Error::Code::InvalidArgument, "dimension N is negative"},
+        BadShape{"100xabcx5", Error::Code::InvalidArgument, "not a whole number: 'abc'"},
+        BadShape{"100x4000", Error::Code::InvalidArgument, "dimension N is missing"},
+        BadShape{"100x4000x", Error::Code::InvalidArgument, "dimension N is missing"},
+        BadShape{"", Error::Code::InvalidArgument, "three dimensions"},
+        BadShape{"1x2x3x4", Error::Code::InvalidArgument, "more than three"},
+        BadShape{"100x4000x5.5", Error::Code::InvalidArgument, "not a whole number"},
+        BadShape{"99999999999999999999x1x1", Error::Code::Overflow, "64 bits"}));
 
 TEST(Problem, RejectsElementCountsThatOverflow) {
     auto p = makeProblem({1ull << 32, 1ull << 32, 2}, Dtype::F64, 1);

@@ -1,28 +1,26 @@
-// Recording (issue 5) without a GPU: spools written by hand turned into recorded runs (names,
-// occupancy, counters joined by launch order, how each process ended), and programs that use no
-// CUDA run through the recorder (exit status, signals, environment, working directory, cancel,
-// a program that cannot start).
-#include <gtest/gtest.h>
-
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
+// Recording (docs/recording.md) without a GPU: spools written by hand turned into recorded runs
+// (names, occupancy, counters joined by launch order, how each process ended), and programs that
+// use no CUDA run through the recorder (exit status, signals, environment, working directory,
+// cancel, a program that cannot start).
+#include "record/spooldirectory.h"
+#include "slicescope/device/devicespec.h"
+#include "slicescope/occupancy/occupancycalculator.h"
+#include "slicescope/record/childprocess.h"
+#include "slicescope/record/recorder.h"
+#include "slicescope/trace/tracejson.h"
+#include "spool/spoolformat.h"
 
 #include <atomic>
 #include <cmath>
 #include <csignal>
 #include <cstdlib>
 #include <fstream>
+#include <gtest/gtest.h>
 #include <sstream>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <thread>
-
-#include "slicescope/device/devicespec.h"
-#include "slicescope/occupancy/occupancycalculator.h"
-#include "slicescope/record/recorder.h"
-#include "slicescope/trace/tracejson.h"
-#include "childprocess.h"
-#include "spooldirectory.h"
-#include "spoolformat.h"
+#include <unistd.h>
 
 namespace slicescope::record {
 namespace {
@@ -103,7 +101,8 @@ DeviceFrame h200() {
     return d;
 }
 
-ActivityFrame activity(ActivityKind kind, std::uint32_t nameId, std::int64_t start, std::int64_t end) {
+ActivityFrame activity(ActivityKind kind, std::uint32_t nameId, std::int64_t start,
+                       std::int64_t end) {
     ActivityFrame f;
     f.kind = std::uint8_t(kind);
     f.nameId = nameId;
@@ -112,8 +111,9 @@ ActivityFrame activity(ActivityKind kind, std::uint32_t nameId, std::int64_t sta
     return f;
 }
 
-ActivityFrame kernel(std::uint32_t nameId, std::int64_t start, std::uint32_t correlation, std::uint32_t block,
-                     std::uint16_t registers, std::uint32_t staticShared = 0, bool timed = true) {
+ActivityFrame kernel(std::uint32_t nameId, std::int64_t start, std::uint32_t correlation,
+                     std::uint32_t block, std::uint16_t registers, std::uint32_t staticShared = 0,
+                     bool timed = true) {
     ActivityFrame f = activity(ActivityKind::Kernel, nameId, start, start + 1000);
     f.grid[0] = 40;
     f.block[0] = block;
@@ -207,7 +207,8 @@ TEST(RunFromSpools, BuildsARecordedRunWithNamesGeometryAndTheoreticalOccupancy) 
     EXPECT_EQ(fill->grid, (Dim3{40, 1, 1}));
     EXPECT_EQ(fill->block, (Dim3{1024, 1, 1}));
     EXPECT_EQ(fill->registersPerThread, 56);
-    // 56 registers with 1024-thread blocks: 1 block per SM, 50 % (CUPTI.md, seen on the H200).
+    // 56 registers with 1024-thread blocks: 1 block per SM, 50 % (docs/design.md, seen on the
+    // H200).
     EXPECT_FLOAT_EQ(fill->theoreticalOccupancy, 0.5f);
     EXPECT_FLOAT_EQ(tile->theoreticalOccupancy, float(expectedOccupancy(256, 40, 2048)));
     EXPECT_TRUE(std::isnan(fill->achievedOccupancy));
@@ -237,8 +238,8 @@ TEST(RunFromSpools, ReportsSignalsDroppedRecordsUntimedRecordsAndErrors) {
     SpoolEncoder e;
     e.begin({kSpoolVersion, 5000, 1, SpoolMode::Trace, kT0, 100});
     e.name({1, "k"});
-    e.activity(kernel(1, kT0, 1, 128, 16, 0, false));                // untimed
-    e.activity(activity(ActivityKind::Api, 1, kT0 + 10, kT0 + 5));    // ends before it starts
+    e.activity(kernel(1, kT0, 1, 128, 16, 0, false));              // untimed
+    e.activity(activity(ActivityKind::Api, 1, kT0 + 10, kT0 + 5)); // ends before it starts
     e.message({MessageSeverity::Error, "cuptiActivityFlushAll failed"});
     e.stats({12, 3, 0, 2});
     e.end({EndReason::Signal, 15, kT0 + 100});
@@ -279,7 +280,8 @@ TEST(RunFromSpools, NoSpoolMeansNoCuda) {
 }
 
 // The counting pass: three launches, untimed, and their ranges in launch order.
-std::string countingProcess(const std::vector<std::uint32_t>& nameIds, const std::vector<double>& achieved) {
+std::string countingProcess(const std::vector<std::uint32_t>& nameIds,
+                            const std::vector<double>& achieved) {
     SpoolEncoder e;
     e.begin({kSpoolVersion, 6000, 1, SpoolMode::Counters, kT0, 100});
     e.name({1, "void fill<double>(double*, double, int)"});
@@ -302,7 +304,8 @@ TEST(RunFromSpools, CountersJoinByLaunchOrder) {
     const auto dir = freshDir("counters");
     std::filesystem::create_directories(dir / "trace");
     std::filesystem::create_directories(dir / "counters");
-    writeFile(dir / "trace" / "4000.spool", tracedProcess(true)); // fill (corr 11), tile_sum (corr 12)
+    writeFile(dir / "trace" / "4000.spool",
+              tracedProcess(true)); // fill (corr 11), tile_sum (corr 12)
     writeFile(dir / "counters" / "6000.spool", countingProcess({1, 2}, {0.25, 0.625}));
     auto run = runFromSpools({dir / "trace", dir / "counters", "prog", 0, 0});
     ASSERT_TRUE(run) << run.error().message;
@@ -322,10 +325,13 @@ TEST(RunFromSpools, CountersStopAtTheFirstLaunchThatDiffers) {
     writeFile(dir / "counters" / "6000.spool", countingProcess({1, 3}, {0.25, 0.5}));
     auto run = runFromSpools({dir / "trace", dir / "counters", "prog", 0, 0});
     ASSERT_TRUE(run) << run.error().message;
-    EXPECT_FLOAT_EQ(findKernel(*run, "void fill<double>(double*, double, int)")->achievedOccupancy, 0.25f);
-    EXPECT_TRUE(std::isnan(findKernel(*run, "tile_sum(double const*, double*, int)")->achievedOccupancy));
-    EXPECT_TRUE(hasNote(*run, "launch 2 was tile_sum(double const*, double*, int) in the traced run but "
-                              "other_kernel() in the counting run"))
+    EXPECT_FLOAT_EQ(findKernel(*run, "void fill<double>(double*, double, int)")->achievedOccupancy,
+                    0.25f);
+    EXPECT_TRUE(
+        std::isnan(findKernel(*run, "tile_sum(double const*, double*, int)")->achievedOccupancy));
+    EXPECT_TRUE(hasNote(*run,
+                        "launch 2 was tile_sum(double const*, double*, int) in the traced run but "
+                        "other_kernel() in the counting run"))
         << notes(*run);
 }
 
@@ -337,13 +343,15 @@ TEST(RunFromSpools, CountersWithoutPrivilegeSayWhy) {
     SpoolEncoder e;
     e.begin({kSpoolVersion, 6000, 1, SpoolMode::Counters, kT0, 100});
     e.message({MessageSeverity::CountersUnavailable,
-               "achieved occupancy: cuptiProfilerGetCounterAvailability failed: CUPTI_ERROR_INSUFFICIENT_PRIVILEGES"});
+               "achieved occupancy: cuptiProfilerGetCounterAvailability failed: "
+               "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES"});
     writeFile(dir / "counters" / "6000.spool", e.bytes());
     auto run = runFromSpools({dir / "trace", dir / "counters", "prog", 0, 0});
     ASSERT_TRUE(run) << run.error().message;
     EXPECT_TRUE(hasNote(*run, "INSUFFICIENT_PRIVILEGES")) << notes(*run);
     EXPECT_TRUE(hasNote(*run, "achieved occupancy unavailable")) << notes(*run);
-    EXPECT_TRUE(std::isnan(findKernel(*run, "void fill<double>(double*, double, int)")->achievedOccupancy));
+    EXPECT_TRUE(
+        std::isnan(findKernel(*run, "void fill<double>(double*, double, int)")->achievedOccupancy));
 }
 
 TEST(ShellQuote, QuotesOnlyWhatNeedsIt) {
@@ -499,15 +507,18 @@ TEST(RecordProgram, AFileThatCannotBeExecutedIsNotStarted) {
 
 TEST(RecordProgram, UsesTheWorkingDirectoryAndEnvironmentGiven) {
     const auto dir = freshDir("env");
-    auto request = requestFor({"sh", "-c", "pwd > seen.txt; echo \"$SLICESCOPE_TEST_VALUE\" >> seen.txt; "
-                                           "echo \"$SLICESCOPE_RECORD_MODE $CUDA_INJECTION64_PATH\" >> seen.txt"});
+    auto request =
+        requestFor({"sh", "-c",
+                    "pwd > seen.txt; echo \"$SLICESCOPE_TEST_VALUE\" >> seen.txt; "
+                    "echo \"$SLICESCOPE_RECORD_MODE $CUDA_INJECTION64_PATH\" >> seen.txt"});
     request.workingDirectory = dir;
     request.environment = {"SLICESCOPE_TEST_VALUE=forty two"};
     auto r = recordProgram(request);
     ASSERT_TRUE(r) << r.error().message;
     EXPECT_EQ(r->exitStatus, 0);
-    EXPECT_EQ(readFile(dir / "seen.txt"), std::filesystem::canonical(dir).string() +
-                                              "\nforty two\ntrace /nonexistent/libslicescope-inject.so\n");
+    EXPECT_EQ(readFile(dir / "seen.txt"),
+              std::filesystem::canonical(dir).string() +
+                  "\nforty two\ntrace /nonexistent/libslicescope-inject.so\n");
     auto missing = requestFor({"true"});
     missing.workingDirectory = dir / "not-there";
     auto m = recordProgram(missing);

@@ -1,8 +1,7 @@
-#include <gtest/gtest.h>
-
-#include <numeric>
-
 #include "slicescope/occupancy/residency.h"
+
+#include <gtest/gtest.h>
+#include <numeric>
 
 using namespace slicescope;
 using namespace slicescope::occupancy;

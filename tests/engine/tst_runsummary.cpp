@@ -1,17 +1,19 @@
-#include <gtest/gtest.h>
-
-#include <vector>
-
 #include "slicescope/trace/runsummary.h"
+
+#include <gtest/gtest.h>
+#include <vector>
 
 using namespace slicescope;
 using namespace slicescope::trace;
 
 namespace {
 
-problem::Problem seed() { return *problem::makeProblem({100, 4000, 5}, problem::Dtype::F64, 1); }
+problem::Problem seed() {
+    return *problem::makeProblem({100, 4000, 5}, problem::Dtype::F64, 1);
+}
 
-Activity activity(ActivityKind kind, std::int64_t startNs, std::int64_t endNs, std::uint64_t bytes = 0) {
+Activity activity(ActivityKind kind, std::int64_t startNs, std::int64_t endNs,
+                  std::uint64_t bytes = 0) {
     Activity a;
     a.kind = kind;
     a.startNs = startNs;
@@ -62,7 +64,7 @@ trace::Run cpuRun(std::string id, std::int64_t computeNs) {
 std::vector<SummarizedRun> summarized(const std::vector<const trace::Run*>& runs) {
     std::vector<SummarizedRun> out;
     for (const trace::Run* r : runs) {
-        out.push_back({r, summarize(*r)});
+        out.push_back({r, summarize(*r), {}, {}});
     }
     return out;
 }
@@ -112,9 +114,13 @@ TEST(Verdict, CopyBoundGpuRunLosesToAFasterCpuRun) {
     const trace::Run cpu = cpuRun("cpu-parallel", 6'100'000);
     const auto all = summarized({&gpu, &cpu});
     const std::string text = verdict(all[0], all);
-    EXPECT_EQ(text.rfind("copies take 97 % of the run: at this arithmetic intensity", 0), 0u) << text;
-    EXPECT_NE(text.find("the CPU wins (cpu-parallel 6.10 ms against 12.4 ms here)"), std::string::npos) << text;
-    EXPECT_NE(text.find("raise work per element to see the GPU pull ahead"), std::string::npos) << text;
+    EXPECT_EQ(text.rfind("copies take 97 % of the run: at this arithmetic intensity", 0), 0u)
+        << text;
+    EXPECT_NE(text.find("the CPU wins (cpu-parallel 6.10 ms against 12.4 ms here)"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("raise work per element to see the GPU pull ahead"), std::string::npos)
+        << text;
 }
 
 TEST(Verdict, CopyBoundGpuRunThatBeatsTheCpuSaysSo) {
@@ -164,17 +170,78 @@ TEST(Verdict, CpuRunComparedWithTheFastestGpuRun) {
     const trace::Run cpu = cpuRun("cpu-parallel", 6'200'000);
     const auto all = summarized({&gpu, &cpu});
     const std::string text = verdict(all[1], all);
-    EXPECT_NE(text.find("faster than the fastest GPU run (elementwise-broadcast, 12.4 ms"), std::string::npos)
+    EXPECT_NE(text.find("faster than the fastest GPU run (elementwise-broadcast, 12.4 ms"),
+              std::string::npos)
         << text;
 }
 
 TEST(Verdict, CpuRunWithinTenPercentOfTheGpuIsAboutAsFast) {
     const trace::Run gpu = gpuRun("elementwise-broadcast");
-    const trace::Run close = cpuRun("cpu-parallel", 13'000'000);  // 12.4 ms on the GPU
-    const trace::Run slower = cpuRun("cpu-serial", 37'200'000);   // 3x
+    const trace::Run close = cpuRun("cpu-parallel", 13'000'000); // 12.4 ms on the GPU
+    const trace::Run slower = cpuRun("cpu-serial", 37'200'000);  // 3x
     const auto all = summarized({&gpu, &close, &slower});
     EXPECT_NE(verdict(all[1], all).find("about as fast as the fastest GPU run"), std::string::npos);
     EXPECT_NE(verdict(all[2], all).find("3.0x slower than the fastest GPU run"), std::string::npos);
+}
+
+TEST(RunSummary, LayoutPassesAreTheirOwnFigure) {
+    trace::Run run = gpuRun("slice-middle");
+    Activity toCrn = activity(ActivityKind::Host, 20'000'000, 23'000'000);
+    toCrn.nameId = run.intern("layout: discount to C x R x N");
+    Activity expand = activity(ActivityKind::Host, 23'000'000, 24'500'000);
+    expand.nameId = run.intern("materialize multBy to R x C x N");
+    Activity verify = activity(ActivityKind::Host, 25'000'000, 29'000'000);
+    verify.nameId = run.intern("verify against the CPU reference");
+    Activity elsewhere = activity(ActivityKind::Host, 20'000'000, 30'000'000);
+    elsewhere.nameId = run.intern("layout: on another thread");
+    elsewhere.threadId = 3;
+    run.activities.insert(run.activities.end(), {toCrn, expand, verify, elsewhere});
+    const RunSummary s = summarize(run);
+    EXPECT_EQ(s.hostLayoutNs, 4'500'000);
+    EXPECT_EQ(s.hostComputeNs, 0);
+    EXPECT_EQ(s.perRepetitionNs(), 12'400'000); // the device figure the verdicts compare
+}
+
+TEST(Verdict, RunsOfAnotherBatchAreNotCompared) {
+    // A run modelled for a Quadro K2000 in one request, a CPU run of the same problem from a
+    // sample trace: the verdict must not set one against the other.
+    trace::Run modelled = gpuRun("slice-outer", RunMode::Modelled);
+    modelled.device.name = "Quadro K2000";
+    const trace::Run cpu = cpuRun("cpu-parallel", 1'000'000);
+    auto all = summarized({&modelled, &cpu});
+    all[0].batch = "run-3";
+    all[1].batch = "samples/seed.json";
+    EXPECT_EQ(verdict(all[0], all).find("cpu-parallel"), std::string::npos) << verdict(all[0], all);
+    EXPECT_NE(verdict(all[0], all).find("run a CPU strategy to compare"), std::string::npos);
+    EXPECT_EQ(verdict(all[1], all).find("slice-outer"), std::string::npos) << verdict(all[1], all);
+    EXPECT_FALSE(comparable(all[0], all[1]));
+
+    all[1].batch = "run-3"; // the same request: compared, and named
+    EXPECT_TRUE(comparable(all[0], all[1]));
+    EXPECT_NE(verdict(all[0], all).find("(cpu-parallel "), std::string::npos)
+        << verdict(all[0], all);
+}
+
+TEST(Verdict, CpuRunsOfAnotherHostAreNotCompared) {
+    const trace::Run gpu = gpuRun("elementwise-broadcast");
+    trace::Run here = cpuRun("cpu-serial", 90'000'000);
+    here.device.name = "AMD EPYC 9654";
+    trace::Run there = cpuRun("cpu-parallel", 1'000'000);
+    there.device.name = "Intel(R) Xeon(R) Processor";
+    const auto all = summarized({&gpu, &here, &there});
+    EXPECT_FALSE(comparable(all[1], all[2]));
+    EXPECT_TRUE(comparable(all[0], all[1])); // a GPU run has no host of its own in the trace
+    EXPECT_EQ(hostOf(there), "Intel(R) Xeon(R) Processor");
+    EXPECT_EQ(hostOf(gpu), "");
+}
+
+TEST(Verdict, NamesTheComparedRunAsTheCallerShowsIt) {
+    const trace::Run gpu = gpuRun("elementwise-broadcast");
+    const trace::Run cpu = cpuRun("cpu-parallel", 6'100'000);
+    auto all = summarized({&gpu, &cpu});
+    all[1].name = "cpu-parallel-3";
+    EXPECT_NE(verdict(all[0], all).find("the CPU wins (cpu-parallel-3 6.10 ms"), std::string::npos)
+        << verdict(all[0], all);
 }
 
 TEST(DescribeLaunch, TheSeedsOneWorker) {
@@ -194,10 +261,12 @@ TEST(DescribeLaunch, ElementwiseFillsEverySm) {
     launch.block = {256, 1, 1};
     launch.workers = 2'000'000;
     run.launch = launch;
-    EXPECT_EQ(describeLaunch(run), "7,813 blocks of 256 threads; 2,000,000 threads work; no SM idle");
+    EXPECT_EQ(describeLaunch(run),
+              "7,813 blocks of 256 threads; 2,000,000 threads work; no SM idle");
     launch.workers = 7813 * 256;
     run.launch = launch;
-    EXPECT_EQ(describeLaunch(run), "7,813 blocks of 256 threads; all 2,000,128 threads work; no SM idle");
+    EXPECT_EQ(describeLaunch(run),
+              "7,813 blocks of 256 threads; all 2,000,128 threads work; no SM idle");
     run.launch.reset();
     EXPECT_EQ(describeLaunch(run), "");
 }
@@ -208,8 +277,12 @@ struct FormatRow {
 };
 
 TEST(Format, Durations) {
-    const FormatRow rows[] = {{0, "0 ns"},           {999, "999 ns"},        {1'000, "1.00 \xC2\xB5s"},
-                              {47'200, "47.2 \xC2\xB5s"}, {6'100'000, "6.10 ms"}, {123'400'000, "123 ms"},
+    const FormatRow rows[] = {{0, "0 ns"},
+                              {999, "999 ns"},
+                              {1'000, "1.00 \xC2\xB5s"},
+                              {47'200, "47.2 \xC2\xB5s"},
+                              {6'100'000, "6.10 ms"},
+                              {123'400'000, "123 ms"},
                               {1'200'000'000, "1.20 s"}};
     for (const auto& row : rows) {
         EXPECT_EQ(formatDurationNs(row.ns), row.text) << row.ns;

@@ -1,8 +1,9 @@
-// The recording spool (engine/src/record/spoolformat.h): frames round-trip, arrive in pieces, and
-// a reader keeps everything before a torn or damaged frame.
-#include <gtest/gtest.h>
+// The recording spool (engine/src/spool/): frames round-trip, arrive in pieces, a reader keeps
+// everything before a torn or damaged frame, and an activity crosses the spool unchanged.
+#include "spool/spoolconversion.h"
+#include "spool/spoolformat.h"
 
-#include "spoolformat.h"
+#include <gtest/gtest.h>
 
 namespace slicescope::record {
 namespace {
@@ -86,6 +87,60 @@ TEST(SpoolFormat, EveryFrameRoundTrips) {
     EXPECT_DOUBLE_EQ(frames[6].range.achievedOccupancy, 0.75);
     EXPECT_EQ(frames[7].end.reason, EndReason::Signal);
     EXPECT_EQ(frames[7].end.signal, 15);
+}
+
+// toFrame (the injection library) and toActivity (the recorder) through an encoded spool: every
+// field of the activity and of its origin arrives.
+TEST(SpoolFormat, AnActivityCrossesTheSpoolUnchanged) {
+    trace::Activity a;
+    a.kind = trace::ActivityKind::HtoD;
+    a.srcKind = trace::MemoryKind::Pinned;
+    a.dstKind = trace::MemoryKind::Device;
+    a.nameId = 5;
+    a.startNs = 1'764'675'720'000'000'000;
+    a.endNs = 1'764'675'720'000'050'000;
+    a.bytes = 16'000'000;
+    a.grid = {3, 2, 1};
+    a.block = {128, 2, 1};
+    a.correlationId = 41;
+    a.stream = 13;
+    a.threadId = 777;
+    a.staticSharedBytes = 1024;
+    a.dynamicSharedBytes = 512;
+    a.registersPerThread = 40;
+    SpoolEncoder e;
+    e.begin({kSpoolVersion, 100, 99, SpoolMode::Trace, 55, 100});
+    e.activity(toFrame(a, {2, 8, 99'000'000'000, 4, false}));
+    SpoolDecoder d;
+    d.feed(e.bytes());
+    const auto frames = decodeAll(d);
+    ASSERT_EQ(frames.size(), 2u);
+    ASSERT_EQ(frames[1].type, FrameType::Activity);
+    const ActivityFrame& f = frames[1].activity;
+    EXPECT_EQ(f.deviceId, 2u);
+    EXPECT_EQ(f.contextId, 8u);
+    EXPECT_EQ(f.gridId, 99'000'000'000);
+    EXPECT_EQ(f.returnValue, 4u);
+    EXPECT_FALSE(f.timed);
+    EXPECT_EQ(f.nameId, 5u);
+    const trace::Activity back = toActivity(f, 17);
+    EXPECT_EQ(back.nameId, 17u);
+    EXPECT_EQ(back.kind, a.kind);
+    EXPECT_EQ(back.srcKind, a.srcKind);
+    EXPECT_EQ(back.dstKind, a.dstKind);
+    EXPECT_EQ(back.startNs, a.startNs);
+    EXPECT_EQ(back.endNs, a.endNs);
+    EXPECT_EQ(back.bytes, a.bytes);
+    EXPECT_EQ(back.grid.x, 3u);
+    EXPECT_EQ(back.grid.y, 2u);
+    EXPECT_EQ(back.block.x, 128u);
+    EXPECT_EQ(back.block.y, 2u);
+    EXPECT_EQ(back.correlationId, a.correlationId);
+    EXPECT_EQ(back.stream, a.stream);
+    EXPECT_EQ(back.threadId, a.threadId);
+    EXPECT_EQ(back.staticSharedBytes, a.staticSharedBytes);
+    EXPECT_EQ(back.dynamicSharedBytes, a.dynamicSharedBytes);
+    EXPECT_EQ(back.registersPerThread, a.registersPerThread);
 }
 
 TEST(SpoolFormat, FramesArriveInPieces) {

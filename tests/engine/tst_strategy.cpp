@@ -1,8 +1,7 @@
-#include <gtest/gtest.h>
+#include "slicescope/strategy/strategy.h"
 
 #include <algorithm>
-
-#include "slicescope/strategy/strategy.h"
+#include <gtest/gtest.h>
 
 using namespace slicescope;
 using namespace slicescope::strategy;
@@ -84,7 +83,8 @@ INSTANTIATE_TEST_SUITE_P(
                     DecompositionRow{StrategyId::SliceMiddle, 4000, 500, Layout::CRN},
                     DecompositionRow{StrategyId::SliceMiddleStrided, 4000, 500, Layout::RCN},
                     DecompositionRow{StrategyId::Slice2d, 400'000, 5, Layout::RCN},
-                    DecompositionRow{StrategyId::ElementwiseMaterialized, 2'000'000, 1, Layout::RCN},
+                    DecompositionRow{StrategyId::ElementwiseMaterialized, 2'000'000, 1,
+                                     Layout::RCN},
                     DecompositionRow{StrategyId::ElementwiseBroadcast, 2'000'000, 1, Layout::RCN},
                     DecompositionRow{StrategyId::CpuSerial, 1, 2'000'000, Layout::RCN},
                     DecompositionRow{StrategyId::CpuParallel, 100, 20'000, Layout::RCN}));
@@ -124,7 +124,13 @@ INSTANTIATE_TEST_SUITE_P(
         GeometryRow{StrategyId::SliceMiddle, "numba", 1024, {63, 1, 1}, {64, 1, 1}, 4000, 1},
         GeometryRow{StrategyId::SliceMiddleStrided, "numba", 1024, {63, 1, 1}, {64, 1, 1}, 4000, 1},
         GeometryRow{StrategyId::Slice2d, "numba", 1024, {6250, 1, 1}, {64, 1, 1}, 400'000, 1},
-        GeometryRow{StrategyId::ElementwiseMaterialized, "numba", 1024, {31250, 1, 1}, {64, 1, 1}, 2'000'000, 1},
+        GeometryRow{StrategyId::ElementwiseMaterialized,
+                    "numba",
+                    1024,
+                    {31250, 1, 1},
+                    {64, 1, 1},
+                    2'000'000,
+                    1},
         // numba-cuda: the largest block the kernel allows; 100 workers still fit in one block.
         GeometryRow{StrategyId::OneWorker, "numba-cuda", 1024, {1, 1, 1}, {1024, 1, 1}, 1, 1},
         GeometryRow{StrategyId::SliceOuter, "numba-cuda", 1024, {1, 1, 1}, {1024, 1, 1}, 100, 1},
@@ -132,12 +138,20 @@ INSTANTIATE_TEST_SUITE_P(
         GeometryRow{StrategyId::SliceMiddle, "numba-cuda", 1024, {4, 1, 1}, {1024, 1, 1}, 4000, 1},
         // Explicit blocks. Broadcast: 2 doubles per vector, a thread per two vectors.
         GeometryRow{StrategyId::Slice2d, "256", 1024, {1563, 1, 1}, {256, 1, 1}, 400'000, 1},
-        GeometryRow{StrategyId::ElementwiseBroadcast, "256", 1024, {1954, 1, 1}, {256, 1, 1}, 500'224, 2},
-        GeometryRow{StrategyId::ElementwiseBroadcast, "1024", 1024, {489, 1, 1}, {1024, 1, 1}, 500'736, 2}));
+        GeometryRow{
+            StrategyId::ElementwiseBroadcast, "256", 1024, {1954, 1, 1}, {256, 1, 1}, 500'224, 2},
+        GeometryRow{StrategyId::ElementwiseBroadcast,
+                    "1024",
+                    1024,
+                    {489, 1, 1},
+                    {1024, 1, 1},
+                    500'736,
+                    2}));
 
 TEST(Strategy, BroadcastOnASmallProblemLaunchesOnlyWhatItNeeds) {
     auto p = *problem::makeProblem({2, 3, 5}, problem::Dtype::F32, 1); // C*N = 15: no float4
-    auto g = launchGeometry(StrategyId::ElementwiseBroadcast, p, *parseBlockOption("128"), LaunchLimits{});
+    auto g = launchGeometry(StrategyId::ElementwiseBroadcast, p, *parseBlockOption("128"),
+                            LaunchLimits{});
     ASSERT_TRUE(g);
     EXPECT_EQ(g->vectorWidth, 1u);
     EXPECT_EQ(g->grid.x, 1u);
@@ -145,7 +159,8 @@ TEST(Strategy, BroadcastOnASmallProblemLaunchesOnlyWhatItNeeds) {
     EXPECT_TRUE(g->gridStride);
 
     auto q = *problem::makeProblem({2, 4, 5}, problem::Dtype::F32, 1); // C*N = 20: float4
-    EXPECT_EQ(launchGeometry(StrategyId::ElementwiseBroadcast, q, *parseBlockOption("128"), LaunchLimits{})
+    EXPECT_EQ(launchGeometry(StrategyId::ElementwiseBroadcast, q, *parseBlockOption("128"),
+                             LaunchLimits{})
                   ->vectorWidth,
               4u);
 }
@@ -153,12 +168,14 @@ TEST(Strategy, BroadcastOnASmallProblemLaunchesOnlyWhatItNeeds) {
 TEST(Strategy, BroadcastPastTheGridLimitLoopsWhereOthersAreRefused) {
     LaunchLimits limits;
     limits.maxGridX = 100; // the seed needs 1954 blocks of 256 for its million vectors
-    auto g = launchGeometry(StrategyId::ElementwiseBroadcast, seed(), *parseBlockOption("256"), limits);
+    auto g =
+        launchGeometry(StrategyId::ElementwiseBroadcast, seed(), *parseBlockOption("256"), limits);
     ASSERT_TRUE(g) << g.error().message;
     EXPECT_EQ(g->grid.x, 100u);
     EXPECT_EQ(g->busyThreads, 25'600u); // every launched thread loops over several vectors
 
-    auto refused = launchGeometry(StrategyId::ElementwiseMaterialized, seed(), *parseBlockOption("256"), limits);
+    auto refused = launchGeometry(StrategyId::ElementwiseMaterialized, seed(),
+                                  *parseBlockOption("256"), limits);
     ASSERT_FALSE(refused);
     EXPECT_NE(refused.error().message.find("grid limit of 100"), std::string::npos)
         << refused.error().message;
@@ -190,11 +207,13 @@ TEST(Strategy, BlockLargerThanTheKernelAllowsIsAnError) {
 
 TEST(Strategy, GridOverTheDeviceLimitIsAnError) {
     auto p = *problem::makeProblem({1ull << 20, 1ull << 12, 1}, problem::Dtype::F32, 1);
-    auto g = launchGeometry(StrategyId::ElementwiseMaterialized, p, *parseBlockOption("1"), LaunchLimits{});
+    auto g = launchGeometry(StrategyId::ElementwiseMaterialized, p, *parseBlockOption("1"),
+                            LaunchLimits{});
     ASSERT_FALSE(g);
     EXPECT_NE(g.error().message.find("grid limit"), std::string::npos);
     // The grid-stride kernel caps its grid instead.
-    EXPECT_TRUE(launchGeometry(StrategyId::ElementwiseBroadcast, p, *parseBlockOption("1"), LaunchLimits{}));
+    EXPECT_TRUE(launchGeometry(StrategyId::ElementwiseBroadcast, p, *parseBlockOption("1"),
+                               LaunchLimits{}));
 }
 
 TEST(Strategy, TransfersOfTheSeed) {
@@ -218,10 +237,12 @@ TEST(Strategy, ThreadSlotsBusy) {
     auto one = *launchGeometry(StrategyId::OneWorker, seed(), {}, limits);
     EXPECT_DOUBLE_EQ(threadSlotsBusy(one, 32, 132, 2048), 1.0 / (132 * 2048));
     // Slice-outer with numba-cuda: 100 busy threads in one block of 1024.
-    auto outer = *launchGeometry(StrategyId::SliceOuter, seed(), *parseBlockOption("numba-cuda"), limits);
+    auto outer =
+        *launchGeometry(StrategyId::SliceOuter, seed(), *parseBlockOption("numba-cuda"), limits);
     EXPECT_DOUBLE_EQ(threadSlotsBusy(outer, 2, 132, 2048), 100.0 / (132 * 2048));
     // Element-wise at full occupancy fills every slot.
-    auto wide = *launchGeometry(StrategyId::ElementwiseMaterialized, seed(), *parseBlockOption("256"), limits);
+    auto wide = *launchGeometry(StrategyId::ElementwiseMaterialized, seed(),
+                                *parseBlockOption("256"), limits);
     EXPECT_DOUBLE_EQ(threadSlotsBusy(wide, 8, 132, 2048), 1.0);
     // Half the blocks fit: half the slots.
     EXPECT_DOUBLE_EQ(threadSlotsBusy(wide, 4, 132, 2048), 0.5);

@@ -2,8 +2,10 @@
 #include "slicescope/sweep/crossover.h"
 #include "slicescope/sweep/sweepplan.h"
 #include "slicescope/trace/tracejson.h"
+#include "slicescope/trace/tracelimits.h"
 
 #include <cmath>
+#include <filesystem>
 #include <gtest/gtest.h>
 
 namespace slicescope::sweep {
@@ -300,6 +302,46 @@ TEST(SweepTrace, RejectsMalformedSweepFields) {
         EXPECT_EQ(parsed.error().code, Error::Code::Parse);
         EXPECT_NE(parsed.error().message.find(why), std::string::npos) << parsed.error().message;
     }
+}
+
+// A file is hostile input: the reader refuses figures and sizes beyond tracelimits.h, and the
+// writer refuses to write what could not be read back.
+TEST(SweepTrace, RefusesSweepFieldsBeyondTheLimits) {
+    const std::string head =
+        R"({"format":"slicescope-trace","version":1,"runs":[{"id":"a","strategy":"x","mode":"modelled","device":{"name":"d")";
+    std::string manyValues;
+    for (std::size_t i = 0; i <= trace::kMaxSweepValues; ++i) {
+        manyValues += (i == 0 ? "" : ",") + std::to_string(i + 1);
+    }
+    const std::string longText(trace::kMaxShortTextBytes + 1, 'x');
+    for (const auto& [tail, why] : std::vector<std::pair<std::string, std::string>>{
+             {R"(,"ceilings":{"dram_gbps":1e9,"source":"measured"}},"activities":[]}]})",
+              "dram_gbps"},
+             {R"(,"ceilings":{"fp64_gflops":1e300,"source":"measured"}},"activities":[]}]})",
+              "fp64_gflops"},
+             {R"(},"activities":[]}],"sweeps":[{"param":"rows","values":[)" + manyValues + "]}]}",
+              "more than 4096"},
+             {R"(},"activities":[],"sweep":{"param":")" + longText + R"(","value":1}}]})",
+              "longer than"}}) {
+        auto parsed = trace::parseTrace(head + tail);
+        ASSERT_FALSE(parsed) << tail.substr(0, 80);
+        EXPECT_NE(parsed.error().message.find(why), std::string::npos) << parsed.error().message;
+    }
+    trace::Trace t;
+    trace::Run run;
+    run.id = "a";
+    run.strategy = "slice-2d";
+    run.device.name = "d";
+    run.ceilings = trace::Ceilings{};
+    run.ceilings->source = "measured";
+    run.ceilings->dramGBps = 2 * trace::kMaxBandwidthGBps;
+    t.runs.push_back(run);
+    const auto path = std::filesystem::temp_directory_path() / "slicescope-tst-sweep-limits.json";
+    auto written = trace::writeTrace(t, path);
+    ASSERT_FALSE(written);
+    EXPECT_NE(written.error().message.find("dram_gbps"), std::string::npos)
+        << written.error().message;
+    EXPECT_FALSE(std::filesystem::exists(path));
 }
 
 } // namespace

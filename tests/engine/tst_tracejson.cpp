@@ -1,5 +1,5 @@
-#include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
+#include "slicescope/trace/tracejson.h"
+#include "slicescope/trace/tracelimits.h"
 
 #include <atomic>
 #include <chrono>
@@ -9,14 +9,15 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <gtest/gtest.h>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
-
-#include "slicescope/trace/tracejson.h"
 
 namespace slicescope::trace {
 namespace {
@@ -104,14 +105,16 @@ Trace fullTrace() {
     gpu.createdAt = "2026-12-02T11:42:00Z";
     gpu.droppedRecords = 5;
     gpu.notes = {"no counters: \"not permitted\"", "second note\nwith a line break"};
-    gpu.occupancySeries = {{kBaseNs, 0.0f}, {kBaseNs + 100'000, 0.4375f}, {kBaseNs + 200'000, 1.0f}};
+    gpu.occupancySeries = {
+        {kBaseNs, 0.0f}, {kBaseNs + 100'000, 0.4375f}, {kBaseNs + 200'000, 1.0f}};
 
     Activity api = activity(ActivityKind::Api, kBaseNs, kBaseNs + 5'000);
     api.nameId = gpu.intern("cudaMemcpyAsync");
     api.correlationId = 77;
     api.threadId = 4242;
     gpu.activities.push_back(api);
-    for (const auto kind : {ActivityKind::HtoD, ActivityKind::DtoH, ActivityKind::DtoD, ActivityKind::HtoH}) {
+    for (const auto kind :
+         {ActivityKind::HtoD, ActivityKind::DtoH, ActivityKind::DtoD, ActivityKind::HtoH}) {
         Activity copy = activity(kind, kBaseNs + 10'000, kBaseNs + 6'010'001);
         copy.bytes = 16'000'000;
         copy.srcKind = kind == ActivityKind::HtoD ? MemoryKind::Pinned : MemoryKind::Device;
@@ -145,7 +148,8 @@ Trace fullTrace() {
     Activity host = activity(ActivityKind::Host, kBaseNs - 1'000'000, kBaseNs - 1);
     host.nameId = gpu.intern("layout C\u00d7R\u00d7N \xF0\x9F\x9A\x80"); // non-ASCII text
     gpu.activities.push_back(host);
-    Activity overhead = activity(ActivityKind::Overhead, kBaseNs + 17'000'000, kBaseNs + 17'500'000);
+    Activity overhead =
+        activity(ActivityKind::Overhead, kBaseNs + 17'000'000, kBaseNs + 17'500'000);
     overhead.nameId = gpu.intern("CUPTI buffer flush");
     overhead.threadId = 9;
     gpu.activities.push_back(overhead);
@@ -157,8 +161,10 @@ Trace fullTrace() {
     modelled.mode = RunMode::Modelled;
     modelled.problem = problem::Problem{{100, 4000, 5}, problem::Dtype::F32, 7};
     modelled.device.name = "NVIDIA GeForce GTX 1080 Ti";
-    modelled.launch = LaunchInfo{{1, 1, 1}, {64, 1, 1}, 1, 2'000'000, "rcn", "numba", false, 0, 0, 0};
-    modelled.occupancy = OccupancyInfo{0.03125, std::nullopt, 1.0 / 458752.0, "blocks", "", 1, std::nullopt};
+    modelled.launch =
+        LaunchInfo{{1, 1, 1}, {64, 1, 1}, 1, 2'000'000, "rcn", "numba", false, 0, 0, 0};
+    modelled.occupancy =
+        OccupancyInfo{0.03125, std::nullopt, 1.0 / 458752.0, "blocks", "", 1, std::nullopt};
     Activity modelledKernel = activity(ActivityKind::Kernel, 0, 1'200'000'000);
     modelledKernel.nameId = modelled.intern("one_worker");
     modelled.activities.push_back(modelledKernel);
@@ -192,7 +198,9 @@ Trace fullTrace() {
     return trace;
 }
 
-bool sameFloat(double a, double b) { return (std::isnan(a) && std::isnan(b)) || a == b; }
+bool sameFloat(double a, double b) {
+    return (std::isnan(a) && std::isnan(b)) || a == b;
+}
 
 void expectSameActivity(const Run& runA, const Activity& a, const Run& runB, const Activity& b) {
     EXPECT_EQ(a.kind, b.kind);
@@ -367,9 +375,9 @@ TEST(TraceJson, IntegersRoundTripExactly) {
     run.id = "limits";
     run.strategy = "recorded";
     run.mode = RunMode::Recorded;
-    run.wallNs = std::numeric_limits<std::int64_t>::min();
+    run.wallNs = kMaxDurationNs;
     run.droppedRecords = std::numeric_limits<std::uint64_t>::max();
-    run.repeat = std::numeric_limits<std::uint32_t>::max();
+    run.repeat = kMaxRepeat;
     run.exitStatus = std::numeric_limits<int>::min();
     // Neighbours of a 1.7e18 timestamp differ in the last digit, which a double cannot hold.
     const std::int64_t starts[] = {kBaseNs, kBaseNs + 1, kBaseNs + 3, 9'007'199'254'740'993};
@@ -380,20 +388,22 @@ TEST(TraceJson, IntegersRoundTripExactly) {
         a.stream = std::numeric_limits<std::uint32_t>::max() - 1;
         run.activities.push_back(a);
     }
-    // Timestamps are >= 0 (see RejectsNegativeTimestampsSoEveryDifferenceFitsIn64Bits).
-    run.activities.push_back(activity(ActivityKind::Host, 0, std::numeric_limits<std::int64_t>::max()));
+    // Timestamps are >= 0 (see RejectsNegativeTimestampsSoEveryDifferenceFitsIn64Bits), durations
+    // at most kMaxDurationNs.
+    constexpr std::int64_t kLast = std::numeric_limits<std::int64_t>::max();
+    run.activities.push_back(activity(ActivityKind::Host, kLast - kMaxDurationNs, kLast));
     Activity kernel = activity(ActivityKind::Kernel, 0, 1);
-    kernel.grid = {std::numeric_limits<std::uint32_t>::max(), 65535, 65535};
-    kernel.registersPerThread = std::numeric_limits<std::uint16_t>::max();
+    kernel.grid = {kMaxGridX, kMaxGridYZ, kMaxGridYZ};
+    kernel.registersPerThread = kMaxRegistersPerThread;
     kernel.iteration = std::numeric_limits<std::uint16_t>::max();
-    kernel.dynamicSharedBytes = std::numeric_limits<std::uint32_t>::max();
+    kernel.dynamicSharedBytes = kMaxSharedMemoryBytes;
     run.activities.push_back(kernel);
 
     const std::string text = toJson(trace);
     EXPECT_NE(text.find("\"start_ns\":1764675720123456790"), std::string::npos);
     EXPECT_NE(text.find("\"bytes\":18446744073709551615"), std::string::npos);
     EXPECT_NE(text.find("\"end_ns\":9223372036854775807"), std::string::npos);
-    EXPECT_NE(text.find("\"wall_ns\": -9223372036854775808"), std::string::npos);
+    EXPECT_NE(text.find("\"wall_ns\": 9007199254740992"), std::string::npos);
     auto parsed = parseTrace(text);
     ASSERT_TRUE(parsed) << parsed.error().message;
     expectSameTrace(trace, *parsed);
@@ -402,13 +412,14 @@ TEST(TraceJson, IntegersRoundTripExactly) {
 TEST(TraceJson, DoublesRoundTripExactly) {
     Trace trace = fullTrace();
     auto& occupancy = *trace.runs[0].occupancy;
-    for (const double value : {0.1, 1.0 / 3.0, 5e-324, 1.7976931348623157e308, 2.5e-7}) {
+    // Occupancies are fractions (0..1): the extremes there are the smallest subnormal and 1.
+    for (const double value : {0.1, 1.0 / 3.0, 5e-324, 1.0, 2.5e-7, 0.9999999999999999}) {
         occupancy.theoretical = value;
         auto parsed = parseTrace(toJson(trace));
         ASSERT_TRUE(parsed) << parsed.error().message;
         EXPECT_EQ(parsed->runs[0].occupancy->theoretical, value);
     }
-    for (const float value : {0.1f, 1.0f / 3.0f, 1e-45f, 3.4028235e38f, 0.9999999f}) {
+    for (const float value : {0.1f, 1.0f / 3.0f, 1e-45f, 1.0f, 0.99999994f}) {
         trace.runs[0].activities[5].theoreticalOccupancy = value;
         auto parsed = parseTrace(toJson(trace));
         ASSERT_TRUE(parsed) << parsed.error().message;
@@ -430,7 +441,8 @@ TEST(TraceJson, ReadsTheFormatExample) {
     EXPECT_DOUBLE_EQ(*gpu.occupancy->achieved, 0.0234);
     ASSERT_EQ(gpu.activities.size(), 10U);
     EXPECT_EQ(gpu.activities[1].startNs, 1'764'675'720'000'001'500);
-    EXPECT_EQ(gpu.name(gpu.activities[2]), "slice_outer<double, \"rcn\">(double*, double const*, int)");
+    EXPECT_EQ(gpu.name(gpu.activities[2]),
+              "slice_outer<double, \"rcn\">(double*, double const*, int)");
     EXPECT_EQ(gpu.activities[2].dynamicSharedBytes, 16U);
     EXPECT_EQ(gpu.occupancySeries.size(), 2U);
     EXPECT_EQ(trace->runs[1].mode, RunMode::Modelled);
@@ -529,7 +541,8 @@ std::string withActivity(const std::string& fields) {
 }
 
 std::vector<Malformed> malformedCases() {
-    static constexpr char kWithNul[] = "{\"format\": \"slicescope-trace\",\0 \"version\": 1, \"runs\": []}";
+    static constexpr char kWithNul[] =
+        "{\"format\": \"slicescope-trace\",\0 \"version\": 1, \"runs\": []}";
     const std::string deep(100000, '[');
     return {
         {"empty file", "", "empty"},
@@ -538,91 +551,218 @@ std::vector<Malformed> malformedCases() {
         {"null document", "null", "expected a JSON object"},
         {"trailing garbage", withRun("") + " x", "after the end"},
         {"two documents", withRun("") + withRun(""), "after the end"},
-        {"wrong format", R"({"format": "chrome-trace", "version": 1, "runs": []})", "not a SliceScope trace"},
-        {"format not a string", R"({"format": 1, "version": 1, "runs": []})", "\"format\" must be a string"},
+        {"wrong format", R"({"format": "chrome-trace", "version": 1, "runs": []})",
+         "not a SliceScope trace"},
+        {"format not a string", R"({"format": 1, "version": 1, "runs": []})",
+         "\"format\" must be a string"},
         {"missing format", R"({"version": 1, "runs": []})", "missing the field \"format\""},
-        {"future version", R"({"format": "slicescope-trace", "version": 2, "runs": []})", "unsupported trace version 2"},
-        {"version zero", R"({"format": "slicescope-trace", "version": 0, "runs": []})", "unsupported trace version 0"},
-        {"version as text", R"({"format": "slicescope-trace", "version": "1", "runs": []})", "\"version\" must be a whole number"},
-        {"version fractional", R"({"format": "slicescope-trace", "version": 1.5, "runs": []})", "\"version\" must be a whole number"},
-        {"missing version", R"({"format": "slicescope-trace", "runs": []})", "missing the field \"version\""},
-        {"missing runs", R"({"format": "slicescope-trace", "version": 1})", "missing the field \"runs\""},
-        {"runs not an array", R"({"format": "slicescope-trace", "version": 1, "runs": {}})", "\"runs\" must be an array"},
-        {"run not an object", R"({"format": "slicescope-trace", "version": 1, "runs": [3]})", "a run must be an object"},
-        {"duplicate field", R"({"format": "slicescope-trace", "format": "slicescope-trace", "version": 1, "runs": []})", "duplicate field \"format\""},
-        {"run missing mode", R"({"format": "slicescope-trace", "version": 1, "runs": [{"id": "r", "strategy": "s", "device": {"name": "d"}, "activities": []}]})", "missing the field \"mode\""},
-        {"run missing device", R"({"format": "slicescope-trace", "version": 1, "runs": [{"id": "r", "strategy": "s", "mode": "modelled", "activities": []}]})", "missing the field \"device\""},
-        {"run missing activities", R"({"format": "slicescope-trace", "version": 1, "runs": [{"id": "r", "strategy": "s", "mode": "modelled", "device": {"name": "d"}}]})", "missing the field \"activities\""},
-        {"unknown mode", replaced(withRun(""), "modelled", "guessed"), "unknown run mode 'guessed'"},
-        {"id not a string", replaced(withRun(""), "\"id\": \"r\"", "\"id\": 7"), "\"id\" must be a string"},
-        {"device without name", R"({"format": "slicescope-trace", "version": 1, "runs": [{"id": "r", "strategy": "s", "mode": "modelled", "device": {"sm_count": 1}, "activities": []}]})", "name"},
-        {"device field of wrong type", R"({"format": "slicescope-trace", "version": 1, "runs": [{"id": "r", "strategy": "s", "mode": "modelled", "device": {"name": "d", "sm_count": "many"}, "activities": []}]})", "sm_count"},
-        {"device not an object", R"({"format": "slicescope-trace", "version": 1, "runs": [{"id": "r", "strategy": "s", "mode": "modelled", "device": "H200", "activities": []}]})", "\"device\" must be an object"},
-        {"problem with a zero dimension", withRun(R"("problem": {"shape": [100, 0, 5], "dtype": "f64", "work_per_element": 1})"), "invalid \"problem\""},
-        {"problem shape of two", withRun(R"("problem": {"shape": [100, 5], "dtype": "f64", "work_per_element": 1})"), "exactly 3"},
-        {"problem shape of four", withRun(R"("problem": {"shape": [1, 1, 1, 1], "dtype": "f64", "work_per_element": 1})"), "exactly 3"},
-        {"problem overflowing", withRun(R"("problem": {"shape": [4294967296, 4294967296, 2], "dtype": "f64", "work_per_element": 1})"), "invalid \"problem\""},
-        {"problem bad dtype", withRun(R"("problem": {"shape": [1, 1, 1], "dtype": "f16", "work_per_element": 1})"), "dtype"},
-        {"problem missing shape", withRun(R"("problem": {"dtype": "f64"})"), "missing the field \"shape\""},
-        {"problem work zero", withRun(R"("problem": {"shape": [1, 1, 1], "work_per_element": 0})"), "invalid \"problem\""},
-        {"launch missing workers", withRun(R"("launch": {"grid": [1, 1, 1], "block": [64, 1, 1]})"), "missing the field \"workers\""},
-        {"launch grid stride not bool", withRun(R"("launch": {"grid": [1, 1, 1], "block": [64, 1, 1], "workers": 1, "grid_stride": 1})"), "true or false"},
-        {"occupancy achieved as text", withRun(R"("occupancy": {"theoretical": 1, "thread_slots_busy": 0, "limiter": "warps", "achieved": "high"})"), "\"achieved\" must be a number"},
-        {"verification missing passed", withRun(R"("verification": {"max_abs_error": 0})"), "missing the field \"passed\""},
+        {"future version", R"({"format": "slicescope-trace", "version": 2, "runs": []})",
+         "unsupported trace version 2"},
+        {"version zero", R"({"format": "slicescope-trace", "version": 0, "runs": []})",
+         "unsupported trace version 0"},
+        {"version as text", R"({"format": "slicescope-trace", "version": "1", "runs": []})",
+         "\"version\" must be a whole number"},
+        {"version fractional", R"({"format": "slicescope-trace", "version": 1.5, "runs": []})",
+         "\"version\" must be a whole number"},
+        {"missing version", R"({"format": "slicescope-trace", "runs": []})",
+         "missing the field \"version\""},
+        {"missing runs", R"({"format": "slicescope-trace", "version": 1})",
+         "missing the field \"runs\""},
+        {"runs not an array", R"({"format": "slicescope-trace", "version": 1, "runs": {}})",
+         "\"runs\" must be an array"},
+        {"run not an object", R"({"format": "slicescope-trace", "version": 1, "runs": [3]})",
+         "a run must be an object"},
+        {"duplicate field",
+         R"({"format": "slicescope-trace", "format": "slicescope-trace", "version": 1, "runs": []})",
+         "duplicate field \"format\""},
+        {"run missing mode",
+         R"({"format": "slicescope-trace", "version": 1, "runs": [{"id": "r", "strategy": "s", "device": {"name": "d"}, "activities": []}]})",
+         "missing the field \"mode\""},
+        {"run missing device",
+         R"({"format": "slicescope-trace", "version": 1, "runs": [{"id": "r", "strategy": "s", "mode": "modelled", "activities": []}]})",
+         "missing the field \"device\""},
+        {"run missing activities",
+         R"({"format": "slicescope-trace", "version": 1, "runs": [{"id": "r", "strategy": "s", "mode": "modelled", "device": {"name": "d"}}]})",
+         "missing the field \"activities\""},
+        {"unknown mode", replaced(withRun(""), "modelled", "guessed"),
+         "unknown run mode 'guessed'"},
+        {"id not a string", replaced(withRun(""), "\"id\": \"r\"", "\"id\": 7"),
+         "\"id\" must be a string"},
+        {"device without name",
+         R"({"format": "slicescope-trace", "version": 1, "runs": [{"id": "r", "strategy": "s", "mode": "modelled", "device": {"sm_count": 1}, "activities": []}]})",
+         "name"},
+        {"device field of wrong type",
+         R"({"format": "slicescope-trace", "version": 1, "runs": [{"id": "r", "strategy": "s", "mode": "modelled", "device": {"name": "d", "sm_count": "many"}, "activities": []}]})",
+         "sm_count"},
+        {"device not an object",
+         R"({"format": "slicescope-trace", "version": 1, "runs": [{"id": "r", "strategy": "s", "mode": "modelled", "device": "H200", "activities": []}]})",
+         "\"device\" must be an object"},
+        {"problem with a zero dimension",
+         withRun(R"("problem": {"shape": [100, 0, 5], "dtype": "f64", "work_per_element": 1})"),
+         "invalid \"problem\""},
+        {"problem shape of two",
+         withRun(R"("problem": {"shape": [100, 5], "dtype": "f64", "work_per_element": 1})"),
+         "exactly 3"},
+        {"problem shape of four",
+         withRun(R"("problem": {"shape": [1, 1, 1, 1], "dtype": "f64", "work_per_element": 1})"),
+         "exactly 3"},
+        {"problem overflowing",
+         withRun(
+             R"("problem": {"shape": [4294967296, 4294967296, 2], "dtype": "f64", "work_per_element": 1})"),
+         "invalid \"problem\""},
+        {"problem bad dtype",
+         withRun(R"("problem": {"shape": [1, 1, 1], "dtype": "f16", "work_per_element": 1})"),
+         "dtype"},
+        {"problem missing shape", withRun(R"("problem": {"dtype": "f64"})"),
+         "missing the field \"shape\""},
+        {"problem work zero", withRun(R"("problem": {"shape": [1, 1, 1], "work_per_element": 0})"),
+         "invalid \"problem\""},
+        {"launch missing workers", withRun(R"("launch": {"grid": [1, 1, 1], "block": [64, 1, 1]})"),
+         "missing the field \"workers\""},
+        {"launch grid stride not bool",
+         withRun(
+             R"("launch": {"grid": [1, 1, 1], "block": [64, 1, 1], "workers": 1, "grid_stride": 1})"),
+         "true or false"},
+        {"occupancy achieved as text",
+         withRun(
+             R"("occupancy": {"theoretical": 1, "thread_slots_busy": 0, "limiter": "warps", "achieved": "high"})"),
+         "\"achieved\" must be a number"},
+        {"verification missing passed", withRun(R"("verification": {"max_abs_error": 0})"),
+         "missing the field \"passed\""},
         {"repeat negative", withRun(R"("repeat": -1)"), "\"repeat\" must be a whole number >= 0"},
         {"repeat too large", withRun(R"("repeat": 4294967296)"), "\"repeat\" is too large"},
-        {"exit status out of range", withRun(R"("exit_status": 4294967296)"), "\"exit_status\" is out of range"},
+        {"exit status out of range", withRun(R"("exit_status": 4294967296)"),
+         "\"exit_status\" is out of range"},
         {"notes not strings", withRun(R"("notes": [1])"), "\"notes\" must be a string"},
-        {"series sample of three", withRun(R"("occupancy_series": [[1, 0.5, 2]])"), "[time_ns, value]"},
+        {"series sample of three", withRun(R"("occupancy_series": [[1, 0.5, 2]])"),
+         "[time_ns, value]"},
         {"series sample not an array", withRun(R"("occupancy_series": [1])"), "[time_ns, value]"},
         {"activities not an array", withRun("", "{}"), "\"activities\" must be an array"},
         {"activity not an object", withRun("", "[1]"), "an activity must be an object"},
-        {"activity missing kind", withActivity(R"("start_ns": 1, "end_ns": 2)"), "missing the field \"kind\""},
-        {"activity missing start", withActivity(R"("kind": "api", "end_ns": 2)"), "missing the field \"start_ns\""},
-        {"activity missing end", withActivity(R"("kind": "api", "start_ns": 2)"), "missing the field \"end_ns\""},
-        {"end before start", withActivity(R"("kind": "api", "start_ns": 5, "end_ns": 4)"), "\"end_ns\" (4) is before \"start_ns\" (5)"},
-        {"unknown kind", withActivity(R"("kind": "teleport", "start_ns": 1, "end_ns": 2)"), "unknown activity kind 'teleport'"},
-        {"kind not a string", withActivity(R"("kind": 4, "start_ns": 1, "end_ns": 2)"), "\"kind\" must be a string"},
-        {"unknown memory kind", withActivity(R"("kind": "htod", "start_ns": 1, "end_ns": 2, "src_kind": "disk")"), "unknown memory kind 'disk'"},
-        {"start as text", withActivity(R"("kind": "api", "start_ns": "1", "end_ns": 2)"), "\"start_ns\" must be a whole number, not a string"},
-        {"start as a double", withActivity(R"("kind": "api", "start_ns": 1.5, "end_ns": 2)"), "\"start_ns\" must be a whole number"},
-        {"start with exponent", withActivity(R"("kind": "api", "start_ns": 1e18, "end_ns": 2)"), "\"start_ns\" must be a whole number"},
-        {"start past int64", withActivity(R"("kind": "api", "start_ns": 9223372036854775808, "end_ns": 2)"), "does not fit in 64 bits"},
-        {"start far past int64", withActivity(R"("kind": "api", "start_ns": 123456789012345678901234567890, "end_ns": 2)"), "does not fit in 64 bits"},
-        {"bytes past uint64", withActivity(R"("kind": "htod", "start_ns": 1, "end_ns": 2, "bytes": 18446744073709551616)"), "\"bytes\" is too large"},
-        {"bytes negative", withActivity(R"("kind": "htod", "start_ns": 1, "end_ns": 2, "bytes": -1)"), "\"bytes\" must be a whole number >= 0"},
-        {"stream past uint32", withActivity(R"("kind": "kernel", "start_ns": 1, "end_ns": 2, "stream": 4294967296)"), "\"stream\" is too large"},
-        {"registers past uint16", withActivity(R"("kind": "kernel", "start_ns": 1, "end_ns": 2, "registers_per_thread": 65536)"), "\"registers_per_thread\" is too large"},
-        {"grid of two", withActivity(R"("kind": "kernel", "start_ns": 1, "end_ns": 2, "grid": [1, 2])"), "exactly 3"},
-        {"grid of four", withActivity(R"("kind": "kernel", "start_ns": 1, "end_ns": 2, "grid": [1, 2, 3, 4])"), "exactly 3"},
-        {"grid not an array", withActivity(R"x("kind": "kernel", "start_ns": 1, "end_ns": 2, "grid": "(1,1,1)")x"), "\"grid\" must be an array"},
-        {"occupancy huge", withActivity(R"("kind": "kernel", "start_ns": 1, "end_ns": 2, "theoretical_occupancy": 1e999)"), "out of range"},
-        {"occupancy beyond float", withActivity(R"("kind": "kernel", "start_ns": 1, "end_ns": 2, "achieved_occupancy": 1e39)"), "out of range"},
-        {"NaN literal", withActivity(R"("kind": "kernel", "start_ns": 1, "end_ns": 2, "achieved_occupancy": NaN)"), "must be a number"},
-        {"leading zero", withActivity(R"("kind": "api", "start_ns": 01, "end_ns": 2)"), "leading zero"},
-        {"plus sign", withActivity(R"("kind": "api", "start_ns": +1, "end_ns": 2)"), "must be a whole number"},
-        {"bare minus", withActivity(R"("kind": "api", "start_ns": -, "end_ns": 2)"), "malformed number"},
-        {"dot without digits", withActivity(R"("kind": "kernel", "start_ns": 1, "end_ns": 2, "theoretical_occupancy": 1.)"), "digits must follow"},
-        {"duplicate activity field", withActivity(R"("kind": "api", "start_ns": 1, "start_ns": 1, "end_ns": 2)"), "duplicate field \"start_ns\""},
-        {"trailing comma in object", withActivity(R"("kind": "api", "start_ns": 1, "end_ns": 2,)"), "must be a string"},
-        {"trailing comma in array", withRun("", R"([{"kind": "api", "start_ns": 1, "end_ns": 2},])"), "an activity must be an object"},
-        {"single quotes", withActivity(R"('kind': 'api', "start_ns": 1, "end_ns": 2)"), "must be a string"},
-        {"comment", withActivity(R"(/* c */ "kind": "api", "start_ns": 1, "end_ns": 2)"), "must be a string"},
-        {"missing colon", withActivity(R"("kind" "api", "start_ns": 1, "end_ns": 2)"), "expected ':'"},
-        {"missing comma", withActivity(R"("kind": "api" "start_ns": 1, "end_ns": 2)"), "expected ',' or '}'"},
+        {"activity missing kind", withActivity(R"("start_ns": 1, "end_ns": 2)"),
+         "missing the field \"kind\""},
+        {"activity missing start", withActivity(R"("kind": "api", "end_ns": 2)"),
+         "missing the field \"start_ns\""},
+        {"activity missing end", withActivity(R"("kind": "api", "start_ns": 2)"),
+         "missing the field \"end_ns\""},
+        {"end before start", withActivity(R"("kind": "api", "start_ns": 5, "end_ns": 4)"),
+         "\"end_ns\" (4) is before \"start_ns\" (5)"},
+        {"unknown kind", withActivity(R"("kind": "teleport", "start_ns": 1, "end_ns": 2)"),
+         "unknown activity kind 'teleport'"},
+        {"kind not a string", withActivity(R"("kind": 4, "start_ns": 1, "end_ns": 2)"),
+         "\"kind\" must be a string"},
+        {"unknown memory kind",
+         withActivity(R"("kind": "htod", "start_ns": 1, "end_ns": 2, "src_kind": "disk")"),
+         "unknown memory kind 'disk'"},
+        {"start as text", withActivity(R"("kind": "api", "start_ns": "1", "end_ns": 2)"),
+         "\"start_ns\" must be a whole number, not a string"},
+        {"start as a double", withActivity(R"("kind": "api", "start_ns": 1.5, "end_ns": 2)"),
+         "\"start_ns\" must be a whole number"},
+        {"start with exponent", withActivity(R"("kind": "api", "start_ns": 1e18, "end_ns": 2)"),
+         "\"start_ns\" must be a whole number"},
+        {"start past int64",
+         withActivity(R"("kind": "api", "start_ns": 9223372036854775808, "end_ns": 2)"),
+         "does not fit in 64 bits"},
+        {"start far past int64",
+         withActivity(R"("kind": "api", "start_ns": 123456789012345678901234567890, "end_ns": 2)"),
+         "does not fit in 64 bits"},
+        {"bytes past uint64",
+         withActivity(
+             R"("kind": "htod", "start_ns": 1, "end_ns": 2, "bytes": 18446744073709551616)"),
+         "\"bytes\" is too large"},
+        {"bytes negative",
+         withActivity(R"("kind": "htod", "start_ns": 1, "end_ns": 2, "bytes": -1)"),
+         "\"bytes\" must be a whole number >= 0"},
+        {"stream past uint32",
+         withActivity(R"("kind": "kernel", "start_ns": 1, "end_ns": 2, "stream": 4294967296)"),
+         "\"stream\" is too large"},
+        {"registers past uint16",
+         withActivity(
+             R"("kind": "kernel", "start_ns": 1, "end_ns": 2, "registers_per_thread": 65536)"),
+         "\"registers_per_thread\" is too large"},
+        {"grid of two",
+         withActivity(R"("kind": "kernel", "start_ns": 1, "end_ns": 2, "grid": [1, 2])"),
+         "exactly 3"},
+        {"grid of four",
+         withActivity(R"("kind": "kernel", "start_ns": 1, "end_ns": 2, "grid": [1, 2, 3, 4])"),
+         "exactly 3"},
+        {"grid not an array",
+         withActivity(R"x("kind": "kernel", "start_ns": 1, "end_ns": 2, "grid": "(1,1,1)")x"),
+         "\"grid\" must be an array"},
+        {"occupancy huge",
+         withActivity(
+             R"("kind": "kernel", "start_ns": 1, "end_ns": 2, "theoretical_occupancy": 1e999)"),
+         "out of range"},
+        {"occupancy beyond float",
+         withActivity(
+             R"("kind": "kernel", "start_ns": 1, "end_ns": 2, "achieved_occupancy": 1e39)"),
+         "out of range"},
+        {"NaN literal",
+         withActivity(R"("kind": "kernel", "start_ns": 1, "end_ns": 2, "achieved_occupancy": NaN)"),
+         "must be a number"},
+        {"leading zero", withActivity(R"("kind": "api", "start_ns": 01, "end_ns": 2)"),
+         "leading zero"},
+        {"plus sign", withActivity(R"("kind": "api", "start_ns": +1, "end_ns": 2)"),
+         "must be a whole number"},
+        {"bare minus", withActivity(R"("kind": "api", "start_ns": -, "end_ns": 2)"),
+         "malformed number"},
+        {"dot without digits",
+         withActivity(
+             R"("kind": "kernel", "start_ns": 1, "end_ns": 2, "theoretical_occupancy": 1.)"),
+         "digits must follow"},
+        {"duplicate activity field",
+         withActivity(R"("kind": "api", "start_ns": 1, "start_ns": 1, "end_ns": 2)"),
+         "duplicate field \"start_ns\""},
+        {"trailing comma in object", withActivity(R"("kind": "api", "start_ns": 1, "end_ns": 2,)"),
+         "must be a string"},
+        {"trailing comma in array",
+         withRun("", R"([{"kind": "api", "start_ns": 1, "end_ns": 2},])"),
+         "an activity must be an object"},
+        {"single quotes", withActivity(R"('kind': 'api', "start_ns": 1, "end_ns": 2)"),
+         "must be a string"},
+        {"comment", withActivity(R"(/* c */ "kind": "api", "start_ns": 1, "end_ns": 2)"),
+         "must be a string"},
+        {"missing colon", withActivity(R"("kind" "api", "start_ns": 1, "end_ns": 2)"),
+         "expected ':'"},
+        {"missing comma", withActivity(R"("kind": "api" "start_ns": 1, "end_ns": 2)"),
+         "expected ',' or '}'"},
         {"unterminated string", R"({"format": "slicescope-trace)", "truncated"},
-        {"invalid escape", withActivity(R"("kind": "api", "start_ns": 1, "end_ns": 2, "name": "a\qb")"), "invalid escape"},
-        {"short unicode escape", withActivity(R"("kind": "api", "start_ns": 1, "end_ns": 2, "name": "\u12")"), "four hex digits"},
-        {"lone high surrogate", withActivity(R"("kind": "api", "start_ns": 1, "end_ns": 2, "name": "\ud800x")"), "surrogate"},
-        {"lone low surrogate", withActivity(R"("kind": "api", "start_ns": 1, "end_ns": 2, "name": "\udc00")"), "surrogate"},
-        {"raw control character", withActivity("\"kind\": \"api\", \"start_ns\": 1, \"end_ns\": 2, \"name\": \"a\x01b\""), "control character"},
-        {"invalid UTF-8 byte", withActivity("\"kind\": \"api\", \"start_ns\": 1, \"end_ns\": 2, \"name\": \"a\xFF\""), "invalid UTF-8"},
-        {"overlong UTF-8", withActivity("\"kind\": \"api\", \"start_ns\": 1, \"end_ns\": 2, \"name\": \"\xC0\xAF\""), "invalid UTF-8"},
-        {"UTF-8 surrogate", withActivity("\"kind\": \"api\", \"start_ns\": 1, \"end_ns\": 2, \"name\": \"\xED\xA0\x80\""), "invalid UTF-8"},
-        {"truncated UTF-8", withActivity("\"kind\": \"api\", \"start_ns\": 1, \"end_ns\": 2, \"name\": \"\xE2\x82\""), "invalid UTF-8"},
-        {"invalid UTF-8 in a key", withActivity("\"k\xFF\": 1, \"kind\": \"api\", \"start_ns\": 1, \"end_ns\": 2"), "invalid UTF-8"},
-        {"deep nesting in an unknown field", R"({"format": "slicescope-trace", "version": 1, "x": )" + deep, "nested deeper than 64"},
-        {"deep nesting in the device", replaced(withRun(""), "{\"name\": \"d\"}", "{\"name\": \"d\", \"x\": " + deep + "}"), "nested deeper than 64"},
+        {"invalid escape",
+         withActivity(R"("kind": "api", "start_ns": 1, "end_ns": 2, "name": "a\qb")"),
+         "invalid escape"},
+        {"short unicode escape",
+         withActivity(R"("kind": "api", "start_ns": 1, "end_ns": 2, "name": "\u12")"),
+         "four hex digits"},
+        {"lone high surrogate",
+         withActivity(R"("kind": "api", "start_ns": 1, "end_ns": 2, "name": "\ud800x")"),
+         "surrogate"},
+        {"lone low surrogate",
+         withActivity(R"("kind": "api", "start_ns": 1, "end_ns": 2, "name": "\udc00")"),
+         "surrogate"},
+        {"raw control character",
+         withActivity("\"kind\": \"api\", \"start_ns\": 1, \"end_ns\": 2, \"name\": \"a\x01b\""),
+         "control character"},
+        {"invalid UTF-8 byte",
+         withActivity("\"kind\": \"api\", \"start_ns\": 1, \"end_ns\": 2, \"name\": \"a\xFF\""),
+         "invalid UTF-8"},
+        {"overlong UTF-8",
+         withActivity("\"kind\": \"api\", \"start_ns\": 1, \"end_ns\": 2, \"name\": \"\xC0\xAF\""),
+         "invalid UTF-8"},
+        {"UTF-8 surrogate",
+         withActivity(
+             "\"kind\": \"api\", \"start_ns\": 1, \"end_ns\": 2, \"name\": \"\xED\xA0\x80\""),
+         "invalid UTF-8"},
+        {"truncated UTF-8",
+         withActivity("\"kind\": \"api\", \"start_ns\": 1, \"end_ns\": 2, \"name\": \"\xE2\x82\""),
+         "invalid UTF-8"},
+        {"invalid UTF-8 in a key",
+         withActivity("\"k\xFF\": 1, \"kind\": \"api\", \"start_ns\": 1, \"end_ns\": 2"),
+         "invalid UTF-8"},
+        {"deep nesting in an unknown field",
+         R"({"format": "slicescope-trace", "version": 1, "x": )" + deep, "nested deeper than 64"},
+        {"deep nesting in the device",
+         replaced(withRun(""), "{\"name\": \"d\"}", "{\"name\": \"d\", \"x\": " + deep + "}"),
+         "nested deeper than 64"},
         {"NUL byte", std::string(kWithNul, sizeof kWithNul - 1), "byte 0x00"},
     };
 }
@@ -654,8 +794,11 @@ TEST(TraceJson, ErrorsNameTheRunAndActivity) {
 // two of them differ by at most INT64_MAX.
 TEST(TraceJson, RejectsNegativeTimestampsSoEveryDifferenceFitsIn64Bits) {
     const std::pair<std::string, const char*> cases[] = {
-        {withActivity(R"("kind": "api", "start_ns": -1, "end_ns": 2)"), "\"start_ns\" must be >= 0"},
-        {withActivity(R"("kind": "api", "start_ns": -9223372036854775808, "end_ns": 9223372036854775807)"), "\"start_ns\" must be >= 0"},
+        {withActivity(R"("kind": "api", "start_ns": -1, "end_ns": 2)"),
+         "\"start_ns\" must be >= 0"},
+        {withActivity(
+             R"("kind": "api", "start_ns": -9223372036854775808, "end_ns": 9223372036854775807)"),
+         "\"start_ns\" must be >= 0"},
         {withActivity(R"("kind": "api", "end_ns": -2, "start_ns": -3)"), "\"end_ns\" must be >= 0"},
         {withRun(R"("occupancy_series": [[-1, 0.5]])"), "\"occupancy_series time\" must be >= 0"},
     };
@@ -665,17 +808,20 @@ TEST(TraceJson, RejectsNegativeTimestampsSoEveryDifferenceFitsIn64Bits) {
         EXPECT_EQ(error.code, Error::Code::Parse);
         EXPECT_NE(error.message.find(expected), std::string::npos) << error.message;
     }
-    const fs::path finding = fs::path(SLICESCOPE_TEST_DATA_DIR) / "fuzz-regressions" / "tracereader" /
-                             "negative-timestamps-difference-overflow.json";
+    const fs::path finding = fs::path(SLICESCOPE_TEST_DATA_DIR) / "fuzz-regressions" /
+                             "tracereader" / "negative-timestamps-difference-overflow.json";
+    // The finding breaks other limits too (RejectsFiguresBeyondPhysicalLimits); the reader stops at
+    // the first, its "repeat". The cases above check the timestamps alone.
     auto rejected = readTrace(finding);
     ASSERT_FALSE(rejected);
-    EXPECT_NE(rejected.error().message.find("must be >= 0"), std::string::npos)
-        << rejected.error().message;
+    EXPECT_EQ(rejected.error().code, Error::Code::Parse) << rejected.error().message;
 
-    // The widest interval left is the whole non-negative range, and its duration fits.
-    auto widest = parseTrace(withActivity(R"("kind": "host", "start_ns": 0, "end_ns": 9223372036854775807)"));
-    ASSERT_TRUE(widest) << widest.error().message;
-    EXPECT_EQ(widest->runs[0].activities[1].durationNs(), std::numeric_limits<std::int64_t>::max());
+    // The latest interval left ends at INT64_MAX; its duration fits (and is at most
+    // kMaxDurationNs, RejectsFiguresBeyondPhysicalLimits).
+    auto latest = parseTrace(withActivity(
+        R"("kind": "host", "start_ns": 9214364837600034815, "end_ns": 9223372036854775807)"));
+    ASSERT_TRUE(latest) << latest.error().message;
+    EXPECT_EQ(latest->runs[0].activities[1].durationNs(), kMaxDurationNs);
 }
 
 // Found by fuzz_device (tests/data/fuzz-regressions/device/registers-per-sm-past-uint32.json):
@@ -694,19 +840,201 @@ TEST(TraceJson, RejectsDeviceFiguresTheFieldCannotHold) {
     };
     for (const auto& [figure, expected] : cases) {
         SCOPED_TRACE(figure);
-        const Error error =
-            parseError(replaced(withRun(""), R"({"name": "d"})", std::string(R"({"name": "d", )") + figure + "}"));
+        const Error error = parseError(replaced(withRun(""), R"({"name": "d"})",
+                                                std::string(R"({"name": "d", )") + figure + "}"));
         EXPECT_EQ(error.code, Error::Code::Parse);
         EXPECT_NE(error.message.find("invalid \"device\""), std::string::npos) << error.message;
         EXPECT_NE(error.message.find(expected), std::string::npos) << error.message;
     }
-    // The largest values each field holds still read, unchanged.
-    auto largest = parseTrace(replaced(withRun(""), R"({"name": "d"})",
-                                       R"({"name": "d", "sm_count": 4294967295, "global_memory_bytes": 18446744073709551615, "compute_capability": "12.1"})"));
+    // The largest values the limits allow still read, unchanged (RejectsFiguresBeyondPhysicalLimits
+    // has what lies between a field's range and its limit).
+    auto largest = parseTrace(replaced(
+        withRun(""), R"({"name": "d"})",
+        R"({"name": "d", "sm_count": 1024, "global_memory_bytes": 17592186044416, "compute_capability": "12.1"})"));
     ASSERT_TRUE(largest) << largest.error().message;
-    EXPECT_EQ(largest->runs[0].device.smCount, 4294967295U);
-    EXPECT_EQ(largest->runs[0].device.globalMemoryBytes, 18446744073709551615ULL);
+    EXPECT_EQ(largest->runs[0].device.smCount, kMaxSmCount);
+    EXPECT_EQ(largest->runs[0].device.globalMemoryBytes, kMaxGlobalMemoryBytes);
     EXPECT_EQ(largest->runs[0].device.computeCapability(), "12.1");
+}
+
+// A file is hostile input: a figure no GPU has made the GUI allocate an SM per "sm_count"
+// (bad_alloc at 4294967295, a hang painting 100000000). Every figure is checked against the
+// limits of tracelimits.h (docs/trace-format.md, "Limits"); the limits themselves read.
+TEST(TraceJson, RejectsFiguresBeyondPhysicalLimits) {
+    const auto device = [](const std::string& figure) {
+        return replaced(withRun(""), R"({"name": "d"})", R"({"name": "d", )" + figure + "}");
+    };
+    const auto kernel = [](const std::string& fields) {
+        return withActivity(R"("kind": "kernel", "start_ns": 1, "end_ns": 2, )" + fields);
+    };
+    const auto occupancy = [](const std::string& fields) {
+        return withRun(
+            R"("occupancy": {"theoretical": 0.5, "thread_slots_busy": 0.1, "limiter": "warps", )" +
+            fields + "}");
+    };
+    const auto launch = [](const std::string& fields) {
+        return withRun(R"("launch": {"workers": 1, )" + fields + "}");
+    };
+    const std::pair<std::string, const char*> cases[] = {
+        {device(R"("sm_count": 4294967295)"), "\"sm_count\" is 4294967295, more than 1024"},
+        {device(R"("sm_count": 100000000)"), "\"sm_count\" is 100000000"},
+        {device(R"("warp_size": 65)"), "\"warp_size\""},
+        {device(R"("max_threads_per_sm": 4097)"), "\"max_threads_per_sm\""},
+        {device(R"("max_warps_per_sm": 129)"), "\"max_warps_per_sm\""},
+        {device(R"("max_blocks_per_sm": 129)"), "\"max_blocks_per_sm\""},
+        {device(R"("max_threads_per_block": 1025)"), "\"max_threads_per_block\""},
+        {device(R"("registers_per_sm": 1048577)"), "\"registers_per_sm\""},
+        {device(R"("registers_per_block": 4294967295)"), "\"registers_per_block\""},
+        {device(R"("max_registers_per_thread": 257)"), "\"max_registers_per_thread\""},
+        {device(R"("shared_memory_per_sm_bytes": 4194305)"), "\"shared_memory_per_sm_bytes\""},
+        {device(R"("shared_memory_per_block_optin_bytes": 18446744073709551615)"),
+         "\"shared_memory_per_block_optin_bytes\""},
+        {device(R"("clock_mhz": 1e308)"), "\"clock_mhz\""},
+        {device(R"("memory_bandwidth_gbps": 100000.5)"), "\"memory_bandwidth_gbps\""},
+        {device(R"("pinned_dtoh_gbps": 1e9)"), "\"pinned_dtoh_gbps\""},
+        {device(R"("global_memory_bytes": 17592186044417)"), "\"global_memory_bytes\""},
+        {device(R"("name": "x")"), "duplicate field \"name\""},
+        {device(R"("sm_count": 132, "sm_count": 4294967295)"), "duplicate field \"sm_count\""},
+        {device(R"("future": 1, "future": 2)"), "duplicate field \"future\""},
+        {kernel(R"("grid": [0, 1, 1])"), "\"grid\" is a grid extent of 0"},
+        {kernel(R"("grid": [2147483648, 1, 1])"), "\"grid\" is a grid of (2147483648,1,1)"},
+        {kernel(R"("grid": [1, 65536, 1])"), "\"grid\""},
+        {kernel(R"("grid": [4294967295, 4294967295, 4294967295])"), "\"grid\""},
+        {kernel(R"("block": [1025, 1, 1])"), "\"block\""},
+        {kernel(R"("block": [1, 1, 65])"), "\"block\""},
+        {kernel(R"("block": [32, 32, 2])"), "a block of 2048 threads"},
+        {kernel(R"("registers_per_thread": 257)"),
+         "\"registers_per_thread\" is too large (at most 256)"},
+        {kernel(R"("static_shared_bytes": 4194305)"), "\"static_shared_bytes\" is too large"},
+        {kernel(R"("dynamic_shared_bytes": 4294967295)"), "\"dynamic_shared_bytes\" is too large"},
+        {kernel(R"("theoretical_occupancy": 1e308)"), "out of range"},
+        {kernel(R"("theoretical_occupancy": 1.5)"),
+         "\"theoretical_occupancy\" must be a fraction from 0 to 1, not 1.5"},
+        {kernel(R"("achieved_occupancy": -5)"),
+         "\"achieved_occupancy\" must be a fraction from 0 to 1, not -5"},
+        {occupancy(R"("achieved": 1e308)"), "\"achieved\" must be a fraction"},
+        {occupancy(R"("sm_busy_share": -5)"), "\"sm_busy_share\" must be a fraction"},
+        {occupancy(R"("active_blocks_per_sm": 129)"), "\"active_blocks_per_sm\" is too large"},
+        {replaced(occupancy(""), "\"theoretical\": 0.5", "\"theoretical\": 2"),
+         "\"theoretical\" must be a fraction"},
+        {replaced(occupancy(""), "\"thread_slots_busy\": 0.1", "\"thread_slots_busy\": -0.1"),
+         "\"thread_slots_busy\" must be a fraction"},
+        {launch(R"("grid": [0, 1, 1], "block": [64, 1, 1])"), "\"grid\" is a grid extent of 0"},
+        {launch(R"("grid": [1, 1, 1], "block": [2048, 1, 1])"), "\"block\""},
+        {launch(R"("grid": [1, 1, 1], "block": [64, 1, 1], "registers_per_thread": 4294967295)"),
+         "\"registers_per_thread\" is too large"},
+        {withRun(R"("occupancy_series": [[1, 1.5]])"),
+         "\"occupancy_series value\" must be a fraction"},
+        {withRun(R"("verification": {"passed": true, "max_abs_error": -1})"),
+         "\"max_abs_error\" must be >= 0"},
+        {withRun(R"("repeat": 0)"), "\"repeat\" must be at least 1"},
+        {withRun(R"("repeat": 65537)"), "\"repeat\" is too large (at most 65536)"},
+        {withRun(R"("wall_ns": -1)"), "\"wall_ns\" must be from 0"},
+        {withRun(R"("wall_ns": 9007199254740993)"), "\"wall_ns\" must be from 0"},
+        {withActivity(R"("kind": "host", "start_ns": 0, "end_ns": 9007199254740993)"),
+         "more than the 9007199254740992"},
+    };
+    for (const auto& [text, expected] : cases) {
+        SCOPED_TRACE(text);
+        const Error error = parseError(text);
+        EXPECT_EQ(error.code, Error::Code::Parse);
+        EXPECT_EQ(error.message.rfind("byte ", 0), 0U) << error.message;
+        EXPECT_NE(error.message.find(expected), std::string::npos) << error.message;
+    }
+
+    // Every limit itself reads.
+    const std::string atTheLimits = replaced(
+        withRun(
+            R"("repeat": 65536, "wall_ns": 9007199254740992, "occupancy": {"theoretical": 1, "thread_slots_busy": 0, "limiter": "warps", "achieved": 0, "sm_busy_share": 1, "active_blocks_per_sm": 128}, "launch": {"grid": [2147483647, 65535, 65535], "block": [1024, 1, 1], "workers": 1, "registers_per_thread": 256, "static_shared_bytes": 4194304, "dynamic_shared_bytes": 4194304}, "occupancy_series": [[0, 0], [1, 1]])",
+            R"([{"kind": "kernel", "start_ns": 0, "end_ns": 9007199254740992, "grid": [1, 1, 65535], "block": [1, 1024, 1], "registers_per_thread": 256, "theoretical_occupancy": 1, "achieved_occupancy": 0}, {"kind": "kernel", "start_ns": 0, "end_ns": 1, "block": [16, 1, 64]}])"),
+        R"({"name": "d"})",
+        R"({"name": "d", "sm_count": 1024, "warp_size": 64, "max_threads_per_sm": 4096, "max_warps_per_sm": 128, "max_blocks_per_sm": 128, "max_threads_per_block": 1024, "registers_per_sm": 1048576, "registers_per_block": 1048576, "max_registers_per_thread": 256, "shared_memory_per_sm_bytes": 4194304, "shared_memory_per_block_bytes": 4194304, "shared_memory_per_block_optin_bytes": 4194304, "reserved_shared_memory_per_block_bytes": 4194304, "clock_mhz": 10000, "memory_bandwidth_gbps": 100000, "global_memory_bytes": 17592186044416, "pageable_htod_gbps": 100000, "pageable_dtoh_gbps": 100000, "pinned_htod_gbps": 100000, "pinned_dtoh_gbps": 100000})");
+    auto limits = parseTrace(atTheLimits);
+    ASSERT_TRUE(limits) << limits.error().message;
+    EXPECT_EQ(limits->runs[0].device.smCount, kMaxSmCount);
+    EXPECT_EQ(limits->runs[0].launch->grid, (Dim3{kMaxGridX, kMaxGridYZ, kMaxGridYZ}));
+    EXPECT_EQ(limits->runs[0].activities[0].durationNs(), kMaxDurationNs);
+    // What the reader takes, the writer writes (and the reverse:
+    // RefusesToWriteATraceItCouldNotReadBack).
+    TempDir dir;
+    EXPECT_TRUE(writeTrace(*limits, dir.path() / "limits.json"));
+}
+
+TEST(TraceJson, RejectsARunIdGivenTwice) {
+    const std::string run =
+        R"({"id": "same", "strategy": "s", "mode": "modelled", "device": {"name": "d"}, "activities": []})";
+    const std::string text = R"({"format": "slicescope-trace", "version": 1, "runs": [)" + run +
+                             ", " + replaced(run, "same", "other") + ", " + run + "]}";
+    const Error error = parseError(text);
+    EXPECT_EQ(error.code, Error::Code::Parse);
+    EXPECT_NE(error.message.find("(run 2)"), std::string::npos) << error.message;
+    EXPECT_NE(error.message.find("duplicate run id \"same\""), std::string::npos) << error.message;
+    EXPECT_EQ(error.message.rfind("byte " + std::to_string(text.rfind(run)) + " ", 0), 0U)
+        << error.message;
+}
+
+// A 200 MB kernel name took the GUI down in its text layout. Names longer than kMaxNameBytes are
+// cut at a character boundary, end in an ellipsis, and the run says so in a note.
+TEST(TraceJson, CutsLongNamesAndSaysSo) {
+    const std::string exact(kMaxNameBytes, 'k');
+    // "é" is two bytes: the cut must not split one.
+    const std::string accented = "k" + [] {
+        std::string text;
+        for (std::size_t i = 0; i < kMaxNameBytes; ++i) {
+            text += "\xC3\xA9";
+        }
+        return text;
+    }();
+    const std::string text = withRun(
+        R"("notes": ["kept"])",
+        R"([{"kind": "kernel", "start_ns": 1, "end_ns": 2, "name": ")" + exact +
+            R"("}, {"kind": "kernel", "start_ns": 1, "end_ns": 2, "name": ")" +
+            std::string(200'000, 'x') +
+            R"("}, {"kind": "api", "start_ns": 1, "end_ns": 2, "name": ")" + accented + R"("}])");
+    auto trace = parseTrace(text);
+    ASSERT_TRUE(trace) << trace.error().message;
+    const trace::Run& run = trace->runs[0];
+    EXPECT_EQ(run.name(run.activities[0]), exact) << "a name at the limit is kept whole";
+    const std::string_view cut = run.name(run.activities[1]);
+    EXPECT_LE(cut.size(), kMaxNameBytes);
+    EXPECT_GE(cut.size(), kMaxNameBytes - 3);
+    EXPECT_EQ(cut.substr(0, 100), std::string(100, 'x'));
+    EXPECT_EQ(cut.substr(cut.size() - 3), "\u2026");
+    const std::string_view cutAccented = run.name(run.activities[2]);
+    EXPECT_LE(cutAccented.size(), kMaxNameBytes);
+    EXPECT_EQ(cutAccented.substr(cutAccented.size() - 5), "\xC3\xA9\u2026")
+        << "cut between characters";
+    ASSERT_EQ(run.notes.size(), 2U);
+    EXPECT_EQ(run.notes[0], "kept");
+    EXPECT_NE(run.notes[1].find("2 activity name(s) longer than 4096 bytes were cut"),
+              std::string::npos)
+        << run.notes[1];
+    // Written and read again, nothing more is cut and no second note appears.
+    const std::string written = toJson(*trace);
+    auto again = parseTrace(written);
+    ASSERT_TRUE(again) << again.error().message;
+    EXPECT_EQ(toJson(*again), written);
+}
+
+TEST(TraceJson, RefusesTextLongerThanItsLimit) {
+    const std::pair<std::string, const char*> cases[] = {
+        {replaced(withRun(""), R"("id": "r")",
+                  "\"id\": \"" + std::string(kMaxShortTextBytes + 1, 'i') + "\""),
+         "\"id\" is 4097 bytes long"},
+        {replaced(withRun(""), R"("name": "d")",
+                  "\"name\": \"" + std::string(kMaxShortTextBytes + 1, 'd') + "\""),
+         "\"name\""},
+        {withRun("\"command\": \"" + std::string(kMaxLongTextBytes + 1, 'c') + "\""),
+         "\"command\" is 1048577 bytes long"},
+        {withRun("\"notes\": [\"" + std::string(kMaxLongTextBytes + 1, 'n') + "\"]"), "\"notes\""},
+    };
+    for (const auto& [text, expected] : cases) {
+        const Error error = parseError(text);
+        EXPECT_EQ(error.code, Error::Code::Parse);
+        EXPECT_NE(error.message.find(expected), std::string::npos) << error.message;
+    }
+    EXPECT_TRUE(
+        parseTrace(withRun("\"command\": \"" + std::string(kMaxLongTextBytes, 'c') + "\"")));
 }
 
 TEST(TraceJson, RejectsEveryTruncationOfAValidFile) {
@@ -808,7 +1136,8 @@ TEST(TraceJson, AFailedWriteLeavesTheTargetAndNoTemporaryBehind) {
     auto written = writeTrace(fullTrace(), blocked);
     ASSERT_FALSE(written);
     EXPECT_EQ(written.error().code, Error::Code::Io);
-    EXPECT_NE(written.error().message.find("blocked.json"), std::string::npos) << written.error().message;
+    EXPECT_NE(written.error().message.find("blocked.json"), std::string::npos)
+        << written.error().message;
     EXPECT_EQ(readFile(inside), "keep");
     EXPECT_EQ(std::distance(fs::directory_iterator(dir.path()), fs::directory_iterator()), 1);
 
@@ -857,27 +1186,50 @@ TEST(TraceJson, RefusesToWriteATraceItCouldNotReadBackAndKeepsTheOldFile) {
 
     const std::pair<const char*, std::function<void(Trace&)>> cases[] = {
         {"start_ns", [](Trace& t) { t.runs[0].activities[0].startNs = -1; }},
-        {"before", [](Trace& t) { t.runs[0].activities[1].endNs = t.runs[0].activities[1].startNs - 1; }},
+        {"before",
+         [](Trace& t) { t.runs[0].activities[1].endNs = t.runs[0].activities[1].startNs - 1; }},
         {"occupancy_series", [](Trace& t) { t.runs[0].occupancySeries[0].timeNs = -5; }},
         {"occupancy_series", [](Trace& t) { t.runs[0].occupancySeries[1].value = kNoValue; }},
         {"problem", [](Trace& t) { t.runs[1].problem->shape.c = 0; }},
         {"problem", [](Trace& t) { t.runs[1].problem->workPerElement = 0; }},
         {"clock_mhz", [](Trace& t) { t.runs[0].device.clockMHz = -1; }},
-        {"memory_bandwidth_gbps", [](Trace& t) { t.runs[0].device.memoryBandwidthGBps = std::numeric_limits<double>::infinity(); }},
+        {"memory_bandwidth_gbps",
+         [](Trace& t) {
+             t.runs[0].device.memoryBandwidthGBps = std::numeric_limits<double>::infinity();
+         }},
         {"compute_capability", [](Trace& t) { t.runs[0].device.computeMajor = 1000; }},
         {"compute_capability", [](Trace& t) { t.runs[2].device.computeMinor = -1; }},
+        {"sm_count", [](Trace& t) { t.runs[0].device.smCount = 100'000'000; }},
+        {"same id", [](Trace& t) { t.runs[2].id = t.runs[0].id; }},
+        {"theoretical", [](Trace& t) { t.runs[0].occupancy->theoretical = 1e308; }},
+        {"achieved_occupancy", [](Trace& t) { t.runs[0].activities[5].achievedOccupancy = -5; }},
+        {"grid", [](Trace& t) { t.runs[0].activities[5].grid.x = 0; }},
+        {"block",
+         [](Trace& t) {
+             t.runs[0].launch->block = {1024, 2, 1};
+         }},
+        {"registers_per_thread",
+         [](Trace& t) { t.runs[0].activities[5].registersPerThread = 300; }},
+        {"duration", [](Trace& t) { t.runs[0].activities[0].endNs += kMaxDurationNs; }},
+        {"repeat", [](Trace& t) { t.runs[0].repeat = 0; }},
+        {"wall_ns", [](Trace& t) { t.runs[0].wallNs = -1; }},
+        {"occupancy_series value", [](Trace& t) { t.runs[0].occupancySeries[0].value = 2; }},
+        {"id", [](Trace& t) { t.runs[0].id = std::string(kMaxShortTextBytes + 1, 'x'); }},
     };
     for (const auto& [expected, breakIt] : cases) {
         Trace bad = fullTrace();
         breakIt(bad);
         const std::string text = toJson(bad);
         SCOPED_TRACE(expected);
-        ASSERT_FALSE(parseTrace(text)) << "the reader accepts this case: it is no test of the writer";
+        ASSERT_FALSE(parseTrace(text))
+            << "the reader accepts this case: it is no test of the writer";
         auto written = writeTrace(bad, path);
         ASSERT_FALSE(written);
         EXPECT_EQ(written.error().code, Error::Code::InvalidArgument);
-        EXPECT_NE(written.error().message.find(path.string()), std::string::npos) << written.error().message;
-        EXPECT_NE(written.error().message.find(expected), std::string::npos) << written.error().message;
+        EXPECT_NE(written.error().message.find(path.string()), std::string::npos)
+            << written.error().message;
+        EXPECT_NE(written.error().message.find(expected), std::string::npos)
+            << written.error().message;
         EXPECT_EQ(readFile(path), good);
         EXPECT_TRUE(othersIn(dir.path(), path).empty());
     }
@@ -943,15 +1295,17 @@ TEST(TraceJson, AFullDiskLeavesTheOldFileAndNoTemporaryBehind) {
         const rlimit limit{256 * 1024, 256 * 1024};
         ::setrlimit(RLIMIT_FSIZE, &limit);
         auto written = writeTrace(large, path);
-        const bool reported = !written && written.error().code == Error::Code::Io &&
-                              written.error().message.find(path.string()) != std::string::npos &&
-                              written.error().message.find(std::strerror(EFBIG)) != std::string::npos;
+        const bool reported =
+            !written && written.error().code == Error::Code::Io &&
+            written.error().message.find(path.string()) != std::string::npos &&
+            written.error().message.find(std::strerror(EFBIG)) != std::string::npos;
         ::_exit(reported ? 42 : 1);
     }
     int status = 0;
     ASSERT_EQ(::waitpid(child, &status, 0), child);
     ASSERT_TRUE(WIFEXITED(status));
-    EXPECT_EQ(WEXITSTATUS(status), 42) << "writeTrace did not report the failed write as an Io error";
+    EXPECT_EQ(WEXITSTATUS(status), 42)
+        << "writeTrace did not report the failed write as an Io error";
     EXPECT_EQ(readFile(path), good);
     EXPECT_TRUE(othersIn(dir.path(), path).empty());
 }
@@ -967,6 +1321,51 @@ TEST(TraceJson, ReadingAMissingFileOrAFolderIsAnIoError) {
     EXPECT_EQ(folder.error().code, Error::Code::Io);
 }
 
+// A FIFO with no writer blocked the reader forever, /dev/zero and a FIFO fed by `yes` grew its
+// buffer until bad_alloc, and a 2 GB sparse file was read whole before it was rejected. Only
+// regular files are read, and their size is checked first.
+TEST(TraceJson, ReadsOnlyRegularFilesUpToTheLimitWithoutBlocking) {
+    TempDir dir;
+    const fs::path fifo = dir.path() / "fifo.json";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0) << std::strerror(errno);
+    const auto started = std::chrono::steady_clock::now();
+    auto fromFifo = readTrace(fifo); // no writer: opening it must not wait for one
+    EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(5));
+    ASSERT_FALSE(fromFifo);
+    EXPECT_EQ(fromFifo.error().code, Error::Code::Io);
+    EXPECT_NE(fromFifo.error().message.find("not a regular file: a FIFO"), std::string::npos)
+        << fromFifo.error().message;
+
+    auto zero = readTrace("/dev/zero");
+    ASSERT_FALSE(zero);
+    EXPECT_EQ(zero.error().code, Error::Code::Io);
+    EXPECT_EQ(zero.error().message,
+              "cannot read /dev/zero: not a regular file: a character device");
+
+    auto folder = readTrace(dir.path());
+    ASSERT_FALSE(folder);
+    EXPECT_NE(folder.error().message.find("not a regular file: a folder"), std::string::npos);
+
+    // Sparse: no disk used, and refused from its size alone (reading it would take seconds).
+    const fs::path huge = dir.path() / "huge.json";
+    { std::ofstream(huge) << "{"; }
+    fs::resize_file(huge, kMaxTraceFileBytes + 1);
+    const auto before = std::chrono::steady_clock::now();
+    auto tooLarge = readTrace(huge);
+    EXPECT_LT(std::chrono::steady_clock::now() - before, std::chrono::milliseconds(500));
+    ASSERT_FALSE(tooLarge);
+    EXPECT_EQ(tooLarge.error().code, Error::Code::Io);
+    EXPECT_NE(tooLarge.error().message.find("1073741825 bytes, more than the 1024 MiB"),
+              std::string::npos)
+        << tooLarge.error().message;
+
+    // A symbolic link to a regular file reads as the file.
+    const fs::path real = dir.path() / "real.json";
+    ASSERT_TRUE(writeTrace(fullTrace(), real));
+    fs::create_symlink(real, dir.path() / "link.json");
+    EXPECT_TRUE(readTrace(dir.path() / "link.json"));
+}
+
 TEST(TraceJson, ParseErrorsFromAFileNameTheFile) {
     TempDir dir;
     const fs::path path = dir.path() / "cut.json";
@@ -974,7 +1373,8 @@ TEST(TraceJson, ParseErrorsFromAFileNameTheFile) {
     auto trace = readTrace(path);
     ASSERT_FALSE(trace);
     EXPECT_EQ(trace.error().code, Error::Code::Parse);
-    EXPECT_EQ(trace.error().message.rfind(path.string() + ": byte ", 0), 0U) << trace.error().message;
+    EXPECT_EQ(trace.error().message.rfind(path.string() + ": byte ", 0), 0U)
+        << trace.error().message;
     EXPECT_NE(trace.error().message.find("truncated"), std::string::npos) << trace.error().message;
 }
 

@@ -13,8 +13,9 @@
 namespace slicescope::fuzz {
 
 // Each returns an empty string when every property held, otherwise what broke.
-std::string checkTraceInput(std::string_view data);  // trace::parseTrace and the exporters
-std::string checkDeviceInput(std::string_view data); // device::deviceFromJson, parsePresets
-std::string checkShapeInput(std::string_view data);  // problem::parseShape, makeProblem
+std::string checkTraceInput(std::string_view data);      // trace::parseTrace and the exporters
+std::string checkDeviceInput(std::string_view data);     // device::deviceFromJson, parsePresets
+std::string checkShapeInput(std::string_view data);      // problem::parseShape, makeProblem
+std::string checkJsonCursorInput(std::string_view data); // trace::JsonCursor against nlohmann
 
 } // namespace slicescope::fuzz

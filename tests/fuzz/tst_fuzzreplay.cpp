@@ -15,8 +15,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
+constexpr const char* kTargets[] = {"tracereader", "jsoncursor", "device", "shape"};
+
 struct Input {
-    std::string target; // "tracereader", "device" or "shape"
+    std::string target; // "tracereader", "jsoncursor", "device" or "shape"
     fs::path path;
 };
 
@@ -33,7 +35,7 @@ std::string readFile(const fs::path& path) {
 
 std::vector<Input> inputs(const char* folder) {
     std::vector<Input> found;
-    for (const char* target : {"tracereader", "device", "shape"}) {
+    for (const char* target : kTargets) {
         const fs::path dir = fs::path(SLICESCOPE_TEST_DATA_DIR) / folder / target;
         if (!fs::is_directory(dir)) {
             continue;
@@ -62,6 +64,9 @@ std::string check(const Input& input) {
     if (input.target == "tracereader") {
         return checkTraceInput(data);
     }
+    if (input.target == "jsoncursor") {
+        return checkJsonCursorInput(data);
+    }
     if (input.target == "device") {
         return checkDeviceInput(data);
     }
@@ -85,7 +90,7 @@ GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(FuzzRegression);
 
 // A wrong data path must not turn the replay into a test of nothing.
 TEST(FuzzCorpus, EveryTargetHasSeeds) {
-    for (const char* target : {"tracereader", "device", "shape"}) {
+    for (const char* target : kTargets) {
         const auto all = inputs("fuzz-corpus");
         EXPECT_TRUE(std::any_of(all.begin(), all.end(), [&](const Input& input) {
             return input.target == target;

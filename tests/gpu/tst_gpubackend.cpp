@@ -2,16 +2,15 @@
 // CUPTI records with the right byte counts, launch geometry and kernel count on one clock with
 // the host activities; theoretical occupancy equal to the CUDA API's; achieved occupancy with
 // counters; occupancy samples. Each test skips, saying why, where there is no device.
-#include <gtest/gtest.h>
-
-#include <algorithm>
-#include <cmath>
-#include <string>
-#include <vector>
-
 #include "gpuprobes.h"
 #include "slicescope/backend/gpubackend.h"
 #include "slicescope/core/clock.h"
+
+#include <algorithm>
+#include <cmath>
+#include <gtest/gtest.h>
+#include <string>
+#include <vector>
 
 using namespace slicescope;
 using namespace slicescope::backend;
@@ -300,6 +299,26 @@ TEST(GpuBackend, OccupancySamplesCoverTheRun) {
         std::max_element(run.occupancySeries.begin(), run.occupancySeries.end(),
                          [](const auto& a, const auto& b) { return a.value < b.value; });
     EXPECT_GT(top->value, 0.05f) << "some sample sees the element-wise kernel at work";
+}
+
+// Both options on, as a user may tick them: the PM sampler and the Range Profiler each hold the
+// counters, so the session must hand them over between passes (CUPTI_ERROR_HARDWARE_BUSY before).
+TEST(GpuBackend, CountersAndSamplingTogetherGiveBoth) {
+    REQUIRE_DEVICE();
+    auto r = request({100, 4000, 5}, Dtype::F64, MemoryMode::Pinned, 2);
+    r.counters = true;
+    r.sampleOccupancy = true;
+    auto results = runGpu({StrategyId::Slice2d, StrategyId::ElementwiseBroadcast}, r);
+    ASSERT_EQ(results.size(), 2u);
+    for (const auto& result : results) {
+        ASSERT_TRUE(result) << result.error().message;
+        if (hasNote(*result, "INSUFFICIENT_PRIVILEGES")) {
+            GTEST_SKIP() << "no privilege to read GPU counters here:" << notes(*result);
+        }
+        EXPECT_TRUE(result->occupancy->achieved) << notes(*result);
+        EXPECT_FALSE(result->occupancySeries.empty()) << notes(*result);
+        EXPECT_FALSE(hasNote(*result, "HARDWARE_BUSY")) << notes(*result);
+    }
 }
 
 TEST(GpuBackend, ProblemTooLargeForTheDeviceIsRefusedBeforeAllocating) {

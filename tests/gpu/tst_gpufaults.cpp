@@ -1,16 +1,16 @@
-// GPU faults through the real CLI (issue 6, label gpu): a kernel that traps, one that spins past
-// the timeout, a problem larger than the device. Each time the CLI reports the fault clearly and
-// exits non-zero, keeps the other runs, and the next run works. Skips without a device.
-#include <gtest/gtest.h>
+// GPU faults through the real CLI (docs/gpu-backend.md "Faults", label gpu): a kernel that traps,
+// one that spins past the timeout, a problem larger than the device. Each time the CLI reports the
+// fault clearly and exits non-zero, keeps the other runs, and the next run works. Skips without a
+// device.
+#include "slicescope/backend/gpubackend.h"
 
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <gtest/gtest.h>
 #include <sstream>
 #include <string>
-
-#include "slicescope/backend/gpubackend.h"
 
 namespace {
 

@@ -7,20 +7,20 @@
 // behind. A write that succeeds replaces the file by a rename: a hard link made to the old file
 // beforehand still holds the old bytes (a writer that truncated and rewrote the file in place
 // would have changed them too).
+#include "gui/mainwindow.h"
+#include "models/session.h"
+#include "models/sessioncontroller.h"
+#include "models/sessionstore.h"
+#include "testhelpers.h"
+
 #include <QDir>
 #include <QFile>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QTest>
-
 #include <csignal>
 #include <sys/resource.h>
 #include <unistd.h>
-
-#include "gui/mainwindow.h"
-#include "models/session.h"
-#include "models/sessionstore.h"
-#include "testhelpers.h"
 
 using namespace slicescope;
 using namespace slicescope::models;
@@ -108,10 +108,10 @@ void TestAtomicWrites::initTestCase() {
     window_ = std::make_unique<MainWindow>(options);
     window_->resize(1400, 900);
     window_->show();
-    QSignalSpy loaded(window_.get(), &MainWindow::traceLoaded);
+    QSignalSpy loaded(window_->controller(), &SessionController::traceLoaded);
     window_->openTrace(input_);
     QVERIFY(loaded.wait(kGenerousMs));
-    QCOMPARE(window_->session()->count(), 2);
+    QCOMPARE(window_->controller()->session()->count(), 2);
 }
 
 void TestAtomicWrites::cleanupTestCase() {
@@ -155,10 +155,11 @@ bool TestAtomicWrites::write(const QString& writer, const QString& target, QStri
     }
     if (writer == QStringLiteral("trace") || writer == QStringLiteral("csv") ||
         writer == QStringLiteral("chrome")) {
-        const auto format = writer == QStringLiteral("trace") ? MainWindow::SessionFormat::Trace
-                            : writer == QStringLiteral("csv") ? MainWindow::SessionFormat::Csv
-                                                              : MainWindow::SessionFormat::Chrome;
-        QFuture<QString> done = window_->exportSession(target, format);
+        using Format = SessionController::ExportFormat;
+        const auto format = writer == QStringLiteral("trace") ? Format::Trace
+                            : writer == QStringLiteral("csv") ? Format::Csv
+                                                              : Format::Chrome;
+        QFuture<QString> done = window_->controller()->exportSession(target, format);
         done.waitForFinished();
         *error = done.result();
         return error->isEmpty();
@@ -167,7 +168,7 @@ bool TestAtomicWrites::write(const QString& writer, const QString& target, QStri
         SessionStore store(target);
         QSignalSpy saved(&store, &SessionStore::saved);
         QSignalSpy failed(&store, &SessionStore::saveFailed);
-        store.save(*window_->session());
+        store.save(*window_->controller()->session());
         store.waitForIdle();
         // Its signals are queued from the writer thread: let them arrive.
         for (int i = 0; i < 100 && saved.count() + failed.count() == 0; ++i) {

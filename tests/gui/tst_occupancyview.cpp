@@ -1,9 +1,5 @@
 // The occupancy view: bars for every GPU run, and for the selected run the SM map, the launch and
 // limiter in plain words, the occupancy curves and the occupancy-over-time series.
-#include <QComboBox>
-#include <QLabel>
-#include <QTest>
-
 #include "gui/occupancybarsplot.h"
 #include "gui/occupancycurveplot.h"
 #include "gui/occupancyview.h"
@@ -11,20 +7,17 @@
 #include "models/occupancyfacts.h"
 #include "models/session.h"
 #include "models/viewstate.h"
-#include "slicescope/occupancy/occupancycalculator.h"
 #include "testhelpers.h"
+
+#include <QComboBox>
+#include <QLabel>
+#include <QTest>
 
 using namespace slicescope;
 using namespace slicescope::models;
 using namespace slicescope::gui;
 
 namespace {
-
-bool calculatorAvailable() {
-    const trace::Run run = testhelpers::gpuShapedRun("probe", trace::RunMode::MeasuredGpu);
-    const auto result = occupancy::calculate(run.device, {64, 32, 0});
-    return result || result.error().code != Error::Code::Internal;
-}
 
 trace::Run cpuRun() {
     trace::Run run;
@@ -43,8 +36,8 @@ trace::Run recordedRun() {
     run.launch.reset();
     run.occupancy.reset();
     run.activities.clear();
-    auto kernel = [&](const char* name, std::int64_t start, Dim3 grid, Dim3 block, std::uint16_t regs, float theoretical,
-                      float achieved) {
+    auto kernel = [&](const char* name, std::int64_t start, Dim3 grid, Dim3 block,
+                      std::uint16_t regs, float theoretical, float achieved) {
         trace::Activity a = testhelpers::activity(trace::ActivityKind::Kernel, start, start + 1000);
         a.nameId = run.intern(name);
         a.grid = grid;
@@ -54,10 +47,13 @@ trace::Run recordedRun() {
         a.achievedOccupancy = achieved;
         run.activities.push_back(a);
     };
-    kernel("void fill<double>(double*, double, int)", 1000, {40, 1, 1}, {256, 1, 1}, 16, 1.0f, 0.5f);
+    kernel("void fill<double>(double*, double, int)", 1000, {40, 1, 1}, {256, 1, 1}, 16, 1.0f,
+           0.5f);
     run.activities.push_back(testhelpers::activity(trace::ActivityKind::HtoD, 2500, 3000));
-    kernel("tile_sum(double const*, double*, int)", 4000, {8, 4, 1}, {32, 8, 1}, 56, 0.75f, trace::kNoValue);
-    kernel("void fill<double>(double*, double, int)", 6000, {40, 1, 1}, {256, 1, 1}, 16, 1.0f, 0.25f);
+    kernel("tile_sum(double const*, double*, int)", 4000, {8, 4, 1}, {32, 8, 1}, 56, 0.75f,
+           trace::kNoValue);
+    kernel("void fill<double>(double*, double, int)", 6000, {40, 1, 1}, {256, 1, 1}, 16, 1.0f,
+           0.25f);
     return run;
 }
 
@@ -77,11 +73,13 @@ class TestOccupancyView : public QObject {
 };
 
 void TestOccupancyView::factsOfTheSeedsSliceOuter() {
-    const auto entry = makeRunEntry(testhelpers::gpuShapedRun("slice-outer", trace::RunMode::Modelled), RunOrigin::Opened);
+    const auto entry = makeRunEntry(
+        testhelpers::gpuShapedRun("slice-outer", trace::RunMode::Modelled), RunOrigin::Opened);
     const OccupancyFacts f = computeOccupancyFacts(*entry);
     QVERIFY(f.hasLaunch);
     QCOMPARE(f.title, QStringLiteral("slice-outer on NVIDIA H200 (modelled)"));
-    QCOMPARE(f.launchWords, QStringLiteral("2 blocks of 64 threads; 100 threads work; 130 of 132 SMs idle"));
+    QCOMPARE(f.launchWords,
+             QStringLiteral("2 blocks of 64 threads; 100 threads work; 130 of 132 SMs idle"));
     QVERIFY(f.limiterWords.startsWith(QStringLiteral("Limiter: warps.")));
     QCOMPARE(f.blockSize, 64u);
     QCOMPARE(f.activeBlocksPerSm, 32u);
@@ -89,7 +87,8 @@ void TestOccupancyView::factsOfTheSeedsSliceOuter() {
     QCOMPARE(f.residency.sms[0].busyThreads, std::uint64_t(64));
     QCOMPARE(f.residency.sms[1].busyThreads, std::uint64_t(36));
     QCOMPARE(f.residency.idleSms, 130u);
-    QCOMPARE(SmMapWidget::summary(f.residency), QStringLiteral("2 of 132 SMs hold a block, 130 idle."));
+    QCOMPARE(SmMapWidget::summary(f.residency),
+             QStringLiteral("2 of 132 SMs hold a block, 130 idle."));
 }
 
 void TestOccupancyView::cpuRunsHaveNoOccupancy() {
@@ -101,10 +100,8 @@ void TestOccupancyView::cpuRunsHaveNoOccupancy() {
 }
 
 void TestOccupancyView::curvesMarkTheRunsChoice() {
-    if (!calculatorAvailable()) {
-        QSKIP("the occupancy calculator is not in this build yet");
-    }
-    const auto entry = makeRunEntry(testhelpers::gpuShapedRun("slice-outer", trace::RunMode::MeasuredGpu), RunOrigin::Opened);
+    const auto entry = makeRunEntry(
+        testhelpers::gpuShapedRun("slice-outer", trace::RunMode::MeasuredGpu), RunOrigin::Opened);
     const OccupancyFacts f = computeOccupancyFacts(*entry);
     QVERIFY2(f.curveError.isEmpty(), qPrintable(f.curveError));
     QCOMPARE(f.blockSizes.size(), 32); // 32, 64, ..., 1024
@@ -130,8 +127,10 @@ void TestOccupancyView::viewFollowsTheSelectedRun() {
     Session session;
     ViewState state;
     OccupancyView view(&session, &state);
-    session.addRuns({makeRunEntry(testhelpers::gpuShapedRun("slice-outer", trace::RunMode::MeasuredGpu), RunOrigin::Opened),
-                     makeRunEntry(cpuRun(), RunOrigin::Opened)});
+    session.addRuns(
+        {makeRunEntry(testhelpers::gpuShapedRun("slice-outer", trace::RunMode::MeasuredGpu),
+                      RunOrigin::Opened),
+         makeRunEntry(cpuRun(), RunOrigin::Opened)});
     state.setSelectedRun(QStringLiteral("slice-outer"));
     QCOMPARE(view.shownRun(), QStringLiteral("slice-outer"));
     QCOMPARE(view.findChild<QLabel*>(QStringLiteral("launchWords"))->text(),
@@ -139,7 +138,9 @@ void TestOccupancyView::viewFollowsTheSelectedRun() {
     QCOMPARE(view.smMap()->residency().sms.size(), std::size_t(132));
     QVERIFY(!view.smMap()->isHidden());
     state.setSelectedRun(QStringLiteral("cpu-serial"));
-    QVERIFY(view.findChild<QLabel*>(QStringLiteral("launchWords"))->text().contains(QStringLiteral("CPU")));
+    QVERIFY(view.findChild<QLabel*>(QStringLiteral("launchWords"))
+                ->text()
+                .contains(QStringLiteral("CPU")));
     QVERIFY(view.smMap()->isHidden());
     session.clear();
     QVERIFY(view.shownRun().isEmpty());
@@ -154,23 +155,28 @@ void TestOccupancyView::seriesShownOnlyWhenSampled() {
         sampled.occupancySeries.push_back({sampled.activities[2].startNs + i * 1'000'000, 0.5f});
     }
     session.addRuns({makeRunEntry(sampled, RunOrigin::Opened),
-                     makeRunEntry(testhelpers::gpuShapedRun("plain", trace::RunMode::MeasuredGpu), RunOrigin::Opened)});
+                     makeRunEntry(testhelpers::gpuShapedRun("plain", trace::RunMode::MeasuredGpu),
+                                  RunOrigin::Opened)});
     state.setSelectedRun(QStringLiteral("sampled"));
     QVERIFY(!view.seriesPlot()->isHidden());
     QCOMPARE(view.seriesPlot()->graphCount(), 1);
     QCOMPARE(view.seriesPlot()->graph(0)->dataCount(), 10);
     state.setSelectedRun(QStringLiteral("plain"));
     QVERIFY(view.seriesPlot()->isHidden());
-    QVERIFY(view.findChild<QLabel*>(QStringLiteral("noSeries"))->text().contains(QStringLiteral("sample occupancy")));
+    QVERIFY(view.findChild<QLabel*>(QStringLiteral("noSeries"))
+                ->text()
+                .contains(QStringLiteral("sample occupancy")));
 }
 
 void TestOccupancyView::barsForGpuRunsOnlyAndClickSelects() {
     Session session;
     ViewState state;
     OccupancyBarsPlot bars(&session, &state);
-    session.addRuns({makeRunEntry(testhelpers::gpuShapedRun("a", trace::RunMode::MeasuredGpu), RunOrigin::Opened),
+    session.addRuns({makeRunEntry(testhelpers::gpuShapedRun("a", trace::RunMode::MeasuredGpu),
+                                  RunOrigin::Opened),
                      makeRunEntry(cpuRun(), RunOrigin::Opened),
-                     makeRunEntry(testhelpers::gpuShapedRun("b", trace::RunMode::Modelled), RunOrigin::Opened)});
+                     makeRunEntry(testhelpers::gpuShapedRun("b", trace::RunMode::Modelled),
+                                  RunOrigin::Opened)});
     QCOMPARE(bars.runIds(), (QStringList{QStringLiteral("a"), QStringLiteral("b")}));
     QCOMPARE(bars.plottableCount(), 3); // theoretical, achieved, thread slots
     auto* theoretical = qobject_cast<QCPBars*>(bars.plottable(0));
@@ -183,7 +189,8 @@ void TestOccupancyView::barsForGpuRunsOnlyAndClickSelects() {
     int bands = 0;
     for (int i = 0; i < bars.itemCount(); ++i) {
         if (auto* band = qobject_cast<QCPItemRect*>(bars.item(i))) {
-            QCOMPARE(band->layer()->name(), QStringLiteral("grid")); // the highlight stays under the bars
+            QCOMPARE(band->layer()->name(),
+                     QStringLiteral("grid")); // the highlight stays under the bars
             ++bands;
         }
     }
@@ -207,16 +214,19 @@ void TestOccupancyView::recordedRunShowsEveryKernel() {
     QVERIFY(!choice->isHidden());
     QCOMPARE(choice->count(), 2);
     QCOMPARE(choice->itemText(0),
-             QStringLiteral("void fill<double>(double*, double, int): grid 40\u00d71\u00d71, block 256\u00d71\u00d71, 2 launches"));
+             QStringLiteral("void fill<double>(double*, double, int): grid 40\u00d71\u00d71, block "
+                            "256\u00d71\u00d71, 2 launches"));
     QCOMPARE(choice->itemText(1),
-             QStringLiteral("tile_sum(double const*, double*, int): grid 8\u00d74\u00d71, block 32\u00d78\u00d71, 1 launch"));
+             QStringLiteral("tile_sum(double const*, double*, int): grid 8\u00d74\u00d71, block "
+                            "32\u00d78\u00d71, 1 launch"));
     // The first kernel: the recorder's theoretical occupancy and the mean achieved one.
     QVERIFY(view.facts().hasLaunch);
     QCOMPARE(view.facts().blockSize, 256u);
     QCOMPARE(view.facts().theoretical, 1.0);
     QVERIFY(view.facts().achieved.has_value());
     QCOMPARE(*view.facts().achieved, 0.375);
-    QVERIFY(view.facts().title.startsWith(QStringLiteral("void fill<double>(double*, double, int) in recorded")));
+    QVERIFY(view.facts().title.startsWith(
+        QStringLiteral("void fill<double>(double*, double, int) in recorded")));
     QVERIFY(!view.smMap()->isHidden());
     choice->setCurrentIndex(1);
     QCOMPARE(view.facts().blockSize, 256u); // 32 x 8
@@ -227,7 +237,8 @@ void TestOccupancyView::recordedRunShowsEveryKernel() {
     state.setSelectedActivity({QStringLiteral("recorded"), 3});
     QCOMPARE(choice->currentIndex(), 0);
     // A run with a launch configuration has no chooser.
-    session.addRuns({makeRunEntry(testhelpers::gpuShapedRun("slice-outer", trace::RunMode::MeasuredGpu), RunOrigin::Opened)});
+    session.addRuns({makeRunEntry(
+        testhelpers::gpuShapedRun("slice-outer", trace::RunMode::MeasuredGpu), RunOrigin::Opened)});
     state.setSelectedRun(QStringLiteral("slice-outer"));
     QVERIFY(choice->isHidden());
 }
@@ -243,7 +254,8 @@ void TestOccupancyView::manyKernelConfigurationsListTheLongest() {
     const std::uint32_t name = run.intern("scan_kernel(int*, int)");
     std::int64_t t = 0;
     for (std::uint32_t i = 1; i <= 2000; ++i) {
-        auto kernel = testhelpers::activity(trace::ActivityKind::Kernel, t, t + std::int64_t(i) * 1000);
+        auto kernel =
+            testhelpers::activity(trace::ActivityKind::Kernel, t, t + std::int64_t(i) * 1000);
         kernel.nameId = name;
         kernel.grid = {i, 1, 1};
         kernel.block = {256, 1, 1};

@@ -1,5 +1,8 @@
 // "Record program…": the dialog's fields make the RecordConfig, and "Record" stays disabled with
 // the reason shown until they make a command that can run.
+#include "gui/recorddialog.h"
+#include "testhelpers.h"
+
 #include <QCheckBox>
 #include <QDialogButtonBox>
 #include <QLabel>
@@ -7,9 +10,6 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QTest>
-
-#include "gui/recorddialog.h"
-#include "testhelpers.h"
 
 using namespace slicescope::gui;
 using namespace slicescope::models;
@@ -41,9 +41,11 @@ void TestRecordDialog::fieldsMakeTheConfig() {
     QVERIFY(recordButton(d)->isEnabled());
     const RecordConfig c = d.config();
     QCOMPARE(c.program, QStringLiteral("sh"));
-    QCOMPARE(c.arguments, (QStringList{QStringLiteral("-c"), QStringLiteral("echo two words"), QStringLiteral("last")}));
+    QCOMPARE(c.arguments, (QStringList{QStringLiteral("-c"), QStringLiteral("echo two words"),
+                                       QStringLiteral("last")}));
     QCOMPARE(c.workingDirectory, dir.path());
-    QCOMPARE(c.environment, (QStringList{QStringLiteral("A=1"), QStringLiteral("PYTHONPATH=/tmp/fix")}));
+    QCOMPARE(c.environment,
+             (QStringList{QStringLiteral("A=1"), QStringLiteral("PYTHONPATH=/tmp/fix")}));
     QVERIFY(c.counters);
 }
 
@@ -60,11 +62,13 @@ void TestRecordDialog::recordIsDisabledUntilTheFieldsCanRun() {
     QVERIFY(d.problem().contains(QStringLiteral("does not exist")));
     program->setText(QStringLiteral("sh"));
     QVERIFY(recordButton(d)->isEnabled());
-    d.findChild<QPlainTextEdit*>(QStringLiteral("recordEnvironment"))->setPlainText(QStringLiteral("NOVALUE"));
+    d.findChild<QPlainTextEdit*>(QStringLiteral("recordEnvironment"))
+        ->setPlainText(QStringLiteral("NOVALUE"));
     QVERIFY(!recordButton(d)->isEnabled());
     QVERIFY(d.problem().contains(QStringLiteral("NOVALUE")));
     d.findChild<QPlainTextEdit*>(QStringLiteral("recordEnvironment"))->clear();
-    d.findChild<QLineEdit*>(QStringLiteral("recordWorkingDirectory"))->setText(QStringLiteral("/nonexistent/dir"));
+    d.findChild<QLineEdit*>(QStringLiteral("recordWorkingDirectory"))
+        ->setText(QStringLiteral("/nonexistent/dir"));
     QVERIFY(!recordButton(d)->isEnabled());
     QVERIFY(d.problem().contains(QStringLiteral("working directory")));
 }
@@ -72,7 +76,8 @@ void TestRecordDialog::recordIsDisabledUntilTheFieldsCanRun() {
 void TestRecordDialog::setConfigRoundTrips() {
     RecordConfig c;
     c.program = QStringLiteral("sh");
-    c.arguments = {QStringLiteral("-c"), QStringLiteral(R"(echo "quoted" and 'single')"), QStringLiteral("x")};
+    c.arguments = {QStringLiteral("-c"), QStringLiteral(R"(echo "quoted" and 'single')"),
+                   QStringLiteral("x")};
     c.environment = {QStringLiteral("X=1")};
     c.counters = true;
     RecordDialog d;

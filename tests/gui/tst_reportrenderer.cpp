@@ -1,16 +1,21 @@
 // Image export: PNG of the requested size and DPI, PDF and SVG, errors; and the headless
 // `slicescope --export-image` of the real program.
-#include <QFile>
-#include <QImage>
-#include <QProcess>
-#include <QTest>
-
 #include "gui/occupancyview.h"
 #include "gui/reportrenderer.h"
 #include "gui/timelineview.h"
 #include "models/session.h"
+#include "models/traceloader.h"
 #include "models/viewstate.h"
 #include "testhelpers.h"
+
+#include <QDir>
+#include <QFile>
+#include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTest>
 
 using namespace slicescope;
 using namespace slicescope::models;
@@ -36,11 +41,74 @@ struct Scene {
     OccupancyView occupancy{&session, &state};
     ReportRenderer renderer{&timeline, &occupancy, &session};
     Scene() {
-        session.addRuns({makeRunEntry(testhelpers::gpuShapedRun("slice-outer", trace::RunMode::MeasuredGpu, 2), RunOrigin::Opened),
-                         makeRunEntry(testhelpers::gpuShapedRun("modelled", trace::RunMode::Modelled), RunOrigin::Opened)});
+        session.addRuns(
+            {makeRunEntry(testhelpers::gpuShapedRun("slice-outer", trace::RunMode::MeasuredGpu, 2),
+                          RunOrigin::Opened),
+             makeRunEntry(testhelpers::gpuShapedRun("modelled", trace::RunMode::Modelled),
+                          RunOrigin::Opened)});
         state.setSelectedRun(QStringLiteral("slice-outer"));
     }
 };
+
+// A session of n runs: GPU runs on two devices, modelled runs, CPU runs and a recorded run with
+// long mangled kernel names, so labels carry devices and kernels.
+void fillSynthetic(Session& session, int n) {
+    std::vector<RunEntryPtr> runs;
+    const std::vector<std::string> strategies = {"one-worker", "slice-outer", "slice-middle",
+                                                 "slice-2d", "elementwise-broadcast"};
+    for (int i = 0; i < n; ++i) {
+        const int kind = i % 4;
+        if (kind == 3) {
+            trace::Run cpu;
+            cpu.id = i % 8 == 3 ? "cpu-serial" : "cpu-parallel";
+            cpu.strategy = cpu.id;
+            cpu.mode = trace::RunMode::MeasuredCpu;
+            cpu.problem = *problem::makeProblem({100, 4000, 5}, problem::Dtype::F64, 1);
+            cpu.device.name = "Intel(R) Xeon(R) Processor";
+            auto a = testhelpers::activity(trace::ActivityKind::Host, 0, 5'000'000 + i * 10'000);
+            a.nameId = cpu.intern("compute");
+            cpu.activities.push_back(a);
+            runs.push_back(makeRunEntry(std::move(cpu), RunOrigin::Opened));
+            continue;
+        }
+        trace::Run run = testhelpers::gpuShapedRun(strategies[std::size_t(i) % strategies.size()],
+                                                   kind == 1 ? trace::RunMode::Modelled
+                                                             : trace::RunMode::MeasuredGpu);
+        if (kind == 1) {
+            run.device.id = "quadro-k2000";
+            run.device.name = "Quadro K2000";
+        }
+        runs.push_back(makeRunEntry(std::move(run), RunOrigin::Opened));
+    }
+    session.addRuns(std::move(runs));
+    LoadResult recorded = TraceLoader::loadNow(
+        QStringLiteral(SLICESCOPE_SAMPLES_DIR "/recorded-numba.json"), RunOrigin::Sample);
+    if (recorded.ok()) {
+        session.addRuns(std::move(recorded.runs));
+    }
+}
+
+// Every text box inside the image and none over another (1 px of slack for antialiased edges),
+// at 9 pt or more.
+QString layoutProblem(const QVector<TextBox>& boxes, const QSize& size) {
+    const QRectF page(-0.5, -0.5, size.width() + 1.0, size.height() + 1.0);
+    for (int i = 0; i < boxes.size(); ++i) {
+        const TextBox& a = boxes[i];
+        if (!page.contains(a.rect)) {
+            return QStringLiteral("'%1' leaves the image").arg(a.text);
+        }
+        if (a.pointSize < 9 - 1e-6) {
+            return QStringLiteral("'%1' is %2 pt").arg(a.text).arg(a.pointSize);
+        }
+        for (int j = i + 1; j < boxes.size(); ++j) {
+            const QRectF overlap = a.rect.intersected(boxes[j].rect);
+            if (overlap.width() > 1 && overlap.height() > 1) {
+                return QStringLiteral("'%1' overlaps '%2'").arg(a.text, boxes[j].text);
+            }
+        }
+    }
+    return {};
+}
 
 QProcessEnvironment headlessEnvironment() {
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
@@ -63,12 +131,20 @@ class TestReportRenderer : public QObject {
     void badRequestsAreErrors();
     void headlessExportOfARealTrace();
     void headlessExportFailsCleanly();
+    void textNeverOverlapsAtAnyPreset_data();
+    void textNeverOverlapsAtAnyPreset();
+    void everyViewAtSlideAndPaper_data();
+    void everyViewAtSlideAndPaper();
+    void presetsAndViewsParse();
+    void headlessTextBoxesAndPaperPdf();
 
   private:
     QTemporaryDir dir_;
 };
 
-void TestReportRenderer::initTestCase() { QVERIFY(dir_.isValid()); }
+void TestReportRenderer::initTestCase() {
+    QVERIFY(dir_.isValid());
+}
 
 void TestReportRenderer::pngHasTheRequestedSize_data() {
     QTest::addColumn<QSize>("size");
@@ -80,7 +156,8 @@ void TestReportRenderer::pngHasTheRequestedSize_data() {
 void TestReportRenderer::pngHasTheRequestedSize() {
     QFETCH(QSize, size);
     Scene scene;
-    const QString path = dir_.filePath(QStringLiteral("out-%1x%2.png").arg(size.width()).arg(size.height()));
+    const QString path =
+        dir_.filePath(QStringLiteral("out-%1x%2.png").arg(size.width()).arg(size.height()));
     QString error;
     QVERIFY2(scene.renderer.exportTo(path, size, 96, &error), qPrintable(error));
     QImage image(path);
@@ -96,7 +173,8 @@ void TestReportRenderer::dpiIsStoredAndScalesTheLayout() {
     const QImage doubled = scene.renderer.renderImage(QSize(1600, 900), 192);
     QCOMPARE(doubled.size(), QSize(1600, 900));
     QCOMPARE(doubled.dotsPerMeterX(), int(192 / 0.0254 + 0.5));
-    // Drawn twice as large: the title's first line of text (dark ink from the top) is twice as tall.
+    // Drawn twice as large: the title's first line of text (dark ink from the top) is twice as
+    // tall.
     auto titleHeight = [](const QImage& image) {
         auto inkRow = [&image](int y) {
             for (int x = 0; x < image.width() / 3; ++x) {
@@ -138,18 +216,22 @@ void TestReportRenderer::pdfAndSvgAreVector() {
     QVERIFY(s.open(QIODevice::ReadOnly));
     const QByteArray text = s.readAll();
     QVERIFY(text.contains("<svg"));
-    QVERIFY(text.contains("slice-outer"));      // text stays text
-    QVERIFY(text.contains("MODELLED"));         // and the modelled run says so
+    QVERIFY(text.contains("slice-outer")); // text stays text
+    QVERIFY(text.contains("MODELLED"));    // and the modelled run says so
 }
 
 void TestReportRenderer::badRequestsAreErrors() {
     Scene scene;
     QString error;
-    QVERIFY(!scene.renderer.exportTo(dir_.filePath(QStringLiteral("x.bmpx")), QSize(800, 600), 96, &error));
+    QVERIFY(!scene.renderer.exportTo(dir_.filePath(QStringLiteral("x.bmpx")), QSize(800, 600), 96,
+                                     &error));
     QVERIFY(error.contains(QStringLiteral("unknown image format")));
-    QVERIFY(!scene.renderer.exportTo(dir_.filePath(QStringLiteral("x.png")), QSize(10, 10), 96, &error));
-    QVERIFY(!scene.renderer.exportTo(dir_.filePath(QStringLiteral("x.png")), QSize(800, 600), 5000, &error));
-    QVERIFY(!scene.renderer.exportTo(QStringLiteral("/nonexistent-dir/x.png"), QSize(800, 600), 96, &error));
+    QVERIFY(!scene.renderer.exportTo(dir_.filePath(QStringLiteral("x.png")), QSize(10, 10), 96,
+                                     &error));
+    QVERIFY(!scene.renderer.exportTo(dir_.filePath(QStringLiteral("x.png")), QSize(800, 600), 5000,
+                                     &error));
+    QVERIFY(!scene.renderer.exportTo(QStringLiteral("/nonexistent-dir/x.png"), QSize(800, 600), 96,
+                                     &error));
     QVERIFY(error.contains(QStringLiteral("cannot write")));
 }
 
@@ -159,8 +241,8 @@ void TestReportRenderer::headlessExportOfARealTrace() {
     const QString out = dir_.filePath(QStringLiteral("headless.png"));
     QProcess process;
     process.setProcessEnvironment(headlessEnvironment());
-    process.start(testhelpers::guiPath(), {QStringLiteral("--export-image"), out, trace, QStringLiteral("--size"),
-                                           QStringLiteral("1280x720")});
+    process.start(testhelpers::guiPath(), {QStringLiteral("--export-image"), out, trace,
+                                           QStringLiteral("--size"), QStringLiteral("1280x720")});
     QVERIFY(process.waitForFinished(120'000));
     QCOMPARE(process.exitStatus(), QProcess::NormalExit);
     QVERIFY2(process.exitCode() == 0, process.readAllStandardError().constData());
@@ -190,9 +272,14 @@ void TestReportRenderer::headlessExportFailsCleanly() {
     const QString out = dir_.filePath(QStringLiteral("never.png"));
     const Case cases[] = {
         {{QStringLiteral("--export-image"), out, corrupt}, 1, "cannot read"},
-        {{QStringLiteral("--export-image"), out, dir_.filePath(QStringLiteral("missing.json"))}, 1, "missing.json"},
+        {{QStringLiteral("--export-image"), out, dir_.filePath(QStringLiteral("missing.json"))},
+         1,
+         "missing.json"},
         {{QStringLiteral("--export-image"), out}, 2, "needs a trace file"},
-        {{QStringLiteral("--export-image"), out, corrupt, QStringLiteral("--size"), QStringLiteral("big")}, 2, "--size"},
+        {{QStringLiteral("--export-image"), out, corrupt, QStringLiteral("--size"),
+          QStringLiteral("big")},
+         2,
+         "--size"},
     };
     for (const Case& c : cases) {
         QProcess process;
@@ -205,6 +292,152 @@ void TestReportRenderer::headlessExportFailsCleanly() {
         QVERIFY2(err.contains("slicescope: error:") && err.contains(c.message), err.constData());
         QVERIFY(!QFile::exists(out));
     }
+}
+
+void TestReportRenderer::textNeverOverlapsAtAnyPreset_data() {
+    QTest::addColumn<QString>("sample"); // a file in resources/samples, or "synthetic-N"
+    QTest::addColumn<QString>("preset");
+    QStringList sources = QDir(QStringLiteral(SLICESCOPE_SAMPLES_DIR))
+                              .entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name);
+    QVERIFY(sources.size() >= 6);
+    sources << QStringLiteral("synthetic-12") << QStringLiteral("synthetic-30");
+    for (const QString& source : sources) {
+        for (const QString& preset : exportPresetNames()) {
+            QTest::newRow(qPrintable(source + QLatin1Char(' ') + preset)) << source << preset;
+        }
+    }
+}
+
+void TestReportRenderer::textNeverOverlapsAtAnyPreset() {
+    QFETCH(QString, sample);
+    QFETCH(QString, preset);
+    Session session;
+    ViewState state;
+    if (sample.startsWith(QStringLiteral("synthetic-"))) {
+        fillSynthetic(session, sample.mid(10).toInt());
+    } else {
+        LoadResult result = TraceLoader::loadNow(
+            QStringLiteral(SLICESCOPE_SAMPLES_DIR "/") + sample, RunOrigin::Sample);
+        QVERIFY2(result.ok(), qPrintable(result.error));
+        session.addRuns(std::move(result.runs));
+    }
+    state.setSelectedRun(session.at(0)->id);
+    TimelineView timeline(&session, &state);
+    OccupancyView occupancy(&session, &state);
+    ReportRenderer renderer(&timeline, &occupancy, &session);
+    const auto p = exportPreset(preset);
+    QVERIFY(p);
+    const QSize size = renderer.resolvedSize(p->sizePx, p->dpi);
+    QVERIFY(size.height() > 0);
+    const QVector<TextBox> boxes = renderer.textBoxes(p->sizePx, p->dpi);
+    const QString problem = layoutProblem(boxes, size);
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    // Something of each part was drawn: the title, a run's name in the charts.
+    bool title = false, run = false;
+    for (const auto& box : boxes) {
+        title = title || box.text.startsWith(QStringLiteral("SliceScope"));
+        run = run || box.text.contains(session.at(0)->id.left(6));
+    }
+    QVERIFY(title);
+    QVERIFY(run);
+}
+
+void TestReportRenderer::everyViewAtSlideAndPaper_data() {
+    QTest::addColumn<QString>("view");
+    QTest::addColumn<QString>("preset");
+    for (const char* view :
+         {"overview", "detail", "breakdown", "occupancy", "all", "breakdown,occupancy"}) {
+        for (const char* preset : {"slide", "paper"}) {
+            QTest::newRow(
+                qPrintable(QStringLiteral("%1 %2").arg(QLatin1String(view), QLatin1String(preset))))
+                << QString::fromLatin1(view) << QString::fromLatin1(preset);
+        }
+    }
+}
+
+void TestReportRenderer::everyViewAtSlideAndPaper() {
+    QFETCH(QString, view);
+    QFETCH(QString, preset);
+    Session session;
+    ViewState state;
+    fillSynthetic(session, 30);
+    state.setSelectedRun(session.at(0)->id);
+    TimelineView timeline(&session, &state);
+    OccupancyView occupancy(&session, &state);
+    ReportRenderer renderer(&timeline, &occupancy, &session);
+    ReportOptions options;
+    options.views = *ReportViews::parse(view);
+    options.breakdownLog = view == QStringLiteral("all");
+    renderer.setOptions(options);
+    const auto p = exportPreset(preset);
+    const QString problem = layoutProblem(renderer.textBoxes(p->sizePx, p->dpi),
+                                          renderer.resolvedSize(p->sizePx, p->dpi));
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+}
+
+void TestReportRenderer::presetsAndViewsParse() {
+    QCOMPARE(exportPreset(QStringLiteral("slide"))->sizePx, QSize(1280, 720));
+    QCOMPARE(exportPreset(QStringLiteral("HD"))->sizePx, QSize(1920, 1080));
+    QCOMPARE(exportPreset(QStringLiteral("4k"))->sizePx, QSize(3840, 2160));
+    QCOMPARE(exportPreset(QStringLiteral("paper"))->sizePx.width(), 7 * 300);
+    QVERIFY(!exportPreset(QStringLiteral("1920x1080")));
+    const auto all = ReportViews::parse(QStringLiteral("all"));
+    QVERIFY(all && all->detail && all->breakdown && all->occupancy && !all->overview);
+    const auto two = ReportViews::parse(QStringLiteral("breakdown, occupancy"));
+    QVERIFY(two && !two->timeline() && two->breakdown && two->occupancy);
+    QVERIFY(!ReportViews::parse(QStringLiteral("pie")));
+    QVERIFY(!ReportViews::parse(QString()));
+}
+
+void TestReportRenderer::headlessTextBoxesAndPaperPdf() {
+    const QString sample =
+        QStringLiteral(SLICESCOPE_SAMPLES_DIR "/seed-100x4000x5-f64-pageable.json");
+    const QString out = dir_.filePath(QStringLiteral("slide.png"));
+    const QString boxes = dir_.filePath(QStringLiteral("slide.json"));
+    QProcess process;
+    process.setProcessEnvironment(headlessEnvironment());
+    process.start(testhelpers::guiPath(),
+                  {QStringLiteral("--export-image"), out, sample, QStringLiteral("--size"),
+                   QStringLiteral("slide"), QStringLiteral("--text-boxes"), boxes});
+    QVERIFY(process.waitForFinished(120'000));
+    QVERIFY2(process.exitCode() == 0, process.readAllStandardError().constData());
+    QCOMPARE(QImage(out).size(), QSize(1280, 720));
+    QFile file(boxes);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QJsonArray array = QJsonDocument::fromJson(file.readAll()).array();
+    QVERIFY(array.size() > 20);
+    bool breakdownTitle = false;
+    for (const auto& value : array) {
+        const QJsonObject o = value.toObject();
+        QVERIFY(o.contains(QStringLiteral("text")) && o.contains(QStringLiteral("x")) &&
+                o.contains(QStringLiteral("y")) && o.contains(QStringLiteral("w")) &&
+                o.contains(QStringLiteral("h")));
+        QVERIFY(o.value(QStringLiteral("x")).toDouble() >= -0.5);
+        QVERIFY(o.value(QStringLiteral("x")).toDouble() + o.value(QStringLiteral("w")).toDouble() <=
+                1280.5);
+        breakdownTitle =
+            breakdownTitle ||
+            o.value(QStringLiteral("text")).toString().contains(QStringLiteral("time goes"));
+    }
+    QVERIFY(breakdownTitle);
+
+    const QString pdf = dir_.filePath(QStringLiteral("paper.pdf"));
+    process.start(testhelpers::guiPath(),
+                  {QStringLiteral("--export-image"), pdf, sample, QStringLiteral("--size"),
+                   QStringLiteral("paper"), QStringLiteral("--view"), QStringLiteral("breakdown")});
+    QVERIFY(process.waitForFinished(120'000));
+    QVERIFY2(process.exitCode() == 0, process.readAllStandardError().constData());
+    QFile p(pdf);
+    QVERIFY(p.open(QIODevice::ReadOnly));
+    const QByteArray bytes = p.readAll();
+    QVERIFY(bytes.startsWith("%PDF"));
+    // A page 7 in (504 pt) wide.
+    QVERIFY2(bytes.contains("/MediaBox [0 0 504"), bytes.left(600).constData());
+
+    process.start(testhelpers::guiPath(), {QStringLiteral("--export-image"), out, sample,
+                                           QStringLiteral("--view"), QStringLiteral("pie")});
+    QVERIFY(process.waitForFinished(120'000));
+    QCOMPARE(process.exitCode(), 2);
 }
 
 QTEST_MAIN(TestReportRenderer)

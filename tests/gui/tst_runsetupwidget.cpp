@@ -1,4 +1,8 @@
 // The run panel: live problem figures, the request it builds, and its settings across starts.
+#include "gui/runsetupwidget.h"
+#include "models/devicelistmodel.h"
+#include "models/strategylistmodel.h"
+
 #include <QComboBox>
 #include <QLabel>
 #include <QSettings>
@@ -6,16 +10,13 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include "gui/runsetupwidget.h"
-#include "models/devicelistmodel.h"
-#include "models/strategylistmodel.h"
-
 using namespace slicescope::models;
 using slicescope::gui::RunSetupWidget;
 
 namespace {
 
-const QByteArray kDevices = R"({"cuda_backend": false, "devices": [], "no_devices_reason": "no driver",
+const QByteArray kDevices =
+    R"({"cuda_backend": false, "devices": [], "no_devices_reason": "no driver",
     "presets": [{"id": "h200", "name": "NVIDIA H200", "compute_capability": "9.0", "sm_count": 132},
                 {"id": "t4", "name": "Tesla T4", "compute_capability": "7.5", "sm_count": 40}]})";
 
@@ -42,9 +43,11 @@ void TestRunSetupWidget::problemFiguresFollowTheInputs() {
     QVERIFY(panel.problemSummary().contains(QStringLiteral("4,000,000")));
     auto* dtype = panel.findChild<QComboBox*>(QStringLiteral("dtype"));
     dtype->setCurrentIndex(dtype->findData(QStringLiteral("f32")));
-    QVERIFY(panel.problemSummary().contains(QStringLiteral("30.6 MiB"))); // twice the elements, half the bytes each (multBy shrinks)
+    QVERIFY(panel.problemSummary().contains(
+        QStringLiteral("30.6 MiB"))); // twice the elements, half the bytes each (multBy shrinks)
     panel.findChild<QSpinBox*>(QStringLiteral("work"))->setValue(100);
-    QVERIFY2(panel.problemSummary().contains(QStringLiteral("<b>24.8</b> flop/byte")), qPrintable(panel.problemSummary()));
+    QVERIFY2(panel.problemSummary().contains(QStringLiteral("<b>24.8</b> flop/byte")),
+             qPrintable(panel.problemSummary()));
 }
 
 void TestRunSetupWidget::configCarriesEveryOption() {

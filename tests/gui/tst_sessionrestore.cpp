@@ -1,6 +1,14 @@
 // A killed GUI loses no finished run: a real slicescope process runs strategies, is SIGKILLed
 // (after a run, and in the middle of one), and the next start offers every finished run back and
 // restores it; the child it was running dies with it and leaves no half-written file.
+#include "gui/mainwindow.h"
+#include "gui/messagebanner.h"
+#include "models/pendingruns.h"
+#include "models/session.h"
+#include "models/sessioncontroller.h"
+#include "models/traceloader.h"
+#include "testhelpers.h"
+
 #include <QDateTime>
 #include <QDir>
 #include <QDirIterator>
@@ -10,15 +18,6 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTest>
-
-#include "gui/mainwindow.h"
-#include "gui/messagebanner.h"
-#include "models/session.h"
-#include "models/sessionstore.h"
-#include "models/pendingruns.h"
-#include "models/traceloader.h"
-#include "testhelpers.h"
-
 #include <signal.h>
 
 using namespace slicescope;
@@ -68,7 +67,8 @@ std::vector<std::pair<qint64, QString>> cliChildrenOf(qint64 parent) {
         }
         QFile cmdline(QStringLiteral("/proc/%1/cmdline").arg(pid));
         if (cmdline.open(QIODevice::ReadOnly)) {
-            children.emplace_back(pid, QString::fromLocal8Bit(cmdline.readAll().replace('\0', ' ')));
+            children.emplace_back(pid,
+                                  QString::fromLocal8Bit(cmdline.readAll().replace('\0', ' ')));
         }
     }
     return children;
@@ -97,6 +97,10 @@ QStringList tornTracesUnder(const QString& folder) {
     return torn;
 }
 
+MessageBanner* restoreBanner(const MainWindow& window) {
+    return window.findChild<MessageBanner*>(QStringLiteral("restoreBanner"));
+}
+
 QPushButton* bannerButton(MessageBanner* banner, const QString& text) {
     for (auto* button : banner->findChildren<QPushButton*>()) {
         if (button->text() == text) {
@@ -117,6 +121,7 @@ class TestSessionRestore : public QObject {
     void killDuringASecondRunRestoresTheFirst();
     void runThatFinishedAsTheGuiDiedIsRestored();
     void childrenDieWithAKilledGui();
+    void killBeforeTheRestoreKeepsTheSavedRuns();
 
   private:
     QTemporaryDir home_;
@@ -133,10 +138,10 @@ void TestSessionRestore::initTestCase() {
 void TestSessionRestore::killedGuiLosesNoFinishedRun() {
     QProcess gui;
     gui.setProcessEnvironment(environment(home_));
-    gui.start(testhelpers::guiPath(),
-              {QStringLiteral("--session-file"), sessionFile_, QStringLiteral("--no-samples"), QStringLiteral("--shape"),
-               QStringLiteral("10x200x5"), QStringLiteral("--strategies"), QStringLiteral("cpu-serial"),
-               QStringLiteral("--run")});
+    gui.start(testhelpers::guiPath(), {QStringLiteral("--session-file"), sessionFile_,
+                                       QStringLiteral("--no-samples"), QStringLiteral("--shape"),
+                                       QStringLiteral("10x200x5"), QStringLiteral("--strategies"),
+                                       QStringLiteral("cpu-serial"), QStringLiteral("--run")});
     QVERIFY(gui.waitForStarted(60'000));
     // No signal crosses the process boundary: watch the autosave file appear with the run.
     QTRY_COMPARE_WITH_TIMEOUT(savedRuns(sessionFile_), 1, kGenerousMs);
@@ -153,24 +158,24 @@ void TestSessionRestore::killedGuiLosesNoFinishedRun() {
     MainWindow window(options);
     window.show();
     window.start();
-    QVERIFY(window.restoreBanner()->isVisible());
-    QVERIFY(window.restoreBanner()->text().contains(QStringLiteral("Restore")));
-    QVERIFY(window.session()->isEmpty());
+    QVERIFY(restoreBanner(window)->isVisible());
+    QVERIFY(restoreBanner(window)->text().contains(QStringLiteral("Restore")));
+    QVERIFY(window.controller()->session()->isEmpty());
     QPushButton* restore = nullptr;
-    for (auto* button : window.restoreBanner()->findChildren<QPushButton*>()) {
+    for (auto* button : restoreBanner(window)->findChildren<QPushButton*>()) {
         if (button->text() == QStringLiteral("Restore")) {
             restore = button;
         }
     }
     QVERIFY(restore);
-    QSignalSpy loaded(&window, &MainWindow::traceLoaded);
+    QSignalSpy loaded(window.controller(), &SessionController::traceLoaded);
     QTest::mouseClick(restore, Qt::LeftButton);
     QVERIFY(loaded.wait(kGenerousMs));
-    QCOMPARE(window.session()->count(), 1);
-    QCOMPARE(window.session()->at(0)->id, QStringLiteral("cpu-serial"));
-    QCOMPARE(window.session()->at(0)->origin, RunOrigin::Restored);
-    QVERIFY(window.session()->at(0)->run->verification->passed);
-    QVERIFY(!window.restoreBanner()->isVisible());
+    QCOMPARE(window.controller()->session()->count(), 1);
+    QCOMPARE(window.controller()->session()->at(0)->id, QStringLiteral("cpu-serial"));
+    QCOMPARE(window.controller()->session()->at(0)->origin, RunOrigin::Restored);
+    QVERIFY(window.controller()->session()->at(0)->run->verification->passed);
+    QVERIFY(!restoreBanner(window)->isVisible());
 }
 
 void TestSessionRestore::killDuringARunKeepsTheSavedSession() {
@@ -181,9 +186,10 @@ void TestSessionRestore::killDuringARunKeepsTheSavedSession() {
     gui.setProcessChannelMode(QProcess::ForwardedErrorChannel);
     gui.start(testhelpers::guiPath(),
               {QStringLiteral("--session-file"), sessionFile_, QStringLiteral("--restore-session"),
-               QStringLiteral("--no-samples"), QStringLiteral("--shape"), QStringLiteral("100x4000x5"),
-               QStringLiteral("--strategies"), QStringLiteral("cpu-serial"), QStringLiteral("--repeat"),
-               QStringLiteral("10000"), QStringLiteral("--run")});
+               QStringLiteral("--no-samples"), QStringLiteral("--shape"),
+               QStringLiteral("100x4000x5"), QStringLiteral("--strategies"),
+               QStringLiteral("cpu-serial"), QStringLiteral("--repeat"), QStringLiteral("10000"),
+               QStringLiteral("--run")});
     QVERIFY(gui.waitForStarted(60'000));
     // Restored and saved again (a new file, renamed over the old one); the long run is still going.
     QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(sessionFile_).lastModified() != before, kGenerousMs);
@@ -202,8 +208,9 @@ void TestSessionRestore::killDuringASecondRunRestoresTheFirst() {
     gui.setProcessChannelMode(QProcess::ForwardedErrorChannel);
     // Two CPU strategies: each runs in a child of its own, one after the other, for seconds each.
     gui.start(testhelpers::guiPath(),
-              {QStringLiteral("--session-file"), sessionFile, QStringLiteral("--no-samples"), QStringLiteral("--shape"),
-               QStringLiteral("100x4000x5"), QStringLiteral("--strategies"), QStringLiteral("cpu-serial,cpu-parallel"),
+              {QStringLiteral("--session-file"), sessionFile, QStringLiteral("--no-samples"),
+               QStringLiteral("--shape"), QStringLiteral("100x4000x5"),
+               QStringLiteral("--strategies"), QStringLiteral("cpu-serial,cpu-parallel"),
                QStringLiteral("--repeat"), QStringLiteral("1000"), QStringLiteral("--run")});
     QVERIFY(gui.waitForStarted(60'000));
 
@@ -237,7 +244,8 @@ void TestSessionRestore::killDuringASecondRunRestoresTheFirst() {
     // beside it reads whole, and the killed run wrote no trace.
     QCOMPARE(savedRuns(sessionFile), 1);
     QCOMPARE(tornTracesUnder(folder), QStringList());
-    const QString killedOutput = childCommand.section(QStringLiteral(" -o "), 1).section(QLatin1Char(' '), 0, 0);
+    const QString killedOutput =
+        childCommand.section(QStringLiteral(" -o "), 1).section(QLatin1Char(' '), 0, 0);
     QVERIFY2(killedOutput.endsWith(QStringLiteral(".json")), qPrintable(childCommand));
     QVERIFY(!QFile::exists(killedOutput));
 
@@ -249,17 +257,19 @@ void TestSessionRestore::killDuringASecondRunRestoresTheFirst() {
         MainWindow window(options);
         window.show();
         window.start();
-        QVERIFY(window.restoreBanner()->isVisible());
-        QPushButton* restore = bannerButton(window.restoreBanner(), QStringLiteral("Restore"));
+        QVERIFY(restoreBanner(window)->isVisible());
+        QPushButton* restore = bannerButton(restoreBanner(window), QStringLiteral("Restore"));
         QVERIFY(restore);
         QTest::mouseClick(restore, Qt::LeftButton);
-        QTRY_VERIFY_WITH_TIMEOUT(!window.loader()->isBusy() && window.session()->count() > 0, kGenerousMs);
+        QTRY_VERIFY_WITH_TIMEOUT(!window.controller()->isLoading() &&
+                                     window.controller()->session()->count() > 0,
+                                 kGenerousMs);
         QTest::qWait(100); // any further restored file would land now
-        QCOMPARE(window.session()->count(), 1);
-        QCOMPARE(window.session()->at(0)->id, first);
-        QCOMPARE(window.session()->at(0)->origin, RunOrigin::Restored);
-        QVERIFY(window.session()->at(0)->run->verification->passed);
-        QVERIFY(window.sessionStore()->waitForIdle());
+        QCOMPARE(window.controller()->session()->count(), 1);
+        QCOMPARE(window.controller()->session()->at(0)->id, first);
+        QCOMPARE(window.controller()->session()->at(0)->origin, RunOrigin::Restored);
+        QVERIFY(window.controller()->session()->at(0)->run->verification->passed);
+        QVERIFY(window.controller()->waitForSaved());
     }
     QCOMPARE(savedRuns(sessionFile), 1);
     // Nothing is pending any more: no folder of run traces is left.
@@ -275,13 +285,15 @@ void TestSessionRestore::runThatFinishedAsTheGuiDiedIsRestored() {
     const QString runsRoot = models::PendingRuns::rootFor(sessionFile);
     QProcess gui;
     gui.setProcessEnvironment(environment(home_));
-    gui.start(testhelpers::guiPath(), {QStringLiteral("--session-file"), sessionFile, QStringLiteral("--no-samples")});
+    gui.start(testhelpers::guiPath(),
+              {QStringLiteral("--session-file"), sessionFile, QStringLiteral("--no-samples")});
     QVERIFY(gui.waitForStarted(60'000));
     const QString prefix = QString::number(gui.processId()) + QLatin1Char('-');
     QString runsFolder;
     QTRY_VERIFY_WITH_TIMEOUT(
         [&] {
-            const QStringList names = QDir(runsRoot).entryList({prefix + QLatin1Char('*')}, QDir::Dirs);
+            const QStringList names =
+                QDir(runsRoot).entryList({prefix + QLatin1Char('*')}, QDir::Dirs);
             runsFolder = names.isEmpty() ? QString() : QDir(runsRoot).filePath(names.first());
             return !runsFolder.isEmpty();
         }(),
@@ -301,12 +313,13 @@ void TestSessionRestore::runThatFinishedAsTheGuiDiedIsRestored() {
         MainWindow window(options);
         window.show();
         window.start();
-        QVERIFY(window.restoreBanner()->isVisible());
-        QVERIFY2(window.restoreBanner()->text().contains(QStringLiteral("1 more run file")),
-                 qPrintable(window.restoreBanner()->text()));
-        QTest::mouseClick(bannerButton(window.restoreBanner(), QStringLiteral("Restore")), Qt::LeftButton);
-        QTRY_COMPARE_WITH_TIMEOUT(window.session()->count(), 2, kGenerousMs);
-        QCOMPARE(window.session()->at(0)->origin, RunOrigin::Restored);
+        QVERIFY(restoreBanner(window)->isVisible());
+        QVERIFY2(restoreBanner(window)->text().contains(QStringLiteral("1 more run file")),
+                 qPrintable(restoreBanner(window)->text()));
+        QTest::mouseClick(bannerButton(restoreBanner(window), QStringLiteral("Restore")),
+                          Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(window.controller()->session()->count(), 2, kGenerousMs);
+        QCOMPARE(window.controller()->session()->at(0)->origin, RunOrigin::Restored);
         QVERIFY(!QDir(runsFolder).exists()); // adopted: the dead GUI's folder is gone
         QTRY_COMPARE_WITH_TIMEOUT(savedRuns(sessionFile), 2, kGenerousMs);
         // Once the autosave holds the runs, their trace is deleted.
@@ -322,7 +335,8 @@ void TestSessionRestore::runThatFinishedAsTheGuiDiedIsRestored() {
 
 void TestSessionRestore::childrenDieWithAKilledGui() {
     // A child that prints nothing (a long kernel, a hung driver call) is not ended by a broken pipe
-    // when the GUI dies: stand-in slicescope-cli that only sleeps, for the device query and the run.
+    // when the GUI dies: stand-in slicescope-cli that only sleeps, for the device query and the
+    // run.
     QTemporaryDir scratch;
     const QString fakeCli = scratch.filePath(QStringLiteral("slicescope-cli"));
     {
@@ -337,8 +351,8 @@ void TestSessionRestore::childrenDieWithAKilledGui() {
     gui.setProcessEnvironment(env);
     gui.start(testhelpers::guiPath(),
               {QStringLiteral("--session-file"), scratch.filePath(QStringLiteral("session.json")),
-               QStringLiteral("--no-samples"), QStringLiteral("--strategies"), QStringLiteral("cpu-serial"),
-               QStringLiteral("--run")});
+               QStringLiteral("--no-samples"), QStringLiteral("--strategies"),
+               QStringLiteral("cpu-serial"), QStringLiteral("--run")});
     QVERIFY(gui.waitForStarted(60'000));
     // Both children: `devices --json` and the run.
     std::vector<qint64> children;
@@ -350,7 +364,8 @@ void TestSessionRestore::childrenDieWithAKilledGui() {
                 if (name.toLongLong() > 0 && stat.open(QIODevice::ReadOnly)) {
                     const QByteArray text = stat.readAll();
                     const QList<QByteArray> fields = text.mid(text.lastIndexOf(')') + 2).split(' ');
-                    if (fields.size() > 1 && fields[1].toLongLong() == gui.processId() && text.contains("(sleep)")) {
+                    if (fields.size() > 1 && fields[1].toLongLong() == gui.processId() &&
+                        text.contains("(sleep)")) {
                         children.push_back(name.toLongLong());
                     }
                 }
@@ -364,10 +379,52 @@ void TestSessionRestore::childrenDieWithAKilledGui() {
         QTRY_VERIFY_WITH_TIMEOUT(!isAlive(child), 10'000);
     }
     // The dead GUI's runs folder held no finished trace: the next start removes it.
-    const QString runsRoot = models::PendingRuns::rootFor(scratch.filePath(QStringLiteral("session.json")));
+    const QString runsRoot =
+        models::PendingRuns::rootFor(scratch.filePath(QStringLiteral("session.json")));
     QCOMPARE(QDir(runsRoot).entryList(QDir::Dirs | QDir::NoDotAndDotDot).size(), 1);
     { const models::PendingRuns next(runsRoot); }
     QVERIFY(!QDir(runsRoot).exists());
+}
+
+void TestSessionRestore::killBeforeTheRestoreKeepsTheSavedRuns() {
+    // `slicescope --restore-session TRACE` with a saved session of several runs: the trace loads
+    // long before the (large) saved session does. A SIGKILL in between, or at any moment, must
+    // find every saved run still in the session file.
+    const QString folder = home_.filePath(QStringLiteral("restore-window"));
+    QVERIFY(QDir().mkpath(folder));
+    const QString sessionFile = QDir(folder).filePath(QStringLiteral("session.json"));
+    QVERIFY(trace::writeTrace(
+        trace::Trace{"test",
+                     {testhelpers::gpuShapedRun("saved-a", trace::RunMode::MeasuredGpu),
+                      testhelpers::denseRun("saved-b", 300'000)}},
+        sessionFile.toStdString()));
+    const QString opened = QDir(folder).filePath(QStringLiteral("opened.json"));
+    QVERIFY(trace::writeTrace(trace::Trace{"test", {testhelpers::denseRun("opened", 10)}},
+                              opened.toStdString()));
+    const QDateTime before = QFileInfo(sessionFile).lastModified();
+
+    QProcess gui;
+    gui.setProcessEnvironment(environment(home_));
+    gui.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+    gui.start(testhelpers::guiPath(),
+              {QStringLiteral("--session-file"), sessionFile, QStringLiteral("--restore-session"),
+               QStringLiteral("--no-samples"), opened});
+    QVERIFY(gui.waitForStarted(60'000));
+    // Killed at the first change of the file (the old code's autosave of the one opened run), or
+    // after the restore had time to begin.
+    const bool changed =
+        QTest::qWaitFor([&] { return QFileInfo(sessionFile).lastModified() != before; }, 20'000);
+    qInfo("killed %s the session file changed", changed ? "as" : "20 s after the start; before");
+    gui.kill();
+    QVERIFY(gui.waitForFinished(60'000));
+    const LoadResult left = TraceLoader::loadNow(sessionFile, RunOrigin::Restored);
+    QVERIFY2(left.ok(), qPrintable(left.error));
+    QStringList ids;
+    for (const auto& entry : left.runs) {
+        ids << entry->id;
+    }
+    QVERIFY2(ids.contains(QStringLiteral("saved-a")) && ids.contains(QStringLiteral("saved-b")),
+             qPrintable(ids.join(QLatin1Char(','))));
 }
 
 QTEST_MAIN(TestSessionRestore)

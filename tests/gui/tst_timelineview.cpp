@@ -1,19 +1,18 @@
 // The timeline: events drawn per lane, merging, hit testing, selection, zoom, pan, box zoom,
 // hatching of modelled runs and alignment, all offscreen.
-#include <cmath>
-#include <QElapsedTimer>
-#include <QSet>
-#include <QSignalSpy>
-#include <QTest>
-
-#include <map>
-
 #include "gui/timelineplottable.h"
 #include "gui/timelineview.h"
 #include "models/session.h"
 #include "models/traceloader.h"
 #include "models/viewstate.h"
 #include "testhelpers.h"
+
+#include <QElapsedTimer>
+#include <QSet>
+#include <QSignalSpy>
+#include <QTest>
+#include <cmath>
+#include <map>
 
 using namespace slicescope;
 using namespace slicescope::models;
@@ -27,7 +26,8 @@ std::map<std::pair<LaneKind, std::uint32_t>, std::size_t> expectedPerLane(const 
     std::map<std::pair<LaneKind, std::uint32_t>, std::size_t> counts;
     for (const auto& a : run.activities) {
         const LaneKind kind = laneKindOf(a.kind);
-        const bool byThread = kind == LaneKind::Api || kind == LaneKind::Host || kind == LaneKind::Sync;
+        const bool byThread =
+            kind == LaneKind::Api || kind == LaneKind::Host || kind == LaneKind::Sync;
         ++counts[{kind, byThread ? a.threadId : a.stream}];
     }
     return counts;
@@ -38,13 +38,22 @@ void render(TimelineView& view, int width = 1920, int height = 1080) {
     height = std::max(height, int(std::ceil(view.plottable()->contentHeight() * 24)) + 200);
     view.resize(width, height);
     view.fitRows(height);
-    view.yAxis->setRange(0, std::max(1.0, view.plottable()->contentHeight())); // every lane on the image
+    view.yAxis->setRange(
+        0, std::max(1.0, view.plottable()->contentHeight())); // every lane on the image
     const QPixmap pixmap = view.toPixmap(width, height);
     QCOMPARE(pixmap.size(), QSize(width, height));
 }
 
+// Every run expanded and every lane group pinned open: each lane in a row of its own.
 void checkEveryEventDrawnOnce(TimelineView& view, Session& session) {
+    view.setAllRunsExpanded(true);
+    for (const LaneGroup group : kCollapsibleLaneGroups) {
+        view.setLaneGroupPinned(group, true);
+    }
     render(view);
+    // Set-up and checks too, not only the measured parts.
+    view.xAxis->setRange(view.plottable()->extentKeyRange());
+    view.toPixmap(view.width(), view.height());
     const auto& stats = view.plottable()->lastDrawStats();
     std::size_t lanesSeen = 0;
     for (int r = 0; r < session.count(); ++r) {
@@ -55,6 +64,7 @@ void checkEveryEventDrawnOnce(TimelineView& view, Session& session) {
             if (s.run != r) {
                 continue;
             }
+            QCOMPARE(s.rowType, TimelinePlottable::Row::Type::Lane);
             const auto& lane = entry.lanes->lanes[std::size_t(s.lane)];
             const auto it = expected.find({lane.kind, lane.key});
             QVERIFY(it != expected.end());
@@ -111,7 +121,9 @@ class TestTimelineView : public QObject {
     QTemporaryDir dir_;
 };
 
-void TestTimelineView::initTestCase() { QVERIFY(dir_.isValid()); }
+void TestTimelineView::initTestCase() {
+    QVERIFY(dir_.isValid());
+}
 
 void TestTimelineView::measuredCpuTraceDrawsEveryEventPerLane() {
     const QString path = testhelpers::measuredCpuTrace(dir_, QStringLiteral("50x400x5"), 3);
@@ -130,9 +142,7 @@ void TestTimelineView::measuredCpuTraceDrawsEveryEventPerLane() {
 
 void TestTimelineView::shippedSamplesDrawEveryEventPerLane() {
     const QStringList samples = testhelpers::sampleFiles();
-    if (samples.isEmpty()) {
-        QSKIP("no sample traces in resources/samples yet");
-    }
+    QVERIFY2(!samples.isEmpty(), "resources/samples holds no sample trace");
     for (const QString& path : samples) {
         LoadResult loaded = TraceLoader::loadNow(path, RunOrigin::Sample);
         QVERIFY2(loaded.ok(), qPrintable(path + QStringLiteral(": ") + loaded.error));
@@ -164,14 +174,17 @@ void TestTimelineView::subPixelEventsMergeAndStillCountOnce() {
 void TestTimelineView::zoomedInDrawsOnlyVisibleEventsOneByOne() {
     Session session;
     ViewState state;
-    session.addRuns(entries({testhelpers::denseRun("dense", 200'000)})); // kernel i: [2000 i, 2000 i + 1000)
+    session.addRuns(
+        entries({testhelpers::denseRun("dense", 200'000)})); // kernel i: [2000 i, 2000 i + 1000)
     TimelineView view(&session, &state);
     view.resize(1920, 1080);
     view.xAxis->setRange(1'000'000 + 500, 1'100'000 + 500); // 100 us: kernels 500 .. 550 intersect
     view.toPixmap(1920, 1080);
     const auto& stats = view.plottable()->lastDrawStats();
     for (const auto& s : stats) {
-        const auto kind = session.at(0)->lanes->lanes[std::size_t(s.lane)].kind;
+        // The overview row: the kernels lane and the main thread's host span (no lane index).
+        const auto kind =
+            s.lane >= 0 ? session.at(0)->lanes->lanes[std::size_t(s.lane)].kind : LaneKind::Host;
         if (kind == LaneKind::Kernel) {
             QCOMPARE(s.eventsCovered, std::size_t(51)); // 500 (its tail) through 550 (its head)
             QCOMPARE(s.mergedShapes, std::size_t(0));   // ~19 px each: drawn one by one
@@ -193,7 +206,8 @@ void TestTimelineView::millionEventsDrawInPixelTime() {
     timer.start();
     constexpr int kFrames = 5;
     for (int i = 0; i < kFrames; ++i) {
-        view.xAxis->scaleRange(0.9, view.xAxis->range().center()); // a new zoom each frame: no cache hit
+        view.xAxis->scaleRange(0.9,
+                               view.xAxis->range().center()); // a new zoom each frame: no cache hit
         view.toPixmap(1920, 1080);
     }
     const double msPerFrame = double(timer.elapsed()) / kFrames;
@@ -204,13 +218,15 @@ void TestTimelineView::millionEventsDrawInPixelTime() {
         covered += s.eventsCovered;
     }
     QVERIFY(covered > 500'000);
-    QVERIFY2(shapes < 8 * 1920, qPrintable(QString::number(shapes))); // bounded by pixels, not events
+    QVERIFY2(shapes < 8 * 1920,
+             qPrintable(QString::number(shapes))); // bounded by pixels, not events
 }
 
 void TestTimelineView::hoverFindsTheEventAndClickSelectsIt() {
     Session session;
     ViewState state;
-    session.addRuns(entries({testhelpers::gpuShapedRun("slice-outer", trace::RunMode::MeasuredGpu, 2)}));
+    session.addRuns(
+        entries({testhelpers::gpuShapedRun("slice-outer", trace::RunMode::MeasuredGpu, 2)}));
     TimelineView view(&session, &state);
     view.resize(1200, 500);
     view.show();
@@ -229,15 +245,17 @@ void TestTimelineView::hoverFindsTheEventAndClickSelectsIt() {
     QCOMPARE(state.selectedActivity().index, 2);
     QCOMPARE(state.selectedRun(), QStringLiteral("slice-outer"));
     // A click on empty space clears it.
-    QTest::mouseClick(&view, Qt::LeftButton, Qt::NoModifier,
-                      QPoint(view.axisRect()->rect().right() - 2, view.axisRect()->rect().bottom() - 2));
+    QTest::mouseClick(
+        &view, Qt::LeftButton, Qt::NoModifier,
+        QPoint(view.axisRect()->rect().right() - 2, view.axisRect()->rect().bottom() - 2));
     QVERIFY(!state.selectedActivity().isValid());
 }
 
 void TestTimelineView::wheelZoomsDragPansBoxZooms() {
     Session session;
     ViewState state;
-    session.addRuns(entries({testhelpers::gpuShapedRun("slice-outer", trace::RunMode::MeasuredGpu, 4)}));
+    session.addRuns(
+        entries({testhelpers::gpuShapedRun("slice-outer", trace::RunMode::MeasuredGpu, 4)}));
     TimelineView view(&session, &state);
     view.resize(1200, 500);
     view.show();
@@ -248,16 +266,17 @@ void TestTimelineView::wheelZoomsDragPansBoxZooms() {
     const QPoint middle = area.center();
 
     // Wheel: zoom in around the pointer.
-    QWheelEvent wheel(QPointF(middle), view.mapToGlobal(QPointF(middle)), QPoint(), QPoint(0, 120), Qt::NoButton,
-                      Qt::NoModifier, Qt::NoScrollPhase, false);
+    QWheelEvent wheel(QPointF(middle), view.mapToGlobal(QPointF(middle)), QPoint(), QPoint(0, 120),
+                      Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
     QApplication::sendEvent(&view, &wheel);
     const QCPRange zoomed = view.xAxis->range();
     QVERIFY(zoomed.size() < full.size() * 0.95);
 
     // Drag: pan (content follows the pointer to the right: earlier times come into view).
     QTest::mousePress(&view, Qt::LeftButton, Qt::NoModifier, middle);
-    QMouseEvent move(QEvent::MouseMove, QPointF(middle + QPoint(200, 0)), view.mapToGlobal(QPointF(middle + QPoint(200, 0))),
-                     Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
+    QMouseEvent move(QEvent::MouseMove, QPointF(middle + QPoint(200, 0)),
+                     view.mapToGlobal(QPointF(middle + QPoint(200, 0))), Qt::NoButton,
+                     Qt::LeftButton, Qt::NoModifier);
     QApplication::sendEvent(&view, &move);
     QTest::mouseRelease(&view, Qt::LeftButton, Qt::NoModifier, middle + QPoint(200, 0));
     const QCPRange panned = view.xAxis->range();
@@ -272,8 +291,8 @@ void TestTimelineView::wheelZoomsDragPansBoxZooms() {
     const double expectLower = view.xAxis->pixelToCoord(from.x());
     const double expectUpper = view.xAxis->pixelToCoord(to.x());
     QTest::mousePress(&view, Qt::RightButton, Qt::NoModifier, from);
-    QMouseEvent boxMove(QEvent::MouseMove, QPointF(to), view.mapToGlobal(QPointF(to)), Qt::NoButton, Qt::RightButton,
-                        Qt::NoModifier);
+    QMouseEvent boxMove(QEvent::MouseMove, QPointF(to), view.mapToGlobal(QPointF(to)), Qt::NoButton,
+                        Qt::RightButton, Qt::NoModifier);
     QApplication::sendEvent(&view, &boxMove);
     QTest::mouseRelease(&view, Qt::RightButton, Qt::NoModifier, to);
     QVERIFY(qAbs(view.xAxis->range().lower - expectLower) < full.size() * 1e-3);
@@ -309,13 +328,15 @@ void TestTimelineView::modelledRunsAreHatched() {
 void TestTimelineView::alignmentMovesRunsApart() {
     Session session;
     ViewState state;
-    session.addRuns(entries({testhelpers::gpuShapedRun("early", trace::RunMode::MeasuredGpu, 1, 1'000'000'000),
-                             testhelpers::gpuShapedRun("late", trace::RunMode::MeasuredGpu, 1, 1'500'000'000)}));
+    session.addRuns(entries(
+        {testhelpers::gpuShapedRun("early", trace::RunMode::MeasuredGpu, 1, 1'000'000'000),
+         testhelpers::gpuShapedRun("late", trace::RunMode::MeasuredGpu, 1, 1'500'000'000)}));
     TimelineView view(&session, &state);
-    QCOMPARE(view.plottable()->originNs(0), std::int64_t(1'000'000'000));
-    QCOMPARE(view.plottable()->originNs(1), std::int64_t(1'500'000'000)); // each at its own start
+    // Each at its own first copy (10 us after its first API call).
+    QCOMPARE(view.plottable()->originNs(0), std::int64_t(1'000'010'000));
+    QCOMPARE(view.plottable()->originNs(1), std::int64_t(1'500'010'000));
     state.setAlignment(Alignment::Absolute);
-    QCOMPARE(view.plottable()->originNs(1), std::int64_t(1'000'000'000)); // one origin for all
+    QCOMPARE(view.plottable()->originNs(1), std::int64_t(1'000'010'000)); // one origin for all
     QVERIFY(view.plottable()->fullKeyRange().upper >= 500'000'000.0);
 }
 

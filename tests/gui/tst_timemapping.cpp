@@ -1,8 +1,8 @@
 // time<->pixel mapping and the time axis labels, table-driven.
-#include <QTest>
-
 #include "gui/timeticker.h"
 #include "models/timemapping.h"
+
+#include <QTest>
 
 using slicescope::models::TimeMapping;
 
@@ -31,10 +31,13 @@ void TestTimeMapping::toPixel_data() {
     QTest::newRow("start maps to left") << 0.0 << 1000.0 << 50.0 << 1000.0 << 0.0 << 50.0;
     QTest::newRow("end maps to right") << 0.0 << 1000.0 << 50.0 << 1000.0 << 1000.0 << 1050.0;
     QTest::newRow("middle") << 0.0 << 1000.0 << 0.0 << 500.0 << 500.0 << 250.0;
-    QTest::newRow("before the window is left of it") << 100.0 << 200.0 << 0.0 << 100.0 << 50.0 << -50.0;
-    QTest::newRow("after the window is right of it") << 100.0 << 200.0 << 0.0 << 100.0 << 300.0 << 200.0;
+    QTest::newRow("before the window is left of it")
+        << 100.0 << 200.0 << 0.0 << 100.0 << 50.0 << -50.0;
+    QTest::newRow("after the window is right of it")
+        << 100.0 << 200.0 << 0.0 << 100.0 << 300.0 << 200.0;
     QTest::newRow("1 s over 1920 px") << 0.0 << 1e9 << 0.0 << 1920.0 << 0.5e9 << 960.0;
-    QTest::newRow("nanoseconds at deep zoom") << 1e12 << 1e12 + 100 << 10.0 << 1000.0 << 1e12 + 1 << 20.0;
+    QTest::newRow("nanoseconds at deep zoom")
+        << 1e12 << 1e12 + 100 << 10.0 << 1000.0 << 1e12 + 1 << 20.0;
     QTest::newRow("negative times") << -500.0 << 500.0 << 0.0 << 1000.0 << 0.0 << 500.0;
 }
 
@@ -92,7 +95,7 @@ void TestTimeMapping::zoomKeepsAnchor() {
 
 void TestTimeMapping::panAndBoxZoom() {
     const TimeMapping m(0, 1000, 100, 1000); // 1 ns per px
-    const TimeMapping p = m.panned(250);    // content moves right: earlier times come into view
+    const TimeMapping p = m.panned(250);     // content moves right: earlier times come into view
     QCOMPARE(p.startNs(), -250.0);
     QCOMPARE(p.endNs(), 750.0);
     QCOMPARE(p.toPixel(0), 350.0);

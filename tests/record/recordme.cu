@@ -1,5 +1,5 @@
 // recordme: a small CUDA program with known work, recorded by tst_record through
-// `slicescope-cli record` (issue 5). Everything the test checks is fixed here:
+// `slicescope-cli record` (docs/recording.md). Everything the test checks is fixed here:
 //   copies  HtoD 1,000,000 B (pageable), HtoD 262,144 B (pinned), DtoH 1,000,000 B (pageable)
 //   memset  65,536 B
 //   kernels fill<double>        grid (40,1,1)  block (256,1,1)   x3
@@ -8,24 +8,22 @@
 // Then it ends the way argv[1] says: return (default), exit, _exit (after a pause longer than
 // the recorder's flush period), abort, throw, segv, term. "many N" launches N tiny kernels
 // instead, to show the recording's memory stays bounded; it prints its peak RSS.
-#include <cuda_runtime.h>
-
-#include <unistd.h>
-
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <cuda_runtime.h>
 #include <fstream>
 #include <stdexcept>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 #define CHECK(call)                                                                                \
     do {                                                                                           \
         cudaError_t e_ = (call);                                                                   \
         if (e_ != cudaSuccess) {                                                                   \
-            std::fprintf(stderr, "recordme: %s failed: %s\n", #call, cudaGetErrorString(e_));     \
+            std::fprintf(stderr, "recordme: %s failed: %s\n", #call, cudaGetErrorString(e_));      \
             return 2;                                                                              \
         }                                                                                          \
     } while (0)
@@ -52,7 +50,9 @@ __global__ void tile_sum(const double* in, double* out, int n) {
     }
 }
 
-__global__ void tiny(int* counter) { atomicAdd(counter, 1); }
+__global__ void tiny(int* counter) {
+    atomicAdd(counter, 1);
+}
 
 static long peakRssKiB() {
     std::ifstream status("/proc/self/status");
@@ -75,7 +75,8 @@ static int many(long launches) {
     CHECK(cudaGetLastError());
     int total = 0;
     CHECK(cudaMemcpy(&total, counter, sizeof(int), cudaMemcpyDeviceToHost));
-    std::printf("recordme: %ld launches, counter %d, peak RSS %ld KiB\n", launches, total, peakRssKiB());
+    std::printf("recordme: %ld launches, counter %d, peak RSS %ld KiB\n", launches, total,
+                peakRssKiB());
     return total == int(launches * 32) ? 0 : 3;
 }
 

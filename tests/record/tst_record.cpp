@@ -1,23 +1,21 @@
-// Recording a real CUDA program through slicescope-cli (issue 5, label gpu): recordme's kernels,
-// geometry, copies and memset come back exactly, with API calls linked to them, theoretical
-// occupancy per kernel, achieved occupancy with --counters, and the data kept however the
-// program ends. Skips without a device.
-#include <gtest/gtest.h>
-
-#include <sys/wait.h>
+// Recording a real CUDA program through slicescope-cli (docs/recording.md, label gpu): recordme's
+// kernels, geometry, copies and memset come back exactly, with API calls linked to them,
+// theoretical occupancy per kernel, achieved occupancy with --counters, and the data kept however
+// the program ends. Skips without a device.
+#include "slicescope/backend/gpubackend.h"
+#include "slicescope/trace/tracejson.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <gtest/gtest.h>
 #include <map>
 #include <set>
 #include <sstream>
 #include <string>
-
-#include "slicescope/backend/gpubackend.h"
-#include "slicescope/trace/tracejson.h"
+#include <sys/wait.h>
 
 namespace {
 
@@ -49,8 +47,8 @@ std::filesystem::path workDir() {
 CliResult runCli(const std::string& args) {
     const auto dir = workDir();
     const auto out = dir / "stdout.txt", err = dir / "stderr.txt";
-    const std::string command =
-        std::string("'") + SLICESCOPE_CLI + "' " + args + " >'" + out.string() + "' 2>'" + err.string() + "'";
+    const std::string command = std::string("'") + SLICESCOPE_CLI + "' " + args + " >'" +
+                                out.string() + "' 2>'" + err.string() + "'";
     const int status = std::system(command.c_str());
     CliResult r;
     r.exitStatus = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -60,7 +58,8 @@ CliResult runCli(const std::string& args) {
 }
 
 std::string describe(const CliResult& r) {
-    return "exit " + std::to_string(r.exitStatus) + "\n--- stdout\n" + r.out + "--- stderr\n" + r.err;
+    return "exit " + std::to_string(r.exitStatus) + "\n--- stdout\n" + r.out + "--- stderr\n" +
+           r.err;
 }
 
 std::string notes(const TraceRun& run) {
@@ -88,10 +87,12 @@ class RecordGpu : public ::testing::Test {
     // Records recordme ending as `how`; returns the run.
     TraceRun record(const std::string& how, int expectedExit, const std::string& options = "") {
         const auto trace = (workDir() / ("recordme-" + how + ".json")).string();
-        const auto r = runCli("record " + options + " -o '" + trace + "' -- '" + SLICESCOPE_RECORDME + "' " + how);
+        const auto r = runCli("record " + options + " -o '" + trace + "' -- '" +
+                              SLICESCOPE_RECORDME + "' " + how);
         EXPECT_EQ(r.exitStatus, expectedExit) << describe(r);
         EXPECT_NE(r.out.find("recordme: done (" + how + ")"), std::string::npos)
-            << "the program's stdout passes through\n" << describe(r);
+            << "the program's stdout passes through\n"
+            << describe(r);
         auto parsed = slicescope::trace::readTrace(trace);
         EXPECT_TRUE(parsed) << (parsed ? "" : parsed.error().message) << "\n" << describe(r);
         if (!parsed || parsed->runs.size() != 1) {
@@ -123,16 +124,23 @@ void expectRecordmeWork(const TraceRun& run) {
     for (const auto& a : run.activities) {
         const std::string name(run.name(a));
         switch (a.kind) {
-        case ActivityKind::HtoD: htod.insert({a.bytes, a.srcKind, a.dstKind}); break;
-        case ActivityKind::DtoH: dtoh.insert({a.bytes, a.srcKind, a.dstKind}); break;
-        case ActivityKind::Memset: memsets.insert(a.bytes); break;
+        case ActivityKind::HtoD:
+            htod.insert({a.bytes, a.srcKind, a.dstKind});
+            break;
+        case ActivityKind::DtoH:
+            dtoh.insert({a.bytes, a.srcKind, a.dstKind});
+            break;
+        case ActivityKind::Memset:
+            memsets.insert(a.bytes);
+            break;
         case ActivityKind::Kernel:
             ++kernels[name];
             EXPECT_GT(a.registersPerThread, 0) << name;
             EXPECT_GT(a.theoreticalOccupancy, 0.0f) << name << "\n" << notes(run);
             EXPECT_LE(a.theoreticalOccupancy, 1.0f) << name;
             EXPECT_GT(a.endNs, a.startNs) << name;
-            EXPECT_EQ(apiCorrelations.count(a.correlationId), 1u) << name << ": launched by a recorded API call";
+            EXPECT_EQ(apiCorrelations.count(a.correlationId), 1u)
+                << name << ": launched by a recorded API call";
             if (name == "void fill<double>(double*, double, int)") {
                 EXPECT_EQ(a.grid, (slicescope::Dim3{40, 1, 1}));
                 EXPECT_EQ(a.block, (slicescope::Dim3{256, 1, 1}));
@@ -142,10 +150,12 @@ void expectRecordmeWork(const TraceRun& run) {
                 EXPECT_EQ(a.grid, (slicescope::Dim3{8, 4, 1}));
                 EXPECT_EQ(a.block, (slicescope::Dim3{32, 8, 1}));
                 EXPECT_EQ(a.staticSharedBytes, 2048u);
-                EXPECT_TRUE(a.dynamicSharedBytes == 0u || a.dynamicSharedBytes == 4096u) << a.dynamicSharedBytes;
+                EXPECT_TRUE(a.dynamicSharedBytes == 0u || a.dynamicSharedBytes == 4096u)
+                    << a.dynamicSharedBytes;
             }
             break;
-        default: break;
+        default:
+            break;
         }
     }
     EXPECT_EQ(kernels.size(), 2u);
@@ -158,7 +168,8 @@ void expectRecordmeWork(const TraceRun& run) {
     EXPECT_EQ(memsets, (std::multiset<std::uint64_t>{65'536}));
     // recordme calls cudaMallocHost(double**, size); cuda_runtime.h's typed overload forwards to
     // cudaHostAlloc, which is the runtime call CUPTI sees (seen on the H200).
-    for (const char* call : {"cudaMalloc", "cudaHostAlloc", "cudaMemcpy", "cudaMemset", "cudaDeviceSynchronize"}) {
+    for (const char* call :
+         {"cudaMalloc", "cudaHostAlloc", "cudaMemcpy", "cudaMemset", "cudaDeviceSynchronize"}) {
         EXPECT_EQ(apiNames.count(call), 1u) << call << " is among the recorded API calls";
     }
 }
@@ -171,7 +182,8 @@ TEST_F(RecordGpu, RecordsKnownKernelsGeometryAndCopiesExactly) {
     // Both dynamic shared-memory sizes were launched.
     std::set<std::uint32_t> dynamic;
     for (const auto& a : run.activities) {
-        if (a.kind == ActivityKind::Kernel && run.name(a) == "tile_sum(double const*, double*, int)") {
+        if (a.kind == ActivityKind::Kernel &&
+            run.name(a) == "tile_sum(double const*, double*, int)") {
             dynamic.insert(a.dynamicSharedBytes);
         }
     }

@@ -1,6 +1,7 @@
 #include "slicescope/backend/cpubackend.h"
 
-#include <omp.h>
+#include "slicescope/compute/reference.h"
+#include "slicescope/core/clock.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,53 +9,28 @@
 #include <limits>
 #include <mutex>
 #include <new>
+#include <omp.h>
 #include <thread>
-
-#include "slicescope/compute/workchain.h"
-#include "slicescope/core/clock.h"
 
 namespace slicescope::backend {
 
 namespace {
 
+using compute::compareOutputs;
+using compute::Comparison;
+using compute::computeSlice;
+using compute::fillInputs;
+using compute::referenceOutput;
 using problem::Problem;
 using strategy::StrategyId;
 using trace::Activity;
 using trace::ActivityKind;
 
-template <typename T> constexpr double tolerance() {
-    // Values stay within [0, 2]; GPUs contract the chain into FMAs, the host may not, so allow a
-    // few units in the last place of the value range.
-    return std::is_same_v<T, double> ? 1e-12 : 2e-5;
-}
-
-template <typename T> void fillInputs(const Problem& p, std::vector<T>& discount, std::vector<T>& multBy) {
-    discount.resize(p.elements());
-    multBy.resize(p.shape.c * p.shape.n);
-    for (std::uint64_t i = 0; i < discount.size(); ++i) {
-        discount[i] = compute::discountValue<T>(i);
-    }
-    for (std::uint64_t i = 0; i < multBy.size(); ++i) {
-        multBy[i] = compute::multByValue<T>(i);
-    }
-}
-
-// One outer slice r: cv[r][c][n] for every c, n.
-template <typename T>
-void computeSlice(const Problem& p, std::uint64_t r, const T* discount, const T* multBy, T* cv) {
-    const std::uint64_t cn = p.shape.c * p.shape.n;
-    const T* d = discount + r * cn;
-    T* out = cv + r * cn;
-    for (std::uint64_t i = 0; i < cn; ++i) {
-        out[i] = compute::workChain<T>(multBy[i], d[i], p.workPerElement);
-    }
-}
-
 class ActivityLog {
   public:
     explicit ActivityLog(trace::Run& run) : run_(run) {}
-    void add(std::string_view name, std::int64_t startNs, std::int64_t endNs, std::uint16_t iteration,
-             std::uint32_t threadId = 0) {
+    void add(std::string_view name, std::int64_t startNs, std::int64_t endNs,
+             std::uint16_t iteration, std::uint32_t threadId = 0) {
         const std::lock_guard lock(mutex_);
         Activity a;
         a.kind = ActivityKind::Host;
@@ -125,13 +101,14 @@ Result<trace::Run> runTyped(StrategyId id, const RunRequest& request, const Prog
                 }
                 if (done > 0) {
                     const int thread = omp_get_thread_num();
-                    log.add("compute: thread " + std::to_string(thread) + ", " + std::to_string(done) +
-                                (done == 1 ? " slice" : " slices"),
+                    log.add("compute: thread " + std::to_string(thread) + ", " +
+                                std::to_string(done) + (done == 1 ? " slice" : " slices"),
                             first, last, it, std::uint32_t(thread + 1));
                 }
             }
         }
-        log.add(id == StrategyId::CpuSerial ? "compute" : "compute (all threads)", t0, hostNowNs(), it);
+        log.add(id == StrategyId::CpuSerial ? "compute" : "compute (all threads)", t0, hostNowNs(),
+                it);
     }
 
     t0 = hostNowNs();
@@ -140,7 +117,8 @@ Result<trace::Run> runTyped(StrategyId id, const RunRequest& request, const Prog
     log.add("verify against reference", t0, hostNowNs(), 0);
     run.verification = trace::Verification{cmp.withinTolerance, cmp.maxAbsError};
     run.wallNs = hostNowNs() - runStart;
-    run.notes.push_back(std::to_string(threads) + (threads == 1 ? " host thread" : " host threads"));
+    run.notes.push_back(std::to_string(threads) +
+                        (threads == 1 ? " host thread" : " host threads"));
     std::sort(run.activities.begin(), run.activities.end(),
               [](const Activity& a, const Activity& b) { return a.startNs < b.startNs; });
     progress("done", 1.0);
@@ -148,46 +126,6 @@ Result<trace::Run> runTyped(StrategyId id, const RunRequest& request, const Prog
 }
 
 } // namespace
-
-template <typename T> std::vector<T> referenceOutput(const Problem& p) {
-    std::vector<T> discount, multBy;
-    fillInputs(p, discount, multBy);
-    std::vector<T> cv(p.elements());
-    for (std::uint64_t r = 0; r < p.shape.r; ++r) {
-        computeSlice(p, r, discount.data(), multBy.data(), cv.data());
-    }
-    return cv;
-}
-
-template <typename T>
-Comparison compareOutputs(const std::vector<T>& expected, const T* actual, std::size_t count) {
-    Comparison c;
-    if (count != expected.size()) {
-        c.maxAbsError = std::numeric_limits<double>::infinity();
-        return c;
-    }
-    bool finite = true;
-    for (std::size_t i = 0; i < count; ++i) {
-        const double diff = std::fabs(double(expected[i]) - double(actual[i]));
-        if (!(diff <= c.maxAbsError)) { // NaN (a poisoned, unwritten element) fails too
-            if (std::isnan(diff)) {
-                finite = false;
-                continue;
-            }
-            c.maxAbsError = diff;
-        }
-    }
-    if (!finite) {
-        c.maxAbsError = std::numeric_limits<double>::infinity();
-    }
-    c.withinTolerance = finite && c.maxAbsError <= tolerance<T>();
-    return c;
-}
-
-template std::vector<double> referenceOutput<double>(const Problem&);
-template std::vector<float> referenceOutput<float>(const Problem&);
-template Comparison compareOutputs<double>(const std::vector<double>&, const double*, std::size_t);
-template Comparison compareOutputs<float>(const std::vector<float>&, const float*, std::size_t);
 
 Result<trace::Run> runCpu(StrategyId id, const RunRequest& request, const Progress& progress) {
     if (strategy::isGpu(id)) {

@@ -3,19 +3,22 @@
 
 namespace slicescope::backend {
 
-bool gpuBackendBuilt() { return false; }
+bool gpuBackendBuilt() {
+    return false;
+}
 
 DetectedDevices detectDevices() {
     return {{}, "this build of SliceScope has no CUDA backend (the CUDA toolkit was not found)"};
 }
 
-GpuResults runGpu(const std::vector<strategy::StrategyId>& ids, const RunRequest&, const GpuOptions&,
-                  const Progress&) {
+GpuResults runGpu(const std::vector<strategy::StrategyId>& ids, const RunRequest&,
+                  const GpuOptions&, const Progress&) {
     GpuResults results;
     for (auto id : ids) {
-        results.runs.push_back(fail(Error::Code::Unsupported,
-                                    std::string(strategy::toString(id)) +
-                                        " needs a GPU, but this build of SliceScope has no CUDA backend"));
+        results.runs.push_back(
+            fail(Error::Code::Unsupported,
+                 std::string(strategy::toString(id)) +
+                     " needs a GPU, but this build of SliceScope has no CUDA backend"));
     }
     return results;
 }

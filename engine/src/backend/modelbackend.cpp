@@ -1,12 +1,18 @@
 #include "slicescope/backend/modelbackend.h"
 
-#include <algorithm>
-#include <cmath>
-#include <cstdio>
-
 #include "slicescope/backend/modelparameters.h"
 #include "slicescope/core/clock.h"
 #include "slicescope/occupancy/occupancycalculator.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <nlohmann/json.hpp>
+
+namespace slicescope::embedded {
+std::string_view kernelRegistersJson(); // resources/kernel-registers.json, compiled in by CMake
+} // namespace slicescope::embedded
 
 // The formulas are in docs/model.md; keep the two in step.
 namespace slicescope::backend {
@@ -19,7 +25,9 @@ using strategy::StrategyId;
 using trace::Activity;
 using trace::ActivityKind;
 
-std::uint64_t ceilDiv(std::uint64_t a, std::uint64_t b) { return b == 0 ? 0 : a / b + (a % b != 0); }
+std::uint64_t ceilDiv(std::uint64_t a, std::uint64_t b) {
+    return b == 0 ? 0 : a / b + (a % b != 0);
+}
 
 struct LinkRates {
     double htodGBps;
@@ -39,7 +47,134 @@ bool coalesced(StrategyId id) {
     return id == StrategyId::ElementwiseBroadcast || id == StrategyId::ElementwiseMaterialized;
 }
 
+// Newest first. The figures and their sources, with how sure each is, are in docs/model.md
+// ("Architectures"); Hopper's load latencies are the H200 fit (ModelParameters), its L1 hit is
+// only used to split the fitted step into loop work and the load.
+constexpr ArchitectureLatencies kArchitectures[] = {
+    // generation, cc, FFMA, DFMA, partitions, L1 hit, L2 hit, global, L1 caches loads, fitted
+    {"Hopper", 90, 4, 8, 4, 33, 263, 478, true, true},
+    {"Ada", 89, 4, 8, 4, 43, 273, 541, true, false},
+    {"Ampere", 80, 4, 8, 4, 33, 200, 466, true, false},
+    {"Turing", 75, 4, 8, 4, 32, 188, 400, true, false},
+    {"Volta", 70, 4, 8, 4, 28, 193, 400, true, false},
+    {"Pascal", 60, 6, 8, 4, 82, 230, 400, false, false},
+    {"Maxwell", 50, 6, 8, 4, 82, 210, 370, false, false},
+    {"Kepler", 30, 9, 9, 1, 35, 200, 300, false, false},
+};
+
+// Whole nanoseconds that a timeline can hold: a double below this rounds to an int64 safely.
+constexpr double kMaxTimelineNs = 0x1p62;
+
 } // namespace
+
+const ArchitectureLatencies& architectureLatencies(int major, int minor) {
+    const int cc = major * 10 + minor;
+    for (const auto& a : kArchitectures) {
+        if (cc >= a.minComputeCapability) {
+            return a;
+        }
+    }
+    return kArchitectures[std::size(kArchitectures) - 1];
+}
+
+DeviceLatencies deviceLatencies(const device::DeviceSpec& d, problem::Dtype dtype,
+                                const ModelParameters& m) {
+    DeviceLatencies out;
+    const auto& a = architectureLatencies(d.computeMajor, d.computeMinor);
+    out.architecture = &a;
+    if (a.fitted) {
+        out.stepCycles = m.stepLatencyCycles;
+        out.missCycles = m.dramLatencyCycles;
+    } else {
+        // The fitted step less the Hopper L1 hit is the loop's own work (issue, addresses), taken
+        // to be the same on every generation; the load is this generation's, from L1 or, where
+        // global loads bypass L1 by default, from L2.
+        const double loopCycles = m.stepLatencyCycles - architectureLatencies(9, 0).l1HitCycles;
+        out.stepCycles = loopCycles + (a.globalLoadsCachedInL1 ? a.l1HitCycles : a.l2HitCycles);
+        out.missCycles = a.globalLoadCycles;
+    }
+    const bool f64 = dtype == problem::Dtype::F64;
+    const double rate = f64 ? d.fp64FmaPerSmPerClock : d.fp32FmaPerSmPerClock;
+    const double pipeline = f64 ? a.fp64DependentFmaCycles : a.fp32DependentFmaCycles;
+    const double issue = rate > 0 ? double(d.warpSize) * a.fmaPartitions / rate : 0;
+    out.dependentFmaCycles = std::max(pipeline, issue);
+    return out;
+}
+
+Result<KernelRegisters> kernelRegisters(StrategyId id, problem::Dtype dtype,
+                                        const device::DeviceSpec& d) {
+    struct Entry {
+        std::uint32_t sm;
+        std::uint32_t registers;
+    };
+    // Parsed once; a broken table is a build bug that tst_modelbackend catches.
+    static const Result<nlohmann::json> table = []() -> Result<nlohmann::json> {
+        try {
+            return nlohmann::json::parse(embedded::kernelRegistersJson());
+        } catch (const nlohmann::json::exception& e) {
+            return fail(Error::Code::Internal,
+                        std::string("resources/kernel-registers.json is broken: ") + e.what());
+        }
+    }();
+    if (!table) {
+        return tl::unexpected(table.error());
+    }
+    std::vector<Entry> entries;
+    const std::string strategyName(strategy::toString(id));
+    const std::string dtypeName(problem::toString(dtype));
+    try {
+        for (const auto& k : table->at("kernels")) {
+            if (k.at("strategy").get<std::string>() == strategyName &&
+                k.at("dtype").get<std::string>() == dtypeName) {
+                entries.push_back(
+                    {k.at("sm").get<std::uint32_t>(), k.at("registers").get<std::uint32_t>()});
+            }
+        }
+    } catch (const nlohmann::json::exception& e) {
+        return fail(Error::Code::Internal,
+                    std::string("resources/kernel-registers.json is broken: ") + e.what());
+    }
+    if (entries.empty()) {
+        return fail(Error::Code::Internal, "resources/kernel-registers.json has no " +
+                                               strategyName + " " + dtypeName + " kernel");
+    }
+    std::sort(entries.begin(), entries.end(), [](Entry a, Entry b) { return a.sm < b.sm; });
+    // The CUDA runtime loads the cubin of the device's major version with the largest minor not
+    // above the device's.
+    const auto major = std::uint32_t(std::max(d.computeMajor, 0));
+    const auto minor = std::uint32_t(std::max(d.computeMinor, 0));
+    const Entry* chosen = nullptr;
+    for (const auto& e : entries) {
+        if (e.sm / 10 == major && e.sm % 10 <= minor) {
+            chosen = &e;
+        }
+    }
+    KernelRegisters out;
+    const auto smName = [](std::uint32_t sm) { return "sm_" + std::to_string(sm); };
+    if (chosen != nullptr) {
+        out.registers = chosen->registers;
+        out.sm = chosen->sm;
+        out.origin = std::to_string(out.registers) + " registers per thread (ptxas, " +
+                     smName(out.sm) + " build, resources/kernel-registers.json)";
+        return out;
+    }
+    // No cubin for this architecture: older devices (CUDA 13 cannot compile for them) take the
+    // oldest architecture built, newer ones the newest; either way an estimate, labelled so.
+    const bool older = major * 10 + minor < entries.front().sm;
+    const Entry& standIn = older ? entries.front() : entries.back();
+    out.sm = standIn.sm;
+    out.fallback = true;
+    out.registers = std::min(standIn.registers, d.maxRegistersPerThread);
+    out.origin =
+        std::to_string(out.registers) + " registers per thread assumed: the " + smName(standIn.sm) +
+        " build's " + std::to_string(standIn.registers) +
+        " (resources/kernel-registers.json) stand in, since CUDA 13 builds no cubin for cc " +
+        d.computeCapability() +
+        (out.registers < standIn.registers
+             ? "; capped at the device's " + std::to_string(d.maxRegistersPerThread)
+             : std::string());
+    return out;
+}
 
 KernelEstimate estimateKernel(StrategyId id, const Problem& p, const LaunchGeometry& g,
                               std::uint32_t activeBlocksPerSm, const device::DeviceSpec& d,
@@ -49,7 +184,8 @@ KernelEstimate estimateKernel(StrategyId id, const Problem& p, const LaunchGeome
     const double s = double(p.elementBytes());
     const std::uint64_t blocks = g.grid.count();
     const std::uint64_t blockThreads = g.block.count();
-    const std::uint64_t residentBlocks = std::uint64_t(std::max<std::uint32_t>(activeBlocksPerSm, 1)) * d.smCount;
+    const std::uint64_t residentBlocks =
+        std::uint64_t(std::max<std::uint32_t>(activeBlocksPerSm, 1)) * d.smCount;
 
     // Steps each thread takes, and how many times the grid refills the GPU.
     const std::uint64_t steps = g.gridStride
@@ -65,16 +201,18 @@ KernelEstimate estimateKernel(StrategyId id, const Problem& p, const LaunchGeome
                                   : double(std::max<std::uint64_t>(steps, 1)) * g.vectorWidth;
     const double missesPerStep =
         std::min(1.0, std::max(s * g.vectorWidth / m.lineBytes, 1.0 / contiguous));
-    const double stepCycles = m.stepLatencyCycles +
-                              double(p.workPerElement - 1) * m.dependentFmaCycles +
-                              kStreamsPerStep * missesPerStep * m.dramLatencyCycles;
+    const DeviceLatencies lat = deviceLatencies(d, p.dtype, m);
+    const double stepCycles = lat.stepCycles +
+                              double(p.workPerElement - 1) * lat.dependentFmaCycles +
+                              kStreamsPerStep * missesPerStep * lat.missCycles;
     e.latencyNs = double(waves) * double(steps) * stepCycles / clockHz * 1e9;
 
     // 2. Load/store pipeline: every warp-wide access costs a cycle per distinct cache line it
     //    touches, and an SM processes one line per cycle. Lanes walking their own slices touch a
     //    line each (uncoalesced); adjacent lanes share lines (coalesced).
     const std::uint64_t busyWarps = ceilDiv(g.busyThreads, d.warpSize);
-    const double lanesPerWarp = double(g.busyThreads) / double(std::max<std::uint64_t>(busyWarps, 1));
+    const double lanesPerWarp =
+        double(g.busyThreads) / double(std::max<std::uint64_t>(busyWarps, 1));
     double linesPerAccess = 0;
     if (coalesced(id)) {
         linesPerAccess = std::ceil(lanesPerWarp * s * g.vectorWidth / m.lineBytes);
@@ -88,9 +226,9 @@ KernelEstimate estimateKernel(StrategyId id, const Problem& p, const LaunchGeome
                              ? lanesPerWarp
                              : std::ceil(lanesPerWarp * bytesPerWorker / m.lineBytes);
     }
-    const double totalLines =
-        double(busyWarps) * double(g.gridStride ? steps : g.decomposition.elementsPerWorker) *
-        kStreamsPerStep * std::max(1.0, linesPerAccess);
+    const double totalLines = double(busyWarps) *
+                              double(g.gridStride ? steps : g.decomposition.elementsPerWorker) *
+                              kStreamsPerStep * std::max(1.0, linesPerAccess);
     const double activeSms = double(std::min<std::uint64_t>(d.smCount, blocks));
     e.loadStoreNs = totalLines * m.lineCycles / (activeSms * clockHz) * 1e9;
 
@@ -98,13 +236,15 @@ KernelEstimate estimateKernel(StrategyId id, const Problem& p, const LaunchGeome
     //    resident threads keep in flight (Little's law). Slice walkers whose lanes each touch a
     //    line of their own fetch scattered sectors, which DRAM serves at a fraction of its
     //    streaming rate; their own latency is already term 1. Mapped memory crosses the host link.
-    const double dramBytes = double(strategy::bytesToDevice(id, p) + strategy::bytesFromDevice(id, p));
+    const double dramBytes =
+        double(strategy::bytesToDevice(id, p) + strategy::bytesFromDevice(id, p));
     double efficiency = m.peakBandwidthFraction;
     if (coalesced(id)) {
         const double residentBusy =
             double(std::min<std::uint64_t>(g.busyThreads, residentBlocks * blockThreads));
-        const double inFlightBytes = residentBusy * m.bytesInFlightPerThread * s / 8 * g.vectorWidth;
-        const double neededInFlight = d.memoryBandwidthGBps * 1e9 * (m.dramLatencyCycles / clockHz);
+        const double inFlightBytes =
+            residentBusy * m.bytesInFlightPerThread * s / 8 * g.vectorWidth;
+        const double neededInFlight = d.memoryBandwidthGBps * 1e9 * (lat.missCycles / clockHz);
         efficiency *= std::min(1.0, inFlightBytes / neededInFlight);
     } else if (linesPerAccess >= lanesPerWarp && lanesPerWarp > 1) {
         efficiency *= m.scatteredBandwidthFraction;
@@ -115,10 +255,23 @@ KernelEstimate estimateKernel(StrategyId id, const Problem& p, const LaunchGeome
     }
     e.bandwidthNs = dramBytes / (bandwidthGBps * 1e9) * 1e9;
 
-    e.totalNs = m.launchOverheadNs + std::max({e.latencyNs, e.loadStoreNs, e.bandwidthNs});
-    if (e.latencyNs >= e.loadStoreNs && e.latencyNs >= e.bandwidthNs) {
+    // 4. Arithmetic throughput: each element costs k operations on the FMA pipe (the multiply,
+    //    then k - 1 multiply-adds). A warp instruction occupies 32 lanes whether or not they are
+    //    busy, and the SMs holding blocks retire `rate` lanes per clock each.
+    const double fmaRate =
+        p.dtype == problem::Dtype::F64 ? d.fp64FmaPerSmPerClock : d.fp32FmaPerSmPerClock;
+    const double laneSlots = double(busyWarps) * double(d.warpSize) *
+                             double(g.gridStride ? steps : g.decomposition.elementsPerWorker) *
+                             double(g.vectorWidth) * double(p.workPerElement);
+    e.arithmeticNs = fmaRate > 0 ? laneSlots / (fmaRate * activeSms * clockHz) * 1e9 : 0;
+
+    const double slowest = std::max({e.latencyNs, e.loadStoreNs, e.bandwidthNs, e.arithmeticNs});
+    e.totalNs = m.launchOverheadNs + slowest;
+    if (e.latencyNs == slowest) {
         e.bound = "latency";
-    } else if (e.loadStoreNs >= e.bandwidthNs) {
+    } else if (e.arithmeticNs == slowest) {
+        e.bound = "arithmetic throughput";
+    } else if (e.loadStoreNs == slowest) {
         e.bound = "load/store pipeline";
     } else {
         e.bound = "memory bandwidth";
@@ -134,13 +287,14 @@ Result<trace::Run> modelRun(StrategyId id, const RunRequest& request, const devi
     const ModelParameters m;
     const Problem& p = request.problem;
     if (!strategy::isGpu(id)) {
-        return fail(Error::Code::InvalidArgument,
-                    std::string(strategy::toString(id)) + " runs on the CPU and cannot be modelled");
+        return fail(Error::Code::InvalidArgument, std::string(strategy::toString(id)) +
+                                                      " runs on the CPU and cannot be modelled");
     }
     if (d.smCount == 0 || d.clockMHz <= 0 || d.memoryBandwidthGBps <= 0 || d.pinnedHtoDGBps <= 0 ||
-        d.pageableHtoDGBps <= 0) {
+        d.pageableHtoDGBps <= 0 || d.fp32FmaPerSmPerClock <= 0 || d.fp64FmaPerSmPerClock <= 0) {
         return fail(Error::Code::InvalidArgument,
-                    "device '" + d.name + "' lacks the figures the model needs (SMs, clock, bandwidths)");
+                    "device '" + d.name +
+                        "' lacks the figures the model needs (SMs, clock, bandwidths, FMA rates)");
     }
     if (request.repeat < 1) {
         return fail(Error::Code::InvalidArgument, "repeat must be >= 1");
@@ -152,7 +306,11 @@ Result<trace::Run> modelRun(StrategyId id, const RunRequest& request, const devi
     if (!geometry) {
         return tl::unexpected(geometry.error());
     }
-    const std::uint32_t registers = m.registersPerThread(id, p.dtype);
+    const auto kernelRegs = kernelRegisters(id, p.dtype, d);
+    if (!kernelRegs) {
+        return tl::unexpected(kernelRegs.error());
+    }
+    const std::uint32_t registers = kernelRegs->registers;
     auto occ = occupancy::calculate(d, {std::uint32_t(geometry->block.count()), registers, 0});
     if (!occ) {
         return tl::unexpected(occ.error());
@@ -161,8 +319,9 @@ Result<trace::Run> modelRun(StrategyId id, const RunRequest& request, const devi
     if (d.globalMemoryBytes > 0 && footprint.deviceBytes > d.globalMemoryBytes) {
         return fail(Error::Code::InsufficientMemory,
                     std::string(strategy::toString(id)) + " on " + p.describe() + " needs " +
-                        std::to_string(footprint.deviceBytes >> 20) + " MiB of device memory; the " +
-                        d.name + " has " + std::to_string(d.globalMemoryBytes >> 20) + " MiB");
+                        std::to_string(footprint.deviceBytes >> 20) +
+                        " MiB of device memory; the " + d.name + " has " +
+                        std::to_string(d.globalMemoryBytes >> 20) + " MiB");
     }
 
     trace::Run run;
@@ -172,6 +331,9 @@ Result<trace::Run> modelRun(StrategyId id, const RunRequest& request, const devi
     run.problem = p;
     run.device = d;
     run.device.sources.clear();
+    // As a trace file holds it: the FMA rates are preset figures the trace does not carry.
+    run.device.fp32FmaPerSmPerClock = 0;
+    run.device.fp64FmaPerSmPerClock = 0;
     run.memoryMode = std::string(toString(request.memory));
     run.repeat = request.repeat;
     run.createdAt = isoTimestampUtc();
@@ -201,11 +363,42 @@ Result<trace::Run> modelRun(StrategyId id, const RunRequest& request, const devi
     const LinkRates link = linkRates(d, request.memory);
     const bool explicitCopies =
         request.memory == MemoryMode::Pageable || request.memory == MemoryMode::Pinned;
+    const double hostPassNs = double(p.arrayBytes()) / (m.hostCopyGBps * 1e9) * 1e9;
+
+    // The whole timeline must fit in the trace's 64-bit nanoseconds: a huge --work on a large
+    // shape, times --repeat, would otherwise wrap round to nonsense (an end before its start).
+    {
+        double iterationNs = kernel.totalNs;
+        double firstIterationExtraNs = 0;
+        for (const auto& transfer : strategy::transfers(id, p)) {
+            const bool htod = transfer.direction == strategy::Direction::HostToDevice;
+            if (explicitCopies) {
+                iterationNs += modelCopyNs(transfer.bytes, htod ? link.htodGBps : link.dtohGBps, m);
+            } else if (request.memory == MemoryMode::Managed && htod) {
+                firstIterationExtraNs +=
+                    modelCopyNs(transfer.bytes, d.pinnedHtoDGBps * m.managedMigrationFraction, m);
+            }
+        }
+        // Every activity lasts at least 1 ns (add() below).
+        const double activities = double(strategy::transfers(id, p).size() + 1);
+        const double totalNs = 3 * hostPassNs + firstIterationExtraNs +
+                               double(request.repeat) * (iterationNs + activities);
+        if (!std::isfinite(totalNs) || totalNs >= kMaxTimelineNs) {
+            char seconds[32];
+            std::snprintf(seconds, sizeof seconds, "%.3g", totalNs / 1e9);
+            return fail(Error::Code::Overflow,
+                        std::string(strategy::toString(id)) + " on " + p.describe() + " x " +
+                            std::to_string(request.repeat) + " repeats would be modelled as " +
+                            seconds +
+                            " s, beyond the 64-bit nanosecond timeline a trace holds; use a "
+                            "smaller --work, shape or --repeat");
+        }
+    }
     const auto kernelName = run.intern("modelled " + run.strategy + " kernel");
 
     std::int64_t t = 0;
-    auto add = [&run](ActivityKind kind, std::string_view name, std::int64_t start, double durationNs,
-                      std::uint16_t iteration) {
+    auto add = [&run](ActivityKind kind, std::string_view name, std::int64_t start,
+                      double durationNs, std::uint16_t iteration) {
         Activity a;
         a.kind = kind;
         a.startNs = start;
@@ -215,7 +408,6 @@ Result<trace::Run> modelRun(StrategyId id, const RunRequest& request, const devi
         run.activities.push_back(a);
         return a.endNs;
     };
-    const double hostPassNs = double(p.arrayBytes()) / (m.hostCopyGBps * 1e9) * 1e9;
     if (geometry->decomposition.layout == strategy::Layout::CRN) {
         t = add(ActivityKind::Host, "layout discount as C x R x N", t, hostPassNs, 0);
     }
@@ -241,7 +433,8 @@ Result<trace::Run> modelRun(StrategyId id, const RunRequest& request, const devi
                 (void)start;
             } else if (request.memory == MemoryMode::Managed && iteration == 0) {
                 // Managed pages migrate to the device on first touch: the kernel waits for them.
-                kernelNs += modelCopyNs(transfer.bytes, d.pinnedHtoDGBps * m.managedMigrationFraction, m);
+                kernelNs +=
+                    modelCopyNs(transfer.bytes, d.pinnedHtoDGBps * m.managedMigrationFraction, m);
             }
         }
         t = add(ActivityKind::Kernel, run.strings[kernelName], t, kernelNs, it);
@@ -268,18 +461,85 @@ Result<trace::Run> modelRun(StrategyId id, const RunRequest& request, const devi
     }
     run.wallNs = t;
 
-    char note[256];
+    const DeviceLatencies latencies = deviceLatencies(d, p.dtype, m);
+    char note[512];
     std::snprintf(note, sizeof note,
                   "modelled, not measured: kernel %s-bound (latency %.3g ms, load/store %.3g ms, "
-                  "bandwidth %.3g ms); %u registers per thread assumed",
+                  "bandwidth %.3g ms, arithmetic %.3g ms); %s latencies (%s)",
                   kernel.bound.c_str(), kernel.latencyNs / 1e6, kernel.loadStoreNs / 1e6,
-                  kernel.bandwidthNs / 1e6, registers);
+                  kernel.bandwidthNs / 1e6, kernel.arithmeticNs / 1e6,
+                  latencies.architecture->generation,
+                  latencies.architecture->fitted ? "fitted to H200 measurements"
+                                                 : "published microbenchmarks, docs/model.md");
     run.notes.emplace_back(note);
+    run.notes.emplace_back(kernelRegs->origin);
     if (!d.runnableWithCuda13()) {
         run.notes.emplace_back("the " + d.name + " (cc " + d.computeCapability() +
                                ") can be modelled but not run with CUDA 13");
     }
     return run;
+}
+
+Result<ModelComparison> compareWithModel(const trace::Run& measured) {
+    if (measured.mode != trace::RunMode::MeasuredGpu || !measured.problem || !measured.launch) {
+        return fail(Error::Code::InvalidArgument,
+                    "run '" + measured.id +
+                        "' is not a measured GPU run with a problem and launch");
+    }
+    auto id = strategy::parseStrategy(measured.strategy);
+    if (!id) {
+        return tl::unexpected(id.error());
+    }
+    auto block = strategy::parseBlockOption(measured.launch->blockOption);
+    if (!block) {
+        return tl::unexpected(block.error());
+    }
+    auto memory = parseMemoryMode(measured.memoryMode);
+    if (!memory) {
+        return tl::unexpected(memory.error());
+    }
+    const device::DeviceSpec* preset = nullptr;
+    for (const auto& candidate : device::presets()) {
+        if (candidate.name == measured.device.name) {
+            preset = &candidate;
+        }
+    }
+    if (preset == nullptr) {
+        return fail(Error::Code::Unsupported,
+                    "no device preset is named '" + measured.device.name + "'");
+    }
+    RunRequest request;
+    request.problem = *measured.problem;
+    request.block = *block;
+    request.memory = *memory;
+    request.repeat = std::max<std::uint32_t>(1, measured.repeat);
+    auto modelled = modelRun(*id, request, *preset);
+    if (!modelled) {
+        return tl::unexpected(modelled.error());
+    }
+    const auto perKernel = [](const trace::Run& run) {
+        double total = 0;
+        int kernels = 0;
+        for (const auto& a : run.activities) {
+            if (a.kind == ActivityKind::Kernel) {
+                total += double(a.durationNs());
+                ++kernels;
+            }
+        }
+        return kernels > 0 ? total / kernels : 0.0;
+    };
+    ModelComparison out;
+    out.strategy = *id;
+    out.presetId = preset->id;
+    out.setting = measured.problem->describe() + ", block " + measured.launch->blockOption + ", " +
+                  measured.memoryMode;
+    out.measuredKernelNs = perKernel(measured);
+    out.modelledKernelNs = perKernel(*modelled);
+    if (out.measuredKernelNs <= 0) {
+        return fail(Error::Code::InvalidArgument,
+                    "run '" + measured.id + "' has no kernel activity");
+    }
+    return out;
 }
 
 } // namespace slicescope::backend

@@ -4,16 +4,21 @@ namespace slicescope::backend {
 
 std::string_view toString(MemoryMode mode) {
     switch (mode) {
-    case MemoryMode::Pageable: return "pageable";
-    case MemoryMode::Pinned: return "pinned";
-    case MemoryMode::Managed: return "managed";
-    case MemoryMode::Mapped: return "mapped";
+    case MemoryMode::Pageable:
+        return "pageable";
+    case MemoryMode::Pinned:
+        return "pinned";
+    case MemoryMode::Managed:
+        return "managed";
+    case MemoryMode::Mapped:
+        return "mapped";
     }
     return "pageable";
 }
 
 Result<MemoryMode> parseMemoryMode(std::string_view text) {
-    for (auto mode : {MemoryMode::Pageable, MemoryMode::Pinned, MemoryMode::Managed, MemoryMode::Mapped}) {
+    for (auto mode :
+         {MemoryMode::Pageable, MemoryMode::Pinned, MemoryMode::Managed, MemoryMode::Mapped}) {
         if (text == toString(mode)) {
             return mode;
         }

@@ -1,8 +1,7 @@
 #include "activityrecorddecoder.h"
 
-#include <cxxabi.h>
-
 #include <cstdlib>
+#include <cxxabi.h>
 #include <memory>
 
 namespace slicescope::cuda {
@@ -36,52 +35,82 @@ std::string demangle(const char* mangled) {
 ActivityKind copyKind(std::uint8_t kind) {
     switch (kind) {
     case CUPTI_ACTIVITY_MEMCPY_KIND_HTOD:
-    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOA: return ActivityKind::HtoD;
+    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOA:
+        return ActivityKind::HtoD;
     case CUPTI_ACTIVITY_MEMCPY_KIND_DTOH:
-    case CUPTI_ACTIVITY_MEMCPY_KIND_ATOH: return ActivityKind::DtoH;
-    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOH: return ActivityKind::HtoH;
-    default: return ActivityKind::DtoD; // DtoD, AtoA, AtoD, DtoA, PtoP: device-side copies
+    case CUPTI_ACTIVITY_MEMCPY_KIND_ATOH:
+        return ActivityKind::DtoH;
+    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOH:
+        return ActivityKind::HtoH;
+    default:
+        return ActivityKind::DtoD; // DtoD, AtoA, AtoD, DtoA, PtoP: device-side copies
     }
 }
 
 std::string_view copyName(std::uint8_t kind) {
     switch (kind) {
-    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOD: return "[CUDA memcpy HtoD]";
-    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOH: return "[CUDA memcpy DtoH]";
-    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOA: return "[CUDA memcpy HtoA]";
-    case CUPTI_ACTIVITY_MEMCPY_KIND_ATOH: return "[CUDA memcpy AtoH]";
-    case CUPTI_ACTIVITY_MEMCPY_KIND_ATOA: return "[CUDA memcpy AtoA]";
-    case CUPTI_ACTIVITY_MEMCPY_KIND_ATOD: return "[CUDA memcpy AtoD]";
-    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOA: return "[CUDA memcpy DtoA]";
-    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOD: return "[CUDA memcpy DtoD]";
-    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOH: return "[CUDA memcpy HtoH]";
-    case CUPTI_ACTIVITY_MEMCPY_KIND_PTOP: return "[CUDA memcpy PtoP]";
-    default: return "[CUDA memcpy]";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOD:
+        return "[CUDA memcpy HtoD]";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOH:
+        return "[CUDA memcpy DtoH]";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOA:
+        return "[CUDA memcpy HtoA]";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_ATOH:
+        return "[CUDA memcpy AtoH]";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_ATOA:
+        return "[CUDA memcpy AtoA]";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_ATOD:
+        return "[CUDA memcpy AtoD]";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOA:
+        return "[CUDA memcpy DtoA]";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOD:
+        return "[CUDA memcpy DtoD]";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOH:
+        return "[CUDA memcpy HtoH]";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_PTOP:
+        return "[CUDA memcpy PtoP]";
+    default:
+        return "[CUDA memcpy]";
     }
 }
 
 std::string_view syncName(CUpti_ActivitySynchronizationType type) {
     switch (type) {
-    case CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_EVENT_SYNCHRONIZE: return "[event synchronize]";
-    case CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_WAIT_EVENT: return "[stream wait event]";
-    case CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_SYNCHRONIZE: return "[stream synchronize]";
-    case CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE: return "[context synchronize]";
-    default: return "[synchronize]";
+    case CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_EVENT_SYNCHRONIZE:
+        return "[event synchronize]";
+    case CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_WAIT_EVENT:
+        return "[stream wait event]";
+    case CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_SYNCHRONIZE:
+        return "[stream synchronize]";
+    case CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE:
+        return "[context synchronize]";
+    default:
+        return "[synchronize]";
     }
 }
 
 std::string_view overheadName(CUpti_ActivityOverheadKind kind) {
     switch (kind) {
-    case CUPTI_ACTIVITY_OVERHEAD_DRIVER_COMPILER: return "[driver compiler]";
-    case CUPTI_ACTIVITY_OVERHEAD_CUPTI_BUFFER_FLUSH: return "[CUPTI buffer flush]";
-    case CUPTI_ACTIVITY_OVERHEAD_CUPTI_INSTRUMENTATION: return "[CUPTI instrumentation]";
-    case CUPTI_ACTIVITY_OVERHEAD_CUPTI_RESOURCE: return "[CUPTI resource]";
-    case CUPTI_ACTIVITY_OVERHEAD_RUNTIME_TRIGGERED_MODULE_LOADING: return "[module loading]";
-    case CUPTI_ACTIVITY_OVERHEAD_LAZY_FUNCTION_LOADING: return "[lazy function loading]";
-    case CUPTI_ACTIVITY_OVERHEAD_COMMAND_BUFFER_FULL: return "[command buffer full]";
-    case CUPTI_ACTIVITY_OVERHEAD_ACTIVITY_BUFFER_REQUEST: return "[activity buffer request]";
-    case CUPTI_ACTIVITY_OVERHEAD_UVM_ACTIVITY_INIT: return "[UVM activity init]";
-    default: return "[overhead]";
+    case CUPTI_ACTIVITY_OVERHEAD_DRIVER_COMPILER:
+        return "[driver compiler]";
+    case CUPTI_ACTIVITY_OVERHEAD_CUPTI_BUFFER_FLUSH:
+        return "[CUPTI buffer flush]";
+    case CUPTI_ACTIVITY_OVERHEAD_CUPTI_INSTRUMENTATION:
+        return "[CUPTI instrumentation]";
+    case CUPTI_ACTIVITY_OVERHEAD_CUPTI_RESOURCE:
+        return "[CUPTI resource]";
+    case CUPTI_ACTIVITY_OVERHEAD_RUNTIME_TRIGGERED_MODULE_LOADING:
+        return "[module loading]";
+    case CUPTI_ACTIVITY_OVERHEAD_LAZY_FUNCTION_LOADING:
+        return "[lazy function loading]";
+    case CUPTI_ACTIVITY_OVERHEAD_COMMAND_BUFFER_FULL:
+        return "[command buffer full]";
+    case CUPTI_ACTIVITY_OVERHEAD_ACTIVITY_BUFFER_REQUEST:
+        return "[activity buffer request]";
+    case CUPTI_ACTIVITY_OVERHEAD_UVM_ACTIVITY_INIT:
+        return "[UVM activity init]";
+    default:
+        return "[overhead]";
     }
 }
 
@@ -93,14 +122,20 @@ std::uint32_t nonNegative(std::int32_t v) {
 
 trace::MemoryKind toMemoryKind(std::uint32_t kind) {
     switch (kind) {
-    case CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE: return MemoryKind::Pageable;
-    case CUPTI_ACTIVITY_MEMORY_KIND_PINNED: return MemoryKind::Pinned;
+    case CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE:
+        return MemoryKind::Pageable;
+    case CUPTI_ACTIVITY_MEMORY_KIND_PINNED:
+        return MemoryKind::Pinned;
     case CUPTI_ACTIVITY_MEMORY_KIND_DEVICE:
-    case CUPTI_ACTIVITY_MEMORY_KIND_DEVICE_STATIC: return MemoryKind::Device;
-    case CUPTI_ACTIVITY_MEMORY_KIND_ARRAY: return MemoryKind::Array;
+    case CUPTI_ACTIVITY_MEMORY_KIND_DEVICE_STATIC:
+        return MemoryKind::Device;
+    case CUPTI_ACTIVITY_MEMORY_KIND_ARRAY:
+        return MemoryKind::Array;
     case CUPTI_ACTIVITY_MEMORY_KIND_MANAGED:
-    case CUPTI_ACTIVITY_MEMORY_KIND_MANAGED_STATIC: return MemoryKind::Managed;
-    default: return MemoryKind::Unknown;
+    case CUPTI_ACTIVITY_MEMORY_KIND_MANAGED_STATIC:
+        return MemoryKind::Managed;
+    default:
+        return MemoryKind::Unknown;
     }
 }
 
@@ -245,7 +280,9 @@ std::optional<DecodedActivity> ActivityRecordDecoder::decode(const CUpti_Activit
         end = r.end;
         break;
     }
-    default: ++counts_.unknown; return std::nullopt;
+    default:
+        ++counts_.unknown;
+        return std::nullopt;
     }
     a.startNs = ns(start);
     a.endNs = ns(end);

@@ -8,18 +8,17 @@
 // check what comes out with no GPU and no CUPTI session; API names come from a resolver the test
 // can replace.
 
-#include <cupti_activity.h>
-#include <cupti_callbacks.h>
+#include "slicescope/trace/trace.h"
 
 #include <cstdint>
+#include <cupti_activity.h>
+#include <cupti_callbacks.h>
 #include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
-
-#include "slicescope/trace/trace.h"
 
 namespace slicescope::cuda {
 

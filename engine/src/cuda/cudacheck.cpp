@@ -17,8 +17,10 @@ bool isStickyError(cudaError_t error) {
     case cudaErrorAssert:
     case cudaErrorECCUncorrectable:
     case cudaErrorContextIsDestroyed:
-    case cudaErrorUnknown: return true;
-    default: return false;
+    case cudaErrorUnknown:
+        return true;
+    default:
+        return false;
     }
 }
 
@@ -27,7 +29,9 @@ Error cudaError(cudaError_t error, const char* callText) {
                           cudaGetErrorString(error) + ")";
     Error::Code code = Error::Code::Internal;
     switch (error) {
-    case cudaErrorMemoryAllocation: code = Error::Code::InsufficientMemory; break;
+    case cudaErrorMemoryAllocation:
+        code = Error::Code::InsufficientMemory;
+        break;
     case cudaErrorNoDevice:
     case cudaErrorInsufficientDriver:
     case cudaErrorInvalidDevice:
@@ -35,8 +39,12 @@ Error cudaError(cudaError_t error, const char* callText) {
     case cudaErrorUnsupportedPtxVersion:
     case cudaErrorDevicesUnavailable:
     case cudaErrorSystemDriverMismatch:
-    case cudaErrorCompatNotSupportedOnDevice: code = Error::Code::Unsupported; break;
-    default: code = isStickyError(error) ? Error::Code::DeviceFault : Error::Code::Internal; break;
+    case cudaErrorCompatNotSupportedOnDevice:
+        code = Error::Code::Unsupported;
+        break;
+    default:
+        code = isStickyError(error) ? Error::Code::DeviceFault : Error::Code::Internal;
+        break;
     }
     return Error{code, std::move(message)};
 }

@@ -3,9 +3,9 @@
 // CUDA_CHECK(call): runs a CUDA runtime call; on failure returns from the enclosing function
 // (which returns a Result or Status) with an Error naming the call and CUDA's error string.
 
-#include <cuda_runtime_api.h>
-
 #include "slicescope/core/result.h"
+
+#include <cuda_runtime_api.h>
 
 namespace slicescope::cuda {
 

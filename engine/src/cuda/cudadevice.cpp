@@ -1,8 +1,8 @@
 #include "cudadevice.h"
 
-#include <cuda_runtime_api.h>
-
 #include "cudacheck.h"
+
+#include <cuda_runtime_api.h>
 
 namespace slicescope::cuda {
 

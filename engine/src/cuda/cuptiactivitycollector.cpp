@@ -1,8 +1,8 @@
 #include "cuptiactivitycollector.h"
 
-#include <cupti.h>
-
 #include "cupticheck.h"
+
+#include <cupti.h>
 
 namespace slicescope::cuda {
 

@@ -1,7 +1,7 @@
 #pragma once
 
-// CUPTI activity collection as its own component (issue 3): runtime API calls, copies, kernels,
-// memsets, synchronization and overhead, in buffers from a bounded pool.
+// CUPTI activity collection as its own component (docs/gpu-backend.md): runtime API calls, copies,
+// kernels, memsets, synchronization and overhead, in buffers from a bounded pool.
 //
 // Kineto's lessons: the buffer callbacks do O(1) work (take a pooled buffer; queue a completed
 // one); records are decoded later, on the caller's thread, by drain(); dropped records are
@@ -13,18 +13,17 @@
 // it too: such a library sets a flush period and drains periodically, writing records
 // incrementally, with memory bounded by the pool.
 
-#include <cupti_activity.h>
+#include "activitybufferpool.h"
+#include "activityrecorddecoder.h"
+#include "slicescope/core/result.h"
 
 #include <atomic>
 #include <cstdint>
+#include <cupti_activity.h>
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <vector>
-
-#include "activitybufferpool.h"
-#include "activityrecorddecoder.h"
-#include "slicescope/core/result.h"
 
 namespace slicescope::cuda {
 

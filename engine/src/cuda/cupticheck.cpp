@@ -1,7 +1,6 @@
 #include "cupticheck.h"
 
 #include <cupti.h>
-
 #include <string>
 
 namespace slicescope::cuda {
@@ -37,8 +36,11 @@ Error cuptiError(CUptiResult result, const char* callText) {
     case CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED:
     case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
     case CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED:
-    case CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED: code = Error::Code::Unsupported; break;
-    default: break;
+    case CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED:
+        code = Error::Code::Unsupported;
+        break;
+    default:
+        break;
     }
     return Error{code, std::move(message)};
 }

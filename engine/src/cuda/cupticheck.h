@@ -3,9 +3,9 @@
 // CUPTI_CHECK(call): runs a CUPTI call; on failure returns from the enclosing function (which
 // returns a Result or Status) with an Error naming the call and CUPTI's own error string.
 
-#include <cupti_result.h>
-
 #include "slicescope/core/result.h"
+
+#include <cupti_result.h>
 
 namespace slicescope::cuda {
 

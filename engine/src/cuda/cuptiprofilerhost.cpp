@@ -1,11 +1,10 @@
 #include "cuptiprofilerhost.h"
 
+#include "cupticheck.h"
+
 #include <cupti_profiler_target.h>
 #include <cupti_target.h>
-
 #include <mutex>
-
-#include "cupticheck.h"
 
 namespace slicescope::cuda {
 

@@ -3,14 +3,13 @@
 // What the Range Profiler and PM sampling share: CUPTI's profiler initialization, the chip name,
 // and a host object that turns metric names into a config image and evaluates counter data.
 
-#include <cupti_profiler_host.h>
+#include "slicescope/core/result.h"
 
 #include <cstdint>
+#include <cupti_profiler_host.h>
 #include <memory>
 #include <string>
 #include <vector>
-
-#include "slicescope/core/result.h"
 
 namespace slicescope::cuda {
 

@@ -1,17 +1,16 @@
 #include "gpuprobes.h"
 
-#include <cuda_runtime_api.h>
-
-#include <algorithm>
-#include <limits>
-#include <memory>
-#include <vector>
-
 #include "cudacheck.h"
 #include "cudadevice.h"
 #include "cuptiactivitycollector.h"
 #include "gpusession.h"
 #include "kernels/kerneltable.h"
+
+#include <algorithm>
+#include <cuda_runtime_api.h>
+#include <limits>
+#include <memory>
+#include <vector>
 
 namespace slicescope::cuda::probes {
 
@@ -21,15 +20,26 @@ const void* kernelOf(strategy::StrategyId id, problem::Dtype dtype) {
     using strategy::StrategyId;
     kernels::Family family = kernels::Family::OneWorker;
     switch (id) {
-    case StrategyId::SliceOuter: family = kernels::Family::SliceOuter; break;
-    case StrategyId::SliceMiddle: family = kernels::Family::SliceMiddle; break;
-    case StrategyId::SliceMiddleStrided: family = kernels::Family::SliceMiddleStrided; break;
-    case StrategyId::Slice2d: family = kernels::Family::Slice2d; break;
+    case StrategyId::SliceOuter:
+        family = kernels::Family::SliceOuter;
+        break;
+    case StrategyId::SliceMiddle:
+        family = kernels::Family::SliceMiddle;
+        break;
+    case StrategyId::SliceMiddleStrided:
+        family = kernels::Family::SliceMiddleStrided;
+        break;
+    case StrategyId::Slice2d:
+        family = kernels::Family::Slice2d;
+        break;
     case StrategyId::ElementwiseMaterialized:
         family = kernels::Family::ElementwiseMaterialized;
         break;
-    case StrategyId::ElementwiseBroadcast: family = kernels::Family::ElementwiseBroadcast; break;
-    default: break;
+    case StrategyId::ElementwiseBroadcast:
+        family = kernels::Family::ElementwiseBroadcast;
+        break;
+    default:
+        break;
     }
     const auto& entry = kernels::kernelEntry(family);
     return dtype == problem::Dtype::F64 ? entry.f64 : entry.f32;
@@ -161,11 +171,9 @@ Result<double> pinnedHtoDGBps(int deviceIndex, std::uint64_t bytes, int repeats)
     return double(bytes) / *s / 1e9;
 }
 
-Result<std::vector<KernelTiming>> kernelTimingCuptiVsEvents(int deviceIndex,
-                                                            const problem::Problem& problem,
-                                                            std::uint32_t blockThreads,
-                                                            int launches,
-                                                            std::uint64_t gridBlocks) {
+Result<std::vector<KernelTiming>>
+kernelTimingCuptiVsEvents(int deviceIndex, const problem::Problem& problem,
+                          std::uint32_t blockThreads, int launches, std::uint64_t gridBlocks) {
     auto device = describe(deviceIndex);
     if (!device) {
         return tl::unexpected(device.error());
@@ -205,9 +213,11 @@ Result<std::vector<KernelTiming>> kernelTimingCuptiVsEvents(int deviceIndex,
     args.vectorWidth = geometry->vectorWidth;
     void* params[] = {&args};
     if (gridBlocks > std::uint64_t(std::numeric_limits<int>::max())) {
-        return fail(Error::Code::OutOfRange, std::to_string(gridBlocks) + " blocks is past the grid limit");
+        return fail(Error::Code::OutOfRange,
+                    std::to_string(gridBlocks) + " blocks is past the grid limit");
     }
-    const dim3 grid(gridBlocks > 0 ? unsigned(gridBlocks) : geometry->grid.x), block(geometry->block.x);
+    const dim3 grid(gridBlocks > 0 ? unsigned(gridBlocks) : geometry->grid.x),
+        block(geometry->block.x);
     const auto count = static_cast<std::size_t>(launches);
     std::vector<Event> starts(count), stops(count);
     // One warm-up launch, not compared.

@@ -3,14 +3,14 @@
 // Measurements of the GPU backend's own building blocks, for the GPU tests and the benchmark
 // (bench/). A CUDA-free interface: callers need no CUDA headers.
 
+#include "slicescope/core/result.h"
+#include "slicescope/problem/problem.h"
+#include "slicescope/strategy/strategy.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include "slicescope/core/result.h"
-#include "slicescope/problem/problem.h"
-#include "slicescope/strategy/strategy.h"
 
 namespace slicescope::cuda::probes {
 
@@ -43,10 +43,8 @@ struct KernelTiming {
     std::int64_t cuptiNs = 0;
     std::int64_t eventNs = 0;
 };
-Result<std::vector<KernelTiming>> kernelTimingCuptiVsEvents(int deviceIndex,
-                                                            const problem::Problem& problem,
-                                                            std::uint32_t blockThreads,
-                                                            int launches,
-                                                            std::uint64_t gridBlocks = 0);
+Result<std::vector<KernelTiming>>
+kernelTimingCuptiVsEvents(int deviceIndex, const problem::Problem& problem,
+                          std::uint32_t blockThreads, int launches, std::uint64_t gridBlocks = 0);
 
 } // namespace slicescope::cuda::probes

@@ -1,21 +1,21 @@
-#include <atomic>
 #include "gpusession.h"
-
-#include <algorithm>
-#include <chrono>
-#include <cmath>
-#include <cstring>
-#include <limits>
-#include <new>
-#include <unordered_map>
 
 #include "cudacheck.h"
 #include "cudadevice.h"
 #include "cupticheck.h"
 #include "kernels/kerneltable.h"
-#include "slicescope/backend/cpubackend.h"
+#include "record/gpurunassembly.h"
+#include "slicescope/compute/reference.h"
 #include "slicescope/compute/workchain.h"
 #include "slicescope/core/clock.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <new>
 
 namespace slicescope::cuda {
 
@@ -29,14 +29,22 @@ using trace::ActivityKind;
 
 kernels::Family familyOf(StrategyId id) {
     switch (id) {
-    case StrategyId::OneWorker: return kernels::Family::OneWorker;
-    case StrategyId::SliceOuter: return kernels::Family::SliceOuter;
-    case StrategyId::SliceMiddle: return kernels::Family::SliceMiddle;
-    case StrategyId::SliceMiddleStrided: return kernels::Family::SliceMiddleStrided;
-    case StrategyId::Slice2d: return kernels::Family::Slice2d;
-    case StrategyId::ElementwiseMaterialized: return kernels::Family::ElementwiseMaterialized;
-    case StrategyId::ElementwiseBroadcast: return kernels::Family::ElementwiseBroadcast;
-    default: return kernels::Family::OneWorker; // CPU strategies never get here
+    case StrategyId::OneWorker:
+        return kernels::Family::OneWorker;
+    case StrategyId::SliceOuter:
+        return kernels::Family::SliceOuter;
+    case StrategyId::SliceMiddle:
+        return kernels::Family::SliceMiddle;
+    case StrategyId::SliceMiddleStrided:
+        return kernels::Family::SliceMiddleStrided;
+    case StrategyId::Slice2d:
+        return kernels::Family::Slice2d;
+    case StrategyId::ElementwiseMaterialized:
+        return kernels::Family::ElementwiseMaterialized;
+    case StrategyId::ElementwiseBroadcast:
+        return kernels::Family::ElementwiseBroadcast;
+    default:
+        return kernels::Family::OneWorker; // CPU strategies never get here
     }
 }
 
@@ -76,7 +84,9 @@ class HostBuffer {
                                                                  " MiB of host memory");
             }
             break;
-        case MemoryMode::Pinned: CUDA_CHECK(cudaMallocHost(&b.host_, bytes)); break;
+        case MemoryMode::Pinned:
+            CUDA_CHECK(cudaMallocHost(&b.host_, bytes));
+            break;
         case MemoryMode::Managed:
             CUDA_CHECK(cudaMallocManaged(&b.host_, bytes, cudaMemAttachGlobal));
             b.device_ = b.host_;
@@ -93,7 +103,9 @@ class HostBuffer {
             return;
         }
         switch (mode_) {
-        case MemoryMode::Pageable: ::operator delete(host_, std::align_val_t(64)); break;
+        case MemoryMode::Pageable:
+            ::operator delete(host_, std::align_val_t(64));
+            break;
         case MemoryMode::Pinned:
         case MemoryMode::Mapped:
             if (!gDeviceHung.load()) {
@@ -162,13 +174,6 @@ class SamplingGuard {
     PmSampler* sampler_;
 };
 
-struct HostSpan {
-    std::string name;
-    std::int64_t startNs;
-    std::int64_t endNs;
-    std::uint16_t iteration;
-};
-
 // The inputs repeat with a short period (compute/workchain.h): fill them from one period's values,
 // computed by the same functions, instead of dividing once per element.
 template <typename T>
@@ -232,6 +237,45 @@ Result<OccupancyCrossCheck> crossCheckOccupancy(const device::DeviceSpec& device
             ").";
     }
     return out;
+}
+
+Result<LaunchFacts> launchFacts(const device::DeviceSpec& device, const void* kernel,
+                                const cudaFuncAttributes& attributes,
+                                const strategy::LaunchGeometry& geometry,
+                                const strategy::BlockOption& blockOption) {
+    auto occupancy =
+        crossCheckOccupancy(device, kernel, geometry.block.x, std::uint32_t(attributes.numRegs),
+                            attributes.sharedSizeBytes);
+    if (!occupancy) {
+        return tl::unexpected(occupancy.error());
+    }
+    LaunchFacts facts;
+    facts.occupancy = occupancy->info;
+    facts.occupancy.threadSlotsBusy = strategy::threadSlotsBusy(
+        geometry, facts.occupancy.activeBlocksPerSm, device.smCount, device.maxThreadsPerSm);
+    if (occupancy->calculatorActiveBlocksPerSm && !occupancy->agree()) {
+        facts.notes.push_back("theoretical occupancy mismatch: the engine's calculator gives " +
+                              std::to_string(*occupancy->calculatorActiveBlocksPerSm) +
+                              " blocks per SM, cudaOccupancyMaxActiveBlocksPerMultiprocessor " +
+                              std::to_string(occupancy->cudaActiveBlocksPerSm));
+    } else if (!occupancy->calculatorActiveBlocksPerSm) {
+        facts.notes.push_back(
+            "theoretical occupancy from the CUDA API: the engine's calculator failed (" +
+            occupancy->calculatorError + ")");
+    }
+    const auto& decomposition = geometry.decomposition;
+    trace::LaunchInfo& info = facts.launch;
+    info.grid = geometry.grid;
+    info.block = geometry.block;
+    info.workers = decomposition.workers;
+    info.elementsPerWorker = decomposition.elementsPerWorker;
+    info.layout = std::string(strategy::toString(decomposition.layout));
+    info.blockOption = strategy::toString(blockOption);
+    info.gridStride = geometry.gridStride;
+    info.registersPerThread = std::uint32_t(attributes.numRegs);
+    info.staticSharedBytes = std::uint32_t(attributes.sharedSizeBytes);
+    info.dynamicSharedBytes = 0;
+    return facts;
 }
 
 std::int64_t GpuSession::now() const {
@@ -361,7 +405,9 @@ GpuSession::Decoded GpuSession::collect() {
     }
     (void)collector_->flush();
     const auto unknownBefore = decoder_.counts().unknown;
-    collector_->drain(decoder_, [&](const DecodedActivity& a) { out.records.push_back(a); });
+    collector_->drain(decoder_, [&](const DecodedActivity& a) {
+        out.records.push_back({a.activity, a.timed});
+    });
     out.unknown = decoder_.counts().unknown - unknownBefore;
     return out;
 }
@@ -374,14 +420,100 @@ template <typename T> const std::vector<T>& GpuSession::reference(const Problem&
     }
     if constexpr (std::is_same_v<T, double>) {
         if (referenceF64_.empty()) {
-            referenceF64_ = backend::referenceOutput<double>(problem);
+            referenceF64_ = compute::referenceOutput<double>(problem);
         }
         return referenceF64_;
     } else {
         if (referenceF32_.empty()) {
-            referenceF32_ = backend::referenceOutput<float>(problem);
+            referenceF32_ = compute::referenceOutput<float>(problem);
         }
         return referenceF32_;
+    }
+}
+
+Result<std::vector<RangeMetrics>> GpuSession::countedPass(const std::string& name,
+                                                          std::uint32_t repeat,
+                                                          const std::function<Status()>& launch,
+                                                          std::vector<std::string>& notes) {
+    if (!rangeProfiler_ && !countersUnavailable_) {
+        auto profiler = RangeProfiler::create(deviceIndex_, nullptr);
+        if (profiler) {
+            rangeProfiler_ = std::move(*profiler);
+        } else {
+            countersUnavailable_ = profiler.error().message;
+        }
+    }
+    std::vector<RangeMetrics> ranges;
+    if (rangeProfiler_) {
+        if (collector_) {
+            (void)collector_->disable();
+        }
+        auto counted = rangeProfiler_->profile(repeat, [&]() -> Status {
+            for (std::uint32_t i = 0; i < repeat; ++i) {
+                if (auto l = launch(); !l) {
+                    return l;
+                }
+            }
+            return wait("the kernel of " + name + " under the Range Profiler");
+        });
+        if (collector_) {
+            (void)collector_->enable();
+        }
+        if (counted) {
+            ranges = std::move(*counted);
+        } else if (!usable()) {
+            return tl::unexpected(counted.error());
+        } else if (counted.error().code == Error::Code::Unsupported) {
+            countersUnavailable_ = counted.error().message;
+        } else {
+            notes.push_back("no counters for this run: " + counted.error().message);
+        }
+    }
+    if (countersUnavailable_) {
+        notes.push_back("no counters: " + *countersUnavailable_ +
+                        "; the trace is kept without achieved occupancy");
+    }
+    return ranges;
+}
+
+void GpuSession::addCollected(record::GpuRunRecords& records, std::uint64_t droppedBefore,
+                              std::uint64_t refusedBefore,
+                              const std::vector<RangeMetrics>& ranges) {
+    auto decoded = collect();
+    records.cupti = collector_ != nullptr;
+    records.records = std::move(decoded.records);
+    records.names = decoder_.names();
+    records.unknownRecords = decoded.unknown;
+    if (collector_) {
+        records.droppedRecords = collector_->droppedRecords() - droppedBefore;
+        records.refusedBuffers = collector_->refusedBuffers() - refusedBefore;
+    }
+    for (const auto& r : ranges) {
+        records.ranges.push_back({r.achievedOccupancy, r.smBusyShare()});
+    }
+}
+
+void GpuSession::takeSamples(record::GpuRunRecords& records, bool sampleOccupancy,
+                             bool countersNext) {
+    if (sampleOccupancy && pmSampler_) {
+        records.sampled = true;
+        if (auto samples = pmSampler_->decode(); samples) {
+            for (const auto& s : *samples) {
+                records.samples.push_back({s.startNs, s.endNs, s.warpOccupancy});
+            }
+            records.samplesOverflowed = pmSampler_->overflowed();
+        } else {
+            records.samplesUnavailable = samples.error().message;
+        }
+    } else if (sampleOccupancy && samplingUnavailable_) {
+        records.sampled = true;
+        records.samplesUnavailable = *samplingUnavailable_;
+    }
+    // An enabled PM sampler holds the counters: the Range Profiler then fails with
+    // CUPTI_ERROR_HARDWARE_BUSY (seen on the H200 with both options on). The next sampled run
+    // enables a new one.
+    if (countersNext && pmSampler_ && !hung_) {
+        pmSampler_.reset();
     }
 }
 
@@ -430,7 +562,10 @@ Result<trace::Run> GpuSession::runTyped(StrategyId id, const backend::RunRequest
         run.notes.push_back(std::move(setupNote_));
         setupNote_.clear();
     }
-    std::vector<HostSpan> host;
+    record::GpuRunRecords records;
+    records.runStartNs = runStart;
+    records.memory = mode;
+    std::vector<record::HostSpan>& host = records.hostSpans;
     const auto span = [&](std::string what, std::int64_t startNs, std::uint16_t iteration = 0) {
         host.push_back({std::move(what), startNs, now(), iteration});
     };
@@ -589,6 +724,9 @@ Result<trace::Run> GpuSession::runTyped(StrategyId id, const backend::RunRequest
     SamplingGuard sampling(nullptr);
     if (request.sampleOccupancy && !samplingUnavailable_) {
         if (!pmSampler_) {
+            // The Range Profiler holds the counters as the PM sampler does (takeSamples): the
+            // counted pass makes a new one when it needs it.
+            rangeProfiler_.reset();
             auto sampler = PmSampler::create(deviceIndex_);
             if (sampler) {
                 pmSampler_ = std::move(*sampler);
@@ -606,7 +744,7 @@ Result<trace::Run> GpuSession::runTyped(StrategyId id, const backend::RunRequest
     }
 
     // The traced pass: copy in, poison, launch, copy out, verify; `repeat` times.
-    std::vector<std::int64_t> iterationStarts;
+    std::vector<std::int64_t>& iterationStarts = records.iterationStarts;
     trace::Verification verification{true, 0.0};
     const auto transfers = strategy::transfers(id, p);
     for (std::uint32_t iteration = 0; iteration < request.repeat; ++iteration) {
@@ -675,56 +813,23 @@ Result<trace::Run> GpuSession::runTyped(StrategyId id, const backend::RunRequest
             result = cvRcn.data();
         }
         t0 = now();
-        const auto cmp = backend::compareOutputs(expected, result, elements);
+        const auto cmp = compute::compareOutputs(expected, result, elements);
         span("verify against the CPU reference", t0, it);
         verification.passed = verification.passed && cmp.withinTolerance;
         verification.maxAbsError = std::max(verification.maxAbsError, cmp.maxAbsError);
     }
     sampling.stop();
+    takeSamples(records, request.sampleOccupancy, request.counters);
 
     // The counted pass: the same launches again under the Range Profiler, with tracing off.
     std::vector<RangeMetrics> ranges;
     if (request.counters) {
         progress(name + ": counters", 1.0);
-        if (!rangeProfiler_ && !countersUnavailable_) {
-            auto profiler = RangeProfiler::create(deviceIndex_, nullptr);
-            if (profiler) {
-                rangeProfiler_ = std::move(*profiler);
-            } else {
-                countersUnavailable_ = profiler.error().message;
-            }
+        auto counted = countedPass(name, request.repeat, launch, run.notes);
+        if (!counted) {
+            return tl::unexpected(counted.error());
         }
-        if (rangeProfiler_) {
-            if (collector_) {
-                (void)collector_->disable();
-            }
-            auto counted = rangeProfiler_->profile(request.repeat, [&]() -> Status {
-                for (std::uint32_t i = 0; i < request.repeat; ++i) {
-                    if (auto l = launch(); !l) {
-                        return l;
-                    }
-                }
-                return wait("the kernel of " + name + " under the Range Profiler");
-            });
-            if (collector_) {
-                (void)collector_->enable();
-            }
-            if (counted) {
-                ranges = std::move(*counted);
-            } else if (!usable()) {
-                return tl::unexpected(counted.error());
-            } else {
-                if (counted.error().code == Error::Code::Unsupported) {
-                    countersUnavailable_ = counted.error().message;
-                } else {
-                    run.notes.push_back("no counters for this run: " + counted.error().message);
-                }
-            }
-        }
-        if (countersUnavailable_) {
-            run.notes.push_back("no counters: " + *countersUnavailable_ +
-                                "; the trace is kept without achieved occupancy");
-        }
+        ranges = std::move(*counted);
     }
 
     t0 = now();
@@ -739,168 +844,18 @@ Result<trace::Run> GpuSession::runTyped(StrategyId id, const backend::RunRequest
         return tl::unexpected(fault(synced, "cudaDeviceSynchronize() after " + name));
     }
 
-    // Occupancy of the launch.
-    auto occupancy =
-        crossCheckOccupancy(device_, kernel, geometry->block.x, std::uint32_t(attributes.numRegs),
-                            attributes.sharedSizeBytes);
-    if (!occupancy) {
-        return tl::unexpected(occupancy.error());
+    auto facts = launchFacts(device_, kernel, attributes, *geometry, request.block);
+    if (!facts) {
+        return tl::unexpected(facts.error());
     }
-    trace::OccupancyInfo occ = occupancy->info;
-    occ.threadSlotsBusy = strategy::threadSlotsBusy(*geometry, occ.activeBlocksPerSm,
-                                                    device_.smCount, device_.maxThreadsPerSm);
-    if (occupancy->calculatorActiveBlocksPerSm && !occupancy->agree()) {
-        run.notes.push_back("theoretical occupancy mismatch: the engine's calculator gives " +
-                            std::to_string(*occupancy->calculatorActiveBlocksPerSm) +
-                            " blocks per SM, cudaOccupancyMaxActiveBlocksPerMultiprocessor " +
-                            std::to_string(occupancy->cudaActiveBlocksPerSm));
-    } else if (!occupancy->calculatorActiveBlocksPerSm) {
-        run.notes.push_back(
-            "theoretical occupancy from the CUDA API: the engine's calculator failed (" +
-            occupancy->calculatorError + ")");
-    }
-
-    trace::LaunchInfo info;
-    info.grid = geometry->grid;
-    info.block = geometry->block;
-    info.workers = decomposition.workers;
-    info.elementsPerWorker = decomposition.elementsPerWorker;
-    info.layout = std::string(strategy::toString(decomposition.layout));
-    info.blockOption = strategy::toString(request.block);
-    info.gridStride = geometry->gridStride;
-    info.registersPerThread = std::uint32_t(attributes.numRegs);
-    info.staticSharedBytes = std::uint32_t(attributes.sharedSizeBytes);
-    info.dynamicSharedBytes = 0;
-    run.launch = info;
-
-    // Activities: host spans, then the CUPTI records of this run.
-    for (const auto& h : host) {
-        Activity a;
-        a.kind = ActivityKind::Host;
-        a.startNs = h.startNs;
-        a.endNs = h.endNs;
-        a.nameId = run.intern(h.name);
-        a.iteration = h.iteration;
-        run.activities.push_back(a);
-    }
-    const auto decoded = collect();
-    const auto iterationAt = [&](std::int64_t ns) {
-        const auto after = std::upper_bound(iterationStarts.begin(), iterationStarts.end(), ns);
-        return clampIteration(after == iterationStarts.begin()
-                                  ? 0
-                                  : std::size_t(after - iterationStarts.begin()) - 1);
-    };
-    std::unordered_map<std::uint32_t, std::uint16_t> iterationByCorrelation;
-    for (const auto& r : decoded.records) {
-        if (r.activity.kind == ActivityKind::Api && r.timed) {
-            iterationByCorrelation[r.activity.correlationId] = iterationAt(r.activity.startNs);
-        }
-    }
-    std::unordered_map<std::uint32_t, std::uint32_t> names; // decoder name id -> run name id
-    std::size_t untimed = 0;
-    std::vector<std::size_t> kernelIndices;
-    for (const auto& r : decoded.records) {
-        if (!r.timed) {
-            ++untimed;
-            continue;
-        }
-        Activity a = r.activity;
-        auto [slot, inserted] = names.try_emplace(a.nameId, 0);
-        if (inserted) {
-            slot->second = run.intern(decoder_.name(a.nameId));
-        }
-        a.nameId = slot->second;
-        const auto found = iterationByCorrelation.find(a.correlationId);
-        a.iteration = found != iterationByCorrelation.end() && a.kind != ActivityKind::Api
-                          ? found->second
-                          : iterationAt(a.startNs);
-        if (a.kind == ActivityKind::Kernel) {
-            a.theoreticalOccupancy = float(occ.theoretical);
-            kernelIndices.push_back(run.activities.size());
-        }
-        run.activities.push_back(a);
-    }
-    // Ranges are in launch order; so are the traced kernels by start time.
-    std::sort(kernelIndices.begin(), kernelIndices.end(), [&](std::size_t a, std::size_t b) {
-        return run.activities[a].startNs < run.activities[b].startNs;
-    });
-    if (!ranges.empty()) {
-        double achieved = 0, busy = 0;
-        for (const auto& r : ranges) {
-            achieved += r.achievedOccupancy;
-            busy += r.smBusyShare();
-        }
-        occ.achieved = achieved / double(ranges.size());
-        occ.smBusyShare = busy / double(ranges.size());
-        for (std::size_t i = 0; i < kernelIndices.size() && i < ranges.size(); ++i) {
-            run.activities[kernelIndices[i]].achievedOccupancy = float(ranges[i].achievedOccupancy);
-        }
-        if (ranges.size() != kernelIndices.size()) {
-            run.notes.push_back("the counted pass gave " + std::to_string(ranges.size()) +
-                                " ranges for " + std::to_string(kernelIndices.size()) +
-                                " traced kernels");
-        }
-    }
-    run.occupancy = occ;
+    run.launch = facts->launch;
+    run.notes.insert(run.notes.end(), facts->notes.begin(), facts->notes.end());
     run.verification = verification;
 
-    if (pmSampler_ && request.sampleOccupancy) {
-        auto samples = pmSampler_->decode();
-        if (samples) {
-            // Cut the device-wide series to this run's span.
-            const std::int64_t from = iterationStarts.empty() ? runStart : iterationStarts.front();
-            std::int64_t to = from;
-            for (const auto& a : run.activities) {
-                if (trace::isDeviceActivity(a.kind)) {
-                    to = std::max(to, a.endNs);
-                }
-            }
-            for (const auto& s : *samples) {
-                if (s.endNs >= from && s.startNs <= to) {
-                    run.occupancySeries.push_back({s.startNs, float(s.warpOccupancy)});
-                }
-            }
-            if (pmSampler_->overflowed()) {
-                run.notes.push_back(
-                    "the PM sampling buffer overflowed: the occupancy series is cut short");
-            }
-        } else {
-            run.notes.push_back("no occupancy samples: " + samples.error().message);
-        }
-    } else if (request.sampleOccupancy && samplingUnavailable_) {
-        run.notes.push_back("no occupancy samples: " + *samplingUnavailable_);
-    }
-
-    if (collector_) {
-        run.droppedRecords = collector_->droppedRecords() - droppedBefore;
-        const auto refused = collector_->refusedBuffers() - refusedBefore;
-        if (refused > 0) {
-            run.notes.push_back(
-                std::to_string(refused) +
-                " CUPTI buffer requests were refused (pool full): records were dropped");
-        }
-        if (decoded.unknown > 0) {
-            run.notes.push_back(std::to_string(decoded.unknown) +
-                                " CUPTI records of kinds SliceScope does not read");
-        }
-        if (untimed > 0) {
-            run.notes.push_back(std::to_string(untimed) +
-                                " CUPTI records without timestamps were left out");
-        }
-    } else {
-        run.notes.push_back("CUPTI off: the run has host activities only");
-    }
-    if (mode == MemoryMode::Managed) {
-        run.notes.push_back(
-            "managed memory: the kernel reads and writes unified memory and pages migrate on "
-            "demand, so the run has no copy activities");
-    } else if (mode == MemoryMode::Mapped) {
-        run.notes.push_back(
-            "mapped zero-copy memory: the kernel reads and writes pinned host memory across "
-            "the bus, so the run has no copy activities");
-    }
-    std::sort(run.activities.begin(), run.activities.end(),
-              [](const Activity& a, const Activity& b) { return a.startNs < b.startNs; });
+    // What the session collected, assembled into the run (record/gpurunassembly.h).
+    records.occupancy = facts->occupancy;
+    addCollected(records, droppedBefore, refusedBefore, ranges);
+    record::assembleGpuRun(records, run);
     run.wallNs = now() - runStart;
     progress(name + ": done", 1.0);
     return run;

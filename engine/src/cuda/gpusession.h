@@ -3,24 +3,26 @@
 // One process's GPU measurement session: one device, one context, one stream, one CUPTI activity
 // collector, and (when asked) the Range Profiler and PM sampling. It runs one strategy at a time:
 // allocate, lay out, copy, poison, launch, copy back, verify, `repeat` times; then, with
-// counters, a second replayed pass; then it decodes the CUPTI records into the strategy's run.
-
-#include <cuda_runtime_api.h>
-
-#include <memory>
-#include <optional>
-#include <string>
-#include <vector>
+// counters, a second replayed pass; then it hands what it collected to record::assembleGpuRun
+// (record/gpurunassembly.h), which builds the strategy's run.
 
 #include "activityrecorddecoder.h"
 #include "cuptiactivitycollector.h"
 #include "pmsampler.h"
 #include "rangeprofiler.h"
-#include "streamwaiter.h"
+#include "record/gpurunassembly.h"
 #include "slicescope/backend/gpubackend.h"
 #include "slicescope/device/devicespec.h"
 #include "slicescope/occupancy/occupancycalculator.h"
 #include "slicescope/trace/trace.h"
+#include "streamwaiter.h"
+
+#include <cuda_runtime_api.h>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
 
 namespace slicescope::cuda {
 
@@ -39,6 +41,19 @@ Result<OccupancyCrossCheck> crossCheckOccupancy(const device::DeviceSpec& device
                                                 const void* kernel, std::uint32_t blockThreads,
                                                 std::uint32_t registersPerThread,
                                                 std::uint64_t sharedBytes);
+
+// What a run states about its launch: theoretical occupancy (cross-checked against the CUDA API),
+// geometry and the kernel's registers and shared memory, with notes on any disagreement.
+struct LaunchFacts {
+    trace::OccupancyInfo occupancy;
+    trace::LaunchInfo launch;
+    std::vector<std::string> notes;
+};
+
+Result<LaunchFacts> launchFacts(const device::DeviceSpec& device, const void* kernel,
+                                const cudaFuncAttributes& attributes,
+                                const strategy::LaunchGeometry& geometry,
+                                const strategy::BlockOption& blockOption);
 
 class GpuSession {
   public:
@@ -71,8 +86,19 @@ class GpuSession {
     Error fault(cudaError_t error, const std::string& what);
     template <typename T> const std::vector<T>& reference(const problem::Problem& problem);
 
+    // The counted pass: `launch` `repeat` times under the Range Profiler, tracing off. Counters
+    // that cannot be read are a note, not an error, unless the context was lost meanwhile.
+    Result<std::vector<RangeMetrics>> countedPass(const std::string& name, std::uint32_t repeat,
+                                                  const std::function<Status()>& launch,
+                                                  std::vector<std::string>& notes);
+    // Adds this run's PM samples to records; frees the sampler when counters come next.
+    void takeSamples(record::GpuRunRecords& records, bool sampleOccupancy, bool countersNext);
+    // Adds what CUPTI and the Range Profiler collected for this run to records.
+    void addCollected(record::GpuRunRecords& records, std::uint64_t droppedBefore,
+                      std::uint64_t refusedBefore, const std::vector<RangeMetrics>& ranges);
+
     struct Decoded {
-        std::vector<DecodedActivity> records;
+        std::vector<record::MeasuredActivity> records;
         std::uint64_t unknown = 0;
     };
     // Flushes CUPTI and decodes every record since the last call.

@@ -1,8 +1,8 @@
 #include "pmsampler.h"
 
-#include <cupti_pmsampling.h>
-
 #include "cupticheck.h"
+
+#include <cupti_pmsampling.h>
 
 namespace slicescope::cuda {
 

@@ -5,12 +5,12 @@
 // at a fixed GPU-time interval. Sample timestamps are on CUPTI's clock, so the caller cuts the
 // series by the run's activities. Works alongside activity tracing (one pass).
 
+#include "cuptiprofilerhost.h"
+#include "slicescope/core/result.h"
+
 #include <cstdint>
 #include <memory>
 #include <vector>
-
-#include "cuptiprofilerhost.h"
-#include "slicescope/core/result.h"
 
 struct CUpti_PmSampling_Object;
 

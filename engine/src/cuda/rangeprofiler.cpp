@@ -1,11 +1,12 @@
 #include "rangeprofiler.h"
 
+#include "countermetrics.h"
+#include "cudacheck.h"
+#include "cupticheck.h"
+
 #include <cuda_runtime_api.h>
 #include <cupti_profiler_target.h>
 #include <cupti_range_profiler.h>
-
-#include "cudacheck.h"
-#include "cupticheck.h"
 
 namespace slicescope::cuda {
 
@@ -47,16 +48,6 @@ Result<CUcontext> currentContext() {
     return context;
 }
 
-const std::vector<std::string>& RangeProfiler::metricNames() {
-    static const std::vector<std::string> names{
-        "sm__warps_active.avg.pct_of_peak_sustained_active",
-        "sm__cycles_active.avg",
-        "sm__cycles_active.max",
-        "gpu__time_duration.sum",
-    };
-    return names;
-}
-
 Result<std::unique_ptr<RangeProfiler>> RangeProfiler::create(int deviceIndex, CUcontext context) {
     std::unique_ptr<RangeProfiler> profiler(new RangeProfiler());
     if (context == nullptr) {
@@ -85,8 +76,8 @@ Result<std::unique_ptr<RangeProfiler>> RangeProfiler::create(int deviceIndex, CU
     availability.pCounterAvailabilityImage = image.data();
     CUPTI_CHECK(cuptiProfilerGetCounterAvailability(&availability));
 
-    auto host =
-        ProfilerHost::create(CUPTI_PROFILER_TYPE_RANGE_PROFILER, *chip, image, metricNames());
+    auto host = ProfilerHost::create(CUPTI_PROFILER_TYPE_RANGE_PROFILER, *chip, image,
+                                     counterMetricNames());
     if (!host) {
         return tl::unexpected(host.error());
     }
@@ -194,10 +185,10 @@ Result<std::vector<RangeMetrics>> RangeProfiler::profile(std::size_t launches,
         }
         RangeMetrics m;
         m.rangeName = rangeInfo.rangeName ? rangeInfo.rangeName : std::to_string(i);
-        m.achievedOccupancy = (*values)[0] / 100.0;
-        m.smCyclesActiveAvg = (*values)[1];
-        m.smCyclesActiveMax = (*values)[2];
-        m.gpuTimeNs = (*values)[3];
+        m.achievedOccupancy = (*values)[kAchievedOccupancyPct] / 100.0;
+        m.smCyclesActiveAvg = (*values)[kSmCyclesActiveAvg];
+        m.smCyclesActiveMax = (*values)[kSmCyclesActiveMax];
+        m.gpuTimeNs = (*values)[kGpuTimeNs];
         ranges.push_back(std::move(m));
     }
     if (decode.numOfRangeDropped > 0 && ranges.size() < launches) {

@@ -8,15 +8,14 @@
 // timestamps, and replay inflates durations. The caller joins the ranges to the traced kernels by
 // launch order.
 
-#include <cuda.h>
+#include "cuptiprofilerhost.h"
+#include "slicescope/core/result.h"
 
+#include <cuda.h>
 #include <functional>
 #include <memory>
 #include <string>
 #include <vector>
-
-#include "cuptiprofilerhost.h"
-#include "slicescope/core/result.h"
 
 namespace slicescope::cuda {
 
@@ -34,8 +33,6 @@ struct RangeMetrics {
 
 class RangeProfiler {
   public:
-    static const std::vector<std::string>& metricNames();
-
     // Prepares counting for `context` (the current one when null): profiler initialization,
     // counter availability, config image. Unsupported, with the reason, without the privilege
     // to read counters.

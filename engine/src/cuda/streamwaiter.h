@@ -5,7 +5,6 @@
 // gives every new thread its own activity buffer, so a thread per wait would cost a buffer each).
 
 #include <cuda_runtime_api.h>
-
 #include <memory>
 #include <optional>
 #include <thread>

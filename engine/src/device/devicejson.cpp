@@ -34,6 +34,13 @@ template <typename Visitor> void visitFields(DeviceSpec& d, Visitor&& visit) {
     visit("pinned_dtoh_gbps", d.pinnedDtoHGBps);
 }
 
+// Figures only the presets carry, for the model: they describe the architecture, not a run, so
+// trace files (deviceToJson without sources) leave them out and the trace format stays as it is.
+template <typename Visitor> void visitPresetFields(DeviceSpec& d, Visitor&& visit) {
+    visit("fp32_fma_per_sm_per_clock", d.fp32FmaPerSmPerClock);
+    visit("fp64_fma_per_sm_per_clock", d.fp64FmaPerSmPerClock);
+}
+
 } // namespace
 
 const std::vector<std::string>& deviceFigureKeys() {
@@ -46,6 +53,7 @@ const std::vector<std::string>& deviceFigureKeys() {
                 out.emplace_back(key);
             }
         });
+        visitPresetFields(scratch, [&out](const char* key, const auto&) { out.emplace_back(key); });
         return out;
     }();
     return keys;
@@ -66,6 +74,7 @@ nlohmann::json deviceToJson(const DeviceSpec& device, bool withSources) {
     });
     j["compute_capability"] = device.computeCapability();
     if (withSources) {
+        visitPresetFields(copy, [&j](const char* key, const auto& value) { j[key] = value; });
         j["sources"] = device.sources;
     }
     return j;
@@ -80,7 +89,7 @@ Result<DeviceSpec> deviceFromJson(const nlohmann::json& object) {
     }
     DeviceSpec d;
     std::string error;
-    visitFields(d, [&object, &error](const char* key, auto& value) {
+    const auto read = [&object, &error](const char* key, auto& value) {
         using T = std::decay_t<decltype(value)>;
         const auto it = object.find(key);
         if (it == object.end() || !error.empty()) {
@@ -111,7 +120,9 @@ Result<DeviceSpec> deviceFromJson(const nlohmann::json& object) {
             }
         }
         value = it->template get<T>();
-    });
+    };
+    visitFields(d, read);
+    visitPresetFields(d, read);
     if (!error.empty()) {
         return fail(Error::Code::Parse, error);
     }

@@ -1,12 +1,11 @@
 #pragma once
 
 // The JSON form of a DeviceSpec, shared by the presets file and trace files (engine-internal).
-#include <nlohmann/json.hpp>
+#include "slicescope/device/devicespec.h"
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include "slicescope/device/devicespec.h"
 
 namespace slicescope::device {
 

@@ -1,8 +1,8 @@
 #include "slicescope/device/devicespec.h"
 
-#include <set>
-
 #include "devicejson.h"
+
+#include <set>
 
 namespace slicescope::embedded {
 std::string_view devicesJson(); // resources/devices.json, compiled in by CMake
@@ -78,6 +78,8 @@ Status checkPlausible(const DeviceSpec& d, const std::string& label) {
         {"pageable_dtoh_gbps", d.pageableDtoHGBps},
         {"pinned_htod_gbps", d.pinnedHtoDGBps},
         {"pinned_dtoh_gbps", d.pinnedDtoHGBps},
+        {"fp32_fma_per_sm_per_clock", d.fp32FmaPerSmPerClock},
+        {"fp64_fma_per_sm_per_clock", d.fp64FmaPerSmPerClock},
     };
     for (const auto& [key, value] : positive) {
         if (!(value > 0)) {

@@ -9,7 +9,8 @@ Residency modelResidency(const device::DeviceSpec& device, const Dim3& grid, con
     Residency r;
     const std::uint32_t smCount = device.smCount;
     const std::uint32_t warpSize = std::max<std::uint32_t>(1, device.warpSize);
-    r.maxWarpsPerSm = device.maxWarpsPerSm > 0 ? device.maxWarpsPerSm : device.maxThreadsPerSm / warpSize;
+    r.maxWarpsPerSm =
+        device.maxWarpsPerSm > 0 ? device.maxWarpsPerSm : device.maxThreadsPerSm / warpSize;
     r.sms.resize(smCount);
     const std::uint64_t blocks = grid.count();
     const std::uint64_t threadsPerBlock = block.count();
@@ -39,7 +40,9 @@ Residency modelResidency(const device::DeviceSpec& device, const Dim3& grid, con
         // Resident blocks of this SM: sm + k * smCount for k < held. Fully busy ones: those below
         // fullBusyBlocks.
         const std::uint64_t fullyBusy =
-            fullBusyBlocks > sm ? std::min<std::uint64_t>(held, (fullBusyBlocks - sm + smCount - 1) / smCount) : 0;
+            fullBusyBlocks > sm
+                ? std::min<std::uint64_t>(held, (fullBusyBlocks - sm + smCount - 1) / smCount)
+                : 0;
         load.busyThreads = fullyBusy * threadsPerBlock;
         load.busyWarps = std::uint32_t(fullyBusy * warpsPerBlock);
         if (partialThreads > 0 && fullBusyBlocks >= sm && (fullBusyBlocks - sm) % smCount == 0 &&

@@ -13,7 +13,9 @@ namespace {
 
 constexpr std::uint64_t kMax = std::numeric_limits<std::uint64_t>::max();
 
-bool mulOverflows(std::uint64_t a, std::uint64_t b) { return b != 0 && a > kMax / b; }
+bool mulOverflows(std::uint64_t a, std::uint64_t b) {
+    return b != 0 && a > kMax / b;
+}
 
 std::string_view trim(std::string_view s) {
     while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) {
@@ -53,7 +55,9 @@ Result<std::uint64_t> parseDimension(std::string_view text, char label) {
 
 } // namespace
 
-std::string_view toString(Dtype dtype) { return dtype == Dtype::F64 ? "f64" : "f32"; }
+std::string_view toString(Dtype dtype) {
+    return dtype == Dtype::F64 ? "f64" : "f32";
+}
 
 Result<Dtype> parseDtype(std::string_view text) {
     if (text == "f64" || text == "float64" || text == "double") {
@@ -66,7 +70,9 @@ Result<Dtype> parseDtype(std::string_view text) {
                 "unknown dtype '" + std::string(text) + "'; use f64 or f32");
 }
 
-std::uint64_t sizeOf(Dtype dtype) { return dtype == Dtype::F64 ? 8 : 4; }
+std::uint64_t sizeOf(Dtype dtype) {
+    return dtype == Dtype::F64 ? 8 : 4;
+}
 
 double Problem::arithmeticIntensity() const {
     const double flops = double(elements()) * (1.0 + 2.0 * double(workPerElement - 1));
@@ -85,8 +91,8 @@ Result<Shape> parseShape(std::string_view text) {
     std::size_t count = 0;
     std::size_t start = 0;
     for (std::size_t i = 0; i <= text.size(); ++i) {
-        const bool separator =
-            i == text.size() || text[i] == 'x' || text[i] == 'X' || text[i] == ',' || text[i] == '*';
+        const bool separator = i == text.size() || text[i] == 'x' || text[i] == 'X' ||
+                               text[i] == ',' || text[i] == '*';
         if (!separator) {
             continue;
         }
@@ -108,8 +114,7 @@ Result<Shape> parseShape(std::string_view text) {
     for (std::size_t i = 0; i < 3; ++i) {
         auto value = parseDimension(parts[i], labels[i]);
         if (!value) {
-            return fail(value.error().code,
-                        "shape '" + original + "': " + value.error().message);
+            return fail(value.error().code, "shape '" + original + "': " + value.error().message);
         }
         *fields[i] = *value;
     }
@@ -128,17 +133,23 @@ Result<Problem> makeProblem(Shape shape, Dtype dtype, std::int64_t workPerElemen
         return fail(Error::Code::OutOfRange, "work per element must be below 2^32");
     }
     if (mulOverflows(shape.r, shape.c) || mulOverflows(shape.r * shape.c, shape.n)) {
-        return fail(Error::Code::Overflow, "the element count " + std::to_string(shape.r) + "x" +
-                                               std::to_string(shape.c) + "x" +
-                                               std::to_string(shape.n) +
-                                               " does not fit in 64 bits");
+        return fail(Error::Code::Overflow,
+                    "the element count " + std::to_string(shape.r) + "x" + std::to_string(shape.c) +
+                        "x" + std::to_string(shape.n) + " does not fit in 64 bits");
     }
     const std::uint64_t elements = shape.r * shape.c * shape.n;
-    // The largest total any strategy allocates is a few full arrays (see strategy::memoryFootprint);
-    // 8 arrays of the element size must still be countable in 64 bits.
+    // The largest total any strategy allocates is a few full arrays (see
+    // strategy::memoryFootprint); 8 arrays of the element size must still be countable in 64 bits.
     if (mulOverflows(elements, sizeOf(dtype) * 8)) {
         return fail(Error::Code::Overflow, "the byte size of " + std::to_string(elements) +
                                                " elements does not fit in 64 bits");
+    }
+    // Every element costs `work` operations: the total must be countable too (the model and the
+    // CPU backend count it), or a huge --work on a large shape wraps round to a tiny figure.
+    if (mulOverflows(elements, std::uint64_t(workPerElement))) {
+        return fail(Error::Code::Overflow, "the work of " + std::to_string(elements) +
+                                               " elements x " + std::to_string(workPerElement) +
+                                               " operations each does not fit in 64 bits");
     }
     return Problem{shape, dtype, std::uint32_t(workPerElement)};
 }

@@ -1,24 +1,29 @@
-#include "childprocess.h"
+#include "slicescope/record/childprocess.h"
 
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
 #include <fcntl.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
 
 namespace slicescope::record {
 
 namespace {
 
 struct ExecReport {
-    char stage = 'E'; // 'C' chdir failed, 'E' exec failed, 'N' /dev/null could not be opened
+    // 'C' chdir failed, 'E' exec failed, 'N' /dev/null could not be opened, 'O' dup2 of stdout
+    char stage = 'E';
     int error = 0;
 };
 
-std::string pathFrom(const std::vector<std::string>& environment) {
-    for (const auto& entry : environment) {
+std::string pathFrom(const std::optional<std::vector<std::string>>& environment) {
+    if (!environment) {
+        const char* path = std::getenv("PATH");
+        return path != nullptr ? path : "/usr/local/bin:/usr/bin:/bin";
+    }
+    for (const auto& entry : *environment) {
         if (entry.rfind("PATH=", 0) == 0) {
             return entry.substr(5);
         }
@@ -27,7 +32,8 @@ std::string pathFrom(const std::vector<std::string>& environment) {
 }
 
 // Where execve is tried, in order: the name itself when it holds a slash, else each PATH entry.
-std::vector<std::string> candidates(const std::string& program, const std::vector<std::string>& environment) {
+std::vector<std::string> candidates(const std::string& program,
+                                    const std::optional<std::vector<std::string>>& environment) {
     if (program.find('/') != std::string::npos) {
         return {program};
     }
@@ -47,19 +53,23 @@ std::vector<std::string> candidates(const std::string& program, const std::vecto
 
 tl::expected<ChildProcess, StartFailure> ChildProcess::start(const ChildSpec& spec) {
     if (spec.argv.empty() || spec.argv[0].empty()) {
-        return tl::unexpected(StartFailure{127, "no program to record"});
+        return tl::unexpected(StartFailure{127, "no program to start"});
     }
+    const std::string& program = spec.program.empty() ? spec.argv[0] : spec.program;
     // Everything the child needs is made before fork: after it, only async-signal-safe calls.
-    const auto paths = candidates(spec.argv[0], spec.environment);
+    const auto paths = candidates(program, spec.environment);
     std::vector<char*> argv, envp;
     for (const auto& a : spec.argv) {
         argv.push_back(const_cast<char*>(a.c_str()));
     }
     argv.push_back(nullptr);
-    for (const auto& e : spec.environment) {
-        envp.push_back(const_cast<char*>(e.c_str()));
+    if (spec.environment) {
+        for (const auto& e : *spec.environment) {
+            envp.push_back(const_cast<char*>(e.c_str()));
+        }
+        envp.push_back(nullptr);
     }
-    envp.push_back(nullptr);
+    char** const childEnvironment = spec.environment ? envp.data() : ::environ;
     const std::string cwd = spec.workingDirectory.string();
 
     int report[2];
@@ -83,10 +93,12 @@ tl::expected<ChildProcess, StartFailure> ChildProcess::start(const ChildSpec& sp
         };
         ::sigaction(SIGINT, &spec.interruptAction, nullptr);
         ::sigaction(SIGQUIT, &spec.quitAction, nullptr);
-        // End with the recorder: SIGTERM lets the injection library flush first.
-        ::prctl(PR_SET_PDEATHSIG, SIGTERM);
-        if (::getppid() != parent) {
-            ::_exit(127);
+        // End with the parent: SIGTERM lets the injection library flush first.
+        if (spec.endWithParent) {
+            ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+            if (::getppid() != parent) {
+                ::_exit(127);
+            }
         }
         if (spec.silent) {
             const int null = ::open("/dev/null", O_RDWR);
@@ -99,6 +111,10 @@ tl::expected<ChildProcess, StartFailure> ChildProcess::start(const ChildSpec& sp
             if (null > 2) {
                 ::close(null);
             }
+        } else if (spec.stdoutFd >= 0 && spec.stdoutFd != STDOUT_FILENO) {
+            if (::dup2(spec.stdoutFd, STDOUT_FILENO) < 0) {
+                die('O', errno);
+            }
         }
         if (!cwd.empty() && ::chdir(cwd.c_str()) != 0) {
             die('C', errno);
@@ -106,7 +122,7 @@ tl::expected<ChildProcess, StartFailure> ChildProcess::start(const ChildSpec& sp
         int error = ENOENT;
         bool denied = false;
         for (const auto& path : paths) {
-            ::execve(path.c_str(), argv.data(), envp.data());
+            ::execve(path.c_str(), argv.data(), childEnvironment);
             if (errno == EACCES) {
                 denied = true; // keep looking, as a shell does, but remember it
             } else if (errno != ENOENT && errno != ENOTDIR) {
@@ -133,18 +149,23 @@ tl::expected<ChildProcess, StartFailure> ChildProcess::start(const ChildSpec& sp
         StartFailure failure;
         if (r.stage == 'C') {
             failure.exitStatus = 1;
-            failure.message = "cannot change to the working directory " + cwd + ": " + std::strerror(r.error);
+            failure.message =
+                "cannot change to the working directory " + cwd + ": " + std::strerror(r.error);
         } else if (r.stage == 'N') {
             failure.exitStatus = 1;
             failure.message = std::string("cannot open /dev/null: ") + std::strerror(r.error);
+        } else if (r.stage == 'O') {
+            failure.exitStatus = 1;
+            failure.message =
+                std::string("cannot redirect the standard output: ") + std::strerror(r.error);
         } else if (r.error == ENOENT || r.error == ENOTDIR) {
             failure.exitStatus = 127;
-            failure.message = "cannot start '" + spec.argv[0] + "': " +
-                              (spec.argv[0].find('/') == std::string::npos ? "command not found"
-                                                                           : "no such file");
+            failure.message =
+                "cannot start '" + program + "': " +
+                (program.find('/') == std::string::npos ? "command not found" : "no such file");
         } else {
             failure.exitStatus = 126;
-            failure.message = "cannot start '" + spec.argv[0] + "': " + std::strerror(r.error);
+            failure.message = "cannot start '" + program + "': " + std::strerror(r.error);
         }
         return tl::unexpected(failure);
     }
@@ -171,6 +192,16 @@ std::optional<int> ChildProcess::poll() {
         return status;
     }
     return std::nullopt;
+}
+
+int ChildProcess::wait() {
+    int status = 0;
+    if (pid_ > 0) {
+        while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+        }
+        pid_ = -1;
+    }
+    return status;
 }
 
 void ChildProcess::signal(int signal) {

@@ -56,7 +56,8 @@ void CounterJoin::add(ProcessSpool& process, const Frame& frame) {
             messages_.push_back(frame.message.text);
         }
         break;
-    default: break;
+    default:
+        break;
     }
 }
 
@@ -88,8 +89,9 @@ JoinResult CounterJoin::apply(trace::Run& run, std::vector<KernelLaunch> traced)
         trace::Activity& a = run.activities[traced[i].activity];
         const Kernel& k = counted[i];
         if (run.name(a) != names_[k.nameId] || !(a.grid == k.grid) || !(a.block == k.block)) {
-            result.mismatch = "launch " + std::to_string(i + 1) + " was " + std::string(run.name(a)) +
-                              " in the traced run but " + names_[k.nameId] + " in the counting run";
+            result.mismatch = "launch " + std::to_string(i + 1) + " was " +
+                              std::string(run.name(a)) + " in the traced run but " +
+                              names_[k.nameId] + " in the counting run";
             break;
         }
         if (!std::isnan(achieved[i])) {

@@ -3,11 +3,14 @@
 // Achieved occupancy for a recorded run, from a second run of the same program (the counting
 // pass): CUPTI gives counters per kernel launch only under kernel replay, and replayed kernels
 // lose their timestamps, so `record --counters` traces in one run and counts in another
-// (CUPTI.md). In the counting pass the Range Profiler's ranges are numbered by launch within
-// each context, and the pass's own kernel records (untimed) say which kernel each launch was.
-// The join pairs the two runs' kernels in launch order and stops at the first launch where
-// they differ (name or geometry): a program that does not launch the same kernels each time
-// gets counters up to that point, and a note says so.
+// (docs/design.md, "Achieved occupancy: the Range Profiler"). In the counting pass the Range
+// Profiler's ranges are numbered by launch within each context, and the pass's own kernel records
+// (untimed) say which kernel each launch was. The join pairs the two runs' kernels in launch order
+// and stops at the first launch where they differ (name or geometry): a program that does not
+// launch the same kernels each time gets counters up to that point, and a note says so.
+
+#include "runbuilder.h"
+#include "slicescope/trace/trace.h"
 
 #include <cstdint>
 #include <map>
@@ -16,16 +19,13 @@
 #include <unordered_map>
 #include <vector>
 
-#include "runbuilder.h"
-#include "slicescope/trace/trace.h"
-
 namespace slicescope::record {
 
 struct JoinResult {
-    std::uint64_t traced = 0;     // kernels in the traced run
-    std::uint64_t counted = 0;    // kernels the counting pass measured
-    std::uint64_t joined = 0;     // kernels given an achieved occupancy
-    std::string mismatch;         // the first launch where the runs differ, or empty
+    std::uint64_t traced = 0;  // kernels in the traced run
+    std::uint64_t counted = 0; // kernels the counting pass measured
+    std::uint64_t joined = 0;  // kernels given an achieved occupancy
+    std::string mismatch;      // the first launch where the runs differ, or empty
 };
 
 class CounterJoin {

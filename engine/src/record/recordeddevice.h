@@ -6,14 +6,14 @@
 // reserve), which come from a device of the same name (found on this machine, or a preset),
 // otherwise from the compute capability's documented values.
 
+#include "runbuilder.h"
+#include "slicescope/device/devicespec.h"
+#include "slicescope/trace/trace.h"
+
 #include <functional>
 #include <map>
 #include <string>
 #include <vector>
-
-#include "runbuilder.h"
-#include "slicescope/device/devicespec.h"
-#include "slicescope/trace/trace.h"
 
 namespace slicescope::record {
 
@@ -21,7 +21,8 @@ device::DeviceSpec toDeviceSpec(const DeviceFrame& frame);
 
 // Fills what CUPTI's record lacks from the first candidate with the same name and SM count, or
 // by compute capability. Returns a sentence saying where those figures came from.
-std::string completeDeviceSpec(device::DeviceSpec& spec, const std::vector<device::DeviceSpec>& candidates);
+std::string completeDeviceSpec(device::DeviceSpec& spec,
+                               const std::vector<device::DeviceSpec>& candidates);
 
 struct OccupancyTally {
     std::uint64_t computed = 0;
@@ -30,7 +31,8 @@ struct OccupancyTally {
 };
 
 // Sets theoreticalOccupancy on every kernel in `kernels` from its own device's figures.
-OccupancyTally applyTheoreticalOccupancy(trace::Run& run, const std::vector<KernelLaunch>& kernels,
-                                         const std::map<std::uint32_t, device::DeviceSpec>& devices);
+OccupancyTally
+applyTheoreticalOccupancy(trace::Run& run, const std::vector<KernelLaunch>& kernels,
+                          const std::map<std::uint32_t, device::DeviceSpec>& devices);
 
 } // namespace slicescope::record

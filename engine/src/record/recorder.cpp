@@ -1,23 +1,22 @@
 #include "slicescope/record/recorder.h"
 
-#include <signal.h>
-#include <unistd.h>
-
-#include <algorithm>
-#include <cerrno>
-#include <chrono>
-#include <cstring>
-#include <cstdlib>
-#include <map>
-#include <thread>
-
-#include "childprocess.h"
 #include "counterjoin.h"
 #include "recordeddevice.h"
 #include "runbuilder.h"
 #include "slicescope/backend/gpubackend.h"
 #include "slicescope/core/clock.h"
+#include "slicescope/record/childprocess.h"
 #include "spooldirectory.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <signal.h>
+#include <thread>
+#include <unistd.h>
 
 extern char** environ;
 
@@ -35,7 +34,7 @@ constexpr auto kKillGrace = std::chrono::seconds(5);
 class InterruptsIgnored {
   public:
     InterruptsIgnored() {
-        struct sigaction ignore{};
+        struct sigaction ignore {};
         ignore.sa_handler = SIG_IGN;
         sigemptyset(&ignore.sa_mask);
         ::sigaction(SIGINT, &ignore, &interrupt_);
@@ -51,8 +50,8 @@ class InterruptsIgnored {
     const struct sigaction& quit() const { return quit_; }
 
   private:
-    struct sigaction interrupt_{};
-    struct sigaction quit_{};
+    struct sigaction interrupt_ {};
+    struct sigaction quit_ {};
 };
 
 // A temporary spool directory, removed with everything in it.
@@ -72,7 +71,9 @@ class TemporaryDirectory {
         }
         return TemporaryDirectory(std::move(*made));
     }
-    TemporaryDirectory(TemporaryDirectory&& other) noexcept : path_(std::move(other.path_)) { other.path_.clear(); }
+    TemporaryDirectory(TemporaryDirectory&& other) noexcept : path_(std::move(other.path_)) {
+        other.path_.clear();
+    }
     TemporaryDirectory& operator=(TemporaryDirectory&&) = delete;
     TemporaryDirectory(const TemporaryDirectory&) = delete;
     ~TemporaryDirectory() {
@@ -88,9 +89,12 @@ class TemporaryDirectory {
     std::filesystem::path path_;
 };
 
-std::string variableName(std::string_view entry) { return std::string(entry.substr(0, entry.find('='))); }
+std::string variableName(std::string_view entry) {
+    return std::string(entry.substr(0, entry.find('=')));
+}
 
-std::vector<std::string> childEnvironment(const RecordRequest& request, const std::filesystem::path& library,
+std::vector<std::string> childEnvironment(const RecordRequest& request,
+                                          const std::filesystem::path& library,
                                           const std::filesystem::path& directory, bool counting) {
     std::vector<std::string> env;
     std::map<std::string, std::size_t> index;
@@ -129,7 +133,8 @@ struct ProgramOutcome {
 
 // Runs the program to its end, reading its spools as they grow.
 ProgramOutcome runProgram(ChildSpec spec, SpoolDirectory& spools, const SpoolDirectory::Sink& sink,
-                          const RecordCallbacks& callbacks, const std::function<void(double)>& report) {
+                          const RecordCallbacks& callbacks,
+                          const std::function<void(double)>& report) {
     ProgramOutcome outcome;
     const InterruptsIgnored interrupts;
     spec.interruptAction = interrupts.interrupt();
@@ -165,7 +170,8 @@ ProgramOutcome runProgram(ChildSpec spec, SpoolDirectory& spools, const SpoolDir
         }
         std::this_thread::sleep_for(kPollInterval);
     }
-    outcome.wallNs = std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count();
+    outcome.wallNs =
+        std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count();
     spools.readAll(sink);
     report(double(outcome.wallNs) / 1e9);
     return outcome;
@@ -174,8 +180,9 @@ ProgramOutcome runProgram(ChildSpec spec, SpoolDirectory& spools, const SpoolDir
 // Notes on how each process's spool ended.
 void addProcessNotes(const SpoolDirectory& spools, std::string_view pass, trace::Run& run) {
     for (const auto& p : spools.processes()) {
-        const std::string who = std::string(pass) + "process " +
-                                (p->begin ? std::to_string(p->begin->pid) : p->path.filename().string());
+        const std::string who =
+            std::string(pass) + "process " +
+            (p->begin ? std::to_string(p->begin->pid) : p->path.filename().string());
         if (!p->readError.empty()) {
             run.notes.push_back(who + ": its spool could not be read: " + p->readError);
         }
@@ -184,15 +191,18 @@ void addProcessNotes(const SpoolDirectory& spools, std::string_view pass, trace:
                                 "); records after that point are lost");
         } else if (p->decoder.pendingBytes() > 0) {
             run.notes.push_back(who + ": the last " + std::to_string(p->decoder.pendingBytes()) +
-                                " bytes of its spool are an incomplete frame (written as it died) and were ignored");
+                                " bytes of its spool are an incomplete frame (written as it died) "
+                                "and were ignored");
         }
         if (!p->begin) {
             continue;
         }
         if (!p->end) {
-            run.notes.push_back(who + " ended without a final flush (os._exit, SIGKILL, exec or a crash): "
-                                      "records of its last " +
-                                std::to_string(p->begin->flushPeriodMs) + " ms or so may be missing");
+            run.notes.push_back(
+                who +
+                " ended without a final flush (os._exit, SIGKILL, exec or a crash): "
+                "records of its last " +
+                std::to_string(p->begin->flushPeriodMs) + " ms or so may be missing");
         } else if (p->end->reason == EndReason::Signal) {
             run.notes.push_back(who + " was ended by " + signalName(p->end->signal) +
                                 "; its records were flushed on the way out");
@@ -208,7 +218,8 @@ struct Conversion {
 
 // Devices found on this machine (the recorder's view; the same machine the program ran on).
 std::vector<device::DeviceSpec> detectedDevices() {
-    return backend::gpuBackendBuilt() ? backend::detectDevices().devices : std::vector<device::DeviceSpec>{};
+    return backend::gpuBackendBuilt() ? backend::detectDevices().devices
+                                      : std::vector<device::DeviceSpec>{};
 }
 
 void finishRun(Conversion& c, const SpoolDirectory& tracePass, const SpoolDirectory* countingPass,
@@ -232,14 +243,15 @@ void finishRun(Conversion& c, const SpoolDirectory& tracePass, const SpoolDirect
     if (processes == 0) {
         run.notes.push_back("the program never initialised CUDA: no GPU activity was recorded");
     } else if (processes > 1) {
-        run.notes.push_back(std::to_string(processes) + " processes of the program used CUDA; their activities "
-                                                        "share this run");
+        run.notes.push_back(std::to_string(processes) +
+                            " processes of the program used CUDA; their activities "
+                            "share this run");
     }
     if (run.droppedRecords > 0) {
         run.notes.push_back("CUPTI dropped " + std::to_string(run.droppedRecords) +
                             " activity records: the timeline is incomplete" +
-                            (refused > 0 ? " (the bounded buffer pool was exhausted " + std::to_string(refused) +
-                                               " times)"
+                            (refused > 0 ? " (the bounded buffer pool was exhausted " +
+                                               std::to_string(refused) + " times)"
                                          : std::string()));
     }
     for (const auto& error : c.builder.errors()) {
@@ -250,7 +262,8 @@ void finishRun(Conversion& c, const SpoolDirectory& tracePass, const SpoolDirect
     }
     if (tally.untimed > 0) {
         run.notes.push_back(std::to_string(tally.untimed) +
-                            " records had no timestamps (work still running when the program ended) and were left out");
+                            " records had no timestamps (work still running when the program "
+                            "ended) and were left out");
     }
     if (tally.invalid > 0) {
         run.notes.push_back(std::to_string(tally.invalid) + " malformed records were left out");
@@ -285,18 +298,21 @@ void finishRun(Conversion& c, const SpoolDirectory& tracePass, const SpoolDirect
         if (id < detected.size()) {
             // The program ran here: CUDA device `id` of this machine is the one it used, unless
             // its environment reordered the devices (CUDA_VISIBLE_DEVICES).
-            run.notes.push_back("device " + std::to_string(id) + ", " + detected[id].name +
-                                ": CUPTI gave no device record; figures from this machine's CUDA device " +
-                                std::to_string(id));
+            run.notes.push_back(
+                "device " + std::to_string(id) + ", " + detected[id].name +
+                ": CUPTI gave no device record; figures from this machine's CUDA device " +
+                std::to_string(id));
             devices.emplace(id, detected[id]);
         } else {
-            run.notes.push_back("device " + std::to_string(id) + ": CUPTI gave no device record; its " +
-                                std::to_string(count) + " kernels have no theoretical occupancy");
+            run.notes.push_back("device " + std::to_string(id) +
+                                ": CUPTI gave no device record; its " + std::to_string(count) +
+                                " kernels have no theoretical occupancy");
         }
     }
     if (!kernelsPerDevice.empty()) {
-        const auto most = std::max_element(kernelsPerDevice.begin(), kernelsPerDevice.end(),
-                                           [](const auto& a, const auto& b) { return a.second < b.second; });
+        const auto most =
+            std::max_element(kernelsPerDevice.begin(), kernelsPerDevice.end(),
+                             [](const auto& a, const auto& b) { return a.second < b.second; });
         if (auto it = devices.find(most->first); it != devices.end()) {
             run.device = it->second;
         }
@@ -314,7 +330,8 @@ void finishRun(Conversion& c, const SpoolDirectory& tracePass, const SpoolDirect
 
     const auto occupancy = applyTheoreticalOccupancy(run, kernels, devices);
     if (occupancy.failed > 0 && !occupancy.firstFailure.empty()) {
-        run.notes.push_back("theoretical occupancy is missing for " + std::to_string(occupancy.failed) +
+        run.notes.push_back("theoretical occupancy is missing for " +
+                            std::to_string(occupancy.failed) +
                             " kernels: " + occupancy.firstFailure);
     }
 
@@ -324,13 +341,15 @@ void finishRun(Conversion& c, const SpoolDirectory& tracePass, const SpoolDirect
             run.notes.push_back("counting run: " + message);
         }
         if (!c.counters->countersUnavailable()) {
-            run.notes.push_back("achieved occupancy: from a second run of the program with CUPTI's Range Profiler "
-                                "(kernel replay), joined to this run's kernels by launch order; " +
-                                std::to_string(joined.joined) + " of " + std::to_string(joined.traced) +
-                                " kernels measured");
+            run.notes.push_back(
+                "achieved occupancy: from a second run of the program with CUPTI's Range Profiler "
+                "(kernel replay), joined to this run's kernels by launch order; " +
+                std::to_string(joined.joined) + " of " + std::to_string(joined.traced) +
+                " kernels measured");
         } else {
-            run.notes.push_back("achieved occupancy unavailable (see the counting run's note); theoretical "
-                                "occupancy only");
+            run.notes.push_back(
+                "achieved occupancy unavailable (see the counting run's note); theoretical "
+                "occupancy only");
         }
         if (!joined.mismatch.empty()) {
             run.notes.push_back("the counting run differs from the traced run: " + joined.mismatch +
@@ -339,8 +358,9 @@ void finishRun(Conversion& c, const SpoolDirectory& tracePass, const SpoolDirect
         addProcessNotes(*countingPass, "counting run: ", run);
     }
 
-    std::stable_sort(run.activities.begin(), run.activities.end(),
-                     [](const trace::Activity& a, const trace::Activity& b) { return a.startNs < b.startNs; });
+    std::stable_sort(
+        run.activities.begin(), run.activities.end(),
+        [](const trace::Activity& a, const trace::Activity& b) { return a.startNs < b.startNs; });
 }
 
 } // namespace
@@ -351,8 +371,10 @@ std::string shellQuote(const std::vector<std::string>& command) {
         if (!out.empty()) {
             out += ' ';
         }
-        const bool plain = !arg.empty() && arg.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                                                 "0123456789@%_+=:,./-") == std::string::npos;
+        const bool plain =
+            !arg.empty() &&
+            arg.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                  "0123456789@%_+=:,./-") == std::string::npos;
         if (plain) {
             out += arg;
             continue;
@@ -377,8 +399,8 @@ Result<std::filesystem::path> findInjectionLibrary() {
         if (std::filesystem::exists(explicitPath)) {
             return std::filesystem::absolute(explicitPath);
         }
-        return fail(Error::Code::Unsupported,
-                    std::string("SLICESCOPE_INJECTION_LIBRARY names ") + explicitPath + ", which does not exist");
+        return fail(Error::Code::Unsupported, std::string("SLICESCOPE_INJECTION_LIBRARY names ") +
+                                                  explicitPath + ", which does not exist");
     }
     std::error_code ec;
     const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
@@ -397,7 +419,8 @@ Result<std::filesystem::path> findInjectionLibrary() {
         list += (list.empty() ? "" : ", ") + t.string();
     }
     return fail(Error::Code::Unsupported,
-                std::string("the CUPTI injection library ") + kName + " was not found (looked for " + list +
+                std::string("the CUPTI injection library ") + kName +
+                    " was not found (looked for " + list +
                     "); it is built with the CUDA backend (a build with the CUDA toolkit)");
 }
 
@@ -422,8 +445,9 @@ Result<Recording> recordProgram(const RecordRequest& request, const RecordCallba
     if (request.flushPeriodMs < 1 || request.flushPeriodMs > 60'000) {
         return fail(Error::Code::InvalidArgument, "the flush period must be from 1 to 60000 ms");
     }
-    auto library = request.injectionLibrary.empty() ? findInjectionLibrary()
-                                                    : Result<std::filesystem::path>(request.injectionLibrary);
+    auto library = request.injectionLibrary.empty()
+                       ? findInjectionLibrary()
+                       : Result<std::filesystem::path>(request.injectionLibrary);
     if (!library) {
         return tl::unexpected(library.error());
     }
@@ -443,7 +467,8 @@ Result<Recording> recordProgram(const RecordRequest& request, const RecordCallba
     for (const auto& dir : {traceDir, countersDir}) {
         std::filesystem::create_directories(dir, ec);
         if (ec) {
-            return fail(Error::Code::Io, "cannot create the spool directory " + dir.string() + ": " + ec.message());
+            return fail(Error::Code::Io,
+                        "cannot create the spool directory " + dir.string() + ": " + ec.message());
         }
     }
 
@@ -495,7 +520,8 @@ Result<Recording> recordProgram(const RecordRequest& request, const RecordCallba
         counting.environment = childEnvironment(request, *library, countersDir, true);
         counting.silent = true;
         const auto counted = runProgram(
-            counting, *countingPass, [&](ProcessSpool& p, const Frame& f) { c.counters->add(p, f); }, callbacks,
+            counting, *countingPass,
+            [&](ProcessSpool& p, const Frame& f) { c.counters->add(p, f); }, callbacks,
             [&](double s) { report("counters", s, *countingPass); });
         if (counted.failure) {
             countingNote = "the counting run could not start: " + counted.failure->message;
@@ -519,11 +545,12 @@ Result<Recording> recordProgram(const RecordRequest& request, const RecordCallba
         c.run.notes.push_back(countingNote);
     }
     if (recording.signal) {
-        c.run.notes.push_back("the program was killed by " + signalName(*recording.signal) + " (exit status " +
-                              std::to_string(recording.exitStatus) + ")");
+        c.run.notes.push_back("the program was killed by " + signalName(*recording.signal) +
+                              " (exit status " + std::to_string(recording.exitStatus) + ")");
     }
     if (recording.cancelled) {
-        c.run.notes.push_back("recording cancelled: the program was stopped before it ended on its own");
+        c.run.notes.push_back(
+            "recording cancelled: the program was stopped before it ended on its own");
     }
     recording.run = std::move(c.run);
     return recording;

@@ -1,32 +1,15 @@
 #include "runbuilder.h"
 
+#include "spool/spoolconversion.h"
+
 #include <algorithm>
 #include <tuple>
 
 namespace slicescope::record {
 
 bool launchedBefore(const KernelLaunch& a, const KernelLaunch& b) {
-    return std::tie(a.process, a.correlationId, a.gridId) < std::tie(b.process, b.correlationId, b.gridId);
-}
-
-trace::Activity toActivity(const ActivityFrame& f, std::uint32_t nameId) {
-    trace::Activity a;
-    a.kind = trace::ActivityKind(f.kind);
-    a.srcKind = trace::MemoryKind(f.srcKind);
-    a.dstKind = trace::MemoryKind(f.dstKind);
-    a.nameId = nameId;
-    a.startNs = f.startNs;
-    a.endNs = f.endNs;
-    a.bytes = f.bytes;
-    a.grid = {f.grid[0], f.grid[1], f.grid[2]};
-    a.block = {f.block[0], f.block[1], f.block[2]};
-    a.correlationId = f.correlationId;
-    a.stream = f.stream;
-    a.threadId = f.threadId;
-    a.staticSharedBytes = f.staticSharedBytes;
-    a.dynamicSharedBytes = f.dynamicSharedBytes;
-    a.registersPerThread = f.registersPerThread;
-    return a;
+    return std::tie(a.process, a.correlationId, a.gridId) <
+           std::tie(b.process, b.correlationId, b.gridId);
 }
 
 RunBuilder::RunBuilder(trace::Run& run) : run_(run), names_(run) {}
@@ -51,7 +34,8 @@ void RunBuilder::add(ProcessSpool& process, const Frame& frame) {
     }
     case FrameType::Activity: {
         const ActivityFrame& f = frame.activity;
-        if (f.kind > std::uint8_t(trace::ActivityKind::Overhead) || f.srcKind > std::uint8_t(trace::MemoryKind::Managed) ||
+        if (f.kind > std::uint8_t(trace::ActivityKind::Overhead) ||
+            f.srcKind > std::uint8_t(trace::MemoryKind::Managed) ||
             f.dstKind > std::uint8_t(trace::MemoryKind::Managed)) {
             ++tally_.invalid;
             break;
@@ -84,21 +68,28 @@ void RunBuilder::add(ProcessSpool& process, const Frame& frame) {
         run_.activities.push_back(toActivity(f, nameId));
         break;
     }
-    case FrameType::Device: devices_.emplace(frame.device.deviceId, frame.device); break;
+    case FrameType::Device:
+        devices_.emplace(frame.device.deviceId, frame.device);
+        break;
     case FrameType::Message:
         switch (frame.message.severity) {
-        case MessageSeverity::Error: addOnce(errors_, frame.message.text); break;
+        case MessageSeverity::Error:
+            addOnce(errors_, frame.message.text);
+            break;
         case MessageSeverity::CountersUnavailable:
             countersUnavailable_ = true;
             addOnce(notes_, frame.message.text);
             break;
-        case MessageSeverity::Note: addOnce(notes_, frame.message.text); break;
+        case MessageSeverity::Note:
+            addOnce(notes_, frame.message.text);
+            break;
         }
         break;
     case FrameType::Begin:
     case FrameType::Stats:
     case FrameType::Range:
-    case FrameType::End: break;
+    case FrameType::End:
+        break;
     }
 }
 

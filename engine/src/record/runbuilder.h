@@ -4,14 +4,14 @@
 // interned once into the run, the devices CUPTI described, what each process reported (errors,
 // dropped records, how it ended), and the kernels in launch order for the occupancy steps.
 
+#include "slicescope/trace/trace.h"
+#include "spooldirectory.h"
+
 #include <cstdint>
 #include <map>
 #include <string>
 #include <unordered_map>
 #include <vector>
-
-#include "slicescope/trace/trace.h"
-#include "spooldirectory.h"
 
 namespace slicescope::record {
 
@@ -66,8 +66,5 @@ class RunBuilder {
     std::vector<std::string> notes_;
     bool countersUnavailable_ = false;
 };
-
-// The name of a frame's activity in the spool's own table (for readers without a run).
-trace::Activity toActivity(const ActivityFrame& frame, std::uint32_t nameId);
 
 } // namespace slicescope::record

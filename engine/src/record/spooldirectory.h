@@ -5,6 +5,9 @@
 // ones appearing) and once more after it has ended; each poll hands over the frames that have
 // become complete since the last one.
 
+#include "slicescope/core/result.h"
+#include "spool/spoolformat.h"
+
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -12,9 +15,6 @@
 #include <optional>
 #include <string>
 #include <vector>
-
-#include "slicescope/core/result.h"
-#include "spoolformat.h"
 
 namespace slicescope::record {
 
@@ -44,7 +44,8 @@ class SpoolDirectory {
     const std::filesystem::path& directory() const { return directory_; }
 
   private:
-    bool readSome(ProcessSpool& process, const Sink& sink, std::uint64_t maxBytes); // true: more to read
+    bool readSome(ProcessSpool& process, const Sink& sink,
+                  std::uint64_t maxBytes); // true: more to read
     std::filesystem::path directory_;
     std::vector<std::unique_ptr<ProcessSpool>> processes_;
 };

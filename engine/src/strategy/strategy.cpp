@@ -8,7 +8,8 @@ namespace slicescope::strategy {
 
 namespace {
 
-constexpr std::uint64_t kItemsPerThread = 2; // grid-stride steps of each elementwise-broadcast thread
+constexpr std::uint64_t kItemsPerThread =
+    2; // grid-stride steps of each elementwise-broadcast thread
 
 using problem::Problem;
 
@@ -39,22 +40,32 @@ constexpr std::array<StrategyInfo, 9> kStrategies{{
      Target::Cpu},
 }};
 
-std::uint64_t ceilDiv(std::uint64_t a, std::uint64_t b) { return a / b + (a % b != 0); }
+std::uint64_t ceilDiv(std::uint64_t a, std::uint64_t b) {
+    return a / b + (a % b != 0);
+}
 
 } // namespace
 
-std::span<const StrategyInfo> allStrategies() { return kStrategies; }
+std::span<const StrategyInfo> allStrategies() {
+    return kStrategies;
+}
 
 const StrategyInfo& info(StrategyId id) {
     return *std::find_if(kStrategies.begin(), kStrategies.end(),
                          [id](const StrategyInfo& s) { return s.id == id; });
 }
 
-std::string_view toString(StrategyId id) { return info(id).name; }
+std::string_view toString(StrategyId id) {
+    return info(id).name;
+}
 
-std::string_view toString(Layout layout) { return layout == Layout::RCN ? "rcn" : "crn"; }
+std::string_view toString(Layout layout) {
+    return layout == Layout::RCN ? "rcn" : "crn";
+}
 
-bool isGpu(StrategyId id) { return info(id).target == Target::Gpu; }
+bool isGpu(StrategyId id) {
+    return info(id).target == Target::Gpu;
+}
 
 Result<StrategyId> parseStrategy(std::string_view name) {
     for (const auto& s : kStrategies) {
@@ -105,15 +116,24 @@ Result<std::vector<StrategyId>> parseStrategyList(std::string_view list) {
 Decomposition decompose(StrategyId id, const Problem& p) {
     const auto& s = p.shape;
     switch (id) {
-    case StrategyId::OneWorker: return {1, p.elements(), Layout::RCN};
-    case StrategyId::SliceOuter: return {s.r, s.c * s.n, Layout::RCN};
-    case StrategyId::SliceMiddle: return {s.c, s.r * s.n, Layout::CRN};
-    case StrategyId::SliceMiddleStrided: return {s.c, s.r * s.n, Layout::RCN};
-    case StrategyId::Slice2d: return {s.r * s.c, s.n, Layout::RCN};
-    case StrategyId::ElementwiseMaterialized: return {p.elements(), 1, Layout::RCN};
-    case StrategyId::ElementwiseBroadcast: return {p.elements(), 1, Layout::RCN};
-    case StrategyId::CpuSerial: return {1, p.elements(), Layout::RCN};
-    case StrategyId::CpuParallel: return {s.r, s.c * s.n, Layout::RCN};
+    case StrategyId::OneWorker:
+        return {1, p.elements(), Layout::RCN};
+    case StrategyId::SliceOuter:
+        return {s.r, s.c * s.n, Layout::RCN};
+    case StrategyId::SliceMiddle:
+        return {s.c, s.r * s.n, Layout::CRN};
+    case StrategyId::SliceMiddleStrided:
+        return {s.c, s.r * s.n, Layout::RCN};
+    case StrategyId::Slice2d:
+        return {s.r * s.c, s.n, Layout::RCN};
+    case StrategyId::ElementwiseMaterialized:
+        return {p.elements(), 1, Layout::RCN};
+    case StrategyId::ElementwiseBroadcast:
+        return {p.elements(), 1, Layout::RCN};
+    case StrategyId::CpuSerial:
+        return {1, p.elements(), Layout::RCN};
+    case StrategyId::CpuParallel:
+        return {s.r, s.c * s.n, Layout::RCN};
     }
     return {};
 }
@@ -137,9 +157,12 @@ Result<BlockOption> parseBlockOption(std::string_view text) {
 
 std::string toString(const BlockOption& option) {
     switch (option.mode) {
-    case BlockOption::Mode::Numba: return "numba";
-    case BlockOption::Mode::NumbaCuda: return "numba-cuda";
-    case BlockOption::Mode::Explicit: return std::to_string(option.threads);
+    case BlockOption::Mode::Numba:
+        return "numba";
+    case BlockOption::Mode::NumbaCuda:
+        return "numba-cuda";
+    case BlockOption::Mode::Explicit:
+        return std::to_string(option.threads);
     }
     return {};
 }
@@ -152,14 +175,21 @@ Result<LaunchGeometry> launchGeometry(StrategyId id, const Problem& problem,
     }
     std::uint32_t threads = 0;
     switch (block.mode) {
-    case BlockOption::Mode::Numba: threads = kNumbaBlockThreads; break;
-    case BlockOption::Mode::NumbaCuda: threads = limits.kernelMaxThreadsPerBlock; break;
-    case BlockOption::Mode::Explicit: threads = block.threads; break;
+    case BlockOption::Mode::Numba:
+        threads = kNumbaBlockThreads;
+        break;
+    case BlockOption::Mode::NumbaCuda:
+        threads = limits.kernelMaxThreadsPerBlock;
+        break;
+    case BlockOption::Mode::Explicit:
+        threads = block.threads;
+        break;
     }
     if (threads < 1 || threads > limits.kernelMaxThreadsPerBlock) {
-        return fail(Error::Code::OutOfRange,
-                    "a block of " + std::to_string(threads) + " threads is more than the kernel allows (" +
-                        std::to_string(limits.kernelMaxThreadsPerBlock) + ")");
+        return fail(Error::Code::OutOfRange, "a block of " + std::to_string(threads) +
+                                                 " threads is more than the kernel allows (" +
+                                                 std::to_string(limits.kernelMaxThreadsPerBlock) +
+                                                 ")");
     }
 
     LaunchGeometry g;
@@ -178,12 +208,13 @@ Result<LaunchGeometry> launchGeometry(StrategyId id, const Problem& problem,
     }
 
     // The grid-stride kernel gets a thread per two items. On a 2 GB problem on the H200
-    // (`slicescope-bench-gpu --grid-sweep`, docs/performance.md) a grid of one resident wave reached
-    // 0.93 of a device-to-device copy at every block size; a thread per item 0.99 with 128 threads
-    // but 0.80 with numba's 64, where blocks end too fast to be replaced; a thread per two items
-    // 0.97-1.01 from 64 to 1024.
-    std::uint64_t blocks = ceilDiv(threadsNeeded, g.gridStride ? std::uint64_t(threads) * kItemsPerThread
-                                                               : std::uint64_t(threads));
+    // (`slicescope-bench-gpu --grid-sweep`, docs/performance.md) a grid of one resident wave
+    // reached 0.93 of a device-to-device copy at every block size; a thread per item 0.99 with 128
+    // threads but 0.80 with numba's 64, where blocks end too fast to be replaced; a thread per two
+    // items 0.97-1.01 from 64 to 1024.
+    std::uint64_t blocks =
+        ceilDiv(threadsNeeded,
+                g.gridStride ? std::uint64_t(threads) * kItemsPerThread : std::uint64_t(threads));
     if (g.gridStride) {
         blocks = std::min<std::uint64_t>(blocks, limits.maxGridX);
     }
@@ -206,8 +237,9 @@ double threadSlotsBusy(const LaunchGeometry& geometry, std::uint32_t activeBlock
     }
     // At most this many threads are resident at once. Workers go to threads in order, so the
     // idle threads sit at the end of the grid and the resident ones are busy first.
-    const std::uint64_t resident = std::min<std::uint64_t>(
-        geometry.threadsLaunched(), std::uint64_t(activeBlocksPerSm) * smCount * geometry.block.count());
+    const std::uint64_t resident =
+        std::min<std::uint64_t>(geometry.threadsLaunched(), std::uint64_t(activeBlocksPerSm) *
+                                                                smCount * geometry.block.count());
     return std::min(1.0, double(std::min(resident, geometry.busyThreads)) / slots);
 }
 
@@ -263,9 +295,10 @@ Status checkFits(StrategyId id, const Problem& p, std::uint64_t availableHostByt
     const auto f = memoryFootprint(id, p);
     const auto mib = [](std::uint64_t bytes) { return std::to_string(bytes >> 20) + " MiB"; };
     if (f.hostBytes > availableHostBytes) {
-        return fail(Error::Code::InsufficientMemory,
-                    std::string(toString(id)) + " on " + p.describe() + " needs " + mib(f.hostBytes) +
-                        " of host memory; " + mib(availableHostBytes) + " is available");
+        return fail(Error::Code::InsufficientMemory, std::string(toString(id)) + " on " +
+                                                         p.describe() + " needs " +
+                                                         mib(f.hostBytes) + " of host memory; " +
+                                                         mib(availableHostBytes) + " is available");
     }
     if (f.deviceBytes > availableDeviceBytes) {
         return fail(Error::Code::InsufficientMemory,

@@ -12,7 +12,9 @@ bool isGpuRun(const Run& run, const RunSummary& summary) {
     return run.mode != RunMode::MeasuredCpu && summary.hasDeviceWork();
 }
 
-bool isCpuRun(const Run& run) { return run.mode == RunMode::MeasuredCpu; }
+bool isCpuRun(const Run& run) {
+    return run.mode == RunMode::MeasuredCpu;
+}
 
 bool sameProblem(const Run& a, const Run& b) {
     return a.problem && b.problem && *a.problem == *b.problem;
@@ -24,7 +26,7 @@ const SummarizedRun* fastest(const SummarizedRun& subject, std::span<const Summa
                              Accept accept) {
     const SummarizedRun* best = nullptr;
     for (const auto& other : all) {
-        if (other.run == nullptr || other.run == subject.run || !sameProblem(*other.run, *subject.run) ||
+        if (other.run == nullptr || other.run == subject.run || !comparable(subject, other) ||
             !accept(other) || other.summary.perRepetitionNs() <= 0) {
             continue;
         }
@@ -43,34 +45,41 @@ std::string formatRatio(double ratio) {
 
 std::string formatIntensity(double flopPerByte) {
     char text[32];
-    std::snprintf(text, sizeof text, flopPerByte >= 10 ? "%.0f" : flopPerByte >= 1 ? "%.1f" : "%.2g",
+    std::snprintf(text, sizeof text,
+                  flopPerByte >= 10  ? "%.0f"
+                  : flopPerByte >= 1 ? "%.1f"
+                                     : "%.2g",
                   flopPerByte);
     return text;
 }
 
 std::string launchBlocksWords(std::uint64_t blocks, std::uint64_t threadsPerBlock) {
     std::string text = blocks == 1 ? std::string("one block") : formatCount(blocks) + " blocks";
-    return text + " of " + formatCount(threadsPerBlock) + (threadsPerBlock == 1 ? " thread" : " threads");
+    return text + " of " + formatCount(threadsPerBlock) +
+           (threadsPerBlock == 1 ? " thread" : " threads");
 }
 
 std::string gpuVerdict(const SummarizedRun& subject, std::span<const SummarizedRun> all) {
     const Run& run = *subject.run;
     const RunSummary& s = subject.summary;
-    const SummarizedRun* cpu = fastest(subject, all, [](const SummarizedRun& r) { return isCpuRun(*r.run); });
+    const SummarizedRun* cpu =
+        fastest(subject, all, [](const SummarizedRun& r) { return isCpuRun(*r.run); });
     const std::string here = formatDurationNs(s.perRepetitionNs());
     const std::string intensity =
-        run.problem ? formatIntensity(run.problem->arithmeticIntensity()) + " flop/byte" : std::string();
+        run.problem ? formatIntensity(run.problem->arithmeticIntensity()) + " flop/byte"
+                    : std::string();
     std::string text;
     if (s.copyShare() >= 0.5) {
         text = "copies take " + formatPercent(s.copyShare()) + " of the run: ";
         if (cpu && cpu->summary.perRepetitionNs() < s.perRepetitionNs()) {
             text += "at this arithmetic intensity";
             text += intensity.empty() ? std::string() : " (" + intensity + ")";
-            text += " the CPU wins (" + cpu->run->id + " " + formatDurationNs(cpu->summary.perRepetitionNs()) +
-                    " against " + here + " here); raise work per element to see the GPU pull ahead";
+            text += " the CPU wins (" + cpu->displayName() + " " +
+                    formatDurationNs(cpu->summary.perRepetitionNs()) + " against " + here +
+                    " here); raise work per element to see the GPU pull ahead";
         } else if (cpu) {
-            text += "the GPU still beats the CPU (" + here + " against " + cpu->run->id + " " +
-                    formatDurationNs(cpu->summary.perRepetitionNs()) +
+            text += "the GPU still beats the CPU (" + here + " against " + cpu->displayName() +
+                    " " + formatDurationNs(cpu->summary.perRepetitionNs()) +
                     "); pinned memory or fewer copies would widen the gap";
         } else {
             text += "the copies, not the kernel, decide the time";
@@ -87,15 +96,17 @@ std::string gpuVerdict(const SummarizedRun& subject, std::span<const SummarizedR
                     " of the GPU's thread slots do useful work: cut the work into more workers "
                     "(one thread per element is the fix)";
         } else {
-            text += ", with " + formatPercent(busy) + " of the GPU's thread slots doing useful work";
+            text +=
+                ", with " + formatPercent(busy) + " of the GPU's thread slots doing useful work";
         }
     }
     if (cpu && cpu->summary.perRepetitionNs() < s.perRepetitionNs()) {
-        text += "; the CPU is faster (" + cpu->run->id + " " + formatDurationNs(cpu->summary.perRepetitionNs()) +
-                " against " + here + " here)";
+        text += "; the CPU is faster (" + cpu->displayName() + " " +
+                formatDurationNs(cpu->summary.perRepetitionNs()) + " against " + here + " here)";
     } else if (cpu) {
-        text += "; " + formatRatio(double(cpu->summary.perRepetitionNs()) / double(s.perRepetitionNs())) +
-                "x faster than the CPU (" + cpu->run->id + ")";
+        text += "; " +
+                formatRatio(double(cpu->summary.perRepetitionNs()) / double(s.perRepetitionNs())) +
+                "x faster than the CPU (" + cpu->displayName() + ")";
     }
     return text;
 }
@@ -109,16 +120,19 @@ std::string cpuVerdict(const SummarizedRun& subject, std::span<const SummarizedR
     if (gpu) {
         const std::int64_t gpuNs = gpu->summary.perRepetitionNs();
         if (s.perRepetitionNs() <= gpuNs) {
-            text += ", faster than the fastest GPU run (" + gpu->run->id + ", " + formatDurationNs(gpuNs) +
-                    " with its copies" + (gpu->run->mode == RunMode::Modelled ? ", modelled" : "") +
+            text += ", faster than the fastest GPU run (" + gpu->displayName() + ", " +
+                    formatDurationNs(gpuNs) + " with its copies" +
+                    (gpu->run->mode == RunMode::Modelled ? ", modelled" : "") +
                     "): the data moves more than it is worked on";
         } else if (double(s.perRepetitionNs()) < 1.1 * double(gpuNs)) {
-            text += ", about as fast as the fastest GPU run (" + gpu->run->id + ", " + formatDurationNs(gpuNs) +
-                    " with its copies" + (gpu->run->mode == RunMode::Modelled ? ", modelled" : "") + ")";
+            text += ", about as fast as the fastest GPU run (" + gpu->displayName() + ", " +
+                    formatDurationNs(gpuNs) + " with its copies" +
+                    (gpu->run->mode == RunMode::Modelled ? ", modelled" : "") + ")";
         } else {
             text += ", " + formatRatio(double(s.perRepetitionNs()) / double(gpuNs)) +
-                    "x slower than the fastest GPU run (" + gpu->run->id + ", " + formatDurationNs(gpuNs) +
-                    " with its copies" + (gpu->run->mode == RunMode::Modelled ? ", modelled" : "") + ")";
+                    "x slower than the fastest GPU run (" + gpu->displayName() + ", " +
+                    formatDurationNs(gpuNs) + " with its copies" +
+                    (gpu->run->mode == RunMode::Modelled ? ", modelled" : "") + ")";
         }
     } else {
         text += "; run GPU strategies of the same problem to compare";
@@ -182,21 +196,47 @@ RunSummary summarize(const Run& run) {
             s.kernelNs += d;
             ++s.kernelCount;
             break;
-        case ActivityKind::Memset: s.memsetNs += d; break;
-        case ActivityKind::Api: s.apiNs += d; break;
+        case ActivityKind::Memset:
+            s.memsetNs += d;
+            break;
+        case ActivityKind::Api:
+            s.apiNs += d;
+            break;
         case ActivityKind::Host:
             // The CPU backend names its compute spans "compute" (thread 0) and
             // "compute: thread k" (worker threads, which overlap thread 0's span).
-            if (a.threadId == 0 && run.name(a).starts_with("compute")) {
-                s.hostComputeNs += d;
+            if (a.threadId == 0) {
+                const std::string_view name = run.name(a);
+                if (name.starts_with("compute")) {
+                    s.hostComputeNs += d;
+                } else if (name.starts_with("layout") || name.starts_with("materialize")) {
+                    // The GPU backend's transposes ("layout: discount to C x R x N") and
+                    // expanded inputs ("materialize multBy to R x C x N").
+                    s.hostLayoutNs += d;
+                }
             }
             break;
         case ActivityKind::Sync:
-        case ActivityKind::Overhead: break;
+        case ActivityKind::Overhead:
+            break;
         }
     }
     s.spanNs = any ? last - first : 0;
     return s;
+}
+
+std::string hostOf(const Run& run) {
+    return run.mode == RunMode::MeasuredCpu ? run.device.name : std::string();
+}
+
+bool comparable(const SummarizedRun& a, const SummarizedRun& b) {
+    if (a.run == nullptr || b.run == nullptr || !sameProblem(*a.run, *b.run) ||
+        a.batch != b.batch) {
+        return false;
+    }
+    const std::string hostA = hostOf(*a.run);
+    const std::string hostB = hostOf(*b.run);
+    return hostA.empty() || hostB.empty() || hostA == hostB;
 }
 
 std::string verdict(const SummarizedRun& subject, std::span<const SummarizedRun> all) {
@@ -208,7 +248,8 @@ std::string verdict(const SummarizedRun& subject, std::span<const SummarizedRun>
     if (run.verification && !run.verification->passed) {
         char error[64];
         std::snprintf(error, sizeof error, "%.3g", run.verification->maxAbsError);
-        text = "the output is WRONG (largest error " + std::string(error) + "): do not trust these times; ";
+        text = "the output is WRONG (largest error " + std::string(error) +
+               "): do not trust these times; ";
     }
     if (isGpuRun(run, subject.summary)) {
         text += gpuVerdict(subject, all);
@@ -217,10 +258,12 @@ std::string verdict(const SummarizedRun& subject, std::span<const SummarizedRun>
     } else if (run.activities.empty()) {
         text += "no activities were recorded";
     } else {
-        text += "no copies or kernels were recorded; the host took " + formatDurationNs(subject.summary.spanNs);
+        text += "no copies or kernels were recorded; the host took " +
+                formatDurationNs(subject.summary.spanNs);
     }
     if (run.mode == RunMode::Modelled) {
-        text = "modelled for " + (run.device.name.empty() ? std::string("a GPU") : run.device.name) + ": " + text;
+        text = "modelled for " +
+               (run.device.name.empty() ? std::string("a GPU") : run.device.name) + ": " + text;
     }
     return text;
 }
@@ -245,7 +288,8 @@ std::string describeLaunch(const Run& run) {
         const std::uint64_t used = std::min<std::uint64_t>(blocks, sms);
         const std::uint64_t idle = sms - used;
         text += "; ";
-        text += idle == 0 ? "no SM idle" : formatCount(idle) + " of " + formatCount(sms) + " SMs idle";
+        text +=
+            idle == 0 ? "no SM idle" : formatCount(idle) + " of " + formatCount(sms) + " SMs idle";
     }
     return text;
 }
@@ -256,7 +300,11 @@ std::string formatDurationNs(std::int64_t ns) {
     char text[48];
     auto three = [&text](double value, const char* unit) {
         const double m = std::fabs(value);
-        std::snprintf(text, sizeof text, m >= 100 ? "%.0f %s" : m >= 10 ? "%.1f %s" : "%.2f %s", value, unit);
+        std::snprintf(text, sizeof text,
+                      m >= 100  ? "%.0f %s"
+                      : m >= 10 ? "%.1f %s"
+                                : "%.2f %s",
+                      value, unit);
     };
     if (a < 1e3) {
         std::snprintf(text, sizeof text, "%lld ns", static_cast<long long>(ns));

@@ -1,7 +1,11 @@
 #include "sweepjson.h"
 
+#include "slicescope/trace/tracelimits.h"
+
 #include <cmath>
+#include <cstdio>
 #include <limits>
+#include <string_view>
 
 namespace slicescope::trace {
 
@@ -23,6 +27,10 @@ Result<std::string> valueFromJson(const nlohmann::json& value, const std::string
         return std::to_string(value.get<std::uint64_t>());
     }
     if (value.is_string()) {
+        if (value.get_ref<const std::string&>().size() > kMaxShortTextBytes) {
+            return tl::unexpected(
+                bad(what + " is longer than " + std::to_string(kMaxShortTextBytes) + " bytes"));
+        }
         return value.get<std::string>();
     }
     return tl::unexpected(bad(what + " must be a non-negative integer or a string"));
@@ -39,17 +47,24 @@ Result<std::string> text(const nlohmann::json& object, const char* key, bool req
     if (!it->is_string()) {
         return tl::unexpected(bad(std::string("\"") + key + "\" must be a string"));
     }
+    if (it->get_ref<const std::string&>().size() > kMaxShortTextBytes) {
+        return tl::unexpected(bad(std::string("\"") + key + "\" is longer than " +
+                                  std::to_string(kMaxShortTextBytes) + " bytes"));
+    }
     return it->get<std::string>();
 }
 
-// A figure that is absent is 0; one present must be a finite number >= 0 (null reads as 0).
-Result<double> figure(const nlohmann::json& object, const char* key) {
+// A figure that is absent is 0; one present must be a number from 0 to limit (null reads as 0).
+Result<double> figure(const nlohmann::json& object, const char* key, double limit) {
     const auto it = object.find(key);
     if (it == object.end() || it->is_null()) {
         return 0.0;
     }
-    if (!it->is_number() || !std::isfinite(it->get<double>()) || it->get<double>() < 0) {
-        return tl::unexpected(bad(std::string("\"") + key + "\" must be a finite number >= 0"));
+    if (!it->is_number() || !(it->get<double>() >= 0 && it->get<double>() <= limit)) {
+        char bound[32];
+        std::snprintf(bound, sizeof bound, "%.0f", limit);
+        return tl::unexpected(
+            bad(std::string("\"") + key + "\" must be a number from 0 to " + bound));
     }
     return it->get<double>();
 }
@@ -108,15 +123,20 @@ Result<Ceilings> ceilingsFromJson(const nlohmann::json& object) {
         return tl::unexpected(bad("\"ceilings\" must be an object"));
     }
     Ceilings c;
-    const std::pair<const char*, double*> figures[] = {{"dram_gbps", &c.dramGBps},
-                                                       {"pinned_htod_gbps", &c.pinnedHtoDGBps},
-                                                       {"pinned_dtoh_gbps", &c.pinnedDtoHGBps},
-                                                       {"pageable_htod_gbps", &c.pageableHtoDGBps},
-                                                       {"pageable_dtoh_gbps", &c.pageableDtoHGBps},
-                                                       {"fp64_gflops", &c.fp64Gflops},
-                                                       {"fp32_gflops", &c.fp32Gflops}};
-    for (const auto& [key, target] : figures) {
-        auto value = figure(object, key);
+    struct Figure {
+        const char* key;
+        double* target;
+        double limit;
+    };
+    const Figure figures[] = {{"dram_gbps", &c.dramGBps, kMaxBandwidthGBps},
+                              {"pinned_htod_gbps", &c.pinnedHtoDGBps, kMaxBandwidthGBps},
+                              {"pinned_dtoh_gbps", &c.pinnedDtoHGBps, kMaxBandwidthGBps},
+                              {"pageable_htod_gbps", &c.pageableHtoDGBps, kMaxBandwidthGBps},
+                              {"pageable_dtoh_gbps", &c.pageableDtoHGBps, kMaxBandwidthGBps},
+                              {"fp64_gflops", &c.fp64Gflops, kMaxGflops},
+                              {"fp32_gflops", &c.fp32Gflops, kMaxGflops}};
+    for (const auto& [key, target, limit] : figures) {
+        auto value = figure(object, key, limit);
         if (!value) {
             return tl::unexpected(bad("\"ceilings\": " + value.error().message));
         }
@@ -163,6 +183,10 @@ Result<std::vector<Sweep>> sweepsFromJson(const nlohmann::json& array) {
     if (!array.is_array()) {
         return tl::unexpected(bad("\"sweeps\" must be an array"));
     }
+    if (array.size() > kMaxSweeps) {
+        return tl::unexpected(bad("\"sweeps\" has " + std::to_string(array.size()) +
+                                  " sweeps, more than " + std::to_string(kMaxSweeps)));
+    }
     std::vector<Sweep> sweeps;
     for (std::size_t i = 0; i < array.size(); ++i) {
         const auto& object = array[i];
@@ -186,6 +210,7 @@ Result<std::vector<Sweep>> sweepsFromJson(const nlohmann::json& array) {
         if (!metric->empty()) {
             sweep.metric = *metric;
         }
+        // Crossovers: at most one between two neighbouring values.
         const auto list = [&](const char* key, auto&& each) -> Status {
             const auto it = object.find(key);
             if (it == object.end()) {
@@ -193,6 +218,13 @@ Result<std::vector<Sweep>> sweepsFromJson(const nlohmann::json& array) {
             }
             if (!it->is_array()) {
                 return fail(Error::Code::Parse, where + "\"" + key + "\" must be an array");
+            }
+            const std::size_t limit =
+                std::string_view(key) == "strategies" ? kMaxSweepStrategies : kMaxSweepValues;
+            if (it->size() > limit) {
+                return fail(Error::Code::Parse, where + "\"" + key + "\" has " +
+                                                    std::to_string(it->size()) +
+                                                    " items, more than " + std::to_string(limit));
             }
             for (const auto& item : *it) {
                 if (auto done = each(item); !done) {

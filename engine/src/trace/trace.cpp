@@ -20,8 +20,8 @@ Result<Enum> parseName(const std::array<std::pair<Enum, std::string_view>, N>& n
     for (const auto& [value, name] : names) {
         known += (known.empty() ? "" : ", ") + std::string(name);
     }
-    return fail(Error::Code::Parse,
-                "unknown " + std::string(what) + " '" + std::string(text) + "' (known: " + known + ")");
+    return fail(Error::Code::Parse, "unknown " + std::string(what) + " '" + std::string(text) +
+                                        "' (known: " + known + ")");
 }
 
 template <typename Enum, std::size_t N>
@@ -65,15 +65,23 @@ constexpr std::array<std::pair<MemoryKind, std::string_view>, 6> kMemoryKinds{{
 
 } // namespace
 
-std::string_view toString(RunMode mode) { return nameOf(kRunModes, mode); }
-Result<RunMode> parseRunMode(std::string_view text) { return parseName(kRunModes, text, "run mode"); }
+std::string_view toString(RunMode mode) {
+    return nameOf(kRunModes, mode);
+}
+Result<RunMode> parseRunMode(std::string_view text) {
+    return parseName(kRunModes, text, "run mode");
+}
 
-std::string_view toString(ActivityKind kind) { return nameOf(kActivityKinds, kind); }
+std::string_view toString(ActivityKind kind) {
+    return nameOf(kActivityKinds, kind);
+}
 Result<ActivityKind> parseActivityKind(std::string_view text) {
     return parseName(kActivityKinds, text, "activity kind");
 }
 
-std::string_view toString(MemoryKind kind) { return nameOf(kMemoryKinds, kind); }
+std::string_view toString(MemoryKind kind) {
+    return nameOf(kMemoryKinds, kind);
+}
 Result<MemoryKind> parseMemoryKind(std::string_view text) {
     return parseName(kMemoryKinds, text, "memory kind");
 }
@@ -108,8 +116,9 @@ std::int64_t Run::beginNs() const {
     if (activities.empty()) {
         return 0;
     }
-    return std::min_element(activities.begin(), activities.end(),
-                            [](const Activity& a, const Activity& b) { return a.startNs < b.startNs; })
+    return std::min_element(
+               activities.begin(), activities.end(),
+               [](const Activity& a, const Activity& b) { return a.startNs < b.startNs; })
         ->startNs;
 }
 

@@ -3,9 +3,11 @@
 #include "slicescope/trace/tracejson.h"
 
 #include "slicescope/trace/atomicfile.h"
+#include "slicescope/trace/tracelimits.h"
 #include "tracereader.h"
 #include "tracewriter.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -16,11 +18,35 @@ namespace slicescope::trace {
 
 namespace {
 
+// What a file that is not a regular file is, for the message that refuses it.
+const char* fileKind(mode_t mode) {
+    if (S_ISDIR(mode)) {
+        return "a folder";
+    }
+    if (S_ISFIFO(mode)) {
+        return "a FIFO (named pipe)";
+    }
+    if (S_ISCHR(mode)) {
+        return "a character device";
+    }
+    if (S_ISBLK(mode)) {
+        return "a block device";
+    }
+    if (S_ISSOCK(mode)) {
+        return "a socket";
+    }
+    return "not a plain file";
+}
+
+// Reads a trace file whole, refusing before reading anything what could never end or never
+// fit: a FIFO, a device (/dev/zero) or a socket, and a file over kMaxTraceFileBytes.
 Result<std::string> readWholeFile(const std::filesystem::path& path) {
     const auto ioError = [&path](int error) {
         return fail(Error::Code::Io, "cannot read " + path.string() + ": " + std::strerror(error));
     };
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    // O_NONBLOCK: opening a FIFO with no writer would otherwise wait for one, forever. It does
+    // not change how a regular file reads.
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd < 0) {
         return ioError(errno);
     }
@@ -30,19 +56,33 @@ Result<std::string> readWholeFile(const std::filesystem::path& path) {
         ::close(fd);
         return ioError(error);
     }
-    if (S_ISDIR(info.st_mode)) {
+    if (!S_ISREG(info.st_mode)) {
         ::close(fd);
-        return ioError(EISDIR);
+        return fail(Error::Code::Io, "cannot read " + path.string() +
+                                         ": not a regular file: " + fileKind(info.st_mode));
     }
-    // The size is a first guess (the file may change while we read, or be a pipe): read until
-    // the end, in steps.
+    const auto tooLarge = [&path](const std::string& size) {
+        return fail(Error::Code::Io, "cannot read " + path.string() + ": the file is " + size +
+                                         ", more than the " +
+                                         std::to_string(kMaxTraceFileBytes >> 20) +
+                                         " MiB a trace may have (docs/trace-format.md)");
+    };
+    if (std::uint64_t(info.st_size) > kMaxTraceFileBytes) {
+        ::close(fd);
+        return tooLarge(std::to_string(std::uint64_t(info.st_size)) + " bytes");
+    }
+    // The size is a first guess (the file may change while we read, and files such as those in
+    // /proc say 0): read until the end, in steps, but never past the limit.
     std::string data;
     std::size_t size = 0;
-    data.resize(S_ISREG(info.st_mode) && info.st_size > 0 ? std::size_t(info.st_size) + 1
-                                                          : 1 << 16);
+    data.resize(info.st_size > 0 ? std::size_t(info.st_size) + 1 : std::size_t(1) << 16);
     for (;;) {
         if (size == data.size()) {
-            data.resize(data.size() * 2);
+            if (size > kMaxTraceFileBytes) {
+                ::close(fd);
+                return tooLarge("growing past " + std::to_string(size) + " bytes");
+            }
+            data.resize(std::min<std::size_t>(data.size() * 2, kMaxTraceFileBytes + 1));
         }
         const ssize_t got = ::read(fd, data.data() + size, data.size() - size);
         if (got < 0) {
@@ -59,6 +99,9 @@ Result<std::string> readWholeFile(const std::filesystem::path& path) {
         size += std::size_t(got);
     }
     ::close(fd);
+    if (size > kMaxTraceFileBytes) {
+        return tooLarge("growing past " + std::to_string(size) + " bytes");
+    }
     data.resize(size);
     return data;
 }

@@ -3,10 +3,12 @@
 
 #include "../device/devicejson.h"
 #include "jsontext.h"
+#include "slicescope/trace/tracelimits.h"
 #include "sweepjson.h"
 
 #include <cmath>
 #include <nlohmann/json.hpp>
+#include <unordered_set>
 
 namespace slicescope::trace {
 
@@ -326,11 +328,31 @@ void writeTraceText(const Trace& trace, std::string& out,
 }
 
 Status checkReadsBack(const Trace& trace) {
+    if (trace.generator.size() > kMaxLongTextBytes) {
+        return fail(Error::Code::InvalidArgument, "\"generator\" is longer than " +
+                                                      std::to_string(kMaxLongTextBytes) +
+                                                      " bytes (the file could not be read back)");
+    }
+    if (!trace.sweeps.empty()) {
+        if (auto sweeps = sweepsFromJson(sweepsToJson(trace.sweeps)); !sweeps) {
+            return fail(Error::Code::InvalidArgument,
+                        "invalid \"sweeps\": " + sweeps.error().message +
+                            " (the file could not be read back)");
+        }
+    }
+    std::unordered_set<std::string_view> ids;
     for (const auto& run : trace.runs) {
         const auto bad = [&run](const std::string& what) {
-            return fail(Error::Code::InvalidArgument,
-                        "run '" + run.id + "': " + what + " (the file could not be read back)");
+            return fail(Error::Code::InvalidArgument, "run '" + run.id.substr(0, 100) +
+                                                          "': " + what +
+                                                          " (the file could not be read back)");
         };
+        if (!ids.insert(run.id).second) {
+            return bad("another run has the same id");
+        }
+        if (auto problem = runLimitError(run)) {
+            return bad(*problem);
+        }
         if (run.problem) {
             const auto& p = *run.problem;
             if (auto made = problem::makeProblem(p.shape, p.dtype, p.workPerElement); !made) {
@@ -341,6 +363,11 @@ Status checkReadsBack(const Trace& trace) {
         if (auto device = device::deviceFromJson(device::deviceToJson(run.device, false));
             !device) {
             return bad("invalid \"device\": " + device.error().message);
+        }
+        if (run.sweep) {
+            if (auto point = sweepPointFromJson(sweepPointToJson(*run.sweep)); !point) {
+                return bad("invalid \"sweep\": " + point.error().message);
+            }
         }
         if (run.ceilings) {
             if (auto ceilings = ceilingsFromJson(ceilingsToJson(*run.ceilings)); !ceilings) {

@@ -1,9 +1,9 @@
 // Records what the CUDA runtime answers for occupancy on a real GPU, next to what
 // cuda_occupancy.h answers for the same kernel attributes and device properties.
-// Built and run once on the lent H200 (nvcc -O2 -arch=sm_90 h200-runtime-probe.cu; OUT=dir ./a.out);
-// README.md beside it has its output and how h200-runtime.csv was cut from it. Not built by CMake.
-// Kernels r<N> hold N values live to vary the register count; m<B> use B bytes of static shared
-// memory; each is asked about with its default attributes and again after opting in to the
+// Built and run once on the lent H200 (nvcc -O2 -arch=sm_90 h200-runtime-probe.cu; OUT=dir
+// ./a.out); README.md beside it has its output and how h200-runtime.csv was cut from it. Not built
+// by CMake. Kernels r<N> hold N values live to vary the register count; m<B> use B bytes of static
+// shared memory; each is asked about with its default attributes and again after opting in to the
 // largest dynamic shared memory the device allows.
 #include <cstdio>
 #include <cstdlib>

@@ -1,12 +1,12 @@
 #pragma once
 
-#include <string>
-#include <vector>
-
 #include "slicescope/backend/runrequest.h"
-#include <functional>
 #include "slicescope/device/devicespec.h"
 #include "slicescope/trace/trace.h"
+
+#include <functional>
+#include <string>
+#include <vector>
 
 namespace slicescope::backend {
 
@@ -28,8 +28,9 @@ DetectedDevices detectDevices();
 std::vector<Result<trace::Run>> runGpu(const std::vector<strategy::StrategyId>& ids,
                                        const RunRequest& request, const Progress& progress = {});
 
-// Faults a test can ask for (issue 6): the first strategy's kernel is replaced by one that
-// traps (a sticky error that poisons the process's CUDA context) or spins past the timeout.
+// Faults a test can ask for (docs/gpu-backend.md, "Faults"): the first strategy's kernel is
+// replaced by one that traps (a sticky error that poisons the process's CUDA context) or spins past
+// the timeout.
 enum class TestFault { None, Trap, Spin };
 
 struct GpuOptions {

@@ -1,12 +1,13 @@
 #pragma once
 
-#include <cstdint>
-#include <string>
-
 #include "slicescope/backend/runrequest.h"
+#include "slicescope/core/result.h"
 #include "slicescope/device/devicespec.h"
 #include "slicescope/problem/problem.h"
 #include "slicescope/strategy/strategy.h"
+
+#include <cstdint>
+#include <string>
 
 // The model's constants and its kernel estimate, public so tests and docs/model.md can show how a
 // modelled time comes about. Every constant says where it comes from.
@@ -15,43 +16,76 @@ namespace slicescope::backend {
 // Each element step reads discount and multBy and writes cv.
 inline constexpr double kStreamsPerStep = 3;
 
+// One architecture generation's latency constants (docs/model.md, "Architectures", says where
+// each figure comes from and how sure it is). Cycles are SM clock cycles.
+struct ArchitectureLatencies {
+    const char* generation = "";       // "Hopper"
+    int minComputeCapability = 0;      // 90: applies from cc 9.0 up to the next generation's
+    double fp32DependentFmaCycles = 0; // one dependent FFMA after another
+    double fp64DependentFmaCycles = 0; // one dependent DFMA, where the units keep up (see below)
+    // Sub-partitions that each own a share of the SM's FMA units: a warp instruction occupies its
+    // sub-partition's units for warpSize / (rate / fmaPartitions) cycles, which bounds a dependent
+    // chain from below where the units are few (FP64 on GeForce parts).
+    double fmaPartitions = 4;
+    double l1HitCycles = 0;            // a global load served by L1
+    double l2HitCycles = 0;            // a global load served by L2
+    double globalLoadCycles = 0;       // a global load that misses the caches (served by DRAM)
+    bool globalLoadsCachedInL1 = true; // by default (no -dlcm=ca, no __ldg)
+    bool fitted = false;               // fitted to the H200 measurements rather than published
+};
+
+// The generation a compute capability belongs to; cc older than Kepler gets Kepler's.
+const ArchitectureLatencies& architectureLatencies(int computeMajor, int computeMinor);
+
 // Calibrated on the H200 measurements in resources/samples/seed-100x4000x5-f64-*.json (CUPTI kernel
-// durations, 2026-12-02); docs/model.md shows the fit.
+// durations, 2026-12-02); docs/model.md shows the fit. The per-generation latencies above replace
+// the H200's where a device is not a Hopper.
 struct ModelParameters {
-    double lineBytes = 128;           // L1/L2 cache line
-    double stepLatencyCycles = 67;    // a lone thread's cycles per element when its data is in L1
-    double dependentFmaCycles = 4;    // latency of one dependent FMA (Volta and newer)
-    double dramLatencyCycles = 223;   // an L1 miss (served by L2 or DRAM), once a line per stream
-    double lineCycles = 1.6;          // load/store unit cycles per distinct cache line of an access
+    double lineBytes = 128;         // L1/L2 cache line
+    double stepLatencyCycles = 67;  // a lone thread's cycles per element when its data is in L1
+    double dramLatencyCycles = 223; // an L1 miss (served by L2 or DRAM), once a line per stream
+    double lineCycles = 1.6;        // load/store unit cycles per distinct cache line of an access
     double bytesInFlightPerThread = kStreamsPerStep * 8; // one element per stream, coalesced
     double peakBandwidthFraction = 0.9; // the share of peak DRAM bandwidth a streaming kernel gets
     double scatteredBandwidthFraction = 0.5; // of that, for warps whose lanes each touch own lines
-    double launchOverheadNs = 3000;   // launch to start of execution
-    double copyLatencyNs = 10000;     // fixed cost of one cudaMemcpy
-    double hostCopyGBps = 5;          // host transpose / materialization pass
-    double managedMigrationFraction = 0.5; // managed first-touch migration vs pinned copies
+    double launchOverheadNs = 3000;          // launch to start of execution
+    double copyLatencyNs = 10000;            // fixed cost of one cudaMemcpy
+    double hostCopyGBps = 5;                 // host transpose / materialization pass
+    double managedMigrationFraction = 0.5;   // managed first-touch migration vs pinned copies
     std::uint32_t kernelMaxThreadsPerBlock = 1024;
-
-    // Registers per thread of each strategy's kernel as CUPTI reported them for the f64 kernels
-    // compiled for sm_90 (the H200 samples); the model has no compiled kernel of its own.
-    std::uint32_t registersPerThread(strategy::StrategyId id, problem::Dtype) const {
-        using strategy::StrategyId;
-        switch (id) {
-        case StrategyId::OneWorker: return 31;
-        case StrategyId::SliceMiddleStrided: return 31;
-        case StrategyId::Slice2d: return 34;
-        case StrategyId::ElementwiseMaterialized: return 16;
-        default: return 32;
-        }
-    }
 };
 
+// The latency constants the model uses for a device: its generation's published figures, or, for
+// Hopper, the H200 fit (stepLatencyCycles includes an L1 hit; dramLatencyCycles is the miss).
+struct DeviceLatencies {
+    const ArchitectureLatencies* architecture = nullptr;
+    double stepCycles = 0;         // loop and address work plus the load that hits (L1 or L2)
+    double missCycles = 0;         // a line that misses
+    double dependentFmaCycles = 0; // for the problem's element type, issue-bounded
+};
+DeviceLatencies deviceLatencies(const device::DeviceSpec& device, problem::Dtype dtype,
+                                const ModelParameters& parameters);
+
+// Registers per thread of a strategy's kernel, from resources/kernel-registers.json (ptxas figures
+// of the CUDA 13 build, scripts/kernel-registers.sh). For a device CUDA 13 cannot compile for, the
+// oldest architecture in the table stands in, capped at the device's registers per thread.
+struct KernelRegisters {
+    std::uint32_t registers = 0;
+    std::uint32_t sm = 0;  // the table's architecture the figure is from, e.g. 90
+    bool fallback = false; // not the device's own architecture
+    std::string origin;    // for the run's notes
+};
+Result<KernelRegisters> kernelRegisters(strategy::StrategyId id, problem::Dtype dtype,
+                                        const device::DeviceSpec& device);
+
 struct KernelEstimate {
-    double latencyNs = 0;   // the longest dependent chain one thread walks
-    double loadStoreNs = 0; // cache lines through the busiest SMs' load/store units
-    double bandwidthNs = 0; // bytes over the achievable memory bandwidth
-    double totalNs = 0;     // launch overhead + the largest of the three
-    std::string bound;      // "latency", "load/store pipeline" or "memory bandwidth"
+    double latencyNs = 0;    // the longest dependent chain one thread walks
+    double loadStoreNs = 0;  // cache lines through the busiest SMs' load/store units
+    double bandwidthNs = 0;  // bytes over the achievable memory bandwidth
+    double arithmeticNs = 0; // FMA lane-slots over the SMs' FMA throughput
+    double totalNs = 0;      // launch overhead + the largest of the four
+    // "latency", "load/store pipeline", "memory bandwidth" or "arithmetic throughput"
+    std::string bound;
 };
 
 KernelEstimate estimateKernel(strategy::StrategyId id, const problem::Problem& problem,

@@ -1,5 +1,9 @@
 #pragma once
 
+#include "slicescope/core/result.h"
+#include "slicescope/problem/problem.h"
+#include "slicescope/strategy/strategy.h"
+
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -7,13 +11,9 @@
 #include <string_view>
 #include <vector>
 
-#include "slicescope/core/result.h"
-#include "slicescope/problem/problem.h"
-#include "slicescope/strategy/strategy.h"
-
 namespace slicescope::backend {
 
-// Host memory the GPU backend stages copies through (DESIGN.md, "Launch options").
+// Host memory the GPU backend stages copies through (docs/design.md, "Vocabulary").
 enum class MemoryMode { Pageable, Pinned, Managed, Mapped };
 std::string_view toString(MemoryMode mode);
 Result<MemoryMode> parseMemoryMode(std::string_view text);
@@ -22,10 +22,10 @@ struct RunRequest {
     problem::Problem problem;
     strategy::BlockOption block;
     MemoryMode memory = MemoryMode::Pageable;
-    std::uint32_t repeat = 1;      // repetitions of the copy/compute/copy sequence, >= 1
-    bool counters = false;         // achieved occupancy through the Range Profiler (GPU)
-    bool sampleOccupancy = false;  // occupancy over time through PM sampling (GPU)
-    int deviceIndex = 0;           // CUDA device ordinal (GPU)
+    std::uint32_t repeat = 1;     // repetitions of the copy/compute/copy sequence, >= 1
+    bool counters = false;        // achieved occupancy through the Range Profiler (GPU)
+    bool sampleOccupancy = false; // occupancy over time through PM sampling (GPU)
+    int deviceIndex = 0;          // CUDA device ordinal (GPU)
 };
 
 // Long engine calls report progress and stop when asked. Both members may be empty.

@@ -1,7 +1,7 @@
 #pragma once
 
 // The computation every strategy performs, shared by the CPU reference, the CPU backend and the
-// CUDA kernels so that all of them compute exactly the same thing (DESIGN.md, "Problem"):
+// CUDA kernels so that all of them compute exactly the same thing (docs/design.md, "Vocabulary"):
 //   cv[r][c][n] = multBy[c][n] * discount[r][c][n], then k-1 dependent multiply-adds.
 // The chain keeps values bounded (|factor| < 1), so errors do not grow with k.
 

@@ -1,12 +1,12 @@
 #pragma once
 
+#include "slicescope/core/result.h"
+
 #include <cstdint>
 #include <map>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include "slicescope/core/result.h"
 
 namespace slicescope::device {
 
@@ -27,18 +27,22 @@ struct DeviceSpec {
     std::uint32_t registersPerSm = 0;        // regsPerMultiprocessor
     std::uint32_t registersPerBlock = 0;     // regsPerBlock
     std::uint32_t maxRegistersPerThread = 255;
-    std::uint64_t sharedMemoryPerSmBytes = 0;       // sharedMemPerMultiprocessor
-    std::uint64_t sharedMemoryPerBlockBytes = 0;    // sharedMemPerBlock (default limit)
-    std::uint64_t sharedMemoryPerBlockOptinBytes = 0; // sharedMemPerBlockOptin
+    std::uint64_t sharedMemoryPerSmBytes = 0;            // sharedMemPerMultiprocessor
+    std::uint64_t sharedMemoryPerBlockBytes = 0;         // sharedMemPerBlock (default limit)
+    std::uint64_t sharedMemoryPerBlockOptinBytes = 0;    // sharedMemPerBlockOptin
     std::uint64_t reservedSharedMemoryPerBlockBytes = 0; // reservedSharedMemPerBlock
 
-    double clockMHz = 0;              // SM boost clock
-    double memoryBandwidthGBps = 0;   // device memory, peak
+    double clockMHz = 0;            // SM boost clock
+    double memoryBandwidthGBps = 0; // device memory, peak
     std::uint64_t globalMemoryBytes = 0;
-    double pageableHtoDGBps = 0;      // host link, pageable host memory
+    double pageableHtoDGBps = 0; // host link, pageable host memory
     double pageableDtoHGBps = 0;
-    double pinnedHtoDGBps = 0;        // host link, pinned host memory
+    double pinnedHtoDGBps = 0; // host link, pinned host memory
     double pinnedDtoHGBps = 0;
+    // Arithmetic throughput, FMA results per clock per SM (0 = unknown). Preset figures only: a
+    // trace's device object does not carry them (engine/src/device/devicejson.cpp).
+    double fp32FmaPerSmPerClock = 0;
+    double fp64FmaPerSmPerClock = 0;
 
     // Where each figure came from, by JSON key ("sm_count": "NVIDIA H200 datasheet"); a figure that
     // is not from a datasheet, guide or measurement says "estimate: ..." and how it was made.

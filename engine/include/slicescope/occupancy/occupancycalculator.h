@@ -1,13 +1,13 @@
 #pragma once
 
+#include "slicescope/core/result.h"
+#include "slicescope/device/devicespec.h"
+
 #include <cstdint>
 #include <limits>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include "slicescope/core/result.h"
-#include "slicescope/device/devicespec.h"
 
 namespace slicescope::occupancy {
 

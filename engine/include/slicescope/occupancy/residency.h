@@ -1,10 +1,10 @@
 #pragma once
 
-#include <cstdint>
-#include <vector>
-
 #include "slicescope/core/dim3.h"
 #include "slicescope/device/devicespec.h"
+
+#include <cstdint>
+#include <vector>
 
 // A model of which blocks and warps sit on which SM during a launch's first wave, computed from
 // the launch geometry and the theoretical blocks per SM. It is not a measurement: the hardware
@@ -20,7 +20,7 @@ struct SmLoad {
 };
 
 struct Residency {
-    std::vector<SmLoad> sms;          // one per SM, in SM order
+    std::vector<SmLoad> sms; // one per SM, in SM order
     std::uint32_t maxWarpsPerSm = 0;
     std::uint64_t residentBlocks = 0; // blocks of the first wave
     std::uint64_t waves = 0;          // how many rounds of resident blocks the grid needs

@@ -1,10 +1,10 @@
 #pragma once
 
+#include "slicescope/core/result.h"
+
 #include <cstdint>
 #include <string>
 #include <string_view>
-
-#include "slicescope/core/result.h"
 
 namespace slicescope::problem {
 
@@ -44,8 +44,8 @@ struct Problem {
 // Parses "RxCxN" (also "R,C,N" or "R*C*N"). Errors name the bad dimension.
 Result<Shape> parseShape(std::string_view text);
 // Validates a shape, dtype and work into a Problem; rejects zero dims, work < 1 and any
-// element count or byte size (including the largest buffer a strategy allocates) that would
-// overflow 64 bits.
+// element count or byte size (including the largest buffer a strategy allocates), or operation
+// count (elements x work), that would overflow 64 bits.
 Result<Problem> makeProblem(Shape shape, Dtype dtype, std::int64_t workPerElement);
 
 // Bytes of host memory the machine has available now (MemAvailable), or an error.

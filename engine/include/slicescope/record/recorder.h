@@ -1,11 +1,14 @@
 #pragma once
 
-// Recording an unmodified CUDA program (issue 5): run it with SliceScope's CUPTI injection
-// library (CUDA_INJECTION64_PATH) and turn what the library spooled into a `recorded` run:
-// every CUDA API call, copy, memset and kernel, with names, launch geometry, registers, shared
+// Recording an unmodified CUDA program (docs/recording.md): run it with SliceScope's CUPTI
+// injection library (CUDA_INJECTION64_PATH) and turn what the library spooled into a `recorded`
+// run: every CUDA API call, copy, memset and kernel, with names, launch geometry, registers, shared
 // memory and theoretical occupancy per kernel; with counters, achieved occupancy from a second,
 // counting run of the program. docs/recording.md describes what is kept when the program ends
 // abnormally.
+
+#include "slicescope/core/result.h"
+#include "slicescope/trace/trace.h"
 
 #include <atomic>
 #include <cstdint>
@@ -15,9 +18,6 @@
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include "slicescope/core/result.h"
-#include "slicescope/trace/trace.h"
 
 namespace slicescope::record {
 
@@ -32,7 +32,8 @@ struct RecordRequest {
     std::filesystem::path injectionLibrary; // empty: findInjectionLibrary()
     // Where the spools go; empty: a temporary directory, removed once the trace is built.
     std::filesystem::path spoolDirectory;
-    std::uint32_t flushPeriodMs = 100; // how often CUPTI hands records over: the most lost on SIGKILL
+    std::uint32_t flushPeriodMs =
+        100; // how often CUPTI hands records over: the most lost on SIGKILL
 };
 
 struct RecordProgress {
@@ -54,19 +55,20 @@ struct RecordCallbacks {
 };
 
 struct Recording {
-    bool started = true;    // false: the program could not be started (startError says why)
+    bool started = true; // false: the program could not be started (startError says why)
     std::string startError;
-    int exitStatus = 0;     // as a shell's $?: the exit code, or 128 + the signal that killed it
+    int exitStatus = 0; // as a shell's $?: the exit code, or 128 + the signal that killed it
     std::optional<int> signal;
     bool cancelled = false;
-    trace::Run run;         // valid when started
+    trace::Run run; // valid when started
 };
 
 // Records the program. Errors are the recorder's own (no injection library, no spool directory);
 // a program that cannot be started is a Recording with started == false and the exit status a
 // shell would give (127 not found, 126 not executable). The recorder ignores SIGINT and SIGQUIT
 // while the program runs, as system() does: a terminal's Ctrl-C reaches the program.
-Result<Recording> recordProgram(const RecordRequest& request, const RecordCallbacks& callbacks = {});
+Result<Recording> recordProgram(const RecordRequest& request,
+                                const RecordCallbacks& callbacks = {});
 
 // libslicescope-inject.so: $SLICESCOPE_INJECTION_LIBRARY, else beside the running program or in
 // ../lib from it (the build tree's bin/ and lib/, an installed bin/ and lib/).

@@ -1,14 +1,14 @@
 #pragma once
 
+#include "slicescope/core/dim3.h"
+#include "slicescope/core/result.h"
+#include "slicescope/problem/problem.h"
+
 #include <cstdint>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include "slicescope/core/dim3.h"
-#include "slicescope/core/result.h"
-#include "slicescope/problem/problem.h"
 
 // Strategies as data: how each one cuts the problem into workers, lays out the data and
 // launches. Pure functions, read alike by the GPU backend, the model and the occupancy view.
@@ -80,7 +80,7 @@ struct LaunchGeometry {
     Decomposition decomposition;
     Dim3 grid;
     Dim3 block;
-    bool gridStride = false;      // threads loop over workers (elementwise-broadcast)
+    bool gridStride = false;       // threads loop over workers (elementwise-broadcast)
     std::uint32_t vectorWidth = 1; // elements per vector load/store of one worker step
     std::uint64_t busyThreads = 0; // launched threads that get work
     std::uint64_t threadsLaunched() const { return grid.count() * block.count(); }

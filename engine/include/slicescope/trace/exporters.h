@@ -1,10 +1,10 @@
 #pragma once
 
-#include <filesystem>
-#include <ostream>
-
 #include "slicescope/core/result.h"
 #include "slicescope/trace/trace.h"
+
+#include <filesystem>
+#include <ostream>
 
 namespace slicescope::trace {
 

@@ -1,10 +1,10 @@
 #pragma once
 
+#include "slicescope/trace/trace.h"
+
 #include <cstdint>
 #include <span>
 #include <string>
-
-#include "slicescope/trace/trace.h"
 
 // What a run spent its time on, and a verdict in plain words: the analysis the CLI and the GUI
 // both show under a run.
@@ -12,15 +12,18 @@ namespace slicescope::trace {
 
 // Time per kind of work, summed over all repetitions of the run.
 struct RunSummary {
-    std::int64_t wallNs = 0;        // host wall time of the whole run (Run::wallNs)
-    std::int64_t spanNs = 0;        // first activity start to last activity end
+    std::int64_t wallNs = 0; // host wall time of the whole run (Run::wallNs)
+    std::int64_t spanNs = 0; // first activity start to last activity end
     std::int64_t htodNs = 0;
     std::int64_t dtohNs = 0;
-    std::int64_t otherCopyNs = 0;   // DtoD and HtoH copies
+    std::int64_t otherCopyNs = 0; // DtoD and HtoH copies
     std::int64_t kernelNs = 0;
     std::int64_t memsetNs = 0;
     std::int64_t apiNs = 0;
     std::int64_t hostComputeNs = 0; // host compute on the main host thread (CPU strategies)
+    // Host passes a strategy needs besides the computation: transposes to another layout and
+    // materialised (expanded) inputs, on the main host thread ("layout: ...", "materialize ...").
+    std::int64_t hostLayoutNs = 0;
     std::uint64_t htodBytes = 0;
     std::uint64_t dtohBytes = 0;
     std::size_t kernelCount = 0;
@@ -45,10 +48,26 @@ RunSummary summarize(const Run& run);
 struct SummarizedRun {
     const Run* run = nullptr;
     RunSummary summary;
+    // The batch the run came in with: the runs measured, modelled or recorded together (one trace
+    // file or one run request). Only runs of one batch are compared; runs of one file of
+    // slicescope-cli all have the same (empty) batch.
+    std::string batch;
+    // The name the verdict gives the run when it compares with it; empty: the run's id.
+    std::string name;
+
+    const std::string& displayName() const { return name.empty() ? run->id : name; }
 };
 
-// A verdict on `subject` in plain words. Runs in `all` with the same problem (the subject may be
-// among them) give the CPU-versus-GPU comparison, e.g. "copies take 97 % of the run: at this
+// The host a CPU run ran on (its device name, the host CPU); empty for other runs, whose host the
+// trace does not record.
+std::string hostOf(const Run& run);
+
+// Whether a verdict may compare `a` with `b`: the same problem, the same batch, and, for CPU
+// runs, the same host. A run modelled for one GPU is never set against a CPU of another trace.
+bool comparable(const SummarizedRun& a, const SummarizedRun& b);
+
+// A verdict on `subject` in plain words. Comparable runs in `all` (the subject may be among them)
+// give the CPU-versus-GPU comparison and are named, e.g. "copies take 97 % of the run: at this
 // arithmetic intensity (0.05 flop/byte) the CPU wins (cpu-parallel 6.1 ms against 13.2 ms here);
 // raise work per element to see the GPU pull ahead". Modelled runs say so first.
 std::string verdict(const SummarizedRun& subject, std::span<const SummarizedRun> all);

@@ -1,13 +1,13 @@
 #pragma once
 
+#include "slicescope/core/result.h"
+#include "slicescope/trace/trace.h"
+
 #include <atomic>
 #include <filesystem>
 #include <functional>
 #include <string>
 #include <string_view>
-
-#include "slicescope/core/result.h"
-#include "slicescope/trace/trace.h"
 
 namespace slicescope::trace {
 

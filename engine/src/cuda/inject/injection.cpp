@@ -3,15 +3,14 @@
 // where it may use CUPTI but no CUDA API. It records into the spool directory the recorder named
 // in SLICESCOPE_RECORD_DIR (see injectionrecorder.h for what is kept, and when).
 
-#include <pthread.h>
-#include <signal.h>
-#include <unistd.h>
+#include "injectionrecorder.h"
 
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
-
-#include "injectionrecorder.h"
+#include <pthread.h>
+#include <signal.h>
+#include <unistd.h>
 
 namespace {
 
@@ -28,8 +27,8 @@ constexpr int kSignalFlushTimeoutMs = 2000;
 
 // Signals whose default action ends the process. Handled only where the program left the default
 // in place; a program that handles one itself ends through its own path (often exit()).
-constexpr int kFatalSignals[] = {SIGTERM, SIGINT,  SIGHUP, SIGQUIT, SIGABRT, SIGSEGV,
-                                 SIGBUS,  SIGFPE,  SIGILL, SIGPIPE, SIGXCPU, SIGXFSZ};
+constexpr int kFatalSignals[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGABRT, SIGSEGV,
+                                 SIGBUS,  SIGFPE, SIGILL, SIGPIPE, SIGXCPU, SIGXFSZ};
 
 void onFatalSignal(int signal) {
     static std::atomic<bool> handling{false};
@@ -39,7 +38,7 @@ void onFatalSignal(int signal) {
         }
     }
     // Die of the signal as the program would have: default action, signal unblocked.
-    struct sigaction dfl{};
+    struct sigaction dfl {};
     dfl.sa_handler = SIG_DFL;
     sigemptyset(&dfl.sa_mask);
     sigaction(signal, &dfl, nullptr);
@@ -52,12 +51,12 @@ void onFatalSignal(int signal) {
 
 void installSignalHandlers() {
     for (int signal : kFatalSignals) {
-        struct sigaction current{};
+        struct sigaction current {};
         if (sigaction(signal, nullptr, &current) != 0 || current.sa_handler != SIG_DFL ||
             (current.sa_flags & SA_SIGINFO) != 0) {
             continue;
         }
-        struct sigaction handler{};
+        struct sigaction handler {};
         handler.sa_handler = onFatalSignal;
         sigemptyset(&handler.sa_mask);
         handler.sa_flags = SA_RESTART;
@@ -74,7 +73,9 @@ void onExit() {
     }
 }
 
-void onForkChild() { forkedChild.store(true); }
+void onForkChild() {
+    forkedChild.store(true);
+}
 
 } // namespace
 
@@ -84,12 +85,14 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
     }
     auto config = InjectionConfig::fromEnvironment();
     if (!config) {
-        std::fprintf(stderr, "slicescope-inject: not recording: %s\n", config.error().message.c_str());
+        std::fprintf(stderr, "slicescope-inject: not recording: %s\n",
+                     config.error().message.c_str());
         return 1; // the program runs on, unrecorded
     }
     auto started = InjectionRecorder::start(*config);
     if (!started) {
-        std::fprintf(stderr, "slicescope-inject: not recording: %s\n", started.error().message.c_str());
+        std::fprintf(stderr, "slicescope-inject: not recording: %s\n",
+                     started.error().message.c_str());
         return 1;
     }
     recorder.store(*started);

@@ -1,19 +1,19 @@
 #include "injectionrecorder.h"
 
-#include <cupti.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <pthread.h>
-#include <signal.h>
-#include <unistd.h>
+#include "cupticheck.h"
+#include "spool/spoolconversion.h"
 
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
-
-#include "cupticheck.h"
+#include <cupti.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <unistd.h>
 
 namespace slicescope::cuda {
 
@@ -28,7 +28,8 @@ struct Request {
 };
 static_assert(sizeof(Request) == 8);
 
-Result<std::uint64_t> positiveFromEnvironment(const char* name, std::uint64_t fallback, std::uint64_t max) {
+Result<std::uint64_t> positiveFromEnvironment(const char* name, std::uint64_t fallback,
+                                              std::uint64_t max) {
     const char* text = std::getenv(name);
     if (text == nullptr || *text == '\0') {
         return fallback;
@@ -37,40 +38,15 @@ Result<std::uint64_t> positiveFromEnvironment(const char* name, std::uint64_t fa
     errno = 0;
     const unsigned long long value = std::strtoull(text, &end, 10);
     if (errno != 0 || end == text || *end != '\0' || value < 1 || value > max) {
-        return fail(Error::Code::InvalidArgument, std::string(name) + "='" + text + "' is not a whole number from 1 to " +
+        return fail(Error::Code::InvalidArgument, std::string(name) + "='" + text +
+                                                      "' is not a whole number from 1 to " +
                                                       std::to_string(max));
     }
     return value;
 }
 
 record::ActivityFrame toFrame(const DecodedActivity& d) {
-    const trace::Activity& a = d.activity;
-    record::ActivityFrame f;
-    f.kind = std::uint8_t(a.kind);
-    f.srcKind = std::uint8_t(a.srcKind);
-    f.dstKind = std::uint8_t(a.dstKind);
-    f.timed = d.timed;
-    f.nameId = a.nameId;
-    f.startNs = a.startNs;
-    f.endNs = a.endNs;
-    f.bytes = a.bytes;
-    f.grid[0] = a.grid.x;
-    f.grid[1] = a.grid.y;
-    f.grid[2] = a.grid.z;
-    f.block[0] = a.block.x;
-    f.block[1] = a.block.y;
-    f.block[2] = a.block.z;
-    f.correlationId = a.correlationId;
-    f.stream = a.stream;
-    f.threadId = a.threadId;
-    f.staticSharedBytes = a.staticSharedBytes;
-    f.dynamicSharedBytes = a.dynamicSharedBytes;
-    f.registersPerThread = a.registersPerThread;
-    f.deviceId = d.deviceId;
-    f.contextId = d.contextId;
-    f.gridId = d.gridId;
-    f.returnValue = d.returnValue;
-    return f;
+    return record::toFrame(d.activity, {d.deviceId, d.contextId, d.gridId, d.returnValue, d.timed});
 }
 
 record::DeviceFrame toFrame(const CUpti_ActivityDevice5& r) {
@@ -100,25 +76,29 @@ Result<InjectionConfig> InjectionConfig::fromEnvironment() {
     InjectionConfig config;
     const char* directory = std::getenv("SLICESCOPE_RECORD_DIR");
     if (directory == nullptr || *directory == '\0') {
-        return fail(Error::Code::InvalidArgument,
-                    "SLICESCOPE_RECORD_DIR is not set; start the program with 'slicescope-cli record'");
+        return fail(
+            Error::Code::InvalidArgument,
+            "SLICESCOPE_RECORD_DIR is not set; start the program with 'slicescope-cli record'");
     }
     config.directory = directory;
-    if (const char* mode = std::getenv("SLICESCOPE_RECORD_MODE"); mode != nullptr && *mode != '\0') {
+    if (const char* mode = std::getenv("SLICESCOPE_RECORD_MODE");
+        mode != nullptr && *mode != '\0') {
         const std::string_view m(mode);
         if (m == "counters") {
             config.mode = record::SpoolMode::Counters;
         } else if (m != "trace") {
-            return fail(Error::Code::InvalidArgument,
-                        "SLICESCOPE_RECORD_MODE='" + std::string(m) + "' (expected trace or counters)");
+            return fail(Error::Code::InvalidArgument, "SLICESCOPE_RECORD_MODE='" + std::string(m) +
+                                                          "' (expected trace or counters)");
         }
     }
-    auto period = positiveFromEnvironment("SLICESCOPE_RECORD_FLUSH_MS", config.flushPeriodMs, 60'000);
+    auto period =
+        positiveFromEnvironment("SLICESCOPE_RECORD_FLUSH_MS", config.flushPeriodMs, 60'000);
     if (!period) {
         return tl::unexpected(period.error());
     }
     config.flushPeriodMs = std::uint32_t(*period);
-    auto batch = positiveFromEnvironment("SLICESCOPE_RECORD_COUNTER_BATCH", config.counterBatch, 4096);
+    auto batch =
+        positiveFromEnvironment("SLICESCOPE_RECORD_COUNTER_BATCH", config.counterBatch, 4096);
     if (!batch) {
         return tl::unexpected(batch.error());
     }
@@ -159,7 +139,8 @@ Result<InjectionRecorder*> InjectionRecorder::start(const InjectionConfig& confi
     record::SpoolEncoder first;
     first.begin(begin);
     if (!self->file_.write(first.bytes())) {
-        return fail(Error::Code::Io, "cannot write " + self->file_.path().string() + ": " + std::strerror(errno));
+        return fail(Error::Code::Io,
+                    "cannot write " + self->file_.path().string() + ": " + std::strerror(errno));
     }
     self->startCupti();
     self->writer_ = std::thread([self] { self->run(); });
@@ -173,8 +154,8 @@ void InjectionRecorder::startCupti() {
     if (config_.mode == record::SpoolMode::Trace) {
         // Both APIs: numba and other Python front ends call the driver API only.
         options.kinds = {CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_ACTIVITY_KIND_DRIVER,
-                         CUPTI_ACTIVITY_KIND_MEMCPY, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
-                         CUPTI_ACTIVITY_KIND_MEMSET, CUPTI_ACTIVITY_KIND_SYNCHRONIZATION,
+                         CUPTI_ACTIVITY_KIND_MEMCPY,  CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
+                         CUPTI_ACTIVITY_KIND_MEMSET,  CUPTI_ACTIVITY_KIND_SYNCHRONIZATION,
                          CUPTI_ACTIVITY_KIND_OVERHEAD};
     } else {
         // The counting pass needs only the kernels, to join counters to launches.
@@ -187,8 +168,8 @@ void InjectionRecorder::startCupti() {
     };
     auto collector = CuptiActivityCollector::start(std::move(options));
     if (!collector) {
-        queueMessage(record::MessageSeverity::Error, "CUPTI activity tracing could not start: " +
-                                                         collector.error().message);
+        queueMessage(record::MessageSeverity::Error,
+                     "CUPTI activity tracing could not start: " + collector.error().message);
         return;
     }
     collector_ = std::move(*collector);
@@ -205,7 +186,9 @@ void InjectionRecorder::startCupti() {
     if (config_.mode == record::SpoolMode::Counters) {
         counter_ = std::make_unique<KernelCounter>(
             config_.counterBatch, [this](const record::RangeFrame& range) { queueRange(range); },
-            [this](record::MessageSeverity severity, std::string text) { queueMessage(severity, std::move(text)); });
+            [this](record::MessageSeverity severity, std::string text) {
+                queueMessage(severity, std::move(text));
+            });
         if (auto subscribed = counter_->subscribe(); !subscribed) {
             queueMessage(record::MessageSeverity::CountersUnavailable,
                          "achieved occupancy: " + subscribed.error().message);
@@ -214,7 +197,9 @@ void InjectionRecorder::startCupti() {
     }
 }
 
-bool InjectionRecorder::isWriterThread() const { return std::this_thread::get_id() == writer_.get_id(); }
+bool InjectionRecorder::isWriterThread() const {
+    return std::this_thread::get_id() == writer_.get_id();
+}
 
 void InjectionRecorder::queueMessage(record::MessageSeverity severity, std::string text) {
     {
@@ -246,7 +231,8 @@ void InjectionRecorder::writeStats(bool force) {
     stats.unknownRecords = decoder_.counts().unknown;
     stats.activities = activities_;
     if (force || stats.droppedRecords != lastStats_.droppedRecords ||
-        stats.refusedBuffers != lastStats_.refusedBuffers || stats.unknownRecords != lastStats_.unknownRecords) {
+        stats.refusedBuffers != lastStats_.refusedBuffers ||
+        stats.unknownRecords != lastStats_.unknownRecords) {
         encoder_.stats(stats);
         lastStats_ = stats;
     }
@@ -294,7 +280,8 @@ void InjectionRecorder::run() {
     const auto period = std::chrono::milliseconds(config_.flushPeriodMs);
     auto nextFlush = Clock::now() + period;
     for (;;) {
-        const auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(nextFlush - Clock::now());
+        const auto wait =
+            std::chrono::duration_cast<std::chrono::milliseconds>(nextFlush - Clock::now());
         pollfd p{wakeRead_, POLLIN, 0};
         (void)::poll(&p, 1, int(std::max<std::int64_t>(0, wait.count())));
         bool final = false;

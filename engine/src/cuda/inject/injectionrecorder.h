@@ -18,6 +18,12 @@
 // One per process, by necessity: CUPTI has one activity client per process and signal handlers
 // and atexit carry no user pointer.
 
+#include "activityrecorddecoder.h"
+#include "cuptiactivitycollector.h"
+#include "kernelcounter.h"
+#include "spool/spoolfile.h"
+#include "spool/spoolformat.h"
+
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
@@ -26,19 +32,13 @@
 #include <string>
 #include <thread>
 
-#include "activityrecorddecoder.h"
-#include "cuptiactivitycollector.h"
-#include "kernelcounter.h"
-#include "spoolfile.h"
-#include "spoolformat.h"
-
 namespace slicescope::cuda {
 
 struct InjectionConfig {
-    std::filesystem::path directory;        // SLICESCOPE_RECORD_DIR
+    std::filesystem::path directory;                   // SLICESCOPE_RECORD_DIR
     record::SpoolMode mode = record::SpoolMode::Trace; // SLICESCOPE_RECORD_MODE: trace, counters
-    std::uint32_t flushPeriodMs = 100;      // SLICESCOPE_RECORD_FLUSH_MS
-    std::size_t counterBatch = 16;          // SLICESCOPE_RECORD_COUNTER_BATCH
+    std::uint32_t flushPeriodMs = 100;                 // SLICESCOPE_RECORD_FLUSH_MS
+    std::size_t counterBatch = 16;                     // SLICESCOPE_RECORD_COUNTER_BATCH
     std::size_t bufferBytes = std::size_t(2) << 20;
     std::size_t maxBuffers = 24;
 
@@ -76,7 +76,7 @@ class InjectionRecorder {
     std::unique_ptr<CuptiActivityCollector> collector_;
     std::unique_ptr<KernelCounter> counter_;
     ActivityRecordDecoder decoder_;
-    record::SpoolEncoder encoder_; // the writer thread's
+    record::SpoolEncoder encoder_;   // the writer thread's
     std::uint32_t namesWritten_ = 1; // names()[0] is the empty name
     record::StatsFrame lastStats_;
     std::uint64_t activities_ = 0;

@@ -1,27 +1,12 @@
 #include "kernelcounter.h"
 
+#include "countermetrics.h"
+#include "cupticheck.h"
+
 #include <cupti.h>
 #include <cupti_profiler_target.h>
 
-#include "cupticheck.h"
-
 namespace slicescope::cuda {
-
-namespace {
-
-// The Range Profiler metrics of the engine's own counting pass (rangeprofiler.cpp), in the same
-// order: CUPTI.md lists them as the ones that work on the H200.
-const std::vector<std::string>& metricNames() {
-    static const std::vector<std::string> names{
-        "sm__warps_active.avg.pct_of_peak_sustained_active",
-        "sm__cycles_active.avg",
-        "sm__cycles_active.max",
-        "gpu__time_duration.sum",
-    };
-    return names;
-}
-
-} // namespace
 
 bool isLaunchCallback(CUpti_CallbackDomain domain, CUpti_CallbackId id) {
     if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
@@ -34,8 +19,10 @@ bool isLaunchCallback(CUpti_CallbackDomain domain, CUpti_CallbackId id) {
         case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
         case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz:
         case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
-        case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz: return true;
-        default: return false;
+        case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
+            return true;
+        default:
+            return false;
         }
     }
     if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
@@ -49,8 +36,10 @@ bool isLaunchCallback(CUpti_CallbackDomain domain, CUpti_CallbackId id) {
         case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060:
         case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060:
         case CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000:
-        case CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000: return true;
-        default: return false;
+        case CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000:
+            return true;
+        default:
+            return false;
         }
     }
     return false;
@@ -185,13 +174,15 @@ Status KernelCounter::start(Context& c) {
         std::vector<std::uint8_t> image(availability.counterAvailabilityImageSize);
         availability.pCounterAvailabilityImage = image.data();
         CUPTI_CHECK(cuptiProfilerGetCounterAvailability(&availability));
-        auto host = ProfilerHost::create(CUPTI_PROFILER_TYPE_RANGE_PROFILER, *chip, image, metricNames());
+        auto host = ProfilerHost::create(CUPTI_PROFILER_TYPE_RANGE_PROFILER, *chip, image,
+                                         counterMetricNames());
         if (!host) {
             return tl::unexpected(host.error());
         }
         c.host = std::move(*host);
 
-        auto enable = cuptiParams<CUpti_RangeProfiler_Enable_Params>(CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
+        auto enable = cuptiParams<CUpti_RangeProfiler_Enable_Params>(
+            CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
         enable.ctx = c.context;
         CUPTI_CHECK(cuptiRangeProfilerEnable(&enable));
         c.object = enable.pRangeProfilerObject;
@@ -218,7 +209,8 @@ Status KernelCounter::start(Context& c) {
     CUPTI_CHECK(cuptiRangeProfilerCounterDataImageInitialize(&initImage));
 
     const auto& config = c.host->configImage();
-    auto setConfig = cuptiParams<CUpti_RangeProfiler_SetConfig_Params>(CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE);
+    auto setConfig = cuptiParams<CUpti_RangeProfiler_SetConfig_Params>(
+        CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE);
     setConfig.pRangeProfilerObject = c.object;
     setConfig.configSize = config.size();
     setConfig.pConfig = config.data();
@@ -233,7 +225,8 @@ Status KernelCounter::start(Context& c) {
     setConfig.targetNestingLevel = 0;
     CUPTI_CHECK(cuptiRangeProfilerSetConfig(&setConfig));
 
-    auto startParams = cuptiParams<CUpti_RangeProfiler_Start_Params>(CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
+    auto startParams =
+        cuptiParams<CUpti_RangeProfiler_Start_Params>(CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
     startParams.pRangeProfilerObject = c.object;
     CUPTI_CHECK(cuptiRangeProfilerStart(&startParams));
     c.running = true;
@@ -243,11 +236,13 @@ Status KernelCounter::start(Context& c) {
 
 Status KernelCounter::collect(Context& c) {
     c.running = false;
-    auto stop = cuptiParams<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
+    auto stop =
+        cuptiParams<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
     stop.pRangeProfilerObject = c.object;
     CUPTI_CHECK(cuptiRangeProfilerStop(&stop));
 
-    auto decode = cuptiParams<CUpti_RangeProfiler_DecodeData_Params>(CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE);
+    auto decode = cuptiParams<CUpti_RangeProfiler_DecodeData_Params>(
+        CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE);
     decode.pRangeProfilerObject = c.object;
     CUPTI_CHECK(cuptiRangeProfilerDecodeData(&decode));
     if (decode.numOfRangeDropped > 0) {
@@ -271,10 +266,10 @@ Status KernelCounter::collect(Context& c) {
         range.contextId = c.contextId;
         range.deviceId = c.deviceId;
         range.rangeIndex = c.rangesDone++;
-        range.achievedOccupancy = (*values)[0] / 100.0;
-        range.smCyclesActiveAvg = (*values)[1];
-        range.smCyclesActiveMax = (*values)[2];
-        range.gpuTimeNs = (*values)[3];
+        range.achievedOccupancy = (*values)[kAchievedOccupancyPct] / 100.0;
+        range.smCyclesActiveAvg = (*values)[kSmCyclesActiveAvg];
+        range.smCyclesActiveMax = (*values)[kSmCyclesActiveMax];
+        range.gpuTimeNs = (*values)[kGpuTimeNs];
         ranges_(range);
     }
     return {};
@@ -282,13 +277,15 @@ Status KernelCounter::collect(Context& c) {
 
 void KernelCounter::disable(Context& c) {
     if (c.running) {
-        auto stop = cuptiParams<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
+        auto stop = cuptiParams<CUpti_RangeProfiler_Stop_Params>(
+            CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
         stop.pRangeProfilerObject = c.object;
         (void)cuptiRangeProfilerStop(&stop);
         c.running = false;
     }
     if (c.object != nullptr) {
-        auto params = cuptiParams<CUpti_RangeProfiler_Disable_Params>(CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE);
+        auto params = cuptiParams<CUpti_RangeProfiler_Disable_Params>(
+            CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE);
         params.pRangeProfilerObject = c.object;
         (void)cuptiRangeProfilerDisable(&params);
         c.object = nullptr;

@@ -11,21 +11,20 @@
 // (missing privileges, an unsupported device) is reported once through the message sink and
 // counting stops; the program runs on.
 
+#include "cuptiprofilerhost.h"
+#include "slicescope/core/result.h"
+#include "spool/spoolformat.h"
+
+#include <cstdint>
 #include <cuda.h>
 #include <cupti_callbacks.h>
 #include <cupti_range_profiler.h>
-
-#include <cstdint>
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <unordered_map>
 #include <vector>
-
-#include "cuptiprofilerhost.h"
-#include "slicescope/core/result.h"
-#include "spoolformat.h"
 
 namespace slicescope::cuda {
 

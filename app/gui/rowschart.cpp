@@ -1,0 +1,413 @@
+#include "gui/rowschart.h"
+
+#include "gui/theme.h"
+
+#include <QFontMetricsF>
+#include <QPainter>
+#include <algorithm>
+#include <cmath>
+
+namespace slicescope::gui {
+
+namespace {
+
+constexpr double kRowPad = 6;    // above and below the bars of a row
+constexpr double kLabelGap = 10; // between the label column and the bars
+constexpr double kValueGap = 4;  // between a bar's end and its value text
+
+struct Fonts {
+    QFont title = theme::plotFont(10.5, true);
+    QFont text = theme::plotFont(9);
+};
+
+double stackedMax(const RowsChart& chart) {
+    double best = 0;
+    for (const auto& row : chart.rows) {
+        for (const auto& bar : row.bars) {
+            double sum = 0;
+            for (const auto& s : bar.segments) {
+                sum += std::max(0.0, s.value);
+            }
+            best = std::max(best, sum);
+        }
+    }
+    return best;
+}
+
+double smallestPositive(const RowsChart& chart) {
+    double best = 0;
+    for (const auto& row : chart.rows) {
+        for (const auto& bar : row.bars) {
+            for (const auto& s : bar.segments) {
+                if (s.value > 0 && (best == 0 || s.value < best)) {
+                    best = s.value;
+                }
+            }
+        }
+    }
+    return best;
+}
+
+// The value axis: [lower, upper], linear or log10.
+struct Scale {
+    bool log = false;
+    double lower = 0, upper = 1;
+    double left = 0, right = 1;
+    double x(double v) const {
+        if (log) {
+            const double lv = std::log10(std::max(v, lower));
+            return left + (lv - std::log10(lower)) / (std::log10(upper) - std::log10(lower)) *
+                              (right - left);
+        }
+        return left + std::clamp(v, lower, upper) / upper * (right - left);
+    }
+};
+
+Scale makeScale(const RowsChart& chart) {
+    Scale s;
+    s.log = chart.log;
+    const double top = chart.maxValue > 0 ? chart.maxValue : std::max(stackedMax(chart), 1e-9);
+    if (s.log) {
+        const double low = std::max(smallestPositive(chart), top * 1e-7);
+        s.lower = std::pow(10.0, std::floor(std::log10(std::max(low, 1e-12))));
+        s.upper = std::pow(10.0, std::ceil(std::log10(top)));
+        if (s.upper <= s.lower) {
+            s.upper = s.lower * 10;
+        }
+    } else {
+        s.lower = 0;
+        s.upper = top;
+    }
+    return s;
+}
+
+QString tickLabel(const RowsChart& chart, double v) {
+    return chart.tickText ? chart.tickText(v) : QString::number(v);
+}
+
+// Ticks whose labels fit side by side in the plot width.
+QVector<double> chooseTicks(const RowsChart& chart, Scale& scale, const QFontMetricsF& fm) {
+    const double width = scale.right - scale.left;
+    auto fits = [&](const QVector<double>& ticks) {
+        double widest = 0;
+        for (double t : ticks) {
+            widest = std::max(widest, fm.horizontalAdvance(tickLabel(chart, t)));
+        }
+        return ticks.size() <= 1 || double(ticks.size()) * (widest + 14) <= width;
+    };
+    if (!chart.ticks.isEmpty()) {
+        QVector<double> ticks = chart.ticks;
+        while (!fits(ticks) && ticks.size() > 2) {
+            QVector<double> every;
+            for (int i = 0; i < ticks.size(); i += 2) {
+                every << ticks[i];
+            }
+            ticks = every;
+        }
+        return ticks;
+    }
+    if (scale.log) {
+        const int first = int(std::lround(std::log10(scale.lower)));
+        const int last = int(std::lround(std::log10(scale.upper)));
+        for (int every = 1; every <= 12; ++every) {
+            QVector<double> ticks;
+            for (int e = first; e <= last; e += every) {
+                ticks << std::pow(10.0, e);
+            }
+            if (fits(ticks)) {
+                return ticks;
+            }
+        }
+        return {scale.lower, scale.upper};
+    }
+    const double magnitude = std::pow(10.0, std::floor(std::log10(scale.upper)));
+    for (double factor : {0.1, 0.2, 0.25, 0.5, 1.0, 2.0, 2.5, 5.0, 10.0}) {
+        const double step = magnitude * factor;
+        QVector<double> ticks;
+        for (double t = 0; t <= scale.upper * (1 + 1e-9); t += step) {
+            ticks << t;
+        }
+        if (ticks.size() >= 2 && fits(ticks)) {
+            // The axis ends at a tick, so the longest bar ends inside the labelled range.
+            if (ticks.back() < scale.upper * (1 - 1e-9)) {
+                ticks << ticks.back() + step;
+            }
+            scale.upper = ticks.back();
+            return ticks;
+        }
+    }
+    return {0.0, scale.upper};
+}
+
+struct LegendPlace {
+    QRectF swatch;
+    QRectF text;
+    QString shown;
+};
+
+QVector<LegendPlace> layoutLegend(const RowsChart& chart, const QRectF& area,
+                                  const QFontMetricsF& fm, double* height) {
+    QVector<LegendPlace> out;
+    const double lineH = fm.height();
+    const double swatchW = lineH * 0.9;
+    double x = area.left();
+    double y = area.top();
+    for (const auto& item : chart.legend) {
+        const double maxText = std::max(10.0, area.width() - swatchW - 4);
+        const QString shown = fm.elidedText(item.text, Qt::ElideRight, maxText);
+        const double w = swatchW + 4 + fm.horizontalAdvance(shown);
+        if (x > area.left() && x + w > area.right()) {
+            x = area.left();
+            y += lineH + 2;
+        }
+        LegendPlace place;
+        place.swatch = QRectF(x, y + lineH * 0.15, swatchW, lineH * 0.7);
+        place.text = QRectF(x + swatchW + 4, y, fm.horizontalAdvance(shown) + 1, lineH);
+        place.shown = shown;
+        out << place;
+        x += w + 14;
+    }
+    *height = chart.legend.isEmpty() ? 0 : y - area.top() + lineH;
+    return out;
+}
+
+int maxBars(const RowsChart& chart) {
+    int bars = 1;
+    for (const auto& row : chart.rows) {
+        bars = std::max(bars, int(row.bars.size()));
+    }
+    return bars;
+}
+
+double fullRowHeight(const ChartRow& row, int bars, double lineH) {
+    const int labelLines = row.subLabel.isEmpty() ? 1 : 2;
+    return std::max(double(labelLines), double(bars)) * lineH + 2 * kRowPad;
+}
+
+} // namespace
+
+void fillHatched(QPainter& painter, const QRectF& rect, const QColor& color, bool hatched) {
+    if (hatched) {
+        painter.fillRect(rect, color.lighter(135));
+        QBrush brush(color.darker(150), Qt::BDiagPattern);
+        painter.fillRect(rect, brush);
+    } else {
+        painter.fillRect(rect, color);
+    }
+}
+
+double RowsChartPainter::preferredHeight(const RowsChart& chart, double width,
+                                         QPaintDevice* device) {
+    const Fonts fonts;
+    const QFontMetricsF title(fonts.title, device);
+    const QFontMetricsF fm(fonts.text, device);
+    double legendHeight = 0;
+    layoutLegend(chart, QRectF(0, 0, width, 1e6), fm, &legendHeight);
+    double height = title.height() + 4 + legendHeight + 6;
+    if (chart.rows.isEmpty()) {
+        return height + 3 * fm.height();
+    }
+    const int bars = maxBars(chart);
+    for (const auto& row : chart.rows) {
+        height += fullRowHeight(row, bars, fm.height());
+    }
+    return height + 2 * fm.height() + 8;
+}
+
+QVector<QRectF> RowsChartPainter::paint(QPainter& painter, const QRectF& rect,
+                                        const RowsChart& chart) {
+    QVector<QRectF> rowRects;
+    const Fonts fonts;
+    painter.save();
+    const QFontMetricsF titleFm(fonts.title, painter.device());
+    const QFontMetricsF fm(fonts.text, painter.device());
+    const double lineH = fm.height();
+    const QColor ink(0x22, 0x22, 0x22);
+    const QColor grey(0x5a, 0x5a, 0x5a);
+
+    double y = rect.top();
+    painter.setFont(fonts.title);
+    painter.setPen(ink);
+    if (titleFm.height() <= rect.height()) {
+        const QString title = titleFm.elidedText(chart.title, Qt::ElideRight, rect.width());
+        painter.drawText(QRectF(rect.left(), y, rect.width(), titleFm.height()),
+                         Qt::AlignLeft | Qt::AlignVCenter, title);
+    }
+    y += titleFm.height() + 4;
+    painter.setFont(fonts.text);
+    if (chart.rows.isEmpty()) {
+        painter.setPen(grey);
+        const QRectF area(rect.left(), y, rect.width(), std::max(0.0, rect.bottom() - y));
+        const QRectF need = painter.boundingRect(area, Qt::TextWordWrap, chart.emptyText);
+        if (need.height() <= area.height() + 0.5) {
+            painter.drawText(area, Qt::TextWordWrap, chart.emptyText);
+        }
+        painter.restore();
+        return rowRects;
+    }
+
+    double legendHeight = 0;
+    const auto legend =
+        layoutLegend(chart, QRectF(rect.left(), y, rect.width(), lineH), fm, &legendHeight);
+    const double footer = lineH + 2 + (chart.axisLabel.isEmpty() ? 0 : lineH) + 4;
+    const double rowsTop = y + legendHeight + 6;
+    const double available = rect.bottom() - footer - rowsTop;
+    if (available < lineH + 4) {
+        painter.restore();
+        return rowRects; // not even one row: only the title
+    }
+    for (const auto& place : legend) {
+        const auto& item = chart.legend[int(&place - legend.data())];
+        fillHatched(painter, place.swatch, item.color, item.hatched);
+        painter.setPen(ink);
+        painter.drawText(place.text, Qt::AlignLeft | Qt::AlignVCenter, place.shown);
+    }
+
+    // Full rows (two-line labels, value texts) when they fit, else compact ones, else as many
+    // compact rows as fit and a line for the rest.
+    const int bars = maxBars(chart);
+    double full = 0;
+    for (const auto& row : chart.rows) {
+        full += fullRowHeight(row, bars, lineH);
+    }
+    const bool compact = full > available;
+    const double compactRow = lineH + 4;
+    int shown = int(chart.rows.size());
+    if (compact && double(shown) * compactRow > available) {
+        shown = std::max(0, int((available - lineH) / compactRow));
+    }
+    auto labelOf = [&](const ChartRow& row) {
+        return compact && !row.subLabel.isEmpty()
+                   ? row.label + QStringLiteral(" \u00b7 ") + row.subLabel
+                   : row.label;
+    };
+    double labelW = 0;
+    double valueW = 0;
+    for (int i = 0; i < shown; ++i) {
+        const auto& row = chart.rows[i];
+        labelW = std::max(labelW, fm.horizontalAdvance(labelOf(row)));
+        if (!compact) {
+            labelW = std::max(labelW, fm.horizontalAdvance(row.subLabel));
+            for (const auto& bar : row.bars) {
+                valueW = std::max(valueW, bar.valueText.isEmpty()
+                                              ? 0.0
+                                              : fm.horizontalAdvance(bar.valueText) + kValueGap);
+            }
+        }
+    }
+    labelW = std::min(std::ceil(labelW) + 1, rect.width() * 0.42);
+    valueW = std::ceil(valueW) + 2;
+    Scale scale = makeScale(chart);
+    scale.left = rect.left() + labelW + kLabelGap;
+    scale.right = rect.right() - valueW - 2;
+    if (scale.right - scale.left < 30) {
+        painter.restore();
+        return rowRects;
+    }
+    const QVector<double> ticks = chooseTicks(chart, scale, fm);
+
+    // Rows.
+    double rowY = rowsTop;
+    const double rowsBottom = rowsTop + [&] {
+        double h = 0;
+        for (int i = 0; i < shown; ++i) {
+            h += compact ? compactRow : fullRowHeight(chart.rows[i], bars, lineH);
+        }
+        return h;
+    }();
+    painter.setPen(QPen(QColor(0xe4, 0xe4, 0xe4), 0));
+    for (double t : ticks) {
+        const double x = scale.x(t);
+        painter.drawLine(QPointF(x, rowsTop), QPointF(x, rowsBottom));
+    }
+    for (int i = 0; i < shown; ++i) {
+        const ChartRow& row = chart.rows[i];
+        const double h = compact ? compactRow : fullRowHeight(row, bars, lineH);
+        const QRectF rowRect(rect.left(), rowY, rect.width(), h);
+        rowRects << rowRect;
+        if (row.selected) {
+            painter.fillRect(rowRect, QColor(0xff, 0xf3, 0xc4));
+        }
+        painter.setPen(ink);
+        if (compact || row.subLabel.isEmpty()) {
+            const QRectF labelRect(rect.left(), rowY + (h - lineH) / 2, labelW, lineH);
+            painter.drawText(labelRect, Qt::AlignLeft | Qt::AlignVCenter,
+                             fm.elidedText(labelOf(row), Qt::ElideMiddle, labelW));
+        } else {
+            const double top = rowY + (h - 2 * lineH) / 2;
+            painter.drawText(QRectF(rect.left(), top, labelW, lineH),
+                             Qt::AlignLeft | Qt::AlignVCenter,
+                             fm.elidedText(row.label, Qt::ElideMiddle, labelW));
+            painter.setPen(grey);
+            painter.drawText(QRectF(rect.left(), top + lineH, labelW, lineH),
+                             Qt::AlignLeft | Qt::AlignVCenter,
+                             fm.elidedText(row.subLabel, Qt::ElideRight, labelW));
+        }
+        const int n = std::max<int>(1, int(row.bars.size()));
+        const double slot = compact ? (h - 4) / n : lineH;
+        const double barsTop = compact ? rowY + 2 : rowY + (h - n * lineH) / 2;
+        for (int b = 0; b < row.bars.size(); ++b) {
+            const RowBar& bar = row.bars[b];
+            const double thickness = std::max(1.0, slot * (compact ? 0.85 : 0.72));
+            const double top = barsTop + b * slot + (slot - thickness) / 2;
+            double sum = 0;
+            double x0 = scale.x(scale.log ? scale.lower : 0);
+            for (const auto& seg : bar.segments) {
+                if (seg.value <= 0) {
+                    continue;
+                }
+                sum += seg.value;
+                const double x1 = scale.x(sum);
+                if (x1 > x0) {
+                    fillHatched(painter, QRectF(x0, top, std::max(0.75, x1 - x0), thickness),
+                                seg.color, row.hatched);
+                }
+                x0 = std::max(x0, x1);
+            }
+            if (!compact && !bar.valueText.isEmpty()) {
+                painter.setPen(ink);
+                painter.drawText(QRectF(x0 + kValueGap, barsTop + b * slot, valueW, slot),
+                                 Qt::AlignLeft | Qt::AlignVCenter, bar.valueText);
+            }
+        }
+        rowY += h;
+    }
+    if (shown < chart.rows.size()) {
+        painter.setPen(grey);
+        const QString more =
+            QStringLiteral("+ %1 more not shown: export a larger size or this view alone")
+                .arg(chart.rows.size() - shown);
+        painter.drawText(QRectF(rect.left(), rowY, rect.width(), lineH),
+                         Qt::AlignLeft | Qt::AlignVCenter,
+                         fm.elidedText(more, Qt::ElideRight, rect.width()));
+        rowY += lineH;
+    }
+
+    // Axis: a base line, tick labels that never collide or leave the rectangle, the axis label.
+    painter.setPen(QPen(QColor(0x99, 0x99, 0x99), 0));
+    painter.drawLine(QPointF(scale.left, rowY + 1), QPointF(scale.right, rowY + 1));
+    const double tickY = rowY + 2;
+    double lastRight = -1e9;
+    painter.setPen(grey);
+    for (double t : ticks) {
+        const QString text = tickLabel(chart, t);
+        const double w = fm.horizontalAdvance(text) + 1;
+        double left = std::clamp(scale.x(t) - w / 2, rect.left(), rect.right() - w);
+        if (left < lastRight + 6) {
+            continue;
+        }
+        painter.drawText(QRectF(left, tickY, w, lineH), Qt::AlignCenter, text);
+        lastRight = left + w;
+    }
+    if (!chart.axisLabel.isEmpty()) {
+        const QString label = fm.elidedText(chart.axisLabel, Qt::ElideRight, rect.width());
+        const double w = fm.horizontalAdvance(label) + 1;
+        const double left =
+            std::clamp((scale.left + scale.right) / 2 - w / 2, rect.left(), rect.right() - w);
+        painter.drawText(QRectF(left, tickY + lineH + 2, w, lineH), Qt::AlignCenter, label);
+    }
+    painter.restore();
+    return rowRects;
+}
+
+} // namespace slicescope::gui

@@ -1,0 +1,163 @@
+#include "models/runnaming.h"
+
+#include <QFileInfo>
+#include <QRegularExpression>
+#include <QSet>
+#include <algorithm>
+
+namespace slicescope::models {
+
+QString programName(const std::string& command) {
+    const QStringList words = toQString(command).split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    QString program;
+    for (const QString& word : words) {
+        const QString base = QFileInfo(word).fileName();
+        // An interpreter or launcher runs the program named after it.
+        static const QRegularExpression launcher(
+            QStringLiteral("^(python[0-9.]*|env|bash|sh|time|nice|numactl|taskset)$"));
+        if (base.startsWith(QLatin1Char('-')) || base.contains(QLatin1Char('='))) {
+            continue;
+        }
+        program = base;
+        if (!launcher.match(base).hasMatch()) {
+            break;
+        }
+    }
+    const QString stem = QFileInfo(program).completeBaseName();
+    return stem.isEmpty() ? program : stem;
+}
+
+QString deviceTag(const device::DeviceSpec& device) {
+    if (!device.id.empty()) {
+        return toQString(device.id);
+    }
+    QString name = toQString(device.name).toLower();
+    static const QRegularExpression noise(
+        QStringLiteral("\\((r|tm)\\)|\\b(nvidia|geforce|quadro|tesla|processor|cpu)\\b|@.*$"));
+    name.replace(noise, QStringLiteral(" "));
+    static const QRegularExpression separators(QStringLiteral("[^a-z0-9]+"));
+    name.replace(separators, QStringLiteral("-"));
+    while (name.startsWith(QLatin1Char('-'))) {
+        name.remove(0, 1);
+    }
+    while (name.endsWith(QLatin1Char('-'))) {
+        name.chop(1);
+    }
+    return name;
+}
+
+QString shortDeviceName(const device::DeviceSpec& device) {
+    QString name = toQString(device.name);
+    static const QRegularExpression noise(
+        QStringLiteral("\\((R|TM|r|tm)\\)|\\b(NVIDIA|GeForce|Intel|Processor|CPU)\\b|@.*$"));
+    name.replace(noise, QStringLiteral(" "));
+    name = name.simplified();
+    return name.isEmpty() ? toQString(device.name) : name;
+}
+
+RunNameRequest nameRequest(const trace::Run& run, const QString& id) {
+    RunNameRequest request;
+    request.wanted = id;
+    if (run.mode == trace::RunMode::Recorded && (id.isEmpty() || id == toQString(run.strategy))) {
+        const QString program = programName(run.command);
+        if (!program.isEmpty()) {
+            request.wanted = program;
+        }
+    }
+    if (request.wanted.isEmpty()) {
+        request.wanted = QStringLiteral("run");
+    }
+    request.deviceTag = deviceTag(run.device);
+    return request;
+}
+
+QStringList RunNaming::nameBatch(const QList<RunNameRequest>& batch) {
+    QStringList names(batch.size());
+    QSet<QString> taken; // given to an earlier run of this batch
+    auto isFree = [&](const QString& name) {
+        return !issued_.contains(name) && !taken.contains(name);
+    };
+    QList<int> needSuffix;
+    QStringList stems(batch.size());
+    for (int i = 0; i < batch.size(); ++i) {
+        const RunNameRequest& r = batch[i];
+        if (isFree(r.wanted)) {
+            names[i] = r.wanted;
+            taken.insert(names[i]);
+            continue;
+        }
+        QString stem = r.wanted;
+        const auto holder = issued_.constFind(r.wanted);
+        if (!r.deviceTag.isEmpty() && holder != issued_.constEnd() &&
+            holder.value() != r.deviceTag) {
+            stem = r.wanted + QLatin1Char('@') + r.deviceTag;
+            if (isFree(stem)) {
+                names[i] = stem;
+                taken.insert(stem);
+                continue;
+            }
+        }
+        stems[i] = stem;
+        needSuffix << i;
+    }
+    // One suffix for the whole batch: the smallest that is free for every run needing one. Runs
+    // of the batch that share a stem take it and the numbers after it, in order.
+    QList<int> occurrence(batch.size(), 0);
+    {
+        QHash<QString, int> seen;
+        for (int i : needSuffix) {
+            occurrence[i] = seen[stems[i]]++;
+        }
+    }
+    auto nameWith = [&](int i, int suffix) -> QString {
+        return QStringLiteral("%1-%2").arg(stems[i]).arg(suffix + occurrence[i]);
+    };
+    int suffix = 2;
+    while (std::any_of(needSuffix.begin(), needSuffix.end(),
+                       [&](int i) { return !isFree(nameWith(i, suffix)); })) {
+        ++suffix;
+    }
+    for (int i : needSuffix) {
+        names[i] = nameWith(i, suffix);
+    }
+    for (int i = 0; i < batch.size(); ++i) {
+        issued_.insert(names[i], batch[i].deviceTag);
+    }
+    return names;
+}
+
+QString batchOf(const RunEntry& entry) {
+    if (entry.source.isEmpty()) {
+        return QStringLiteral("created ") + toQString(entry.run->createdAt);
+    }
+    const QFileInfo file(entry.source);
+    if (entry.origin == RunOrigin::Restored) {
+        return file.absoluteFilePath() + QStringLiteral(" created ") +
+               toQString(entry.run->createdAt);
+    }
+    static const QRegularExpression request(QStringLiteral("^(run-\\d+)-.+\\.json$"));
+    const auto match = request.match(file.fileName());
+    if (match.hasMatch()) {
+        return file.absolutePath() + QLatin1Char('/') + match.captured(1);
+    }
+    return file.absoluteFilePath();
+}
+
+bool devicesDiffer(const std::vector<RunEntryPtr>& runs) {
+    QString first;
+    bool any = false;
+    for (const auto& entry : runs) {
+        if (!entry->visible) {
+            continue;
+        }
+        const QString name = toQString(entry->run->device.name);
+        if (any && name != first) {
+            return true;
+        }
+        first = name;
+        any = true;
+    }
+    return false;
+}
+
+} // namespace slicescope::models

@@ -1,0 +1,31 @@
+#pragma once
+
+// The Range Profiler metrics of every counting pass: the engine's own (rangeprofiler.cpp) and the
+// injection library's (inject/kernelcounter.cpp) ask for the same metrics in the same order and
+// read the values by these indices. They are the ones that work on the H200 (docs/design.md,
+// "Achieved occupancy: the Range Profiler").
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace slicescope::cuda {
+
+enum CounterMetric : std::size_t {
+    kAchievedOccupancyPct = 0, // sm__warps_active.avg.pct_of_peak_sustained_active, 0..100
+    kSmCyclesActiveAvg = 1,    // sm__cycles_active.avg
+    kSmCyclesActiveMax = 2,    // sm__cycles_active.max
+    kGpuTimeNs = 3,            // gpu__time_duration.sum (under replay)
+};
+
+inline const std::vector<std::string>& counterMetricNames() {
+    static const std::vector<std::string> names{
+        "sm__warps_active.avg.pct_of_peak_sustained_active",
+        "sm__cycles_active.avg",
+        "sm__cycles_active.max",
+        "gpu__time_duration.sum",
+    };
+    return names;
+}
+
+} // namespace slicescope::cuda

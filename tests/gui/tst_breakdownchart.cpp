@@ -1,0 +1,208 @@
+// The breakdown chart (time per repetition by kind of work, from the trace's activities), the
+// per-run occupancy rows with recorded kernels, and the rows chart painter they share.
+#include "gui/breakdownchart.h"
+#include "gui/occupancybarsplot.h"
+#include "gui/occupancyview.h"
+#include "gui/rowschart.h"
+#include "models/occupancyfacts.h"
+#include "models/runbreakdown.h"
+#include "models/session.h"
+#include "models/traceloader.h"
+#include "models/viewstate.h"
+#include "testhelpers.h"
+
+#include <QCheckBox>
+#include <QImage>
+#include <QLabel>
+#include <QPainter>
+#include <QTest>
+
+using namespace slicescope;
+using namespace slicescope::models;
+using namespace slicescope::gui;
+
+namespace {
+
+void loadSample(Session& session, const QString& name) {
+    LoadResult result =
+        TraceLoader::loadNow(QStringLiteral(SLICESCOPE_SAMPLES_DIR "/") + name, RunOrigin::Sample);
+    QVERIFY2(result.ok(), qPrintable(result.error));
+    session.addRuns(std::move(result.runs));
+}
+
+const BreakdownRow* rowOf(const QVector<BreakdownRow>& rows, const QString& id) {
+    for (const auto& row : rows) {
+        if (row.runId == id) {
+            return &row;
+        }
+    }
+    return nullptr;
+}
+
+} // namespace
+
+class TestBreakdownChart : public QObject {
+    Q_OBJECT
+  private slots:
+    void figuresComeFromTheActivities();
+    void perRepetitionDividesByRepeat();
+    void chartHatchesModelledRunsAndNamesDevices();
+    void logSwitchAndClickSelect();
+    void recordedKernelsHaveOccupancyRows();
+    void recordedRunFacts();
+    void elideMiddleKeepsBothEnds();
+};
+
+void TestBreakdownChart::figuresComeFromTheActivities() {
+    Session session;
+    loadSample(session, QStringLiteral("seed-100x4000x5-f64-pageable.json"));
+    const auto rows = breakdownRows(session.runs());
+    QCOMPARE(rows.size(), session.count()); // every run of the seed sample spent time
+    for (const auto& entry : session.runs()) {
+        const BreakdownRow* row = rowOf(rows, entry->id);
+        QVERIFY(row);
+        // Sums over the activities themselves, not the summary's own figures.
+        std::int64_t htod = 0, kernel = 0, dtoh = 0;
+        for (const auto& a : entry->run->activities) {
+            const std::int64_t d = a.durationNs();
+            htod += a.kind == trace::ActivityKind::HtoD ? d : 0;
+            kernel += a.kind == trace::ActivityKind::Kernel ? d : 0;
+            dtoh += a.kind == trace::ActivityKind::DtoH ? d : 0;
+        }
+        QCOMPARE(row->part(BreakdownPart::HtoD), double(htod));
+        QCOMPARE(row->part(BreakdownPart::Kernel), double(kernel));
+        QCOMPARE(row->part(BreakdownPart::DtoH), double(dtoh));
+    }
+    // The layout passes the strategies need are their own part; CPU runs are host compute.
+    QVERIFY(rowOf(rows, QStringLiteral("slice-middle"))->part(BreakdownPart::HostLayout) > 0);
+    QVERIFY(
+        rowOf(rows, QStringLiteral("elementwise-materialized"))->part(BreakdownPart::HostLayout) >
+        0);
+    QCOMPARE(rowOf(rows, QStringLiteral("slice-outer"))->part(BreakdownPart::HostLayout), 0.0);
+    QVERIFY(rowOf(rows, QStringLiteral("cpu-parallel"))->part(BreakdownPart::HostCompute) > 0);
+    QCOMPARE(rowOf(rows, QStringLiteral("cpu-parallel"))->part(BreakdownPart::Kernel), 0.0);
+}
+
+void TestBreakdownChart::perRepetitionDividesByRepeat() {
+    Session session;
+    session.addRuns({makeRunEntry(testhelpers::gpuShapedRun("a", trace::RunMode::MeasuredGpu, 1),
+                                  RunOrigin::Opened),
+                     makeRunEntry(testhelpers::gpuShapedRun("b", trace::RunMode::MeasuredGpu, 4),
+                                  RunOrigin::Opened)});
+    const auto rows = breakdownRows(session.runs());
+    QCOMPARE(rows.size(), 2);
+    QCOMPARE(rows[1].repeat, 4u);
+    QCOMPARE(rows[1].totalNs(), rows[0].totalNs()); // four repetitions of the same work
+    session.setVisible(0, false);
+    QCOMPARE(breakdownRows(session.runs()).size(), 1);
+}
+
+void TestBreakdownChart::chartHatchesModelledRunsAndNamesDevices() {
+    Session session;
+    trace::Run modelled = testhelpers::gpuShapedRun("slice-outer", trace::RunMode::Modelled);
+    modelled.device.id = "gtx-970";
+    modelled.device.name = "NVIDIA GeForce GTX 970";
+    session.addRuns(
+        {makeRunEntry(testhelpers::gpuShapedRun("slice-outer", trace::RunMode::MeasuredGpu),
+                      RunOrigin::Opened),
+         makeRunEntry(modelled, RunOrigin::Opened)});
+    const RowsChart chart = BreakdownChart::chartFor(session, QStringLiteral("slice-outer"), false);
+    QCOMPARE(chart.rows.size(), 2);
+    QVERIFY(!chart.rows[0].hatched);
+    QVERIFY(chart.rows[1].hatched);
+    QVERIFY(chart.rows[0].selected);
+    QVERIFY(chart.rows[1].subLabel.contains(QStringLiteral("modelled")));
+    // The devices differ: each label carries its device.
+    QVERIFY(chart.rows[0].subLabel.contains(QStringLiteral("H200")));
+    QVERIFY(chart.rows[1].subLabel.contains(QStringLiteral("GTX 970")));
+    QVERIFY(chart.rows[1].bars[0].valueText.contains(QStringLiteral("modelled")));
+    bool hatchLegend = false;
+    for (const auto& item : chart.legend) {
+        hatchLegend = hatchLegend || item.hatched;
+    }
+    QVERIFY(hatchLegend);
+    // The occupancy chart labels them the same way.
+    const RowsChart occupancy = OccupancyBarsPlot::chartFor(session, QString());
+    QCOMPARE(occupancy.rows.size(), 2);
+    QVERIFY(occupancy.rows[1].subLabel.contains(QStringLiteral("GTX 970")));
+}
+
+void TestBreakdownChart::logSwitchAndClickSelect() {
+    Session session;
+    ViewState state;
+    loadSample(session, QStringLiteral("seed-100x4000x5-f64-pageable.json"));
+    BreakdownChart chart(&session, &state);
+    chart.resize(520, 600);
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    QCOMPARE(chart.runIds().size(), session.count());
+    QVERIFY(!chart.logScale());
+    QVERIFY(
+        !BreakdownChart::chartFor(session, {}, false).axisLabel.contains(QStringLiteral("log")));
+    chart.logSwitch()->click();
+    QVERIFY(chart.logScale());
+    QVERIFY(BreakdownChart::chartFor(session, {}, true).axisLabel.contains(QStringLiteral("log")));
+    // The canvas grows with the runs; a click on the third row selects that run.
+    auto* canvas = chart.findChild<QWidget*>(QStringLiteral("breakdownCanvas"));
+    QVERIFY(canvas);
+    QVERIFY(canvas->height() > 9 * 20);
+    QTest::qWait(50);
+    const RowsChart drawn = BreakdownChart::chartFor(session, {}, true);
+    QImage image(canvas->size(), QImage::Format_ARGB32_Premultiplied);
+    QPainter painter(&image);
+    const auto rects =
+        RowsChartPainter::paint(painter, QRectF(canvas->rect()).adjusted(2, 2, -2, -2), drawn);
+    painter.end();
+    QCOMPARE(rects.size(), session.count());
+    QTest::mouseClick(canvas, Qt::LeftButton, Qt::NoModifier, rects[2].center().toPoint());
+    QCOMPARE(state.selectedRun(), chart.runIds()[2]);
+}
+
+void TestBreakdownChart::recordedKernelsHaveOccupancyRows() {
+    Session session;
+    ViewState state;
+    loadSample(session, QStringLiteral("recorded-numba.json"));
+    const auto rows = occupancyRows(session.runs());
+    QVERIFY(rows.size() >= 3); // whole array, outer slices, vectorized: each kernel by name
+    for (const auto& row : rows) {
+        QCOMPARE(row.runId, session.at(0)->id);
+        QVERIFY(!row.kernel.isEmpty());
+        QVERIFY(row.kernelGroup >= 0);
+        QVERIFY(row.theoretical > 0);
+    }
+    OccupancyView view(&session, &state);
+    state.setSelectedRun(session.at(0)->id);
+    QCOMPARE(view.barsPlot()->runIds().size(), rows.size()); // no "No GPU runs" beside a kernel
+}
+
+void TestBreakdownChart::recordedRunFacts() {
+    Session session;
+    loadSample(session, QStringLiteral("recorded-numba.json"));
+    const auto& entry = *session.at(0);
+    QVERIFY(!entry.kernels.isEmpty());
+    for (const auto& kernel : entry.kernels) {
+        const OccupancyFacts facts = computeOccupancyFacts(entry, kernel);
+        QVERIFY2(!facts.launchWords.contains(QStringLiteral("1 blocks")),
+                 qPrintable(facts.launchWords));
+        QVERIFY2(!facts.launchWords.contains(QStringLiteral("1 launches")),
+                 qPrintable(facts.launchWords));
+        if (kernel.grid.count() == 1) {
+            QVERIFY(facts.launchWords.startsWith(QStringLiteral("1 block of")));
+        }
+        QVERIFY2(facts.title.size() < 120, qPrintable(facts.title)); // mangled names are cut
+    }
+}
+
+void TestBreakdownChart::elideMiddleKeepsBothEnds() {
+    const QString name = QStringLiteral("__main__::__gufunc_whole_array[abi:v2][abi:"
+                                        "cw51cXTLSUwv1sDUaKthqaNgoKmjgOR3W3Cw6igA9duC0hk]");
+    const QString cut = elideMiddle(name, 30);
+    QCOMPARE(cut.size(), 30);
+    QVERIFY(cut.startsWith(QStringLiteral("__main__::")));
+    QVERIFY(cut.endsWith(QStringLiteral("C0hk]")));
+    QVERIFY(cut.contains(QChar(0x2026)));
+    QCOMPARE(elideMiddle(QStringLiteral("short"), 30), QStringLiteral("short"));
+}
+
+QTEST_MAIN(TestBreakdownChart)
+#include "tst_breakdownchart.moc"

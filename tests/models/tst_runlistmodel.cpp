@@ -1,0 +1,94 @@
+// The per-run summary table under QAbstractItemModelTester, through adds, removals and resets.
+#include "models/runlistmodel.h"
+#include "models/session.h"
+#include "testhelpers.h"
+
+#include <QAbstractItemModelTester>
+#include <QFont>
+#include <QSortFilterProxyModel>
+#include <QTest>
+
+using namespace slicescope;
+using namespace slicescope::models;
+
+class TestRunListModel : public QObject {
+    Q_OBJECT
+  private slots:
+    void passesTheModelTester();
+    void showsWhatTheRunSays();
+    void checkboxHidesARun();
+    void sortsByNumbersNotText();
+};
+
+void TestRunListModel::passesTheModelTester() {
+    Session session;
+    RunListModel model(&session);
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    session.addRuns({makeRunEntry(testhelpers::gpuShapedRun("a", trace::RunMode::MeasuredGpu),
+                                  RunOrigin::Opened)});
+    session.addRuns(
+        {makeRunEntry(testhelpers::gpuShapedRun("b", trace::RunMode::Modelled), RunOrigin::Opened),
+         makeRunEntry(testhelpers::denseRun("c", 10), RunOrigin::Opened)});
+    QCOMPARE(model.rowCount(), 3);
+    QCOMPARE(model.columnCount(), int(RunListModel::ColumnCount));
+    session.setVisible(1, false);
+    session.removeRun(0);
+    QCOMPARE(model.rowCount(), 2);
+    session.clear();
+    QCOMPARE(model.rowCount(), 0);
+}
+
+void TestRunListModel::showsWhatTheRunSays() {
+    Session session;
+    RunListModel model(&session);
+    session.addRuns({makeRunEntry(
+        testhelpers::gpuShapedRun("slice-outer", trace::RunMode::Modelled, 2), RunOrigin::Opened)});
+    auto cell = [&](int column) { return model.index(0, column).data().toString(); };
+    QCOMPARE(cell(RunListModel::RunColumn), QStringLiteral("slice-outer"));
+    QCOMPARE(cell(RunListModel::ModeColumn), QStringLiteral("modelled"));
+    QCOMPARE(cell(RunListModel::DeviceColumn), QStringLiteral("NVIDIA H200 (preset h200)"));
+    QCOMPARE(cell(RunListModel::ProblemColumn), QStringLiteral("100x4000x5 f64, work 1"));
+    QCOMPARE(cell(RunListModel::TimeColumn),
+             QString::fromUtf8("59.0 ms")); // 6 + 47 + 6 ms per repetition
+    QCOMPARE(cell(RunListModel::CopyShareColumn), QStringLiteral("20 %"));
+    QCOMPARE(cell(RunListModel::OccupancyColumn), QStringLiteral("100 %"));
+    QCOMPARE(cell(RunListModel::VerifiedColumn), QStringLiteral("n/a (modelled)"));
+    QVERIFY(cell(RunListModel::VerdictColumn)
+                .startsWith(QStringLiteral("modelled for NVIDIA H200: the kernel takes")));
+    QCOMPARE(model.index(0, 0).data(RunListModel::RunIdRole).toString(),
+             QStringLiteral("slice-outer"));
+    QVERIFY(
+        model.index(0, 0).data(Qt::FontRole).value<QFont>().italic()); // modelled runs in italics
+}
+
+void TestRunListModel::checkboxHidesARun() {
+    Session session;
+    RunListModel model(&session);
+    session.addRuns({makeRunEntry(testhelpers::denseRun("d", 3), RunOrigin::Opened)});
+    const QModelIndex first = model.index(0, RunListModel::RunColumn);
+    QVERIFY(model.flags(first) & Qt::ItemIsUserCheckable);
+    QCOMPARE(first.data(Qt::CheckStateRole).value<Qt::CheckState>(), Qt::Checked);
+    QVERIFY(model.setData(first, Qt::Unchecked, Qt::CheckStateRole));
+    QVERIFY(!session.at(0)->visible);
+    QVERIFY(!model.setData(model.index(0, RunListModel::ModeColumn), Qt::Unchecked,
+                           Qt::CheckStateRole));
+}
+
+void TestRunListModel::sortsByNumbersNotText() {
+    Session session;
+    RunListModel model(&session);
+    QSortFilterProxyModel proxy;
+    proxy.setSourceModel(&model);
+    proxy.setSortRole(RunListModel::SortRole);
+    trace::Run fast = testhelpers::gpuShapedRun("fast", trace::RunMode::MeasuredGpu);
+    trace::Run slow = testhelpers::gpuShapedRun("slow", trace::RunMode::MeasuredGpu, 1);
+    slow.activities[2].endNs +=
+        1'000'000'000; // a 1 s kernel: "1.05 s" sorts after "59.0 ms" only as a number
+    session.addRuns({makeRunEntry(slow, RunOrigin::Opened), makeRunEntry(fast, RunOrigin::Opened)});
+    proxy.sort(RunListModel::TimeColumn, Qt::AscendingOrder);
+    QCOMPARE(proxy.index(0, 0).data().toString(), QStringLiteral("fast"));
+    QCOMPARE(proxy.index(1, 0).data().toString(), QStringLiteral("slow"));
+}
+
+QTEST_MAIN(TestRunListModel)
+#include "tst_runlistmodel.moc"
