@@ -270,11 +270,11 @@ bool TraceReader::parseTop(Trace& trace) {
 }
 
 bool TraceReader::parseRun(Run& run) {
-    static constexpr std::array<std::string_view, 18> kKeys{
+    static constexpr std::array<std::string_view, 19> kKeys{
         "id",      "strategy",         "mode",         "problem",     "device",
         "launch",  "occupancy",        "verification", "memory_mode", "repeat",
         "wall_ns", "created_at",       "command",      "exit_status", "dropped_records",
-        "notes",   "occupancy_series", "activities"};
+        "notes",   "occupancy_series", "activities",   "batch"};
     // id, strategy, mode, device, activities
     constexpr std::uint32_t kRequired = (1U << 0) | (1U << 1) | (1U << 2) | (1U << 4) | (1U << 17);
     const char* start = json_.position();
@@ -349,6 +349,8 @@ bool TraceReader::parseRun(Run& run) {
             });
         case 16:
             return parseSeries(run.occupancySeries);
+        case 18:
+            return text(run.batch, "batch");
         default: {
             NameTable names(run);
             const bool done = json_.parseArray("\"activities\"", [&](std::size_t index) {
