@@ -8,6 +8,7 @@
 
 #include <QCheckBox>
 #include <QHelpEvent>
+#include <QLocale>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QToolTip>
@@ -39,10 +40,34 @@ QString duration(double ns) {
     return models::toQString(trace::formatDurationNs(std::int64_t(ns + 0.5)));
 }
 
+// A tick of the time axis. Linear: every tick in the unit of the axis's top ("0", "2.5 ms",
+// "5 ms"), zero a plain "0". Log: each power of ten in its own unit ("100 ns", "1 µs"); a log
+// axis has no zero.
+QString axisTickText(double ns, double topNs, bool log) {
+    if (ns == 0) {
+        return QStringLiteral("0");
+    }
+    struct Unit {
+        double ns;
+        const char* name;
+    };
+    static constexpr Unit kUnits[] = {{1e9, "s"}, {1e6, "ms"}, {1e3, "\u00b5s"}, {1, "ns"}};
+    const double pick = log ? ns : topNs;
+    for (const Unit& unit : kUnits) {
+        if (pick >= unit.ns * (1 - 1e-9) || unit.ns == 1) {
+            return QLocale::c().toString(ns / unit.ns, 'g', 4) + QLatin1Char(' ') +
+                   QString::fromUtf8(unit.name);
+        }
+    }
+    return QString::number(ns);
+}
+
 } // namespace
 
 // The painted chart; the log switch sits above it.
 class BreakdownCanvas : public QWidget {
+    static constexpr double kMarginPx = 2;
+
   public:
     BreakdownCanvas(models::Session* session, models::ViewState* state, QCheckBox* log,
                     QWidget* parent)
@@ -57,22 +82,20 @@ class BreakdownCanvas : public QWidget {
         for (const auto& row : models::breakdownRows(session_->runs())) {
             ids_ << row.runId;
         }
-        setFixedHeight(int(
-            std::ceil(RowsChartPainter::preferredHeight(chart_, std::max(width(), 200), this))));
+        fitHeight();
         update();
     }
     const QStringList& ids() const { return ids_; }
+    const QVector<QRectF>& rowRects() const { return rowRects_; }
 
   protected:
     void paintEvent(QPaintEvent*) override {
         QPainter painter(this);
         painter.setRenderHint(QPainter::Antialiasing, false);
-        rowRects_ = RowsChartPainter::paint(painter, QRectF(rect()).adjusted(2, 2, -2, -2), chart_);
+        rowRects_ = RowsChartPainter::paint(
+            painter, QRectF(rect()).adjusted(kMarginPx, kMarginPx, -kMarginPx, -kMarginPx), chart_);
     }
-    void resizeEvent(QResizeEvent*) override {
-        setFixedHeight(int(
-            std::ceil(RowsChartPainter::preferredHeight(chart_, std::max(width(), 200), this))));
-    }
+    void resizeEvent(QResizeEvent*) override { fitHeight(); }
     void mousePressEvent(QMouseEvent* event) override {
         const int row = rowAt(event->position());
         if (row >= 0) {
@@ -94,6 +117,13 @@ class BreakdownCanvas : public QWidget {
     }
 
   private:
+    // Tall enough for every row in full (two-line labels, value texts) in the rectangle
+    // paintEvent draws in: the panel scrolls rather than squeezing the rows.
+    void fitHeight() {
+        const double inner = std::max(width(), 200) - 2 * kMarginPx;
+        setFixedHeight(
+            int(std::ceil(RowsChartPainter::preferredHeight(chart_, inner, this) + 2 * kMarginPx)));
+    }
     int rowAt(const QPointF& pos) const {
         for (int i = 0; i < rowRects_.size() && i < ids_.size(); ++i) {
             if (rowRects_[i].contains(pos)) {
@@ -139,6 +169,13 @@ void BreakdownChart::setLogScale(bool log) {
 QStringList BreakdownChart::runIds() const {
     return canvas_->ids();
 }
+QVector<QRectF> BreakdownChart::rowRects() const {
+    QVector<QRectF> rects = canvas_->rowRects();
+    for (QRectF& r : rects) {
+        r.translate(canvas_->pos());
+    }
+    return rects;
+}
 
 RowsChart BreakdownChart::chartFor(const models::Session& session, const QString& selectedRun,
                                    bool log) {
@@ -148,7 +185,7 @@ RowsChart BreakdownChart::chartFor(const models::Session& session, const QString
                           : QStringLiteral("time per repetition");
     chart.emptyText = QStringLiteral("No runs with timed work yet.");
     chart.log = log;
-    chart.tickText = [](double ns) { return duration(ns); };
+    chart.tickText = [log](double ns, double topNs) { return axisTickText(ns, topNs, log); };
     const bool withDevice = models::devicesDiffer(session.runs());
     const auto rows = models::breakdownRows(session.runs());
     std::array<bool, models::kBreakdownPartCount> present{};

@@ -31,6 +31,8 @@ class BreakdownChart : public QWidget {
     void setLogScale(bool log);
     // Run ids in drawing order (top first).
     QStringList runIds() const;
+    // Where the last paint drew each row, in the chart's own coordinates (rows left out: none).
+    QVector<QRectF> rowRects() const;
     QCheckBox* logSwitch() const { return log_; }
 
     // The chart for the session's visible runs, for this widget and for exports.

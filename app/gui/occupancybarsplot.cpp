@@ -6,11 +6,14 @@
 #include "models/session.h"
 #include "models/viewstate.h"
 
+#include <QFontMetricsF>
 #include <cmath>
 
 namespace slicescope::gui {
 
 namespace {
+
+constexpr double kBarWidth = 0.27; // of a row; the three bars of a row sit side by side
 
 QCPBars* makeBars(QCustomPlot* plot, const QString& name, const QColor& color,
                   QCPBarsGroup* group) {
@@ -18,7 +21,7 @@ QCPBars* makeBars(QCustomPlot* plot, const QString& name, const QColor& color,
     bars->setName(name);
     bars->setPen(QPen(color.darker(130), 1));
     bars->setBrush(color);
-    bars->setWidth(0.26);
+    bars->setWidth(kBarWidth - 0.01);
     bars->setBarsGroup(group);
     return bars;
 }
@@ -31,7 +34,8 @@ QString percentLabel(double fraction) {
 // its run; the device when the runs differ in device; "modelled" when modelled.
 QString tickLabel(const models::OccupancyRow& row, bool withDevice) {
     QStringList lines;
-    lines << models::elideMiddle(row.kernel.isEmpty() ? row.runId : row.kernel, 32);
+    lines << models::elideMiddle(
+        row.kernel.isEmpty() ? row.runId : models::shortKernelName(row.kernel), 32);
     QStringList second;
     if (!row.kernel.isEmpty()) {
         second << QStringLiteral("in ") + models::elideMiddle(row.runId, 24);
@@ -70,7 +74,14 @@ OccupancyBarsPlot::OccupancyBarsPlot(models::Session* session, models::ViewState
 }
 
 int OccupancyBarsPlot::preferredHeight() const {
-    return int((110 + 46 * std::max<qsizetype>(1, runIds_.size())) * theme::presentationScale());
+    // A row holds three value labels a third of a row apart (the bars' centres, kBarWidth
+    // apart): each row is tall enough that they do not touch.
+    const double lineH = QFontMetricsF(theme::plotFont(theme::kMinPlotPt), this).height();
+    // A fifth more than that: the axis rect is what the title, legend and axis leave, which is
+    // only estimated here.
+    const double rowPx = std::ceil(1.2 * lineH / kBarWidth);
+    const double framePx = QFontMetricsF(theme::plotFont(10.5, true), this).height() + 7 * lineH;
+    return int(std::ceil(framePx + rowPx * double(std::max<qsizetype>(1, runIds_.size()))));
 }
 
 void OccupancyBarsPlot::rebuild() {
@@ -87,7 +98,7 @@ void OccupancyBarsPlot::rebuild() {
         legend->setFillOrder(QCPLegend::foColumnsFirst);
         legend->setWrap(2);
         legend->setBorderPen(Qt::NoPen);
-        legend->setFont(theme::plotFont(8.5));
+        legend->setFont(theme::plotFont(theme::kMinPlotPt));
         legend->setMargins(QMargins(4, 0, 4, 2));
     }
     if (auto* title = qobject_cast<QCPTextElement*>(plotLayout()->element(0, 0))) {
@@ -105,7 +116,7 @@ void OccupancyBarsPlot::rebuild() {
 
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
     int key = 0;
-    const QFont valueFont = theme::plotFont(8);
+    const QFont valueFont = theme::plotFont(theme::kMinPlotPt);
     const bool withDevice = models::devicesDiffer(session_->runs());
     for (const auto& row : models::occupancyRows(session_->runs())) {
         if (row.runId == state_->selectedRun()) {
@@ -134,12 +145,12 @@ void OccupancyBarsPlot::rebuild() {
             text->setColor(QColor(0x33, 0x33, 0x33));
             text->setClipToAxisRect(false);
         };
-        label(row.theoretical, -0.27);
+        label(row.theoretical, -kBarWidth);
         if (row.achieved) {
             label(*row.achieved, 0);
         }
         if (row.threadSlotsBusy) {
-            label(*row.threadSlotsBusy, 0.27);
+            label(*row.threadSlotsBusy, kBarWidth);
         }
         runIds_ << row.runId;
         ++key;
@@ -150,7 +161,7 @@ void OccupancyBarsPlot::rebuild() {
         text->position->setCoords(0.5, 0.5);
         text->setText(tr("No GPU runs yet.\nOccupancy is how a GPU launch fills the SMs;\n"
                          "CPU runs have none."));
-        text->setFont(theme::plotFont(9));
+        text->setFont(theme::plotFont(theme::kMinPlotPt));
         text->setColor(QColor(0x66, 0x66, 0x66));
         legend->setVisible(false);
     }
@@ -162,7 +173,7 @@ void OccupancyBarsPlot::rebuild() {
     yAxis->setTicker(ticker);
     yAxis->setRangeReversed(true);
     yAxis->setRange(-0.6, std::max(0, key - 1) + 0.6);
-    yAxis->setTickLabelFont(theme::plotFont(9));
+    yAxis->setTickLabelFont(theme::plotFont(theme::kMinPlotPt));
     yAxis->setSubTicks(false);
     yAxis->setTickLength(0, 0);
     yAxis->grid()->setVisible(false);
@@ -171,8 +182,8 @@ void OccupancyBarsPlot::rebuild() {
     percent->setTickStep(25);
     xAxis->setTicker(percent);
     xAxis->setLabel(tr("% of the SMs' warp or thread slots"));
-    xAxis->setLabelFont(theme::plotFont(8.5));
-    xAxis->setTickLabelFont(theme::plotFont(8.5));
+    xAxis->setLabelFont(theme::plotFont(theme::kMinPlotPt));
+    xAxis->setTickLabelFont(theme::plotFont(theme::kMinPlotPt));
     // Every run legible: the panel beside the timeline scrolls rather than squeezing the labels.
     setMinimumHeight(preferredHeight());
     replot(QCustomPlot::rpQueuedReplot);
@@ -197,12 +208,12 @@ RowsChart OccupancyBarsPlot::chartFor(const models::Session& session, const QStr
         "No GPU kernels: occupancy is how a GPU launch fills the SMs, and CPU runs have none.");
     chart.maxValue = 100;
     chart.ticks = {0, 25, 50, 75, 100};
-    chart.tickText = [](double v) { return QStringLiteral("%1 %").arg(v); };
+    chart.tickText = [](double v, double) { return QStringLiteral("%1 %").arg(v); };
     const bool withDevice = models::devicesDiffer(session.runs());
     bool anyAchieved = false, anyBusy = false, anyModelled = false;
     for (const auto& r : models::occupancyRows(session.runs())) {
         ChartRow row;
-        row.label = r.kernel.isEmpty() ? r.runId : r.kernel;
+        row.label = r.kernel.isEmpty() ? r.runId : models::shortKernelName(r.kernel);
         QStringList sub;
         if (!r.kernel.isEmpty()) {
             sub << QStringLiteral("in ") + r.runId;

@@ -102,15 +102,18 @@ class TextBoxEngine : public QPaintEngine {
             return;
         }
         const QTransform transform = painter()->combinedTransform();
-        QRectF box = transform.mapRect(
+        const QRectF whole = transform.mapRect(
             QRectF(p.x(), p.y() - item.ascent(), item.width(), item.ascent() + item.descent()));
+        QRectF box = whole;
         if (painter()->hasClipping()) {
             box &= transform.mapRect(painter()->clipBoundingRect());
         }
         if (box.width() <= 0.01 || box.height() <= 0.01) {
             return; // clipped away: not visible
         }
-        boxes.push_back({text, box, item.font().pointSizeF()});
+        // Half a pixel of slack: a clip rectangle rounded to whole pixels is no cut label.
+        const bool cut = box.width() < whole.width() - 0.5 || box.height() < whole.height() - 0.5;
+        boxes.push_back({text, box, item.font().pointSizeF(), cut});
     }
     Type type() const override { return QPaintEngine::User; }
 
@@ -306,6 +309,9 @@ QByteArray textBoxesJson(const QVector<TextBox>& boxes) {
         o.insert(QStringLiteral("y"), std::round(box.rect.y() * 100) / 100);
         o.insert(QStringLiteral("w"), std::round(box.rect.width() * 100) / 100);
         o.insert(QStringLiteral("h"), std::round(box.rect.height() * 100) / 100);
+        if (box.cut) {
+            o.insert(QStringLiteral("cut"), true);
+        }
         array.append(o);
     }
     return QJsonDocument(array).toJson(QJsonDocument::Indented);
@@ -368,7 +374,10 @@ void ReportRenderer::paintTimeline(QCPPainter* painter, const QRectF& rect, bool
             }
         }
     } else {
-        upper = std::max(content, plotPx / kMaxTimelineUnitPx);
+        // A few runs: rows at their largest height and the axis right under them, not a tall
+        // empty frame.
+        plotPx = std::min(plotPx, content * kMaxTimelineUnitPx);
+        upper = content;
     }
     painter->setFont(textFont());
     painter->setPen(QColor(0x55, 0x55, 0x55));
@@ -451,6 +460,11 @@ void ReportRenderer::paintSelectedRun(QPainter* painter, const QRectF& rect) con
     }
 }
 
+double ReportRenderer::timelineNeed(double width, double lineH) const {
+    const double content = std::max(1.0, timeline_->plottable()->contentHeight());
+    return std::min(content * kMinTimelineUnitPx, width * 0.75) + 3 * lineH + 26;
+}
+
 double ReportRenderer::contentHeight(double width) const {
     QImage probe(1, 1, QImage::Format_ARGB32_Premultiplied);
     const QFontMetricsF title(titleFont(), &probe);
@@ -459,8 +473,7 @@ double ReportRenderer::contentHeight(double width) const {
     double h = title.height() + 10;
     const double inner = width - 2 * kMargin;
     if (v.timeline()) {
-        const double content = std::max(1.0, timeline_->plottable()->contentHeight());
-        h += std::min(content * kMinTimelineUnitPx, inner * 0.75) + 3 * fm.height() + 26 + kGap;
+        h += timelineNeed(inner, fm.height()) + kGap;
         h += legendLayout(nullptr, laneLegend(*session_), QRectF(0, 0, inner, 1), &probe) + 8;
     }
     const QString selected = occupancy_->shownRun();
@@ -543,14 +556,24 @@ void ReportRenderer::paint(QCPPainter* painter, const QSizeF& size) const {
         }
         RowsChartPainter::paint(*painter, chartRect, occupancy);
     };
-    // Stacked charts: each gets what it prefers or, when they do not all fit, its fair share of
-    // what the smaller ones leave.
+    auto compact = [&](int chart, double width) {
+        return RowsChartPainter::compactHeight(chart == 0 ? breakdown : occupancy, width,
+                                               painter->device()) +
+               (chart == 1 ? wordsH : 0);
+    };
+    // Stacked charts: each gets what it prefers; when they do not all fit, each gets its compact
+    // height (every row on one line) and those that then fit in full with what is left get that;
+    // when not even the compact ones fit, each its fair share of what the smaller ones leave.
     auto stack = [&](const QRectF& area) {
         QVector<double> want;
+        QVector<double> small;
         double total = 0;
+        double totalSmall = 0;
         for (int c : charts) {
             want << preferred(c, area.width());
+            small << std::min(want.back(), compact(c, area.width()));
             total += want.back();
+            totalSmall += small.back();
         }
         const double room =
             area.height() - kGap * double(std::max<qsizetype>(0, charts.size() - 1));
@@ -559,11 +582,22 @@ void ReportRenderer::paint(QCPPainter* painter, const QSizeF& size) const {
         std::iota(order.begin(), order.end(), 0);
         std::sort(order.begin(), order.end(), [&](int a, int b) { return want[a] < want[b]; });
         double left = room;
-        for (int k = 0; k < order.size(); ++k) {
-            const int i = order[k];
-            heights[i] =
-                total <= room ? want[i] : std::min(want[i], left / double(order.size() - k));
-            left -= heights[i];
+        if (total > room && totalSmall <= room) {
+            heights = small;
+            left = room - totalSmall;
+            for (int i : order) {
+                if (want[i] - small[i] <= left) {
+                    left -= want[i] - small[i];
+                    heights[i] = want[i];
+                }
+            }
+        } else {
+            for (int k = 0; k < order.size(); ++k) {
+                const int i = order[k];
+                heights[i] =
+                    total <= room ? want[i] : std::min(want[i], left / double(order.size() - k));
+                left -= heights[i];
+            }
         }
         double y = area.top();
         for (int i = 0; i < charts.size(); ++i) {
@@ -587,7 +621,11 @@ void ReportRenderer::paint(QCPPainter* painter, const QSizeF& size) const {
         for (int c : charts) {
             chartsH += preferred(c, body.width()) + kGap;
         }
-        const double timelineH = std::max(body.height() * 0.35, body.height() - chartsH);
+        // At least a third of the page, unless the runs need less (the height contentHeight
+        // gave them): then the charts keep their full rows.
+        const double timelineH =
+            std::max(std::min(body.height() * 0.35, timelineNeed(body.width(), fm.height())),
+                     body.height() - chartsH);
         paintTimeline(painter, QRectF(body.left(), body.top(), body.width(), timelineH),
                       v.overview);
         stack(QRectF(body.left(), body.top() + timelineH + kGap, body.width(),
@@ -633,21 +671,29 @@ QImage ReportRenderer::renderImage(const QSize& requested, double dpi) const {
     return image;
 }
 
-QVector<TextBox> ReportRenderer::textBoxes(const QSize& requested, double dpi) const {
-    const QSize sizePx = resolvedSize(requested, dpi);
-    const double scale = std::max(0.1, dpi / 96.0);
+QVector<TextBox> recordTextBoxes(const QSize& sizePx,
+                                 const std::function<void(QCPPainter& painter)>& paint) {
     TextBoxDevice device(sizePx);
     {
         QCPPainter painter(&device);
         painter.setMode(QCPPainter::pmNoCaching); // labels as text, not cached pixmaps
+        paint(painter);
+    }
+    return device.engine().boxes;
+}
+
+QVector<TextBox> ReportRenderer::textBoxes(const QSize& requested, double dpi) const {
+    const QSize sizePx = resolvedSize(requested, dpi);
+    const double scale = std::max(0.1, dpi / 96.0);
+    QVector<TextBox> boxes = recordTextBoxes(sizePx, [&](QCPPainter& painter) {
         if (scale != 1.0) {
             painter.setMode(QCPPainter::pmNonCosmetic);
         }
         painter.scale(scale, scale);
         paint(&painter, QSizeF(sizePx.width() / scale, sizePx.height() / scale));
-    }
+    });
     timeline_->replot(QCustomPlot::rpQueuedReplot);
-    return device.engine().boxes;
+    return boxes;
 }
 
 bool ReportRenderer::exportTo(const QString& path, const QSize& requested, double dpi,

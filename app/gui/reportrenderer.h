@@ -5,6 +5,7 @@
 #include <QSize>
 #include <QString>
 #include <QVector>
+#include <functional>
 #include <optional>
 
 class QCPPainter;
@@ -53,11 +54,17 @@ QStringList exportPresetNames();
 // One text item as drawn, in output pixels (the image's, or the page's at the export DPI).
 struct TextBox {
     QString text;
-    QRectF rect;
+    QRectF rect;          // the part drawn: the text's extent less what a clip hid
     double pointSize = 0; // at the export DPI
+    bool cut = false;     // a clip (a plot's area, a cell) hid part of it: a cut label
 };
-// `[{"text", "x", "y", "w", "h"}, ...]`
+// `[{"text", "x", "y", "w", "h"}, ...]`, and `"cut": true` on a box a clip cut.
 QByteArray textBoxesJson(const QVector<TextBox>& boxes);
+// Every text item that paint draws on a page of sizePx logical pixels, in those pixels. Text a
+// clip hides entirely is not drawn and not listed. QCustomPlot labels are drawn as text
+// (QCPPainter::pmNoCaching), not as cached pixmaps.
+QVector<TextBox> recordTextBoxes(const QSize& sizePx,
+                                 const std::function<void(QCPPainter& painter)>& paint);
 
 // Paints the report: a title, the timeline (one call, overview or detail), the breakdown and
 // occupancy charts (RowsChartPainter) and a legend, onto any paint device: a PNG of a chosen
@@ -87,6 +94,8 @@ class ReportRenderer {
 
   private:
     double contentHeight(double logicalWidth) const;
+    // The height the timeline's runs need at the smallest row height, axis included.
+    double timelineNeed(double logicalWidth, double lineH) const;
     // The timeline part: the only call to switch when the timeline gains another mode.
     void paintTimeline(QCPPainter* painter, const QRectF& rect, bool overview) const;
     void paintSelectedRun(QPainter* painter, const QRectF& rect) const;

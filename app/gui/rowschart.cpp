@@ -81,8 +81,8 @@ Scale makeScale(const RowsChart& chart) {
     return s;
 }
 
-QString tickLabel(const RowsChart& chart, double v) {
-    return chart.tickText ? chart.tickText(v) : QString::number(v);
+QString tickLabel(const RowsChart& chart, double v, double top) {
+    return chart.tickText ? chart.tickText(v, top) : QString::number(v);
 }
 
 // Ticks whose labels fit side by side in the plot width.
@@ -90,8 +90,9 @@ QVector<double> chooseTicks(const RowsChart& chart, Scale& scale, const QFontMet
     const double width = scale.right - scale.left;
     auto fits = [&](const QVector<double>& ticks) {
         double widest = 0;
+        const double top = ticks.isEmpty() ? 0 : ticks.back();
         for (double t : ticks) {
-            widest = std::max(widest, fm.horizontalAdvance(tickLabel(chart, t)));
+            widest = std::max(widest, fm.horizontalAdvance(tickLabel(chart, t, top)));
         }
         return ticks.size() <= 1 || double(ticks.size()) * (widest + 14) <= width;
     };
@@ -214,6 +215,20 @@ double RowsChartPainter::preferredHeight(const RowsChart& chart, double width,
     return height + 2 * fm.height() + 8;
 }
 
+double RowsChartPainter::compactHeight(const RowsChart& chart, double width, QPaintDevice* device) {
+    if (chart.rows.isEmpty()) {
+        return preferredHeight(chart, width, device);
+    }
+    const Fonts fonts;
+    const QFontMetricsF title(fonts.title, device);
+    const QFontMetricsF fm(fonts.text, device);
+    double legendHeight = 0;
+    layoutLegend(chart, QRectF(0, 0, width, 1e6), fm, &legendHeight);
+    const double footer = fm.height() + 2 + (chart.axisLabel.isEmpty() ? 0 : fm.height()) + 4;
+    return title.height() + 4 + legendHeight + 6 + double(chart.rows.size()) * (fm.height() + 4) +
+           footer + 1;
+}
+
 QVector<QRectF> RowsChartPainter::paint(QPainter& painter, const QRectF& rect,
                                         const RowsChart& chart) {
     QVector<QRectF> rowRects;
@@ -330,9 +345,39 @@ QVector<QRectF> RowsChartPainter::paint(QPainter& painter, const QRectF& rect,
         }
         painter.setPen(ink);
         if (compact || row.subLabel.isEmpty()) {
-            const QRectF labelRect(rect.left(), rowY + (h - lineH) / 2, labelW, lineH);
-            painter.drawText(labelRect, Qt::AlignLeft | Qt::AlignVCenter,
-                             fm.elidedText(labelOf(row), Qt::ElideMiddle, labelW));
+            // One line: the name first, then the second line's words in grey after it. When
+            // they do not fit, the words give way before the name does.
+            const double top = rowY + (h - lineH) / 2;
+            const QString separator = QStringLiteral(" \u00b7 ");
+            QString name = row.label;
+            QString rest =
+                compact && !row.subLabel.isEmpty() ? separator + row.subLabel : QString();
+            if (fm.horizontalAdvance(name + rest) > labelW) {
+                // The name whole when a few letters of the words still fit after it, else at
+                // least 60 % of the column for it.
+                const double minRest =
+                    rest.isEmpty()
+                        ? 0
+                        : fm.horizontalAdvance(rest.left(separator.size() + 3) + QChar(0x2026));
+                const double wholeW = fm.horizontalAdvance(name);
+                const double nameW = wholeW + minRest <= labelW
+                                         ? wholeW
+                                         : std::min(wholeW, rest.isEmpty() ? labelW : labelW * 0.6);
+                name = fm.elidedText(name, Qt::ElideMiddle, nameW);
+                rest = fm.elidedText(rest, Qt::ElideRight, labelW - fm.horizontalAdvance(name));
+                if (rest.size() <= separator.size() + 1) {
+                    rest.clear(); // "· …" says nothing
+                    name = fm.elidedText(row.label, Qt::ElideMiddle, labelW);
+                }
+            }
+            const double nameW = fm.horizontalAdvance(name);
+            painter.drawText(QRectF(rect.left(), top, nameW + 1, lineH),
+                             Qt::AlignLeft | Qt::AlignVCenter, name);
+            if (!rest.isEmpty()) {
+                painter.setPen(grey);
+                painter.drawText(QRectF(rect.left() + nameW, top, labelW - nameW, lineH),
+                                 Qt::AlignLeft | Qt::AlignVCenter, rest);
+            }
         } else {
             const double top = rowY + (h - 2 * lineH) / 2;
             painter.drawText(QRectF(rect.left(), top, labelW, lineH),
@@ -390,7 +435,7 @@ QVector<QRectF> RowsChartPainter::paint(QPainter& painter, const QRectF& rect,
     double lastRight = -1e9;
     painter.setPen(grey);
     for (double t : ticks) {
-        const QString text = tickLabel(chart, t);
+        const QString text = tickLabel(chart, t, ticks.back());
         const double w = fm.horizontalAdvance(text) + 1;
         double left = std::clamp(scale.x(t) - w / 2, rect.left(), rect.right() - w);
         if (left < lastRight + 6) {

@@ -49,13 +49,17 @@ struct RowsChart {
     bool log = false;
     double maxValue = 0;   // 0: the largest stacked bar
     QVector<double> ticks; // empty: chosen to fit
-    std::function<QString(double)> tickText;
+    // A tick's label, given the axis's largest tick (so that a linear axis can read in one
+    // unit); empty: the number.
+    std::function<QString(double value, double axisTop)> tickText;
 };
 
 class RowsChartPainter {
   public:
     // The height that shows every row in full (two-line labels, value texts) at width.
     static double preferredHeight(const RowsChart& chart, double width, QPaintDevice* device);
+    // The height that shows every row compact (one line, no value texts) at width.
+    static double compactHeight(const RowsChart& chart, double width, QPaintDevice* device);
     // Paints chart into rect and returns the rectangle of each row drawn (rows left out: none).
     // When the rows do not fit in full they are drawn compact (one line, no value texts), and
     // when not even so, the first ones that fit and a line naming how many are left out.

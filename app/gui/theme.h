@@ -27,6 +27,9 @@ QColor freeSlotColor();
 QColor headerBandColor();
 QColor selectionColor();
 
+// The smallest text a chart draws, in points at the DPI it is drawn at (the screen's or an
+// export's): smaller labels are unreadable on a projector or in print.
+inline constexpr double kMinPlotPt = 9;
 // A plot font of pointSize points, scaled by the presentation factor.
 QFont plotFont(double pointSize, bool bold = false);
 // 1.0 normally; larger in presentation mode (View > Presentation mode) for projectors.

@@ -2,6 +2,7 @@
 
 #include "gui/theme.h"
 #include "models/gputracemodel.h"
+#include "models/runnaming.h"
 
 #include <algorithm>
 #include <cmath>
@@ -85,11 +86,11 @@ void TimelinePlottable::setRuns(std::vector<models::ConstRunEntryPtr> runs,
     shownLanes_.clear();
     alignmentNote_.clear();
     // Absolute time belongs to runs that have a clock: measured and recorded ones. A modelled run
-    // starts at 0; it goes where the measured runs of its batch (the same creation time) begin,
-    // or, with none, at the start of the axis.
+    // starts at 0; it goes where the measured runs of its batch (models::batchOf: one request, one
+    // file, kept across a restore) begin, or, with none, at the start of the axis.
     std::int64_t absoluteBegin = 0;
     bool anyAbsolute = false;
-    std::map<std::string, std::int64_t> batchBegin;
+    std::map<QString, std::int64_t> batchBegin;
     for (const auto& e : runs_) {
         if (e->isModelled() || e->lanes->eventCount == 0) {
             continue;
@@ -97,7 +98,11 @@ void TimelinePlottable::setRuns(std::vector<models::ConstRunEntryPtr> runs,
         absoluteBegin =
             anyAbsolute ? std::min(absoluteBegin, e->lanes->workBeginNs) : e->lanes->workBeginNs;
         anyAbsolute = true;
-        auto [it, added] = batchBegin.emplace(e->run->createdAt, e->lanes->workBeginNs);
+        const QString batch = models::batchOf(*e);
+        if (batch.isEmpty()) {
+            continue;
+        }
+        auto [it, added] = batchBegin.emplace(batch, e->lanes->workBeginNs);
         if (!added) {
             it->second = std::min(it->second, e->lanes->workBeginNs);
         }
@@ -112,8 +117,8 @@ void TimelinePlottable::setRuns(std::vector<models::ConstRunEntryPtr> runs,
                 origin = absoluteBegin;
             } else {
                 anyModelled = true;
-                const auto batch = e->run->createdAt.empty() ? batchBegin.end()
-                                                             : batchBegin.find(e->run->createdAt);
+                const QString key = models::batchOf(*e);
+                const auto batch = key.isEmpty() ? batchBegin.end() : batchBegin.find(key);
                 if (batch != batchBegin.end()) {
                     origin = lanes.workBeginNs - (batch->second - absoluteBegin);
                 } else {
@@ -547,6 +552,9 @@ void TimelinePlottable::draw(QCPPainter* painter) {
 
 void TimelinePlottable::drawHeaders(QCPPainter* painter) const {
     const QRect area = mKeyAxis->axisRect()->rect();
+    // A header half scrolled out is cut at the plot's edge, never drawn over the axis below.
+    painter->save();
+    painter->setClipRect(area, Qt::IntersectClip);
     painter->setFont(theme::plotFont(9.5, true));
     const QFontMetricsF metrics(painter->font());
     for (const Row& row : rows_) {
@@ -581,6 +589,7 @@ void TimelinePlottable::drawHeaders(QCPPainter* painter) const {
             textRect, Qt::AlignLeft | Qt::AlignVCenter,
             metrics.elidedText(marker + headerText(e), Qt::ElideRight, textRect.width()));
     }
+    painter->restore();
 }
 
 // Set-up before a run's measured part and the checks after it stay visible, washed out, so a

@@ -188,6 +188,10 @@ void TimelineView::rebuild() {
     }
     fitRows(visibleRowsHeightPx());
     applySelection(false);
+    if (!pendingReveal_.isEmpty() && pendingReveal_ == state_->selectedRun()) {
+        revealRun(pendingReveal_); // runs opened and selected: brought into view
+    }
+    pendingReveal_.clear();
 }
 
 void TimelineView::relayoutKeepingView() {
@@ -251,6 +255,7 @@ void TimelineView::scrollRowsIntoView(double top, double bottom) {
 void TimelineView::revealRun(const QString& runId) {
     const int run = plottable_->runIndex(runId);
     plottable_->setSelectedRun(run);
+    pendingReveal_ = run < 0 && session_->indexOf(runId) >= 0 ? runId : QString();
     if (run < 0) {
         replot(QCustomPlot::rpQueuedReplot);
         return;

@@ -114,6 +114,9 @@ class TimelineView : public QCustomPlot {
     bool syncingScrollBar_ = false;
     double visibleRows_ = 0;
     std::optional<QCPRange> fittedKeyRange_; // the range resetZoom set, while the user keeps it
+    // A run selected before this view had it (the selection of runs just added comes before the
+    // session's changed()): brought into view by the rebuild that adds it.
+    QString pendingReveal_;
 };
 
 } // namespace slicescope::gui

@@ -174,6 +174,51 @@ OccupancyFacts computeOccupancyFacts(const RunEntry& entry, const KernelGroup& k
     return f;
 }
 
+QString shortKernelName(const QString& name) {
+    // The part before the parameters, with bracketed tags left out, at template depth 0.
+    QString head;
+    int angle = 0;
+    int square = 0;
+    for (const QChar c : name) {
+        if (c == QLatin1Char('(') && angle == 0 && square == 0 && !head.trimmed().isEmpty()) {
+            break;
+        }
+        if (c == QLatin1Char('[') && angle == 0) {
+            ++square;
+            continue;
+        }
+        if (c == QLatin1Char(']') && angle == 0 && square > 0) {
+            --square;
+            continue;
+        }
+        if (square > 0) {
+            continue;
+        }
+        angle += c == QLatin1Char('<') ? 1 : c == QLatin1Char('>') ? -1 : 0;
+        angle = std::max(angle, 0);
+        head += c;
+    }
+    head = head.trimmed();
+    // The last word at depth 0 (drops a return type), then its last "::" part at depth 0.
+    int cut = 0;
+    int depth = 0;
+    for (int i = 0; i < head.size(); ++i) {
+        const QChar c = head[i];
+        depth += c == QLatin1Char('<') ? 1 : c == QLatin1Char('>') ? -1 : 0;
+        if (depth != 0) {
+            continue;
+        }
+        if (c == QLatin1Char(' ')) {
+            cut = i + 1;
+        } else if (c == QLatin1Char(':') && i + 1 < head.size() &&
+                   head[i + 1] == QLatin1Char(':')) {
+            cut = i + 2;
+        }
+    }
+    const QString shortName = head.mid(cut).trimmed();
+    return shortName.isEmpty() ? name : shortName;
+}
+
 QString elideMiddle(const QString& text, int maxChars) {
     if (text.size() <= maxChars || maxChars < 5) {
         return text;

@@ -61,6 +61,12 @@ QVector<OccupancyRow> occupancyRows(const std::vector<RunEntryPtr>& runs);
 // text cut to at most maxChars characters by an ellipsis in the middle: long mangled kernel names
 // keep their start and end.
 QString elideMiddle(const QString& text, int maxChars);
+// A kernel's name for a chart's label: without its return type, namespaces, ABI tags and
+// parameters ("void ns::fill<double>(double*)" -> "fill<double>",
+// "__main__::__gufunc_whole_array[abi:v2][abi:cw51...](Array<...>)" -> "__gufunc_whole_array"),
+// so that kernels told apart only in the middle of a long name stay apart. The full name goes in
+// the tooltip.
+QString shortKernelName(const QString& name);
 
 // One sentence for a limiter, for people who have not met the word: "Warps: each SM runs at most
 // 64 warps (2,048 threads); this block size fills them with 8 blocks."

@@ -127,8 +127,13 @@ QStringList RunNaming::nameBatch(const QList<RunNameRequest>& batch) {
 }
 
 QString batchOf(const RunEntry& entry) {
+    if (!entry.run->batch.empty()) {
+        return toQString(entry.run->batch);
+    }
     if (entry.source.isEmpty()) {
-        return QStringLiteral("created ") + toQString(entry.run->createdAt);
+        return entry.run->createdAt.empty()
+                   ? QString()
+                   : QStringLiteral("created ") + toQString(entry.run->createdAt);
     }
     const QFileInfo file(entry.source);
     if (entry.origin == RunOrigin::Restored) {

@@ -45,12 +45,14 @@ class RunNaming {
     QHash<QString, QString> issued_; // name -> the device tag of the run it was given to
 };
 
-// The batch a run came in with, for verdicts (trace::SummarizedRun::batch): the traces have no
-// batch id, so it is derived from the file the run was loaded from. A run request of the GUI
-// writes "run-N-gpu.json", "run-N-<cpu strategy>.json" and "run-N-modelled.json" (cliplan.cpp):
-// those are one batch, "run-N" in that folder. Any other file is a batch of its own (one
-// slicescope-cli invocation). Runs restored from the autosaved session no longer know their file,
-// so each is grouped with the runs created in the same second.
+// The batch a run came in with, for verdicts (trace::SummarizedRun::batch) and for placing
+// modelled runs on absolute time. A run that names its batch (trace::Run::batch: the session
+// file writes it, Session::toTrace) keeps it. Otherwise it is derived from the file the run was
+// loaded from. A run request of the GUI writes "run-N-gpu.json", "run-N-<cpu strategy>.json" and
+// "run-N-modelled.json" (cliplan.cpp): those are one batch, "run-N" in that folder. Any other file
+// is a batch of its own (one slicescope-cli invocation). Runs restored from a session file
+// written before batches were kept are grouped with the runs created in the same second. Empty
+// for a run of no file, no batch and no creation time: a batch of nothing known.
 QString batchOf(const RunEntry& entry);
 
 // Whether the visible runs ran on more than one device: chart labels then carry the device.

@@ -103,7 +103,8 @@ quint64 SessionStore::save(const Session& session) {
     Snapshot snapshot;
     for (const auto& entry : session.runs()) {
         if (entry->origin != RunOrigin::Sample) {
-            snapshot.emplace_back(entry->id.toStdString(), entry->run);
+            snapshot.push_back(
+                {entry->id.toStdString(), batchOf(*entry).toStdString(), entry->run});
         }
     }
     const std::lock_guard lock(shared_->mutex);
@@ -162,9 +163,10 @@ void SessionStore::drain() {
         }
         trace::Trace t;
         t.generator = "slicescope 0.1.0 (session)";
-        for (auto& [id, run] : snapshot) {
-            t.runs.push_back(*run);
-            t.runs.back().id = id;
+        for (auto& saved : snapshot) {
+            t.runs.push_back(*saved.run);
+            t.runs.back().id = saved.id;
+            t.runs.back().batch = saved.batch;
         }
         const int runs = int(t.runs.size());
         const auto written = trace::writeTrace(t, path.toStdString());

@@ -69,7 +69,12 @@ class SessionStore : public QObject {
     void saveFailed(const QString& message);
 
   private:
-    using Snapshot = std::vector<std::pair<std::string, std::shared_ptr<const trace::Run>>>;
+    struct SavedRun {
+        std::string id;    // as the session shows it
+        std::string batch; // batchOf(): a restore compares and places the run as before
+        std::shared_ptr<const trace::Run> run;
+    };
+    using Snapshot = std::vector<SavedRun>;
     struct Shared {
         std::mutex mutex;
         std::optional<Snapshot> latest;

@@ -103,6 +103,7 @@ Trace fullTrace() {
     gpu.repeat = 3;
     gpu.wallNs = 987'654'321;
     gpu.createdAt = "2026-12-02T11:42:00Z";
+    gpu.batch = "/home/u/session-runs/run-7";
     gpu.droppedRecords = 5;
     gpu.notes = {"no counters: \"not permitted\"", "second note\nwith a line break"};
     gpu.occupancySeries = {
@@ -267,6 +268,7 @@ void expectSameRun(const Run& a, const Run& b) {
     EXPECT_EQ(a.repeat, b.repeat);
     EXPECT_EQ(a.wallNs, b.wallNs);
     EXPECT_EQ(a.createdAt, b.createdAt);
+    EXPECT_EQ(a.batch, b.batch);
     EXPECT_EQ(a.command, b.command);
     EXPECT_EQ(a.exitStatus, b.exitStatus);
     EXPECT_EQ(a.droppedRecords, b.droppedRecords);
@@ -332,6 +334,8 @@ TEST(TraceJson, OutputIsValidJsonWithTheDocumentedNames) {
     EXPECT_EQ(gpu["occupancy"]["limiter"], "registers");
     EXPECT_EQ(gpu["verification"]["passed"], true);
     EXPECT_EQ(gpu["occupancy_series"][1], nlohmann::json::parse("[1764675720123556789, 0.4375]"));
+    EXPECT_EQ(gpu["batch"], "/home/u/session-runs/run-7");
+    EXPECT_FALSE(json["runs"][1].contains("batch")) << "an empty batch is left out";
 
     const auto& kernel = gpu["activities"][5];
     EXPECT_EQ(kernel["kind"], "kernel");

@@ -3,18 +3,22 @@
 #include "gui/breakdownchart.h"
 #include "gui/occupancybarsplot.h"
 #include "gui/occupancyview.h"
+#include "gui/reportrenderer.h"
 #include "gui/rowschart.h"
+#include "gui/theme.h"
 #include "models/occupancyfacts.h"
 #include "models/runbreakdown.h"
 #include "models/session.h"
 #include "models/traceloader.h"
 #include "models/viewstate.h"
 #include "testhelpers.h"
+#include "textlayout.h"
 
 #include <QCheckBox>
 #include <QImage>
 #include <QLabel>
 #include <QPainter>
+#include <QRegularExpression>
 #include <QTest>
 
 using namespace slicescope;
@@ -51,6 +55,11 @@ class TestBreakdownChart : public QObject {
     void recordedKernelsHaveOccupancyRows();
     void recordedRunFacts();
     void elideMiddleKeepsBothEnds();
+    void timeAxisReadsInOneUnit();
+    void windowDrawsEveryRowInFull_data();
+    void windowDrawsEveryRowInFull();
+    void occupancyBarsInTheWindowAreLegible_data();
+    void occupancyBarsInTheWindowAreLegible();
 };
 
 void TestBreakdownChart::figuresComeFromTheActivities() {
@@ -173,6 +182,19 @@ void TestBreakdownChart::recordedKernelsHaveOccupancyRows() {
     OccupancyView view(&session, &state);
     state.setSelectedRun(session.at(0)->id);
     QCOMPARE(view.barsPlot()->runIds().size(), rows.size()); // no "No GPU runs" beside a kernel
+    // Labelled by short names that stay apart (the long ones differ only in their middle).
+    const RowsChart chart = OccupancyBarsPlot::chartFor(session, {});
+    QStringList labels;
+    for (const auto& row : chart.rows) {
+        QVERIFY2(!labels.contains(row.label), qPrintable(row.label));
+        labels << row.label;
+    }
+    QVERIFY(labels.contains(QStringLiteral("__gufunc_whole_array")));
+    QCOMPARE(shortKernelName(QStringLiteral(
+                 "void slicescope::kernels::oneWorkerKernel<double>(slicescope::kernels::Args)")),
+             QStringLiteral("oneWorkerKernel<double>"));
+    QCOMPARE(shortKernelName(QStringLiteral("fill")), QStringLiteral("fill"));
+    QCOMPARE(shortKernelName(QStringLiteral("ns::f<a::b>(int)")), QStringLiteral("f<a::b>"));
 }
 
 void TestBreakdownChart::recordedRunFacts() {
@@ -202,6 +224,112 @@ void TestBreakdownChart::elideMiddleKeepsBothEnds() {
     QVERIFY(cut.endsWith(QStringLiteral("C0hk]")));
     QVERIFY(cut.contains(QChar(0x2026)));
     QCOMPARE(elideMiddle(QStringLiteral("short"), 30), QStringLiteral("short"));
+}
+
+void TestBreakdownChart::timeAxisReadsInOneUnit() {
+    Session session;
+    loadSample(session, QStringLiteral("seed-100x4000x5-f64-pageable.json"));
+    const RowsChart linear = BreakdownChart::chartFor(session, {}, false);
+    QCOMPARE(linear.tickText(0, 20e6), QStringLiteral("0"));
+    QCOMPARE(linear.tickText(2.5e6, 20e6), QStringLiteral("2.5 ms"));
+    QCOMPARE(linear.tickText(5e5, 2e6), QStringLiteral("0.5 ms"));
+    QCOMPARE(linear.tickText(5e5, 8e5), QString::fromUtf8("500 \u00b5s"));
+    QCOMPARE(linear.tickText(1.5e9, 2e9), QStringLiteral("1.5 s"));
+    const RowsChart log = BreakdownChart::chartFor(session, {}, true);
+    QCOMPARE(log.tickText(100, 1e9), QStringLiteral("100 ns"));
+    QCOMPARE(log.tickText(1e3, 1e9), QString::fromUtf8("1 \u00b5s"));
+    QCOMPARE(log.tickText(1e7, 1e9), QStringLiteral("10 ms"));
+
+    // As painted: the tick row is the lowest row of texts that are times. Linear: starts at "0",
+    // every other tick in the unit of the last. Log: starts above 0.
+    static const QRegularExpression time(QString::fromUtf8("^([0-9.]+)( (ns|\u00b5s|ms|s))?$"));
+    for (const RowsChart& chart : {linear, log}) {
+        QImage probe(1, 1, QImage::Format_ARGB32_Premultiplied);
+        const QSize size(900, int(RowsChartPainter::preferredHeight(chart, 900, &probe)) + 20);
+        const QVector<TextBox> boxes = recordTextBoxes(size, [&](QCPPainter& painter) {
+            RowsChartPainter::paint(painter, QRectF(QPointF(0, 0), QSizeF(size)), chart);
+        });
+        double tickTop = -1;
+        for (const auto& box : boxes) {
+            if (time.match(box.text).hasMatch()) {
+                tickTop = std::max(tickTop, box.rect.top());
+            }
+        }
+        QStringList ticks;
+        for (const auto& box : boxes) {
+            if (time.match(box.text).hasMatch() && std::abs(box.rect.top() - tickTop) < 0.5) {
+                ticks << box.text;
+            }
+        }
+        QVERIFY2(ticks.size() >= 3, qPrintable(ticks.join(QLatin1Char('|'))));
+        const QString unit = time.match(ticks.back()).captured(3);
+        if (chart.log) {
+            QVERIFY2(!ticks.contains(QStringLiteral("0")),
+                     qPrintable(ticks.join(QLatin1Char('|'))));
+            QVERIFY(time.match(ticks.front()).captured(1).toDouble() > 0);
+        } else {
+            QCOMPARE(ticks.front(), QStringLiteral("0"));
+            for (int i = 1; i < ticks.size(); ++i) {
+                QCOMPARE(time.match(ticks[i]).captured(3), unit);
+            }
+        }
+    }
+}
+
+void TestBreakdownChart::windowDrawsEveryRowInFull_data() {
+    QTest::addColumn<int>("width");
+    QTest::newRow("narrow") << 320;
+    QTest::newRow("panel") << 480;
+    QTest::newRow("wide") << 900;
+}
+
+void TestBreakdownChart::windowDrawsEveryRowInFull() {
+    // Runs on two devices, some modelled: every row has a second line (device, "modelled"). The
+    // window's chart is as tall as its rows need (the panel scrolls), so none is squeezed into
+    // the one-line compact form that exports fall back to.
+    QFETCH(int, width);
+    Session session;
+    ViewState state;
+    loadSample(session, QStringLiteral("seed-100x4000x5-f64-pageable.json"));
+    trace::Run k2000 = testhelpers::gpuShapedRun("slice-outer", trace::RunMode::Modelled);
+    k2000.device.name = "Quadro K2000";
+    session.addRuns({makeRunEntry(std::move(k2000), RunOrigin::Opened)});
+    BreakdownChart chart(&session, &state);
+    chart.resize(width, 400);
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    chart.resize(width, chart.sizeHint().height());
+    QTest::qWait(20);
+    chart.repaint();
+    const QVector<QRectF> rows = chart.rowRects();
+    QCOMPARE(rows.size(), session.count());
+    const double lineH = QFontMetricsF(theme::plotFont(9), &chart).height();
+    for (const QRectF& row : rows) {
+        QVERIFY2(row.height() >= 2 * lineH, qPrintable(QString::number(row.height())));
+    }
+}
+
+void TestBreakdownChart::occupancyBarsInTheWindowAreLegible_data() {
+    QTest::addColumn<QString>("sample");
+    QTest::newRow("seed") << QStringLiteral("seed-100x4000x5-f64-pageable-counters.json");
+    QTest::newRow("recorded") << QStringLiteral("recorded-numba.json");
+}
+
+void TestBreakdownChart::occupancyBarsInTheWindowAreLegible() {
+    // The window's chart, drawn at its preferred height: 9 pt text at least, none over another.
+    QFETCH(QString, sample);
+    Session session;
+    ViewState state;
+    loadSample(session, sample);
+    OccupancyBarsPlot plot(&session, &state);
+    QVERIFY(!plot.runIds().isEmpty());
+    const QSize size(480, plot.preferredHeight());
+    plot.resize(size);
+    const QVector<TextBox> boxes = recordTextBoxes(
+        size, [&](QCPPainter& painter) { plot.toPainter(&painter, size.width(), size.height()); });
+    QVERIFY(boxes.size() > 3 * plot.runIds().size());
+    const QString problem = testhelpers::textLayoutProblem(boxes, size, theme::kMinPlotPt);
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
 }
 
 QTEST_MAIN(TestBreakdownChart)

@@ -26,6 +26,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QMimeData>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTableView>
@@ -72,6 +73,7 @@ class TestMainWindow : public QObject {
     void noGpuBannerSaysSo();
     void opensTheSeedSampleAtStart();
     void timelineAndTableSelectTogether();
+    void twelveRunsFitTheTimelineAtHd();
     void dropOpensFiles();
     void exportsAnImage();
     void savesAndExportsTheSession();
@@ -306,6 +308,46 @@ void TestMainWindow::timelineAndTableSelectTogether() {
     window.viewState()->setSelectedActivity({QStringLiteral("slice-outer"), 4});
     QCOMPARE(table->currentIndex().row(), panel->proxy()->rowOfActivity(4));
     QVERIFY(panel->proxy()->showAll());
+}
+
+void TestMainWindow::twelveRunsFitTheTimelineAtHd() {
+    // A comparison as a user builds one: every GPU strategy modelled for the H200, three for a
+    // GTX 970, the two CPU strategies measured here. In the window at 1920x1080 the overview
+    // shows all twelve runs with no scrolling.
+    const QString h200 = dir_.filePath(QStringLiteral("twelve-h200.json"));
+    const QString gtx = dir_.filePath(QStringLiteral("twelve-gtx970.json"));
+    const QString shape = QStringLiteral("100x4000x5");
+    QCOMPARE(testhelpers::runCli({QStringLiteral("model"), QStringLiteral("--device"),
+                                  QStringLiteral("h200"), QStringLiteral("--shape"), shape,
+                                  QStringLiteral("--strategy"), QStringLiteral("all"),
+                                  QStringLiteral("-q"), QStringLiteral("-o"), h200}),
+             0);
+    QCOMPARE(testhelpers::runCli({QStringLiteral("model"), QStringLiteral("--device"),
+                                  QStringLiteral("gtx-970"), QStringLiteral("--shape"), shape,
+                                  QStringLiteral("--strategy"),
+                                  QStringLiteral("slice-outer,slice-middle,elementwise-broadcast"),
+                                  QStringLiteral("-q"), QStringLiteral("-o"), gtx}),
+             0);
+    const QString cpu = testhelpers::measuredCpuTrace(dir_, shape, 1);
+    QVERIFY(!cpu.isEmpty());
+    MainWindow window(options(QStringLiteral("twelve")));
+    window.resize(1920, 1080);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.start();
+    for (const QString& file : {h200, gtx, cpu}) {
+        window.openTrace(file);
+    }
+    QTRY_COMPARE_WITH_TIMEOUT(session(window)->count(), 12, kGenerousMs);
+    auto* timeline = window.findChild<TimelineView*>();
+    QVERIFY(timeline);
+    QTRY_VERIFY(timeline->visibleRows() > 0);
+    QTest::qWait(50);
+    QVERIFY2(timeline->plottable()->contentHeight() <= timeline->visibleRows() + 1e-9,
+             qPrintable(QStringLiteral("%1 rows of content, %2 shown")
+                            .arg(timeline->plottable()->contentHeight())
+                            .arg(timeline->visibleRows())));
+    QVERIFY(!timeline->verticalScrollBar()->isVisible());
 }
 
 void TestMainWindow::dropOpensFiles() {

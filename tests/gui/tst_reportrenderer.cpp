@@ -1,15 +1,19 @@
 // Image export: PNG of the requested size and DPI, PDF and SVG, errors; and the headless
 // `slicescope --export-image` of the real program.
 #include "gui/occupancyview.h"
+#include "gui/qcp.h"
 #include "gui/reportrenderer.h"
+#include "gui/theme.h"
 #include "gui/timelineview.h"
 #include "models/session.h"
 #include "models/traceloader.h"
 #include "models/viewstate.h"
 #include "testhelpers.h"
+#include "textlayout.h"
 
 #include <QDir>
 #include <QFile>
+#include <QHash>
 #include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -88,26 +92,48 @@ void fillSynthetic(Session& session, int n) {
     }
 }
 
-// Every text box inside the image and none over another (1 px of slack for antialiased edges),
-// at 9 pt or more.
-QString layoutProblem(const QVector<TextBox>& boxes, const QSize& size) {
-    const QRectF page(-0.5, -0.5, size.width() + 1.0, size.height() + 1.0);
-    for (int i = 0; i < boxes.size(); ++i) {
-        const TextBox& a = boxes[i];
-        if (!page.contains(a.rect)) {
-            return QStringLiteral("'%1' leaves the image").arg(a.text);
-        }
-        if (a.pointSize < 9 - 1e-6) {
-            return QStringLiteral("'%1' is %2 pt").arg(a.text).arg(a.pointSize);
-        }
-        for (int j = i + 1; j < boxes.size(); ++j) {
-            const QRectF overlap = a.rect.intersected(boxes[j].rect);
-            if (overlap.width() > 1 && overlap.height() > 1) {
-                return QStringLiteral("'%1' overlaps '%2'").arg(a.text, boxes[j].text);
-            }
-        }
+// The trace files of a session of n real runs made by slicescope-cli: every GPU strategy modelled
+// on one preset after another (one file, one batch, per preset) and the CPU strategies measured
+// here, as a user would build a comparison. n is 12 or 30. Empty on failure.
+QStringList cliSession(const QTemporaryDir& dir, int n) {
+    static QHash<int, QStringList> made; // one session per size for every preset
+    if (made.contains(n)) {
+        return made.value(n);
     }
-    return {};
+    const QString shape = QStringLiteral("100x4000x5");
+    QStringList files;
+    const QString cpu = testhelpers::measuredCpuTrace(dir, shape, 1);
+    if (cpu.isEmpty()) {
+        return {};
+    }
+    files << cpu;
+    int runs = 2;
+    for (const char* device : {"h200", "gtx-970", "a100-sxm4-80gb", "t4", "quadro-k2000"}) {
+        if (runs >= n) {
+            break;
+        }
+        const int take = std::min(7, n - runs); // the seven GPU strategies
+        const QStringList all = {QStringLiteral("one-worker"),
+                                 QStringLiteral("slice-outer"),
+                                 QStringLiteral("slice-middle"),
+                                 QStringLiteral("slice-middle-strided"),
+                                 QStringLiteral("slice-2d"),
+                                 QStringLiteral("elementwise-materialized"),
+                                 QStringLiteral("elementwise-broadcast")};
+        const QString path =
+            dir.filePath(QStringLiteral("%1-%2.json").arg(n).arg(QLatin1String(device)));
+        if (testhelpers::runCli({QStringLiteral("model"), QStringLiteral("--device"),
+                                 QLatin1String(device), QStringLiteral("--shape"), shape,
+                                 QStringLiteral("--strategy"),
+                                 all.mid(0, take).join(QLatin1Char(',')), QStringLiteral("-q"),
+                                 QStringLiteral("-o"), path}) != 0) {
+            return {};
+        }
+        files << path;
+        runs += take;
+    }
+    made.insert(n, files);
+    return files;
 }
 
 QProcessEnvironment headlessEnvironment() {
@@ -137,6 +163,7 @@ class TestReportRenderer : public QObject {
     void everyViewAtSlideAndPaper();
     void presetsAndViewsParse();
     void headlessTextBoxesAndPaperPdf();
+    void aLabelCutByItsPlotFailsTheLayoutCheck();
 
   private:
     QTemporaryDir dir_;
@@ -300,7 +327,8 @@ void TestReportRenderer::textNeverOverlapsAtAnyPreset_data() {
     QStringList sources = QDir(QStringLiteral(SLICESCOPE_SAMPLES_DIR))
                               .entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name);
     QVERIFY(sources.size() >= 6);
-    sources << QStringLiteral("synthetic-12") << QStringLiteral("synthetic-30");
+    sources << QStringLiteral("synthetic-12") << QStringLiteral("synthetic-30")
+            << QStringLiteral("modelled-12") << QStringLiteral("modelled-30");
     for (const QString& source : sources) {
         for (const QString& preset : exportPresetNames()) {
             QTest::newRow(qPrintable(source + QLatin1Char(' ') + preset)) << source << preset;
@@ -315,6 +343,16 @@ void TestReportRenderer::textNeverOverlapsAtAnyPreset() {
     ViewState state;
     if (sample.startsWith(QStringLiteral("synthetic-"))) {
         fillSynthetic(session, sample.mid(10).toInt());
+    } else if (sample.startsWith(QStringLiteral("modelled-"))) {
+        const int n = sample.mid(9).toInt();
+        const QStringList files = cliSession(dir_, n);
+        QVERIFY(!files.isEmpty());
+        for (const QString& file : files) {
+            LoadResult result = TraceLoader::loadNow(file, RunOrigin::Opened);
+            QVERIFY2(result.ok(), qPrintable(result.error));
+            session.addRuns(std::move(result.runs));
+        }
+        QCOMPARE(session.count(), n);
     } else {
         LoadResult result = TraceLoader::loadNow(
             QStringLiteral(SLICESCOPE_SAMPLES_DIR "/") + sample, RunOrigin::Sample);
@@ -330,7 +368,7 @@ void TestReportRenderer::textNeverOverlapsAtAnyPreset() {
     const QSize size = renderer.resolvedSize(p->sizePx, p->dpi);
     QVERIFY(size.height() > 0);
     const QVector<TextBox> boxes = renderer.textBoxes(p->sizePx, p->dpi);
-    const QString problem = layoutProblem(boxes, size);
+    const QString problem = testhelpers::textLayoutProblem(boxes, size);
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
     // Something of each part was drawn: the title, a run's name in the charts.
     bool title = false, run = false;
@@ -340,6 +378,15 @@ void TestReportRenderer::textNeverOverlapsAtAnyPreset() {
     }
     QVERIFY(title);
     QVERIFY(run);
+    // A 12-run session shows every run's timeline and bars at hd and larger: nothing left out.
+    if (session.count() <= 12 && preset != QStringLiteral("slide") &&
+        preset != QStringLiteral("paper")) {
+        for (const auto& box : boxes) {
+            QVERIFY2(!box.text.contains(QStringLiteral("not shown")) &&
+                         !box.text.startsWith(QStringLiteral("Timeline: the first")),
+                     qPrintable(box.text));
+        }
+    }
 }
 
 void TestReportRenderer::everyViewAtSlideAndPaper_data() {
@@ -370,8 +417,8 @@ void TestReportRenderer::everyViewAtSlideAndPaper() {
     options.breakdownLog = view == QStringLiteral("all");
     renderer.setOptions(options);
     const auto p = exportPreset(preset);
-    const QString problem = layoutProblem(renderer.textBoxes(p->sizePx, p->dpi),
-                                          renderer.resolvedSize(p->sizePx, p->dpi));
+    const QString problem = testhelpers::textLayoutProblem(
+        renderer.textBoxes(p->sizePx, p->dpi), renderer.resolvedSize(p->sizePx, p->dpi));
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
 }
 
@@ -438,6 +485,49 @@ void TestReportRenderer::headlessTextBoxesAndPaperPdf() {
                                            QStringLiteral("--view"), QStringLiteral("pie")});
     QVERIFY(process.waitForFinished(120'000));
     QCOMPARE(process.exitCode(), 2);
+}
+
+void TestReportRenderer::aLabelCutByItsPlotFailsTheLayoutCheck() {
+    // A label clipped to its plot's area, as QCustomPlot clips: inside, it is whole; moved near
+    // the right edge, most of it is hidden and the check must say so, not see a smaller box.
+    QCustomPlot plot;
+    plot.xAxis->setRange(0, 10);
+    plot.yAxis->setRange(0, 10);
+    auto* label = new QCPItemText(&plot);
+    label->setClipToAxisRect(true);
+    label->setFont(theme::plotFont(12));
+    label->setText(QStringLiteral("a label of some length"));
+    label->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    const QSize size(400, 300);
+    auto labelAt = [&](double x, TextBox* box) {
+        label->position->setCoords(x, 5);
+        const QVector<TextBox> boxes = recordTextBoxes(size, [&](QCPPainter& painter) {
+            plot.toPainter(&painter, size.width(), size.height());
+        });
+        for (const auto& b : boxes) {
+            if (b.text == label->text()) {
+                *box = b;
+            }
+        }
+        return boxes;
+    };
+    TextBox whole;
+    const QVector<TextBox> inside = labelAt(1, &whole);
+    QVERIFY(!whole.text.isEmpty());
+    QVERIFY(!whole.cut);
+    QVERIFY2(testhelpers::textLayoutProblem(inside, size, 0).isEmpty(),
+             qPrintable(testhelpers::textLayoutProblem(inside, size, 0)));
+
+    TextBox cut;
+    const QVector<TextBox> outside = labelAt(9, &cut);
+    QVERIFY(!cut.text.isEmpty());
+    QVERIFY(cut.cut);
+    QVERIFY(cut.rect.width() < whole.rect.width() / 2); // the part drawn
+    QVERIFY(cut.rect.right() <= plot.axisRect()->rect().right() + 1);
+    const QString problem = testhelpers::textLayoutProblem(outside, size, 0);
+    QVERIFY2(problem.contains(QStringLiteral("cut")), qPrintable(problem));
+    QVERIFY(textBoxesJson(outside).contains("\"cut\": true"));
+    QVERIFY(!textBoxesJson(inside).contains("\"cut\""));
 }
 
 QTEST_MAIN(TestReportRenderer)

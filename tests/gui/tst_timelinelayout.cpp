@@ -1,11 +1,15 @@
 // The timeline's rows and axis: one overview row per run by default, expanding and collapsing a
 // run, lane groups pinned open, scrolling the selected run into view, no jump when runs are
 // added, runs aligned at their measured part, absolute time in a session that mixes measured
-// and modelled runs. All offscreen.
+// and modelled runs, and the batches that place modelled runs kept across a save and restore.
+// All offscreen.
 #include "gui/timelineplottable.h"
 #include "gui/timelineview.h"
 #include "models/session.h"
+#include "models/sessionstore.h"
+#include "models/traceloader.h"
 #include "models/viewstate.h"
+#include "slicescope/trace/tracejson.h"
 #include "testhelpers.h"
 
 #include <QAction>
@@ -119,9 +123,11 @@ class TestTimelineLayout : public QObject {
     void pinnedLanesShowInExpandedRuns();
     void selectingARunScrollsItIntoView();
     void appendingRunsKeepsTheView();
+    void openedRunsSelectedAsTheyArriveComeIntoView();
     void runsAlignAtTheirFirstCopy();
     void absoluteTimeInAMixedSession_data();
     void absoluteTimeInAMixedSession();
+    void batchesSurviveASaveAndRestore();
 };
 
 void TestTimelineLayout::overviewIsTheDefaultAndEveryRunFits_data() {
@@ -345,6 +351,24 @@ void TestTimelineLayout::appendingRunsKeepsTheView() {
     QVERIFY(view.xAxis->range().upper >= view.plottable()->fullKeyRange().upper);
 }
 
+void TestTimelineLayout::openedRunsSelectedAsTheyArriveComeIntoView() {
+    // The window selects a run of a trace just opened as the session adds it (RunsPanel), before
+    // the timeline has rebuilt: the rebuild brings it into view. Runs added without a selection
+    // leave the view where it was (appendingRunsKeepsTheView).
+    Session session;
+    ViewState state;
+    session.addRuns(entries(mixedRuns(30)));
+    TimelineView view(&session, &state);
+    showAt(view, 1600, 700);
+    QCOMPARE(view.yAxis->range().lower, 0.0);
+    connect(&session, &Session::runsAdded, &state,
+            [&](int, int last) { state.setSelectedRun(session.at(last)->id); });
+    session.addRuns(entries(mixedRuns(5, 30)));
+    const int last = session.count() - 1;
+    QCOMPARE(state.selectedRun(), session.at(last)->id);
+    QVERIFY2(runInView(view, last), qPrintable(QString::number(view.yAxis->range().lower)));
+}
+
 void TestTimelineLayout::runsAlignAtTheirFirstCopy() {
     Session session;
     ViewState state;
@@ -400,6 +424,87 @@ void TestTimelineLayout::absoluteTimeInAMixedSession() {
     QCOMPARE(firstCopyKey(view, 1), 0.0);
     QCOMPARE(firstCopyKey(view, 2), 0.0);
     QVERIFY(view.plottable()->alignmentNote().isEmpty());
+}
+
+void TestTimelineLayout::batchesSurviveASaveAndRestore() {
+    // Two run requests of the GUI, each a GPU run and a CPU run; the first also modelled a run.
+    // Each file of a request was written by its own slicescope-cli at its own second, so only
+    // the file names say which runs belong together.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    auto cpuRun = [](const std::string& id, std::int64_t computeNs, const std::string& createdAt) {
+        trace::Run run;
+        run.id = run.strategy = id;
+        run.mode = trace::RunMode::MeasuredCpu;
+        run.problem = *problem::makeProblem({100, 4000, 5}, problem::Dtype::F64, 1);
+        run.device.name = "Intel(R) Xeon(R) Processor";
+        run.createdAt = createdAt;
+        // After both GPU runs: the first GPU run's first copy stays the axis's 0, and each
+        // request's measured work begins with its GPU run.
+        auto a = testhelpers::activity(trace::ActivityKind::Host, kUnixNs + 150'000'000,
+                                       kUnixNs + 150'000'000 + computeNs);
+        a.nameId = run.intern("compute");
+        run.activities.push_back(a);
+        return run;
+    };
+    const std::vector<std::pair<QString, trace::Run>> files = {
+        {QStringLiteral("run-1-gpu.json"), measuredRun("early", kUnixNs, "2026-12-03T10:00:00Z")},
+        {QStringLiteral("run-1-cpu-parallel.json"),
+         cpuRun("cpu-parallel", 1'000'000, "2026-12-03T10:00:01Z")},
+        {QStringLiteral("run-2-gpu.json"),
+         measuredRun("late", kUnixNs + 100'000'000, "2026-12-03T10:00:05Z")},
+        {QStringLiteral("run-2-modelled.json"), modelledRun("modelled", "2026-12-03T10:00:07Z")},
+        {QStringLiteral("run-2-cpu-serial.json"),
+         cpuRun("cpu-serial", 1'000'000, "2026-12-03T10:00:09Z")},
+    };
+    Session session;
+    for (const auto& [name, run] : files) {
+        trace::Trace t;
+        t.runs.push_back(run);
+        QVERIFY(trace::writeTrace(t, dir.filePath(name).toStdString()));
+        LoadResult loaded = TraceLoader::loadNow(dir.filePath(name), RunOrigin::Opened);
+        QVERIFY2(loaded.ok(), qPrintable(loaded.error));
+        session.addRuns(std::move(loaded.runs));
+    }
+    // What a session shows: verdicts within a request, the modelled run with its request's GPU
+    // run on absolute time.
+    auto check = [](Session& s, const char* when) {
+        const auto late = s.find(QStringLiteral("late"));
+        const auto early = s.find(QStringLiteral("early"));
+        QVERIFY2(late && early, when);
+        QVERIFY2(late->verdict.contains(QStringLiteral("cpu-serial")) &&
+                     !late->verdict.contains(QStringLiteral("cpu-parallel")),
+                 qPrintable(QLatin1String(when) + late->verdict));
+        QVERIFY2(early->verdict.contains(QStringLiteral("cpu-parallel")) &&
+                     !early->verdict.contains(QStringLiteral("cpu-serial")),
+                 qPrintable(QLatin1String(when) + early->verdict));
+        ViewState state;
+        TimelineView view(&s, &state);
+        showAt(view, 1600, 900);
+        state.setAlignment(Alignment::Absolute);
+        const int modelled = s.indexOf(QStringLiteral("modelled"));
+        QVERIFY2(modelled >= 0, when);
+        QCOMPARE(firstCopyKey(view, s.indexOf(QStringLiteral("late"))), 100'000'000.0);
+        QCOMPARE(firstCopyKey(view, modelled), 100'000'000.0);
+        QVERIFY2(view.plottable()->alignmentNote().isEmpty(), when);
+    };
+    check(session, "opened: ");
+    if (QTest::currentTestFailed()) {
+        return;
+    }
+
+    SessionStore store(dir.filePath(QStringLiteral("session.json")));
+    store.save(session);
+    QVERIFY(store.waitForIdle());
+    LoadResult restored = TraceLoader::loadNow(store.path(), RunOrigin::Restored);
+    QVERIFY2(restored.ok(), qPrintable(restored.error));
+    Session again;
+    again.addRuns(std::move(restored.runs));
+    QCOMPARE(again.count(), session.count());
+    for (int i = 0; i < session.count(); ++i) {
+        QCOMPARE(again.at(i)->verdict, session.at(i)->verdict);
+    }
+    check(again, "restored: ");
 }
 
 QTEST_MAIN(TestTimelineLayout)

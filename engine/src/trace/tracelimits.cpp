@@ -109,6 +109,7 @@ std::optional<std::string> runLimitError(const Run& run) {
               tooLong("strategy", run.strategy, kMaxShortTextBytes),
               tooLong("memory_mode", run.memoryMode, kMaxShortTextBytes),
               tooLong("created_at", run.createdAt, kMaxShortTextBytes),
+              tooLong("batch", run.batch, kMaxShortTextBytes),
               tooLong("command", run.command, kMaxLongTextBytes), deviceLimitError(run.device));
     if (found) {
         return found;

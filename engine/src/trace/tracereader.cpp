@@ -276,11 +276,11 @@ bool TraceReader::parseTop(Trace& trace) {
 }
 
 bool TraceReader::parseRun(Run& run) {
-    static constexpr std::array<std::string_view, 19> kKeys{
+    static constexpr std::array<std::string_view, 20> kKeys{
         "id",      "strategy",         "mode",         "problem",     "device",
         "launch",  "occupancy",        "verification", "memory_mode", "repeat",
         "wall_ns", "created_at",       "command",      "exit_status", "dropped_records",
-        "notes",   "occupancy_series", "activities",   "sweep"};
+        "notes",   "occupancy_series", "activities",   "sweep",       "batch"};
     // id, strategy, mode, device, activities
     constexpr std::uint32_t kRequired = (1U << 0) | (1U << 1) | (1U << 2) | (1U << 4) | (1U << 17);
     const char* start = json_.position();
@@ -373,6 +373,8 @@ bool TraceReader::parseRun(Run& run) {
             run.sweep = std::move(point);
             return true;
         }
+        case 19:
+            return text(run.batch, "batch");
         default: {
             NameTable names(run);
             const bool done = json_.parseArray("\"activities\"", [&](std::size_t index) {

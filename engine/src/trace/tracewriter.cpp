@@ -175,6 +175,10 @@ class TraceWriter {
         appendInteger(out_, run.wallNs);
         key("created_at");
         appendJsonString(out_, run.createdAt);
+        if (!run.batch.empty()) { // most traces are one batch: the field is left out
+            key("batch");
+            appendJsonString(out_, run.batch);
+        }
         key("command");
         appendJsonString(out_, run.command);
         key("exit_status");
