@@ -63,7 +63,7 @@ int main(int argc, char** argv) {
             const double ratio = c->ratio();
             const bool within = ratio <= kTarget && ratio >= 1 / kTarget;
             outside += within ? 0 : 1;
-            std::printf("| %s | %s | %s | %s | %s | %.2f | %s |\n", run.strategy.c_str(),
+            std::printf("| %s | %s | %s | %s | %s | %.3f | %s |\n", run.strategy.c_str(),
                         c->setting.c_str(), c->presetId.c_str(),
                         formatNs(c->measuredKernelNs).c_str(),
                         formatNs(c->modelledKernelNs).c_str(), ratio, within ? "yes" : "no");

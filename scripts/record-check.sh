@@ -95,6 +95,15 @@ for a in acts:
         print(f'  kernel {a.get("name","")[:70]!s:70} grid {a["grid"]} block {a["block"]} regs {a["registers_per_thread"]} '
               f'smem {a["static_shared_bytes"]}+{a["dynamic_shared_bytes"]} {(a["end_ns"]-a["start_ns"])/1e3:.1f} us '
               f'theo {a.get("theoretical_occupancy")} achieved {a.get("achieved_occupancy")}')
+        # Measured thread use (record --counters): lanes active per warp instruction, and the
+        # threads' worth of work that makes (numba's whole-array gufunc: 1 of 1024).
+        share = a.get("active_lane_share")
+        launched = (a["grid"][0] * a["grid"][1] * a["grid"][2] * a["block"][0] * a["block"][1] * a["block"][2])
+        if share is None:
+            print('    thread use: unknown (no active_lane_share; was it recorded with --counters?)')
+        else:
+            print(f'    thread use: {share * 32:.2f} of 32 threads active per warp instruction, '
+                  f'about {max(1, round(launched * share))} of {launched} launched threads worth of work')
     elif a["kind"] in ("htod", "dtoh", "dtod", "memset"):
         print(f'  {a["kind"]} {a["bytes"]} B {a.get("src_kind","")}->{a.get("dst_kind","")} {(a["end_ns"]-a["start_ns"])/1e3:.1f} us')
 for n in run["notes"]:

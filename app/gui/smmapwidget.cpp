@@ -96,6 +96,12 @@ void SmMapWidget::paint(QPainter& painter, const QRectF& rect, const occupancy::
         const double busyH = barHeight(sm.busyWarps);
         painter.fillRect(QRectF(cell.left(), cell.bottom() - residentH, cell.width(), residentH),
                          theme::idleWarpColor());
+        if (!r.workKnown) {
+            // Resident, but whether they work is not known: hatched, neither busy nor idle.
+            painter.fillRect(
+                QRectF(cell.left(), cell.bottom() - residentH, cell.width(), residentH),
+                QBrush(theme::busyWarpColor(), Qt::BDiagPattern));
+        }
         painter.fillRect(QRectF(cell.left(), cell.bottom() - busyH, cell.width(), busyH),
                          theme::busyWarpColor());
         // SMs that hold blocks get a strong outline: on a mostly idle GPU they are what to see.
@@ -136,6 +142,9 @@ QString SmMapWidget::summary(const occupancy::Residency& r) {
         text += tr("; the grid needs %1 waves of resident blocks")
                     .arg(models::toQString(trace::formatCount(r.waves)));
     }
+    if (!r.workKnown) {
+        text += tr("; which warps work is unknown (hatched): record with --counters to measure it");
+    }
     return text + QLatin1Char('.');
 }
 
@@ -155,6 +164,18 @@ bool SmMapWidget::event(QEvent* event) {
             return true;
         }
         const auto& load = residency_.sms[std::size_t(sm)];
+        if (!residency_.workKnown) {
+            QToolTip::showText(help->globalPos(),
+                               tr("<b>SM %1</b> (model)<br>%2 resident blocks<br>%3 of %4 warp "
+                                  "slots filled<br>warps and threads with work: unknown without "
+                                  "counters")
+                                   .arg(sm)
+                                   .arg(load.blocks)
+                                   .arg(load.warps)
+                                   .arg(residency_.maxWarpsPerSm),
+                               this);
+            return true;
+        }
         QToolTip::showText(
             help->globalPos(),
             QStringLiteral("<b>SM %1</b> (model)<br>%2 resident blocks<br>%3 of %4 warp slots "

@@ -44,6 +44,7 @@ QVector<KernelGroup> kernelGroups(const trace::Run& run) {
     QVector<KernelGroup> groups;
     std::map<Key, int> index;
     std::vector<int> measured;
+    std::vector<int> laneMeasured;
     for (std::size_t i = 0; i < run.activities.size(); ++i) {
         const trace::Activity& a = run.activities[i];
         if (a.kind != trace::ActivityKind::Kernel) {
@@ -64,6 +65,7 @@ QVector<KernelGroup> kernelGroups(const trace::Run& run) {
             }
             groups.push_back(g);
             measured.push_back(0);
+            laneMeasured.push_back(0);
         }
         KernelGroup& g = groups[it->second];
         ++g.launches;
@@ -72,6 +74,11 @@ QVector<KernelGroup> kernelGroups(const trace::Run& run) {
             const int n = ++measured[std::size_t(it->second)];
             g.achieved =
                 g.achieved.value_or(0.0) + (a.achievedOccupancy - g.achieved.value_or(0.0)) / n;
+        }
+        if (!std::isnan(a.activeLaneShare)) {
+            const int n = ++laneMeasured[std::size_t(it->second)];
+            g.activeLaneShare = g.activeLaneShare.value_or(0.0) +
+                                (a.activeLaneShare - g.activeLaneShare.value_or(0.0)) / n;
         }
     }
     return groups;

@@ -21,6 +21,9 @@ struct KernelGroup {
     int firstActivity = -1;            // index into the run's activities
     std::optional<double> theoretical; // as the trace gives it (the recorder computed it)
     std::optional<double> achieved;    // mean over the launches that were measured
+    // Mean share of a warp's lanes active per executed instruction, over the launches measured
+    // (record --counters); unknown without counters (docs/trace-format.md, active_lane_share).
+    std::optional<double> activeLaneShare;
     std::int64_t totalNs = 0;
 
     // "fill<double>: grid 40×1×1, block 256×1×1, 3 launches"

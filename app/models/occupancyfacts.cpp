@@ -145,8 +145,15 @@ OccupancyFacts computeOccupancyFacts(const RunEntry& entry, const KernelGroup& k
     trace::LaunchInfo l;
     l.grid = kernel.grid;
     l.block = kernel.block;
-    // A recorded program's useful threads are not known: every launched thread counts as working.
-    l.workers = kernel.grid.count() * kernel.block.count();
+    // Which of a recorded program's threads work is known only from counters: the share of lanes
+    // active per executed warp instruction, times the launched threads, is how many threads' worth
+    // of work there was (numba's whole-array gufunc: 1024 launched, one warp's worth, one lane).
+    const std::uint64_t launched = kernel.grid.count() * kernel.block.count();
+    l.workers =
+        kernel.activeLaneShare
+            ? std::max<std::uint64_t>(
+                  1, std::uint64_t(std::llround(double(launched) * *kernel.activeLaneShare)))
+            : launched;
     l.registersPerThread = kernel.registersPerThread;
     l.staticSharedBytes = kernel.staticSharedBytes;
     l.dynamicSharedBytes = kernel.dynamicSharedBytes;
@@ -171,6 +178,31 @@ OccupancyFacts computeOccupancyFacts(const RunEntry& entry, const KernelGroup& k
                  plural(std::uint64_t(kernel.launches), QStringLiteral("launch"),
                         QStringLiteral("launches")));
     fillFromLaunch(f, l, run.device, info);
+    if (kernel.activeLaneShare) {
+        f.launchWords +=
+            QStringLiteral("; measured: %1 of %2 threads active per warp instruction on average, "
+                           "about %3 threads' worth of work")
+                .arg(QString::number(*kernel.activeLaneShare * run.device.warpSize, 'f', 1))
+                .arg(run.device.warpSize)
+                .arg(toQString(trace::formatCount(l.workers)));
+        double busy = 0;
+        for (const auto& sm : f.residency.sms) {
+            busy += double(sm.busyThreads);
+        }
+        const double threadSlots = double(run.device.smCount) * run.device.maxThreadsPerSm;
+        f.threadSlotsBusy = threadSlots > 0 ? std::min(1.0, busy / threadSlots) : 0;
+    } else {
+        f.launchWords += QStringLiteral("; which threads work is unknown (record with --counters "
+                                        "to measure it)");
+        f.threadSlotsBusyKnown = false;
+        f.threadSlotsBusy = 0;
+        f.residency.workKnown = false;
+        for (auto& sm : f.residency.sms) {
+            sm.busyWarps = 0;
+            sm.busyThreads = 0;
+        }
+        f.residency.smsWithWork = 0;
+    }
     return f;
 }
 
@@ -253,6 +285,7 @@ QVector<OccupancyRow> occupancyRows(const std::vector<RunEntryPtr>& runs) {
             int group = -1;
             double theoreticalNs = 0, theoreticalWeight = 0;
             double achievedNs = 0, achievedWeight = 0;
+            double busyNs = 0, busyWeight = 0;
         };
         QVector<QString> order;
         QHash<QString, Sum> sums;
@@ -272,6 +305,18 @@ QVector<OccupancyRow> occupancyRows(const std::vector<RunEntryPtr>& runs) {
                 sum.achievedNs += *k.achieved * weight;
                 sum.achievedWeight += weight;
             }
+            if (k.activeLaneShare && k.theoretical) {
+                // Thread slots doing work: the resident threads (at most the theoretical
+                // occupancy of every SM) times the measured share of lanes that worked.
+                const double threadSlots = double(run.device.smCount) * run.device.maxThreadsPerSm;
+                const double launched = double(k.grid.count()) * double(k.block.count());
+                const double resident = std::min(launched, *k.theoretical * threadSlots);
+                if (threadSlots > 0) {
+                    sum.busyNs +=
+                        std::min(1.0, resident * *k.activeLaneShare / threadSlots) * weight;
+                    sum.busyWeight += weight;
+                }
+            }
         }
         for (const QString& name : order) {
             const Sum& sum = sums[name];
@@ -285,6 +330,9 @@ QVector<OccupancyRow> occupancyRows(const std::vector<RunEntryPtr>& runs) {
                 sum.theoreticalWeight > 0 ? sum.theoreticalNs / sum.theoreticalWeight : 0;
             if (sum.achievedWeight > 0) {
                 row.achieved = sum.achievedNs / sum.achievedWeight;
+            }
+            if (sum.busyWeight > 0) {
+                row.threadSlotsBusy = sum.busyNs / sum.busyWeight;
             }
             rows << row;
         }

@@ -28,6 +28,7 @@ struct OccupancyFacts {
     double theoretical = 0;
     std::optional<double> achieved;
     double threadSlotsBusy = 0;
+    bool threadSlotsBusyKnown = true; // false for a recorded kernel without counters
     occupancy::Residency residency;
 
     // Theoretical occupancy (0..1) against block size and against registers per thread.
@@ -50,7 +51,7 @@ struct OccupancyRow {
     bool modelled = false;
     double theoretical = 0;                // 0..1
     std::optional<double> achieved;        // 0..1, with counters only
-    std::optional<double> threadSlotsBusy; // 0..1; unknown for recorded kernels
+    std::optional<double> threadSlotsBusy; // 0..1; recorded kernels: measured, or unknown
     int kernelGroup = -1; // the run's first KernelGroup of that name (the occupancy view's chooser)
 };
 

@@ -205,7 +205,7 @@ TEST(DevicePresets, EveryFigureHasASource) {
             ASSERT_NE(source, d.sources.end()) << "no source for " << key;
             EXPECT_GT(source->second.size(), 10u) << key;
         }
-        EXPECT_EQ(figures, 23u); // compute capability and 22 numbers
+        EXPECT_EQ(figures, 24u); // compute capability and 23 numbers
     }
 }
 
@@ -271,6 +271,9 @@ TEST(DevicePresets, ArithmeticRatesStayOutOfTraceDeviceObjects) {
     const auto full = nlohmann::json::parse(toJson(preset("h200"), true));
     EXPECT_EQ(full["fp64_fma_per_sm_per_clock"], 64);
     EXPECT_EQ(full["fp32_fma_per_sm_per_clock"], 128);
+    // So does the L2 capacity the model reads.
+    EXPECT_FALSE(plain.contains("l2_cache_bytes"));
+    EXPECT_EQ(full["l2_cache_bytes"], 52428800);
 }
 
 TEST(DevicePresetsRejects, TextThatIsNotJsonOrTruncated) {

@@ -212,6 +212,8 @@ TEST(RunFromSpools, BuildsARecordedRunWithNamesGeometryAndTheoreticalOccupancy) 
     EXPECT_FLOAT_EQ(fill->theoreticalOccupancy, 0.5f);
     EXPECT_FLOAT_EQ(tile->theoreticalOccupancy, float(expectedOccupancy(256, 40, 2048)));
     EXPECT_TRUE(std::isnan(fill->achievedOccupancy));
+    // Without counters the thread use is unknown, not assumed.
+    EXPECT_TRUE(std::isnan(fill->activeLaneShare));
     EXPECT_TRUE(hasNote(*run, "opt-in and reserved shared memory per block from")) << notes(*run);
     EXPECT_FALSE(hasNote(*run, "without a final flush")) << notes(*run);
     expectReadsBack(*run);
@@ -294,7 +296,10 @@ std::string countingProcess(const std::vector<std::uint32_t>& nameIds,
                           nameIds[i] == 1 ? 0 : 2048, false));
     }
     for (std::size_t i = 0; i < achieved.size(); ++i) {
-        e.range({1, 0, i, achieved[i], 1, 2, 3});
+        // fill: one thread of each warp works (1 thread per warp instruction); the others: all 32.
+        const double inst = 1000;
+        const double threadInst = nameIds[i] == 1 ? inst : 32 * inst;
+        e.range({1, 0, i, achieved[i], 1, 2, 3, threadInst, inst});
     }
     e.end({EndReason::Exit, 0, kT0});
     return e.bytes();
@@ -314,7 +319,11 @@ TEST(RunFromSpools, CountersJoinByLaunchOrder) {
     ASSERT_TRUE(fill && tile);
     EXPECT_FLOAT_EQ(fill->achievedOccupancy, 0.25f);
     EXPECT_FLOAT_EQ(tile->achievedOccupancy, 0.625f);
+    // The measured thread use: threads per warp instruction over the warp size.
+    EXPECT_FLOAT_EQ(fill->activeLaneShare, 1.0f / 32);
+    EXPECT_FLOAT_EQ(tile->activeLaneShare, 1.0f);
     EXPECT_TRUE(hasNote(*run, "2 of 2 kernels measured")) << notes(*run);
+    expectReadsBack(*run);
 }
 
 TEST(RunFromSpools, CountersStopAtTheFirstLaunchThatDiffers) {

@@ -42,7 +42,7 @@ std::string sampleSpool() {
     e.device(d);
     e.stats({3, 2, 1, 1});
     e.message({MessageSeverity::CountersUnavailable, "no privileges"});
-    e.range({9, 1, 4, 0.75, 10.5, 12.0, 4200.0});
+    e.range({9, 1, 4, 0.75, 10.5, 12.0, 4200.0, 96000.0, 4000.0});
     e.end({EndReason::Signal, 15, 66});
     return e.bytes();
 }
@@ -85,6 +85,8 @@ TEST(SpoolFormat, EveryFrameRoundTrips) {
     EXPECT_EQ(frames[5].message.text, "no privileges");
     EXPECT_EQ(frames[6].range.rangeIndex, 4u);
     EXPECT_DOUBLE_EQ(frames[6].range.achievedOccupancy, 0.75);
+    EXPECT_DOUBLE_EQ(frames[6].range.threadInstExecuted, 96000.0);
+    EXPECT_DOUBLE_EQ(frames[6].range.instExecuted, 4000.0);
     EXPECT_EQ(frames[7].end.reason, EndReason::Signal);
     EXPECT_EQ(frames[7].end.signal, 15);
 }

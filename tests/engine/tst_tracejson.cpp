@@ -136,6 +136,7 @@ Trace fullTrace() {
     kernel.correlationId = 79;
     kernel.theoreticalOccupancy = 0.5f;
     kernel.achievedOccupancy = 0.1234567f;
+    kernel.activeLaneShare = 1.0f / 32;
     gpu.activities.push_back(kernel);
     Activity memset = activity(ActivityKind::Memset, kBaseNs + 16'100'000, kBaseNs + 16'100'000);
     memset.bytes = 4096;
@@ -222,6 +223,7 @@ void expectSameActivity(const Run& runA, const Activity& a, const Run& runB, con
     EXPECT_EQ(a.dstKind, b.dstKind);
     EXPECT_TRUE(sameFloat(a.theoreticalOccupancy, b.theoreticalOccupancy));
     EXPECT_TRUE(sameFloat(a.achievedOccupancy, b.achievedOccupancy));
+    EXPECT_TRUE(sameFloat(a.activeLaneShare, b.activeLaneShare));
 }
 
 void expectSameRun(const Run& a, const Run& b) {
@@ -347,6 +349,9 @@ TEST(TraceJson, OutputIsValidJsonWithTheDocumentedNames) {
     EXPECT_EQ(kernel["dynamic_shared_bytes"], 96);
     EXPECT_EQ(kernel["stream"], 13);
     EXPECT_EQ(kernel["correlation_id"], 79);
+    EXPECT_FLOAT_EQ(kernel["active_lane_share"].get<float>(), 1.0f / 32);
+    // Unknown (no counters) is left out, not written as a guess.
+    EXPECT_FALSE(gpu["activities"][1].contains("active_lane_share"));
     const auto& htod = gpu["activities"][1];
     EXPECT_EQ(htod["kind"], "htod");
     EXPECT_EQ(htod["bytes"], 16000000);
@@ -916,6 +921,8 @@ TEST(TraceJson, RejectsFiguresBeyondPhysicalLimits) {
          "\"theoretical_occupancy\" must be a fraction from 0 to 1, not 1.5"},
         {kernel(R"("achieved_occupancy": -5)"),
          "\"achieved_occupancy\" must be a fraction from 0 to 1, not -5"},
+        {kernel(R"("active_lane_share": 32)"),
+         "\"active_lane_share\" must be a fraction from 0 to 1, not 32"},
         {occupancy(R"("achieved": 1e308)"), "\"achieved\" must be a fraction"},
         {occupancy(R"("sm_busy_share": -5)"), "\"sm_busy_share\" must be a fraction"},
         {occupancy(R"("active_blocks_per_sm": 129)"), "\"active_blocks_per_sm\" is too large"},
@@ -1207,6 +1214,7 @@ TEST(TraceJson, RefusesToWriteATraceItCouldNotReadBackAndKeepsTheOldFile) {
         {"same id", [](Trace& t) { t.runs[2].id = t.runs[0].id; }},
         {"theoretical", [](Trace& t) { t.runs[0].occupancy->theoretical = 1e308; }},
         {"achieved_occupancy", [](Trace& t) { t.runs[0].activities[5].achievedOccupancy = -5; }},
+        {"active_lane_share", [](Trace& t) { t.runs[0].activities[5].activeLaneShare = 2; }},
         {"grid", [](Trace& t) { t.runs[0].activities[5].grid.x = 0; }},
         {"block",
          [](Trace& t) {

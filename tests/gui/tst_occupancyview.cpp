@@ -70,6 +70,7 @@ class TestOccupancyView : public QObject {
     void barsForGpuRunsOnlyAndClickSelects();
     void recordedRunShowsEveryKernel();
     void manyKernelConfigurationsListTheLongest();
+    void recordedThreadUseIsMeasuredOrUnknown();
 };
 
 void TestOccupancyView::factsOfTheSeedsSliceOuter() {
@@ -241,6 +242,55 @@ void TestOccupancyView::recordedRunShowsEveryKernel() {
         testhelpers::gpuShapedRun("slice-outer", trace::RunMode::MeasuredGpu), RunOrigin::Opened)});
     state.setSelectedRun(QStringLiteral("slice-outer"));
     QVERIFY(choice->isHidden());
+}
+
+void TestOccupancyView::recordedThreadUseIsMeasuredOrUnknown() {
+    // numba's whole-array gufunc: one block of 1024 threads, one of which works. With counters the
+    // recorder stores the share of lanes active per warp instruction (1 of 32); without, nothing.
+    auto gufunc = [](float laneShare) {
+        trace::Run run = recordedRun();
+        run.activities.clear();
+        trace::Activity a = testhelpers::activity(trace::ActivityKind::Kernel, 0, 1000);
+        a.nameId = run.intern("gufunc");
+        a.grid = {1, 1, 1};
+        a.block = {1024, 1, 1};
+        a.registersPerThread = 30;
+        a.theoreticalOccupancy = 1.0f;
+        a.activeLaneShare = laneShare;
+        run.activities.push_back(a);
+        return makeRunEntry(run, RunOrigin::Opened);
+    };
+    const auto measured = gufunc(1.0f / 32);
+    const auto facts = computeOccupancyFacts(*measured, measured->kernels.front());
+    QVERIFY(facts.residency.workKnown);
+    QVERIFY(facts.threadSlotsBusyKnown);
+    std::uint32_t busyWarps = 0, residentWarps = 0;
+    for (const auto& sm : facts.residency.sms) {
+        busyWarps += sm.busyWarps;
+        residentWarps += sm.warps;
+    }
+    QCOMPARE(residentWarps, 32u);
+    QCOMPARE(busyWarps, 1u); // not 32: one warp's worth of work
+    const auto& device = measured->run->device;
+    QCOMPARE(facts.threadSlotsBusy, 32.0 / (double(device.smCount) * device.maxThreadsPerSm));
+    QVERIFY2(facts.launchWords.contains(QStringLiteral("1.0 of 32 threads active")),
+             qPrintable(facts.launchWords));
+    const auto rows = occupancyRows({measured});
+    QCOMPARE(rows.size(), 1);
+    QVERIFY(rows.front().threadSlotsBusy.has_value());
+    QVERIFY(*rows.front().threadSlotsBusy < 0.001);
+
+    const auto unknown = gufunc(trace::kNoValue);
+    const auto without = computeOccupancyFacts(*unknown, unknown->kernels.front());
+    QVERIFY(!without.residency.workKnown);
+    QVERIFY(!without.threadSlotsBusyKnown);
+    for (const auto& sm : without.residency.sms) {
+        QCOMPARE(sm.busyWarps, 0u);
+    }
+    QVERIFY2(without.launchWords.contains(QStringLiteral("unknown")),
+             qPrintable(without.launchWords));
+    QVERIFY(SmMapWidget::summary(without.residency).contains(QStringLiteral("unknown")));
+    QVERIFY(!occupancyRows({unknown}).front().threadSlotsBusy.has_value());
 }
 
 void TestOccupancyView::manyKernelConfigurationsListTheLongest() {

@@ -238,6 +238,11 @@ TEST_F(RecordGpu, CountersGiveAchievedOccupancyPerKernel) {
             EXPECT_FALSE(std::isnan(a.achievedOccupancy)) << run.name(a) << "\n" << notes(run);
             EXPECT_GT(a.achievedOccupancy, 0.0f) << run.name(a);
             EXPECT_LE(a.achievedOccupancy, 1.0f) << run.name(a);
+            // Thread use is measured too (docs/trace-format.md, active_lane_share): some lane of
+            // each executed warp instruction was active, at most all 32.
+            EXPECT_FALSE(std::isnan(a.activeLaneShare)) << run.name(a) << "\n" << notes(run);
+            EXPECT_GE(a.activeLaneShare, 1.0f / 32) << run.name(a);
+            EXPECT_LE(a.activeLaneShare, 1.0f) << run.name(a);
             measured += std::isnan(a.achievedOccupancy) ? 0 : 1;
         }
     }

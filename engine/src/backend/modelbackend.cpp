@@ -83,15 +83,12 @@ DeviceLatencies deviceLatencies(const device::DeviceSpec& d, problem::Dtype dtyp
     const auto& a = architectureLatencies(d.computeMajor, d.computeMinor);
     out.architecture = &a;
     if (a.fitted) {
-        out.stepCycles = m.stepLatencyCycles;
-        out.missCycles = m.dramLatencyCycles;
+        // The fitted L2 wait, plus the published extra latency of DRAM over L2.
+        out.l2MissCycles = m.l2MissCycles;
+        out.dramMissCycles = m.l2MissCycles + (a.globalLoadCycles - a.l2HitCycles);
     } else {
-        // The fitted step less the Hopper L1 hit is the loop's own work (issue, addresses), taken
-        // to be the same on every generation; the load is this generation's, from L1 or, where
-        // global loads bypass L1 by default, from L2.
-        const double loopCycles = m.stepLatencyCycles - architectureLatencies(9, 0).l1HitCycles;
-        out.stepCycles = loopCycles + (a.globalLoadsCachedInL1 ? a.l1HitCycles : a.l2HitCycles);
-        out.missCycles = a.globalLoadCycles;
+        out.l2MissCycles = a.l2HitCycles;
+        out.dramMissCycles = a.globalLoadCycles;
     }
     const bool f64 = dtype == problem::Dtype::F64;
     const double rate = f64 ? d.fp64FmaPerSmPerClock : d.fp32FmaPerSmPerClock;
@@ -99,6 +96,12 @@ DeviceLatencies deviceLatencies(const device::DeviceSpec& d, problem::Dtype dtyp
     const double issue = rate > 0 ? double(d.warpSize) * a.fmaPartitions / rate : 0;
     out.dependentFmaCycles = std::max(pipeline, issue);
     return out;
+}
+
+double DeviceLatencies::missCycles(double workingSetBytes, double l2Bytes) const {
+    const double dramShare =
+        workingSetBytes > l2Bytes && workingSetBytes > 0 ? 1 - l2Bytes / workingSetBytes : 0;
+    return l2MissCycles + dramShare * (dramMissCycles - l2MissCycles);
 }
 
 Result<KernelRegisters> kernelRegisters(StrategyId id, problem::Dtype dtype,
@@ -176,6 +179,57 @@ Result<KernelRegisters> kernelRegisters(StrategyId id, problem::Dtype dtype,
     return out;
 }
 
+namespace {
+
+// How a warp's lanes address one stream: `strideBytes` apart (0: every lane the same element), each
+// reading or writing `accessBytes`.
+struct LaneStride {
+    double strideBytes;
+    double accessBytes;
+};
+
+// Distinct units (lines or sectors of `unitBytes`) that `lanes` lanes touch at one access.
+double unitsTouched(LaneStride l, double lanes, double unitBytes) {
+    const double perLane = std::max(1.0, std::ceil(l.accessBytes / unitBytes));
+    if (l.strideBytes <= 0) {
+        return perLane;
+    }
+    if (l.strideBytes >= unitBytes) {
+        return lanes * perLane;
+    }
+    return std::max(1.0, std::ceil(lanes * l.strideBytes / unitBytes));
+}
+
+// The lane strides of the three streams (discount, multBy, cv), from how each kernel indexes them
+// (kernels/*.cu).
+struct StreamStrides {
+    LaneStride discount, multBy, cv;
+};
+StreamStrides streamStrides(StrategyId id, const Problem& p, const LaunchGeometry& g) {
+    const double s = double(p.elementBytes());
+    const double access = s * g.vectorWidth;
+    const double n = double(p.shape.n) * s;
+    switch (id) {
+    case StrategyId::OneWorker:
+        return {{0, access}, {0, access}, {0, access}};
+    case StrategyId::SliceOuter: { // lane r walks row r; every lane reads the same multBy element
+        const double row = double(p.shape.c) * n;
+        return {{row, access}, {0, access}, {row, access}};
+    }
+    case StrategyId::SliceMiddle: { // C x R x N: lane c walks its own R x N block
+        const double block = double(p.shape.r) * n;
+        return {{block, access}, {n, access}, {block, access}};
+    }
+    case StrategyId::SliceMiddleStrided: // lane c reads the N-run at c * N of each row
+    case StrategyId::Slice2d:            // lane (r, c) reads the N-run at (r * C + c) * N
+        return {{n, access}, {n, access}, {n, access}};
+    default: // element-wise: neighbouring lanes, neighbouring elements (or vectors)
+        return {{access, access}, {access, access}, {access, access}};
+    }
+}
+
+} // namespace
+
 KernelEstimate estimateKernel(StrategyId id, const Problem& p, const LaunchGeometry& g,
                               std::uint32_t activeBlocksPerSm, const device::DeviceSpec& d,
                               MemoryMode memory, const ModelParameters& m) {
@@ -186,67 +240,74 @@ KernelEstimate estimateKernel(StrategyId id, const Problem& p, const LaunchGeome
     const std::uint64_t blockThreads = g.block.count();
     const std::uint64_t residentBlocks =
         std::uint64_t(std::max<std::uint32_t>(activeBlocksPerSm, 1)) * d.smCount;
+    const double activeSms = double(std::min<std::uint64_t>(d.smCount, blocks));
+    const double work = double(p.workPerElement);
 
-    // Steps each thread takes, and how many times the grid refills the GPU.
+    // Steps each thread takes.
     const std::uint64_t steps = g.gridStride
                                     ? ceilDiv(p.elements(), g.threadsLaunched() * g.vectorWidth)
                                     : g.decomposition.elementsPerWorker;
-    const std::uint64_t waves = ceilDiv(blocks, residentBlocks);
-
-    // 1. Latency: the longest chain of dependent steps one thread walks, wave after wave. A
-    //    step misses in cache once per line of each stream: every `lineBytes / s` elements of a
-    //    contiguous walk, every run of N on the strided layout.
-    const double contiguous = id == StrategyId::SliceMiddleStrided
-                                  ? double(p.shape.n)
-                                  : double(std::max<std::uint64_t>(steps, 1)) * g.vectorWidth;
-    const double missesPerStep =
-        std::min(1.0, std::max(s * g.vectorWidth / m.lineBytes, 1.0 / contiguous));
+    // The bytes the kernel reads and writes in device memory: its working set.
+    const double dramBytes =
+        double(strategy::bytesToDevice(id, p) + strategy::bytesFromDevice(id, p));
     const DeviceLatencies lat = deviceLatencies(d, p.dtype, m);
-    const double stepCycles = lat.stepCycles +
-                              double(p.workPerElement - 1) * lat.dependentFmaCycles +
-                              kStreamsPerStep * missesPerStep * lat.missCycles;
-    e.latencyNs = double(waves) * double(steps) * stepCycles / clockHz * 1e9;
+    const double missCycles = lat.missCycles(dramBytes, double(d.l2CacheBytes));
 
-    // 2. Load/store pipeline: every warp-wide access costs a cycle per distinct cache line it
-    //    touches, and an SM processes one line per cycle. Lanes walking their own slices touch a
-    //    line each (uncoalesced); adjacent lanes share lines (coalesced).
+    // The lines and sectors one warp's step touches: a load costs the SM's L1 a cycle per distinct
+    // line its lanes touch, a store a cycle per (partial) sector written through to L2.
     const std::uint64_t busyWarps = ceilDiv(g.busyThreads, d.warpSize);
     const double lanesPerWarp =
         double(g.busyThreads) / double(std::max<std::uint64_t>(busyWarps, 1));
-    double linesPerAccess = 0;
-    if (coalesced(id)) {
-        linesPerAccess = std::ceil(lanesPerWarp * s * g.vectorWidth / m.lineBytes);
-    } else if (id == StrategyId::SliceMiddleStrided) {
-        // Lane c reads the N-run at c*N: neighbouring lanes read neighbouring runs.
-        linesPerAccess = std::ceil(lanesPerWarp * double(p.shape.n) * s / m.lineBytes);
-    } else {
-        // Lane i walks its own slice: lanes are a slice apart.
-        const double bytesPerWorker = double(g.decomposition.elementsPerWorker) * s;
-        linesPerAccess = bytesPerWorker >= m.lineBytes
-                             ? lanesPerWarp
-                             : std::ceil(lanesPerWarp * bytesPerWorker / m.lineBytes);
+    const StreamStrides strides = streamStrides(id, p, g);
+    const double discountLines = unitsTouched(strides.discount, lanesPerWarp, m.lineBytes);
+    const double warpStepCycles =
+        (discountLines + unitsTouched(strides.multBy, lanesPerWarp, m.lineBytes)) *
+            m.loadLineCycles +
+        unitsTouched(strides.cv, lanesPerWarp, m.sectorBytes) * m.storeSectorCycles;
+    const double warpSteps = double(g.gridStride ? steps : g.decomposition.elementsPerWorker);
+    // The busiest SM gets ceil(blocks / SMs) blocks and runs them in `rounds` rounds; the kernel
+    // ends when it does.
+    const double blocksPerSm = double(ceilDiv(blocks, std::uint64_t(activeSms)));
+    const double rounds =
+        std::ceil(blocksPerSm / double(std::max<std::uint32_t>(activeBlocksPerSm, 1)));
+    const double busyWarpsPerBlock =
+        std::min(double(busyWarps) / double(blocks), double(ceilDiv(blockThreads, d.warpSize)));
+    const double warpsPerSm = std::min(double(busyWarps), blocksPerSm * busyWarpsPerBlock);
+
+    // 1. Latency: the chain of dependent steps a warp walks, for as many rounds as the busiest SM
+    //    needs to run its blocks. A step waits for its loads when it walks into new data: a lane
+    //    walking its own slice every sector (s·v / 32 per step); lanes that share lines (the
+    //    strided and 2-D slices, the element-wise kernels) once per run of N steps, or every step.
+    //    Where global loads bypass L1 by default, every step waits for L2.
+    double missesPerStep = 1;
+    if (!lat.architecture->globalLoadsCachedInL1) {
+        missesPerStep = 1;
+    } else if (id == StrategyId::OneWorker || id == StrategyId::SliceOuter ||
+               id == StrategyId::SliceMiddle) {
+        missesPerStep = std::min(1.0, s * g.vectorWidth / m.sectorBytes);
+    } else if (id == StrategyId::SliceMiddleStrided || id == StrategyId::Slice2d) {
+        missesPerStep = 1 / double(std::max<std::uint64_t>(p.shape.n, 1));
     }
-    const double totalLines = double(busyWarps) *
-                              double(g.gridStride ? steps : g.decomposition.elementsPerWorker) *
-                              kStreamsPerStep * std::max(1.0, linesPerAccess);
-    const double activeSms = double(std::min<std::uint64_t>(d.smCount, blocks));
-    e.loadStoreNs = totalLines * m.lineCycles / (activeSms * clockHz) * 1e9;
+    const double stepCycles = warpStepCycles + (work - 1) * lat.dependentFmaCycles +
+                              missesPerStep * (missCycles + discountLines * m.lineMissCycles);
+    e.latencyNs = rounds * warpSteps * stepCycles / clockHz * 1e9;
+
+    // 2. Load/store pipeline: the busiest SM's L1 serves every warp's lines and sectors.
+    e.loadStoreNs = warpsPerSm * warpSteps * warpStepCycles / clockHz * 1e9;
 
     // 3. Memory bandwidth: the bytes the kernel must move. Coalesced kernels reach the rate their
     //    resident threads keep in flight (Little's law). Slice walkers whose lanes each touch a
     //    line of their own fetch scattered sectors, which DRAM serves at a fraction of its
     //    streaming rate; their own latency is already term 1. Mapped memory crosses the host link.
-    const double dramBytes =
-        double(strategy::bytesToDevice(id, p) + strategy::bytesFromDevice(id, p));
     double efficiency = m.peakBandwidthFraction;
     if (coalesced(id)) {
         const double residentBusy =
             double(std::min<std::uint64_t>(g.busyThreads, residentBlocks * blockThreads));
         const double inFlightBytes =
             residentBusy * m.bytesInFlightPerThread * s / 8 * g.vectorWidth;
-        const double neededInFlight = d.memoryBandwidthGBps * 1e9 * (lat.missCycles / clockHz);
+        const double neededInFlight = d.memoryBandwidthGBps * 1e9 * (missCycles / clockHz);
         efficiency *= std::min(1.0, inFlightBytes / neededInFlight);
-    } else if (linesPerAccess >= lanesPerWarp && lanesPerWarp > 1) {
+    } else if (discountLines >= lanesPerWarp && lanesPerWarp > 1) {
         efficiency *= m.scatteredBandwidthFraction;
     }
     double bandwidthGBps = d.memoryBandwidthGBps * efficiency;
@@ -260,19 +321,30 @@ KernelEstimate estimateKernel(StrategyId id, const Problem& p, const LaunchGeome
     //    busy, and the SMs holding blocks retire `rate` lanes per clock each.
     const double fmaRate =
         p.dtype == problem::Dtype::F64 ? d.fp64FmaPerSmPerClock : d.fp32FmaPerSmPerClock;
-    const double laneSlots = double(busyWarps) * double(d.warpSize) *
-                             double(g.gridStride ? steps : g.decomposition.elementsPerWorker) *
-                             double(g.vectorWidth) * double(p.workPerElement);
-    e.arithmeticNs = fmaRate > 0 ? laneSlots / (fmaRate * activeSms * clockHz) * 1e9 : 0;
+    const double laneSlots =
+        std::ceil(warpsPerSm) * double(d.warpSize) * warpSteps * double(g.vectorWidth) * work;
+    e.arithmeticNs = fmaRate > 0 ? laneSlots / (fmaRate * clockHz) * 1e9 : 0;
 
-    const double slowest = std::max({e.latencyNs, e.loadStoreNs, e.bandwidthNs, e.arithmeticNs});
-    e.totalNs = m.launchOverheadNs + slowest;
+    // 5. Block scheduling: the busiest SM starts its blocks one after another.
+    e.blockSchedulingNs = blocksPerSm * m.blockLaunchCycles / clockHz * 1e9;
+
+    // Memory and arithmetic overlap only across warps at different phases. The first round's
+    //    warps start together and load, compute and store in step, so one round's share of the
+    //    smaller of the two is not hidden; later rounds start staggered and overlap.
+    const double memoryNs = std::max(e.loadStoreNs, e.bandwidthNs);
+    const double overlappedNs =
+        std::max(memoryNs, e.arithmeticNs) + std::min(memoryNs, e.arithmeticNs) / rounds;
+    const double slowest =
+        std::max({e.latencyNs, e.loadStoreNs, e.bandwidthNs, e.arithmeticNs, e.blockSchedulingNs});
+    e.totalNs = m.launchOverheadNs + std::max({e.latencyNs, overlappedNs, e.blockSchedulingNs});
     if (e.latencyNs == slowest) {
         e.bound = "latency";
     } else if (e.arithmeticNs == slowest) {
         e.bound = "arithmetic throughput";
     } else if (e.loadStoreNs == slowest) {
         e.bound = "load/store pipeline";
+    } else if (e.blockSchedulingNs == slowest) {
+        e.bound = "block scheduling";
     } else {
         e.bound = "memory bandwidth";
     }
@@ -291,10 +363,12 @@ Result<trace::Run> modelRun(StrategyId id, const RunRequest& request, const devi
                                                       " runs on the CPU and cannot be modelled");
     }
     if (d.smCount == 0 || d.clockMHz <= 0 || d.memoryBandwidthGBps <= 0 || d.pinnedHtoDGBps <= 0 ||
-        d.pageableHtoDGBps <= 0 || d.fp32FmaPerSmPerClock <= 0 || d.fp64FmaPerSmPerClock <= 0) {
-        return fail(Error::Code::InvalidArgument,
-                    "device '" + d.name +
-                        "' lacks the figures the model needs (SMs, clock, bandwidths, FMA rates)");
+        d.pageableHtoDGBps <= 0 || d.fp32FmaPerSmPerClock <= 0 || d.fp64FmaPerSmPerClock <= 0 ||
+        d.l2CacheBytes == 0) {
+        return fail(
+            Error::Code::InvalidArgument,
+            "device '" + d.name +
+                "' lacks the figures the model needs (SMs, clock, bandwidths, FMA rates, L2)");
     }
     if (request.repeat < 1) {
         return fail(Error::Code::InvalidArgument, "repeat must be >= 1");
@@ -334,6 +408,7 @@ Result<trace::Run> modelRun(StrategyId id, const RunRequest& request, const devi
     // As a trace file holds it: the FMA rates are preset figures the trace does not carry.
     run.device.fp32FmaPerSmPerClock = 0;
     run.device.fp64FmaPerSmPerClock = 0;
+    run.device.l2CacheBytes = 0;
     run.memoryMode = std::string(toString(request.memory));
     run.repeat = request.repeat;
     run.createdAt = isoTimestampUtc();
@@ -465,10 +540,11 @@ Result<trace::Run> modelRun(StrategyId id, const RunRequest& request, const devi
     char note[512];
     std::snprintf(note, sizeof note,
                   "modelled, not measured: kernel %s-bound (latency %.3g ms, load/store %.3g ms, "
-                  "bandwidth %.3g ms, arithmetic %.3g ms); %s latencies (%s)",
+                  "bandwidth %.3g ms, arithmetic %.3g ms, block scheduling %.3g ms); %s "
+                  "latencies (%s)",
                   kernel.bound.c_str(), kernel.latencyNs / 1e6, kernel.loadStoreNs / 1e6,
                   kernel.bandwidthNs / 1e6, kernel.arithmeticNs / 1e6,
-                  latencies.architecture->generation,
+                  kernel.blockSchedulingNs / 1e6, latencies.architecture->generation,
                   latencies.architecture->fitted ? "fitted to H200 measurements"
                                                  : "published microbenchmarks, docs/model.md");
     run.notes.emplace_back(note);

@@ -16,6 +16,11 @@ enum CounterMetric : std::size_t {
     kSmCyclesActiveAvg = 1,    // sm__cycles_active.avg
     kSmCyclesActiveMax = 2,    // sm__cycles_active.max
     kGpuTimeNs = 3,            // gpu__time_duration.sum (under replay)
+    // Threads and warps per executed instruction: their ratio is the average number of a warp's
+    // lanes that were active, i.e. how many launched threads did the work (docs/trace-format.md,
+    // "active_lane_share").
+    kThreadInstExecuted = 4, // smsp__thread_inst_executed.sum
+    kInstExecuted = 5,       // smsp__inst_executed.sum
 };
 
 inline const std::vector<std::string>& counterMetricNames() {
@@ -24,6 +29,8 @@ inline const std::vector<std::string>& counterMetricNames() {
         "sm__cycles_active.avg",
         "sm__cycles_active.max",
         "gpu__time_duration.sum",
+        "smsp__thread_inst_executed.sum",
+        "smsp__inst_executed.sum",
     };
     return names;
 }

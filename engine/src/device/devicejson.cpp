@@ -39,6 +39,7 @@ template <typename Visitor> void visitFields(DeviceSpec& d, Visitor&& visit) {
 template <typename Visitor> void visitPresetFields(DeviceSpec& d, Visitor&& visit) {
     visit("fp32_fma_per_sm_per_clock", d.fp32FmaPerSmPerClock);
     visit("fp64_fma_per_sm_per_clock", d.fp64FmaPerSmPerClock);
+    visit("l2_cache_bytes", d.l2CacheBytes);
 }
 
 } // namespace

@@ -80,6 +80,7 @@ Status checkPlausible(const DeviceSpec& d, const std::string& label) {
         {"pinned_dtoh_gbps", d.pinnedDtoHGBps},
         {"fp32_fma_per_sm_per_clock", d.fp32FmaPerSmPerClock},
         {"fp64_fma_per_sm_per_clock", d.fp64FmaPerSmPerClock},
+        {"l2_cache_bytes", double(d.l2CacheBytes)},
     };
     for (const auto& [key, value] : positive) {
         if (!(value > 0)) {

@@ -5,6 +5,10 @@
 
 namespace slicescope::record {
 
+namespace {
+constexpr double kWarpSize = 32;
+} // namespace
+
 std::uint32_t CounterJoin::intern(const std::string& text) {
     auto [it, inserted] = nameIds_.try_emplace(text, std::uint32_t(names_.size()));
     if (inserted) {
@@ -41,9 +45,17 @@ void CounterJoin::add(ProcessSpool& process, const Frame& frame) {
         auto& list = ranges_[{process.index, frame.range.contextId}];
         if (frame.range.rangeIndex < (std::uint64_t(1) << 32)) {
             if (list.size() <= frame.range.rangeIndex) {
-                list.resize(std::size_t(frame.range.rangeIndex) + 1, std::nanf(""));
+                list.resize(std::size_t(frame.range.rangeIndex) + 1);
             }
-            list[std::size_t(frame.range.rangeIndex)] = float(frame.range.achievedOccupancy);
+            Counted& c = list[std::size_t(frame.range.rangeIndex)];
+            c.achieved = float(frame.range.achievedOccupancy);
+            // Threads per warp instruction over the warp size (every CUDA GPU's is 32): how many
+            // of the launched threads did the work. A kernel that executed nothing says nothing.
+            if (frame.range.instExecuted > 0) {
+                c.activeLaneShare = float(std::clamp(frame.range.threadInstExecuted /
+                                                         (kWarpSize * frame.range.instExecuted),
+                                                     0.0, 1.0));
+            }
             ++rangeCount_;
         }
         break;
@@ -69,15 +81,15 @@ JoinResult CounterJoin::apply(trace::Run& run, std::vector<KernelLaunch> traced)
     std::vector<Kernel> counted = kernels_;
     std::sort(counted.begin(), counted.end(),
               [](const Kernel& a, const Kernel& b) { return launchedBefore(a.launch, b.launch); });
-    std::vector<float> achieved(counted.size(), std::nanf(""));
+    std::vector<Counted> measured(counted.size());
     std::map<std::pair<std::size_t, std::uint32_t>, std::size_t> nextRange;
     for (std::size_t i = 0; i < counted.size(); ++i) {
         const auto key = std::make_pair(counted[i].launch.process, counted[i].launch.contextId);
         const std::size_t r = nextRange[key]++;
         if (auto it = ranges_.find(key); it != ranges_.end() && r < it->second.size()) {
-            achieved[i] = it->second[r];
+            measured[i] = it->second[r];
         }
-        if (!std::isnan(achieved[i])) {
+        if (!std::isnan(measured[i].achieved)) {
             ++result.counted;
         }
     }
@@ -94,10 +106,11 @@ JoinResult CounterJoin::apply(trace::Run& run, std::vector<KernelLaunch> traced)
                               names_[k.nameId] + " in the counting run";
             break;
         }
-        if (!std::isnan(achieved[i])) {
-            a.achievedOccupancy = achieved[i];
+        if (!std::isnan(measured[i].achieved)) {
+            a.achievedOccupancy = measured[i].achieved;
             ++result.joined;
         }
+        a.activeLaneShare = measured[i].activeLaneShare;
     }
     if (result.mismatch.empty() && traced.size() != counted.size()) {
         result.mismatch = "the traced run launched " + std::to_string(traced.size()) +

@@ -31,7 +31,8 @@ struct JoinResult {
 class CounterJoin {
   public:
     void add(ProcessSpool& process, const Frame& frame);
-    // Sets achievedOccupancy on the run's kernels (by `kernels`, the run's launches).
+    // Sets achievedOccupancy and activeLaneShare on the run's kernels (by `kernels`, the run's
+    // launches).
     JoinResult apply(trace::Run& run, std::vector<KernelLaunch> kernels) const;
 
     bool countersUnavailable() const { return countersUnavailable_; }
@@ -51,8 +52,13 @@ class CounterJoin {
     std::unordered_map<std::string, std::uint32_t> nameIds_;
     std::unordered_map<std::size_t, std::vector<std::uint32_t>> nameMaps_; // per process
     std::vector<Kernel> kernels_;
-    // (process, context) -> achieved occupancy by range index
-    std::map<std::pair<std::size_t, std::uint32_t>, std::vector<float>> ranges_;
+    // What the counting pass measured for one launch; NaN where a range is missing.
+    struct Counted {
+        float achieved = trace::kNoValue;
+        float activeLaneShare = trace::kNoValue;
+    };
+    // (process, context) -> counters by range index
+    std::map<std::pair<std::size_t, std::uint32_t>, std::vector<Counted>> ranges_;
     std::uint64_t rangeCount_ = 0;
     std::vector<std::string> messages_;
     bool countersUnavailable_ = false;

@@ -156,6 +156,8 @@ void SpoolEncoder::range(const RangeFrame& f) {
     put(payload_, f.smCyclesActiveAvg);
     put(payload_, f.smCyclesActiveMax);
     put(payload_, f.gpuTimeNs);
+    put(payload_, f.threadInstExecuted);
+    put(payload_, f.instExecuted);
     frame(FrameType::Range, payload_);
 }
 
@@ -252,6 +254,8 @@ bool SpoolDecoder::decodePayload(FrameType type, std::string_view payload, Frame
         f.smCyclesActiveAvg = r.get<double>();
         f.smCyclesActiveMax = r.get<double>();
         f.gpuTimeNs = r.get<double>();
+        f.threadInstExecuted = r.get<double>();
+        f.instExecuted = r.get<double>();
         return r.complete();
     }
     case FrameType::End: {

@@ -25,7 +25,7 @@
 
 namespace slicescope::record {
 
-inline constexpr std::uint32_t kSpoolVersion = 1;
+inline constexpr std::uint32_t kSpoolVersion = 2;
 inline constexpr std::size_t kFrameHeaderBytes = 8;
 inline constexpr std::size_t kFrameTrailerBytes = 4;
 inline constexpr std::uint32_t kMaxPayloadBytes = 16u << 20;
@@ -125,6 +125,8 @@ struct RangeFrame {
     double smCyclesActiveAvg = 0;
     double smCyclesActiveMax = 0;
     double gpuTimeNs = 0;
+    double threadInstExecuted = 0; // smsp__thread_inst_executed.sum
+    double instExecuted = 0;       // smsp__inst_executed.sum
 };
 
 enum class EndReason : std::uint8_t { Exit = 0, Signal = 1 };

@@ -177,7 +177,8 @@ std::optional<std::string> runLimitError(const Run& run) {
             above("dynamic_shared_bytes", std::uint64_t(a.dynamicSharedBytes),
                   kMaxSharedMemoryBytes),
             notFraction("theoretical_occupancy", a.theoreticalOccupancy, true),
-            notFraction("achieved_occupancy", a.achievedOccupancy, true));
+            notFraction("achieved_occupancy", a.achievedOccupancy, true),
+            notFraction("active_lane_share", a.activeLaneShare, true));
         if (found) {
             return "activity " + std::to_string(i) + ": " + *found;
         }

@@ -407,7 +407,7 @@ bool TraceReader::parseRun(Run& run) {
 
 bool TraceReader::parseActivity(Activity& a, NameTable& names) {
     // Ordered by how often they occur, since the lookup is linear.
-    static constexpr std::array<std::string_view, 18> kKeys{"kind",
+    static constexpr std::array<std::string_view, 19> kKeys{"kind",
                                                             "start_ns",
                                                             "end_ns",
                                                             "name",
@@ -424,7 +424,8 @@ bool TraceReader::parseActivity(Activity& a, NameTable& names) {
                                                             "thread_id",
                                                             "iteration",
                                                             "theoretical_occupancy",
-                                                            "achieved_occupancy"};
+                                                            "achieved_occupancy",
+                                                            "active_lane_share"};
     constexpr std::uint32_t kRequired = 0b111; // kind, start_ns, end_ns
     const char* start = json_.position();
     std::uint32_t seen = 0;
@@ -491,8 +492,10 @@ bool TraceReader::parseActivity(Activity& a, NameTable& names) {
             return json_.parseUnsignedAs(a.iteration, "iteration", kMaxU16);
         case 16:
             return parseFraction(a.theoreticalOccupancy, "theoretical_occupancy", true);
-        default:
+        case 17:
             return parseFraction(a.achievedOccupancy, "achieved_occupancy", true);
+        default:
+            return parseFraction(a.activeLaneShare, "active_lane_share", true);
         }
     });
     if (!ok || !json_.requireKeys(kKeys, seen, kRequired, start, "the activity")) {

@@ -301,6 +301,10 @@ class TraceWriter {
             field("achieved_occupancy");
             appendFloat(out_, a.achievedOccupancy);
         }
+        if (!std::isnan(a.activeLaneShare)) {
+            field("active_lane_share");
+            appendFloat(out_, a.activeLaneShare);
+        }
         out_ += '}';
     }
 

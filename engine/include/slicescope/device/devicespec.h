@@ -43,6 +43,9 @@ struct DeviceSpec {
     // trace's device object does not carry them (engine/src/device/devicejson.cpp).
     double fp32FmaPerSmPerClock = 0;
     double fp64FmaPerSmPerClock = 0;
+    // L2 cache capacity: whether a kernel's data stays in L2 or its misses go to DRAM (the model).
+    // Preset figure only, like the FMA rates.
+    std::uint64_t l2CacheBytes = 0;
 
     // Where each figure came from, by JSON key ("sm_count": "NVIDIA H200 datasheet"); a figure that
     // is not from a datasheet, guide or measurement says "estimate: ..." and how it was made.

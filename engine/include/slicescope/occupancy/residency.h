@@ -26,6 +26,9 @@ struct Residency {
     std::uint64_t waves = 0;          // how many rounds of resident blocks the grid needs
     std::uint32_t idleSms = 0;        // SMs holding no block
     std::uint32_t smsWithWork = 0;    // SMs holding at least one thread with work
+    // False where which threads work is not known (a recorded kernel without counters): busyWarps
+    // and busyThreads are then 0 and mean nothing.
+    bool workKnown = true;
 };
 
 // busyThreads: launched threads that get work (the first busyThreads of the launch, in block

@@ -69,6 +69,10 @@ struct Activity {
     MemoryKind dstKind = MemoryKind::Unknown;
     float theoreticalOccupancy = kNoValue; // kernels, 0..1, where known
     float achievedOccupancy = kNoValue;    // kernels, 0..1, with counters
+    // Kernels, 0..1, with counters: the average share of a warp's lanes active in each warp
+    // instruction it executed (threads per warp instruction / warp size). 1/32 for a kernel whose
+    // one working thread does all the work; unknown (NaN) without counters.
+    float activeLaneShare = kNoValue;
 
     std::int64_t durationNs() const { return endNs - startNs; }
 };

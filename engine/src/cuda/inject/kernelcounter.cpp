@@ -270,6 +270,8 @@ Status KernelCounter::collect(Context& c) {
         range.smCyclesActiveAvg = (*values)[kSmCyclesActiveAvg];
         range.smCyclesActiveMax = (*values)[kSmCyclesActiveMax];
         range.gpuTimeNs = (*values)[kGpuTimeNs];
+        range.threadInstExecuted = (*values)[kThreadInstExecuted];
+        range.instExecuted = (*values)[kInstExecuted];
         ranges_(range);
     }
     return {};
