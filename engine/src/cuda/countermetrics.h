@@ -16,6 +16,10 @@ enum CounterMetric : std::size_t {
     kSmCyclesActiveAvg = 1,    // sm__cycles_active.avg
     kSmCyclesActiveMax = 2,    // sm__cycles_active.max
     kGpuTimeNs = 3,            // gpu__time_duration.sum (under replay)
+    // sm__cycles_active.avg.pct_of_peak_sustained_elapsed, 0..100: how much of the kernel's
+    // elapsed time the average SM was busy (avg / max of the active cycles reads 100 % for a
+    // kernel that keeps every SM busy half the time).
+    kSmBusyElapsedPct = 4,
 };
 
 inline const std::vector<std::string>& counterMetricNames() {
@@ -24,6 +28,7 @@ inline const std::vector<std::string>& counterMetricNames() {
         "sm__cycles_active.avg",
         "sm__cycles_active.max",
         "gpu__time_duration.sum",
+        "sm__cycles_active.avg.pct_of_peak_sustained_elapsed",
     };
     return names;
 }

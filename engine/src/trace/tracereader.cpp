@@ -270,11 +270,11 @@ bool TraceReader::parseTop(Trace& trace) {
 }
 
 bool TraceReader::parseRun(Run& run) {
-    static constexpr std::array<std::string_view, 18> kKeys{
+    static constexpr std::array<std::string_view, 19> kKeys{
         "id",      "strategy",         "mode",         "problem",     "device",
         "launch",  "occupancy",        "verification", "memory_mode", "repeat",
         "wall_ns", "created_at",       "command",      "exit_status", "dropped_records",
-        "notes",   "occupancy_series", "activities"};
+        "notes",   "occupancy_series", "activities",   "warmup"};
     // id, strategy, mode, device, activities
     constexpr std::uint32_t kRequired = (1U << 0) | (1U << 1) | (1U << 2) | (1U << 4) | (1U << 17);
     const char* start = json_.position();
@@ -349,6 +349,8 @@ bool TraceReader::parseRun(Run& run) {
             });
         case 16:
             return parseSeries(run.occupancySeries);
+        case 18:
+            return json_.parseUnsignedAs(run.warmup, "warmup", kMaxWarmup);
         default: {
             NameTable names(run);
             const bool done = json_.parseArray("\"activities\"", [&](std::size_t index) {
@@ -381,7 +383,7 @@ bool TraceReader::parseRun(Run& run) {
 
 bool TraceReader::parseActivity(Activity& a, NameTable& names) {
     // Ordered by how often they occur, since the lookup is linear.
-    static constexpr std::array<std::string_view, 18> kKeys{"kind",
+    static constexpr std::array<std::string_view, 19> kKeys{"kind",
                                                             "start_ns",
                                                             "end_ns",
                                                             "name",
@@ -398,7 +400,8 @@ bool TraceReader::parseActivity(Activity& a, NameTable& names) {
                                                             "thread_id",
                                                             "iteration",
                                                             "theoretical_occupancy",
-                                                            "achieved_occupancy"};
+                                                            "achieved_occupancy",
+                                                            "warmup"};
     constexpr std::uint32_t kRequired = 0b111; // kind, start_ns, end_ns
     const char* start = json_.position();
     std::uint32_t seen = 0;
@@ -465,8 +468,10 @@ bool TraceReader::parseActivity(Activity& a, NameTable& names) {
             return json_.parseUnsignedAs(a.iteration, "iteration", kMaxU16);
         case 16:
             return parseFraction(a.theoreticalOccupancy, "theoretical_occupancy", true);
-        default:
+        case 17:
             return parseFraction(a.achievedOccupancy, "achieved_occupancy", true);
+        default:
+            return json_.parseBool(a.warmup, "warmup");
         }
     });
     if (!ok || !json_.requireKeys(kKeys, seen, kRequired, start, "the activity")) {

@@ -161,6 +161,10 @@ class TraceWriter {
         appendJsonString(out_, run.memoryMode);
         key("repeat");
         appendUnsigned(out_, run.repeat);
+        if (run.warmup != 0) {
+            key("warmup");
+            appendUnsigned(out_, run.warmup);
+        }
         key("wall_ns");
         appendInteger(out_, run.wallNs);
         key("created_at");
@@ -281,6 +285,10 @@ class TraceWriter {
         if (!std::isnan(a.achievedOccupancy)) {
             field("achieved_occupancy");
             appendFloat(out_, a.achievedOccupancy);
+        }
+        if (a.warmup) {
+            field("warmup");
+            out_ += "true";
         }
         out_ += '}';
     }

@@ -67,6 +67,9 @@ struct Activity {
     ActivityKind kind = ActivityKind::Host;
     MemoryKind srcKind = MemoryKind::Unknown;
     MemoryKind dstKind = MemoryKind::Unknown;
+    // Part of a warm-up iteration: drawn, never counted in the run's per-repetition figures
+    // (runsummary.h). Its `iteration` numbers the warm-up iterations from 0.
+    bool warmup = false;
     float theoreticalOccupancy = kNoValue; // kernels, 0..1, where known
     float achievedOccupancy = kNoValue;    // kernels, 0..1, with counters
 
@@ -118,6 +121,7 @@ struct Run {
     std::optional<Verification> verification; // absent for modelled and recorded runs
     std::string memoryMode;                   // "pageable", "pinned", "managed", "mapped"
     std::uint32_t repeat = 1;
+    std::uint32_t warmup = 0;         // warm-up iterations run before the `repeat` measured ones
     std::int64_t wallNs = 0;          // host wall time of the whole run
     std::string createdAt;            // ISO 8601, UTC
     std::string command;              // recorded runs: the program and its arguments
