@@ -96,7 +96,7 @@ struct OccupancyInfo {
     std::string limiter;            // "warps", "blocks", "registers", "shared-memory"
     std::string explanation;        // one sentence
     std::uint32_t activeBlocksPerSm = 0;
-    std::optional<double> smBusyShare; // sm__cycles_active.avg / .max, with counters only
+    std::optional<double> smBusyShare; // SMs busy over the elapsed time, 0..1, with counters only
 };
 
 struct Verification {
