@@ -48,6 +48,9 @@ void printRunSummary(const trace::Run& run) {
     std::int64_t copyNs = 0, kernelNs = 0, hostNs = 0;
     std::size_t kernels = 0;
     for (const auto& a : run.activities) {
+        if (a.warmup) {
+            continue; // the figures are the measured repetitions
+        }
         if (trace::isCopy(a.kind)) {
             copyNs += a.durationNs();
         } else if (a.kind == trace::ActivityKind::Kernel) {

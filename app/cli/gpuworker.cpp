@@ -143,6 +143,8 @@ std::vector<std::string> childRunArguments(const RunOptions& o, const std::strin
                                   o.memory,
                                   "--repeat",
                                   std::to_string(o.repeat),
+                                  "--warmup",
+                                  std::to_string(o.warmup),
                                   "--device",
                                   std::to_string(o.device),
                                   "--kernel-timeout",

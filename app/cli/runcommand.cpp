@@ -86,6 +86,10 @@ Result<Parsed> parseOptions(const RunOptions& o) {
         return fail(Error::Code::InvalidArgument,
                     "--repeat must be from 1 to 10000 (got " + std::to_string(o.repeat) + ")");
     }
+    if (o.warmup < 0 || o.warmup > 10000) {
+        return fail(Error::Code::InvalidArgument,
+                    "--warmup must be from 0 to 10000 (got " + std::to_string(o.warmup) + ")");
+    }
     // Refused now rather than after the runs: a directory, a read-only file, a missing folder.
     if (auto target = trace::resolveOutput(o.output); !target) {
         return tl::unexpected(target.error());
@@ -95,6 +99,7 @@ Result<Parsed> parseOptions(const RunOptions& o) {
     parsed.request.block = *block;
     parsed.request.memory = *memory;
     parsed.request.repeat = std::uint32_t(o.repeat);
+    parsed.request.warmup = std::uint32_t(o.warmup);
     parsed.request.counters = o.counters;
     parsed.request.sampleOccupancy = o.sampleOccupancy;
     parsed.request.deviceIndex = o.device;
@@ -234,12 +239,21 @@ int runModelled(RunOptions o) {
                                     "'slicescope-cli run'");
         }
     }
+    // A model has no cold start to warm: --warmup is accepted (one command line serves `run` and
+    // `model`), and every modelled run records "warmup": 0, with a note when some were asked for.
+    const std::uint32_t warmupAsked = parsed->request.warmup;
+    parsed->request.warmup = 0;
     std::vector<Result<trace::Run>> results;
     for (std::size_t i = 0; i < parsed->strategies.size(); ++i) {
         const auto id = parsed->strategies[i];
         printProgress(o.progress, strategy::toString(id), i, parsed->strategies.size(), "model",
                       0.0);
         results.push_back(backend::modelRun(id, parsed->request, *preset));
+        if (results.back() && warmupAsked > 0) {
+            results.back()->notes.push_back(
+                "no warm-up: a modelled run has no cold start (--warmup " +
+                std::to_string(warmupAsked) + " was not applied)");
+        }
         // A problem too large to model (work x elements x repeats beyond 64 bits) is refused like
         // an overflowing --shape: a usage error, nothing written.
         if (!results.back() && results.back().error().code == Error::Code::Overflow) {
@@ -260,6 +274,10 @@ void addRunCommands(CLI::App& app, int& exitStatus) {
         "run", "Measure strategies: GPU strategies on a CUDA device under CUPTI, CPU strategies on "
                "this machine");
     addSharedOptions(run, *runOptions);
+    run->add_option("--warmup", runOptions->warmup,
+                    "Warm-up iterations before the measured repetitions, in the same process; "
+                    "kept in the trace, marked warm-up, and left out of every figure")
+        ->capture_default_str();
     run->add_flag("--counters", runOptions->counters,
                   "Measure achieved occupancy with CUPTI counters (a second, replayed pass)");
     run->add_flag("--sample-occupancy", runOptions->sampleOccupancy,
@@ -294,6 +312,12 @@ void addRunCommands(CLI::App& app, int& exitStatus) {
         "model",
         "Model GPU strategies on a device preset (no GPU needed); runs are marked modelled");
     addSharedOptions(model, *modelOptions);
+    modelOptions->warmup = 0;
+    model
+        ->add_option("--warmup", modelOptions->warmup,
+                     "Accepted for `run`'s command line; a model has no warm-up, so modelled runs "
+                     "record 0")
+        ->capture_default_str();
     model
         ->add_option("--device", modelOptions->preset,
                      "Device preset, e.g. h200, a100-sxm4-80gb, gtx-970 (see 'devices')")

@@ -15,6 +15,7 @@ struct RunOptions {
     std::string block = "numba";
     std::string memory = "pageable";
     std::int64_t repeat = 1;
+    std::int64_t warmup = 1; // `run`: warm-up iterations first; `model`: accepted, recorded as 0
     std::string output;
     bool printGpuTrace = false;
     bool counters = false;

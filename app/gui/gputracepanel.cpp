@@ -98,9 +98,15 @@ void GpuTracePanel::updateCaption() {
                                                                 : entry->run->activities.size())),
                        what)
             : QStringLiteral("%1 %2").arg(proxy_->rowCount()).arg(what);
-    caption_->setText(QStringLiteral("<b>%1</b>%2: %3")
+    const QString warmup =
+        entry->warmupDeviceActivities > 0
+            ? tr(", %1 of the device activities from warm-up (greyed, not counted)")
+                  .arg(QLocale().toString(qulonglong(entry->warmupDeviceActivities)))
+            : QString();
+    caption_->setText(QStringLiteral("<b>%1</b>%2: %3%4")
                           .arg(entry->id.toHtmlEscaped(),
-                               entry->isModelled() ? tr(" (<i>modelled</i>)") : QString(), count));
+                               entry->isModelled() ? tr(" (<i>modelled</i>)") : QString(), count,
+                               warmup));
 }
 
 void GpuTracePanel::showSelectedActivity() {

@@ -169,6 +169,15 @@ RunSetupWidget::RunSetupWidget(models::StrategyListModel* strategies,
     repeat_->setRange(1, 10000);
     repeat_->setToolTip(tr("Repetitions of the copy / compute / copy sequence"));
     launchForm->addRow(tr("Repeat"), repeat_);
+    warmup_ = new QSpinBox(launchBox);
+    warmup_->setObjectName(QStringLiteral("warmup"));
+    warmup_->setRange(0, 10000);
+    warmup_->setValue(1);
+    warmup_->setToolTip(
+        tr("Warm-up iterations before the measured repetitions, in the same process: the first "
+           "launch, the OpenMP pool and the first touch of memory are paid there. They are drawn "
+           "greyed and never counted. A modelled run has no warm-up."));
+    launchForm->addRow(tr("Warm-up"), warmup_);
     counters_ = new QCheckBox(tr("achieved occupancy"), launchBox);
     counters_->setObjectName(QStringLiteral("counters"));
     counters_->setToolTip(
@@ -298,6 +307,7 @@ models::RunConfig RunSetupWidget::config() const {
     c.block = mode == QStringLiteral("explicit") ? QString::number(blockThreads_->value()) : mode;
     c.memory = memory_->currentData().toString();
     c.repeat = repeat_->value();
+    c.warmup = warmup_->value();
     c.counters = counters_->isChecked();
     c.sampleOccupancy = sampleOccupancy_->isChecked();
     const int row = device_->currentIndex();
@@ -324,6 +334,7 @@ void RunSetupWidget::setConfig(const models::RunConfig& c) {
     }
     memory_->setCurrentIndex(std::max(0, memory_->findData(c.memory)));
     repeat_->setValue(c.repeat);
+    warmup_->setValue(c.warmup);
     counters_->setChecked(c.counters);
     sampleOccupancy_->setChecked(c.sampleOccupancy);
     if (c.device.kind != models::DeviceChoice::Kind::None) {
@@ -342,6 +353,7 @@ void RunSetupWidget::saveSettings(QSettings& s) const {
     s.setValue(QStringLiteral("run/block"), c.block);
     s.setValue(QStringLiteral("run/memory"), c.memory);
     s.setValue(QStringLiteral("run/repeat"), c.repeat);
+    s.setValue(QStringLiteral("run/warmup"), c.warmup);
     s.setValue(QStringLiteral("run/counters"), c.counters);
     s.setValue(QStringLiteral("run/sampleOccupancy"), c.sampleOccupancy);
     const QString key = c.device.kind == models::DeviceChoice::Kind::None
@@ -365,6 +377,7 @@ void RunSetupWidget::restoreSettings(const QSettings& s) {
     c.block = s.value(QStringLiteral("run/block"), c.block).toString();
     c.memory = s.value(QStringLiteral("run/memory"), c.memory).toString();
     c.repeat = s.value(QStringLiteral("run/repeat"), c.repeat).toInt();
+    c.warmup = s.value(QStringLiteral("run/warmup"), c.warmup).toInt();
     c.counters = s.value(QStringLiteral("run/counters")).toBool();
     c.sampleOccupancy = s.value(QStringLiteral("run/sampleOccupancy")).toBool();
     setConfig(c);

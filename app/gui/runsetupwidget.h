@@ -61,6 +61,7 @@ class RunSetupWidget : public QWidget {
     QSpinBox* blockThreads_;
     QComboBox* memory_;
     QSpinBox* repeat_;
+    QSpinBox* warmup_;
     QCheckBox* counters_;
     QCheckBox* sampleOccupancy_;
     QComboBox* device_;

@@ -81,6 +81,18 @@ QBrush modelledBrush(LaneKind kind) {
     return brush;
 }
 
+QColor warmupColor(LaneKind kind) {
+    const QColor lane = laneColor(kind);
+    const QColor grey(0xdc, 0xdc, 0xdc);
+    const auto mix = [](int a, int b) { return (a * 3 + b * 7) / 10; };
+    return QColor(mix(lane.red(), grey.red()), mix(lane.green(), grey.green()),
+                  mix(lane.blue(), grey.blue()));
+}
+
+QBrush warmupBrush() {
+    return QBrush(QColor(0x90, 0x90, 0x90), Qt::FDiagPattern);
+}
+
 QColor theoreticalColor() {
     return QColor(0x00, 0x72, 0xb2);
 }

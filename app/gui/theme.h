@@ -17,6 +17,11 @@ QString laneDescription(models::LaneKind kind); // for the legend and tooltips
 // Fill for modelled runs: the lane colour, hatched, so a modelled bar never passes for a
 // measured one (also in greyscale prints).
 QBrush modelledBrush(models::LaneKind kind);
+// Warm-up iterations: the lane colour greyed (a hint of its hue kept, so the kind still shows)
+// under a light forward hatch, apart from the flat grey of set-up and checks and from the
+// backward hatch of modelled runs.
+QColor warmupColor(models::LaneKind kind);
+QBrush warmupBrush();
 
 QColor theoreticalColor();
 QColor achievedColor();

@@ -62,12 +62,19 @@ QString headerText(const models::RunEntry& e) {
     if (run.problem) {
         text += QStringLiteral("  \u00b7  ") + models::toQString(run.problem->describe());
     }
-    const QString what = e.summary.hasDeviceWork()     ? QStringLiteral("copies + kernels ")
-                         : e.summary.hostComputeNs > 0 ? QStringLiteral("compute ")
-                                                       : QString();
+    const QString what = !e.summary.hasDeviceWork()
+                             ? e.summary.hostComputeNs > 0 ? QStringLiteral("compute ") : QString()
+                         : e.summary.hostLayoutNs > 0
+                             ? QStringLiteral("copies + kernels + host layout ")
+                             : QStringLiteral("copies + kernels ");
     text += QStringLiteral("  \u00b7  ") + what +
             models::toQString(trace::formatDurationNs(e.summary.perRepetitionNs())) +
             (e.summary.repeat > 1 ? QStringLiteral(" per repetition") : QString());
+    if (e.summary.warmup > 0) {
+        text += QStringLiteral("  \u00b7  %1 warm-up iteration%2 before it (greyed, not counted)")
+                    .arg(e.summary.warmup)
+                    .arg(e.summary.warmup == 1 ? QString() : QStringLiteral("s"));
+    }
     return text;
 }
 
@@ -443,6 +450,7 @@ void TimelinePlottable::layoutLane(int rowIndex, const models::Lane& lane, int l
         const auto [first, last] = laneRow.visibleRange(fromNs, toNsVisible);
 
         bool pending = false;
+        bool pendingWarmup = false; // warm-up events merge only with warm-up events
         double pendingX0 = 0, pendingX1 = 0;
         std::uint32_t pendingCount = 0;
         int pendingActivity = 0;
@@ -459,6 +467,7 @@ void TimelinePlottable::layoutLane(int rowIndex, const models::Lane& lane, int l
             s.kind = lane.kind;
             s.modelled = modelled;
             s.muted = muted;
+            s.warmup = pendingWarmup;
             s.row = rowIndex;
             shapes_.push_back(s);
             stats.eventsCovered += pendingCount;
@@ -480,21 +489,23 @@ void TimelinePlottable::layoutLane(int rowIndex, const models::Lane& lane, int l
             const double x0 = std::max(toX(e.startNs), left - 2);
             const double x1 = std::min(toX(e.endNs), right + 2);
             if (x1 - x0 < 1.0) {
-                if (pending && x0 <= pendingX1 + 1.0) {
+                if (pending && x0 <= pendingX1 + 1.0 && pendingWarmup == e.warmup) {
                     pendingX1 = std::max(pendingX1, x1);
                     ++pendingCount;
                 } else {
                     flush();
                     pending = true;
+                    pendingWarmup = e.warmup;
                     pendingX0 = x0;
                     pendingX1 = std::max(x1, x0 + 1.0);
                     pendingCount = 1;
                     pendingActivity = int(e.activity);
                 }
-                if (laneRow.disjoint && i + 2 < last) {
+                if (laneRow.disjoint && laneRow.warmupEvents == 0 && i + 2 < last) {
                     // Events that start before the block's next pixel all merge into it; in a
                     // row without overlap their ends are sorted, so skip them in one search and
-                    // look only at the last, which may be long.
+                    // look only at the last, which may be long. Not in a row with warm-up
+                    // events, which must not merge with measured ones.
                     const std::size_t j =
                         std::min(last, laneRow.firstStartingAt(toNs(pendingX1 + 1.0), i + 1));
                     if (j >= i + 3) {
@@ -517,6 +528,7 @@ void TimelinePlottable::layoutLane(int rowIndex, const models::Lane& lane, int l
             s.kind = lane.kind;
             s.modelled = modelled;
             s.muted = muted;
+            s.warmup = e.warmup;
             s.row = rowIndex;
             shapes_.push_back(s);
             ++stats.eventsCovered;
@@ -654,10 +666,15 @@ void TimelinePlottable::drawShapes(QCPPainter* painter) const {
     const QFont font = theme::plotFont(8.5);
     const QFontMetricsF metrics(font);
     for (const Shape& s : shapes_) {
-        const QColor color = s.muted ? QColor(0xc4, 0xc4, 0xc4) : theme::laneColor(s.kind);
+        const QColor color = s.muted    ? QColor(0xc4, 0xc4, 0xc4)
+                             : s.warmup ? theme::warmupColor(s.kind)
+                                        : theme::laneColor(s.kind);
         const QRect pixels = pixelRect(s.rect);
         if (s.muted) {
             painter->fillRect(pixels, color);
+        } else if (s.warmup) {
+            painter->fillRect(pixels, color);
+            painter->fillRect(pixels, theme::warmupBrush());
         } else if (s.modelled) {
             painter->fillRect(pixels, color.lighter(150));
             painter->fillRect(pixels, theme::modelledBrush(s.kind));
@@ -686,8 +703,8 @@ void TimelinePlottable::drawShapes(QCPPainter* painter) const {
             const QString elided = metrics.elidedText(name, Qt::ElideRight, textRect.width());
             if (!elided.isEmpty() && elided != QStringLiteral("\u2026")) {
                 painter->setFont(font);
-                painter->setPen(s.modelled || s.muted ? QColor(Qt::black)
-                                                      : theme::laneTextColor(s.kind));
+                painter->setPen(s.modelled || s.muted || s.warmup ? QColor(Qt::black)
+                                                                  : theme::laneTextColor(s.kind));
                 painter->drawText(textRect, Qt::AlignLeft | Qt::AlignVCenter, elided);
                 painter->setPen(Qt::NoPen);
             }
@@ -774,7 +791,7 @@ std::optional<TimelinePlottable::Hit> TimelinePlottable::hitTest(const QPointF& 
             // In an overview row work is drawn over set-up: on a tie the later (upper) shape wins.
             if (dx <= tolerancePx && (dx < bestDistance || (dx == bestDistance && !s.muted))) {
                 bestDistance = dx;
-                best = Hit{s.run, s.activity, s.events, s.row, s.rect};
+                best = Hit{s.run, s.activity, s.events, s.row, s.rect, s.warmup};
             }
         }
     }

@@ -41,6 +41,7 @@ class TimelinePlottable : public QCPAbstractPlottable {
         std::size_t events = 0; // 1, or how many were merged into the block
         int row = -1;
         QRectF rect;
+        bool warmup = false; // of a warm-up iteration (drawn greyed)
     };
 
     // Per lane, what the last draw did: events covered, shapes drawn (individual and merged).
@@ -118,7 +119,8 @@ class TimelinePlottable : public QCPAbstractPlottable {
         std::uint32_t events = 1;
         models::LaneKind kind = models::LaneKind::Host;
         bool modelled = false;
-        bool muted = false; // set-up and checks in an overview row
+        bool muted = false;  // set-up and checks in an overview row
+        bool warmup = false; // warm-up iterations, greyed (theme::warmupColor)
         int row = 0;
     };
     struct CacheKey {

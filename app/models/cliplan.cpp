@@ -20,6 +20,11 @@ QStringList problemArguments(const RunConfig& c) {
             QStringLiteral("--progress")};
 }
 
+// Measured runs warm up first; `model` is left at its 0.
+QStringList warmupArguments(const RunConfig& c) {
+    return {QStringLiteral("--warmup"), QString::number(c.warmup)};
+}
+
 } // namespace
 
 RunPlan planRun(const RunConfig& c, const QString& outputDir, int sequence) {
@@ -60,6 +65,7 @@ RunPlan planRun(const RunConfig& c, const QString& outputDir, int sequence) {
         job.strategies = gpu;
         job.outputPath = stem + QStringLiteral("-gpu.json");
         job.arguments = QStringList{QStringLiteral("run")} + problemArguments(c) +
+                        warmupArguments(c) +
                         QStringList{QStringLiteral("--strategy"), gpu.join(QLatin1Char(',')),
                                     QStringLiteral("-o"),         job.outputPath,
                                     QStringLiteral("--device"),   QString::number(c.device.index)};
@@ -80,7 +86,7 @@ RunPlan planRun(const RunConfig& c, const QString& outputDir, int sequence) {
         job.strategies = {name};
         job.outputPath = stem + QLatin1Char('-') + name + QStringLiteral(".json");
         job.arguments =
-            QStringList{QStringLiteral("run")} + problemArguments(c) +
+            QStringList{QStringLiteral("run")} + problemArguments(c) + warmupArguments(c) +
             QStringList{QStringLiteral("--strategy"), name, QStringLiteral("-o"), job.outputPath};
         job.label = QStringLiteral("measured on the CPU: %1").arg(name);
         plan.jobs << job;

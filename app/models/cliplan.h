@@ -20,6 +20,7 @@ struct RunConfig {
     QString block = QStringLiteral("numba"); // "numba", "numba-cuda" or a number
     QString memory = QStringLiteral("pageable");
     int repeat = 1;
+    int warmup = 1; // warm-up iterations of measured runs; a model has none
     bool counters = false;
     bool sampleOccupancy = false;
     DeviceChoice device;

@@ -1,5 +1,8 @@
 #include "models/gputracemodel.h"
 
+#include <QBrush>
+#include <QColor>
+#include <algorithm>
 #include <cmath>
 
 namespace slicescope::models {
@@ -111,7 +114,12 @@ QString activityTooltip(const trace::Run& run, const Activity& a, std::int64_t o
     if (a.correlationId) {
         row(QStringLiteral("Correlation"), QString::number(a.correlationId));
     }
-    if (run.repeat > 1) {
+    if (a.warmup) {
+        row(QStringLiteral("Warm-up"),
+            QStringLiteral("iteration %1 of %2 (not in the run's figures)")
+                .arg(a.iteration + 1)
+                .arg(std::max<std::uint32_t>(1, run.warmup)));
+    } else if (run.repeat > 1) {
         row(QStringLiteral("Repetition"), QString::number(a.iteration + 1));
     }
     return QStringLiteral("<table cellspacing=\"2\">") + rows + QStringLiteral("</table>");
@@ -155,6 +163,9 @@ QVariant GpuTraceModel::data(const QModelIndex& index, int role) const {
         return index.row();
     case Qt::ToolTipRole:
         return activityTooltip(run, a, originNs_, entry_->id);
+    case Qt::ForegroundRole:
+        // Warm-up rows greyed, as on the timeline: listed, never counted.
+        return a.warmup ? QVariant(QBrush(QColor(0x8a, 0x8a, 0x8a))) : QVariant();
     case Qt::TextAlignmentRole:
         return index.column() == NameColumn || index.column() == SrcMemColumn ||
                        index.column() == DstMemColumn || index.column() == DeviceColumn

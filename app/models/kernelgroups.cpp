@@ -47,8 +47,8 @@ QVector<KernelGroup> kernelGroups(const trace::Run& run) {
     std::vector<int> laneMeasured;
     for (std::size_t i = 0; i < run.activities.size(); ++i) {
         const trace::Activity& a = run.activities[i];
-        if (a.kind != trace::ActivityKind::Kernel) {
-            continue;
+        if (a.kind != trace::ActivityKind::Kernel || a.warmup) {
+            continue; // warm-up launches are not counted (groupOfActivity still finds them)
         }
         auto [it, inserted] = index.try_emplace(keyOf(a), int(groups.size()));
         if (inserted) {

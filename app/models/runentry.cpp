@@ -17,6 +17,10 @@ RunEntryPtr makeRunEntry(trace::Run run, RunOrigin origin, const QString& source
     entry->deviceActivities = std::size_t(
         std::count_if(run.activities.begin(), run.activities.end(),
                       [](const trace::Activity& a) { return trace::isDeviceActivity(a.kind); }));
+    entry->warmupDeviceActivities = std::size_t(
+        std::count_if(run.activities.begin(), run.activities.end(), [](const trace::Activity& a) {
+            return a.warmup && trace::isDeviceActivity(a.kind);
+        }));
     entry->launchWords = toQString(trace::describeLaunch(run));
     entry->origin = origin;
     entry->source = source;

@@ -28,6 +28,7 @@ struct RunEntry {
     trace::RunSummary summary;
     std::size_t deviceActivities =
         0; // copies, kernels and memsets: the rows nvprof's gpu trace lists
+    std::size_t warmupDeviceActivities = 0; // of those, the warm-up iterations' (greyed)
     // The distinct kernels of runs that have no launch of their own (recorded runs), for the
     // occupancy view's chooser: one pass over every activity, so made here, off the GUI thread.
     // At most kMaxKernelGroups, those with the most kernel time; kernelConfigurations counts all.

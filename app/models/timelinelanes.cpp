@@ -172,6 +172,7 @@ void fillRows(Lane& lane, std::vector<LaneEvent>& events) {
         LaneRow& r = lane.rows[row];
         r.maxEndNs.push_back(r.maxEndNs.empty() ? e.endNs : std::max(r.maxEndNs.back(), e.endNs));
         r.events.push_back(e);
+        r.warmupEvents += e.warmup ? 1 : 0;
     }
     lane.eventCount = events.size();
 }
@@ -188,13 +189,14 @@ RunLanes buildLanes(const trace::Run& run) {
         const trace::Activity& a = run.activities[i];
         const std::int64_t end = std::max(a.startNs, a.endNs);
         const auto lane = laneOf(a);
-        const LaneEvent event{a.startNs, end, std::uint32_t(i)};
+        const LaneEvent event{a.startNs, end, std::uint32_t(i), a.warmup};
         byLane[lane].push_back(event);
         result.beginNs = any ? std::min(result.beginNs, a.startNs) : a.startNs;
         result.endNs = any ? std::max(result.endNs, end) : end;
         any = true;
+        result.warmupEventCount += a.warmup ? 1 : 0;
         const bool compute = isHostCompute(run, a);
-        if (compute || trace::isDeviceActivity(a.kind)) {
+        if (!a.warmup && (compute || trace::isDeviceActivity(a.kind))) {
             result.workBeginNs =
                 result.hasWork ? std::min(result.workBeginNs, a.startNs) : a.startNs;
             result.workEndNs = result.hasWork ? std::max(result.workEndNs, end) : end;

@@ -16,6 +16,7 @@ struct LaneEvent {
     std::int64_t startNs = 0;
     std::int64_t endNs = 0;
     std::uint32_t activity = 0; // index into Run::activities
+    bool warmup = false;        // of a warm-up iteration: drawn greyed, outside the measured part
 };
 
 // Events of one lane that a greedy pass could lay side by side. In a disjoint row no two events
@@ -25,6 +26,7 @@ struct LaneRow {
     std::vector<LaneEvent> events;      // sorted by startNs
     std::vector<std::int64_t> maxEndNs; // maxEndNs[i] = max(events[0..i].endNs): non-decreasing
     bool disjoint = true;
+    std::size_t warmupEvents = 0; // events of warm-up iterations in this row
 
     // [first, last) of the events that may intersect [fromNs, toNs]: first is the first event
     // whose running maximum end reaches fromNs, last the first that starts after toNs.
@@ -67,9 +69,11 @@ struct RunLanes {
     std::int64_t beginNs = 0; // earliest start
     std::int64_t endNs = 0;   // latest end
     std::size_t eventCount = 0;
-    // The measured part: from the first copy, kernel, memset or host compute span to the end of
-    // the last. Set-up (filling inputs, the CPU reference) and checking (verify, profiler replay
-    // passes) lie outside it. With no such activity it is the whole run and hasWork is false.
+    std::size_t warmupEventCount = 0; // events of warm-up iterations
+    // The measured part: from the first copy, kernel, memset or host compute span of a measured
+    // iteration to the end of the last. Set-up (filling inputs, the CPU reference), warm-up
+    // iterations and checking (verify, profiler replay passes) lie outside it. With no such
+    // activity it is the whole run and hasWork is false.
     std::int64_t workBeginNs = 0;
     std::int64_t workEndNs = 0;
     bool hasWork = false;

@@ -27,6 +27,19 @@ slicescope_cli_test(run_cpu_seed
     MATCH "cpu-serial \\[measured-cpu\\].*verified.*cpu-parallel \\[measured-cpu\\].*verified"
     MATCH_FILE "@WORK@/seed.json|\"format\": *\"slicescope-trace\".*\"mode\": *\"measured-cpu\""
     ARGS run --shape 100x4000x5 --strategy cpu-serial,cpu-parallel --repeat 2 -o @WORK@/seed.json)
+# Warm-up: one iteration by default, kept in the trace and marked; --warmup 0 runs as before; a
+# model has none and records 0.
+slicescope_cli_test(run_bad_warmup EXIT 2 STDERR "--warmup must be from 0 to 10000"
+    ARGS run --shape 2x2x2 --warmup 10001 --strategy cpu-serial -o @WORK@/t.json)
+slicescope_cli_test(run_cpu_warmup_default
+    MATCH_FILE "@WORK@/w.json|\"warmup\": 1,.*\"warmup\":true"
+    ARGS run --shape 10x100x5 --strategy cpu-parallel -o @WORK@/w.json)
+slicescope_cli_test(run_cpu_warmup_zero NOMATCH_FILE "@WORK@/w.json|warmup"
+    ARGS run --shape 10x100x5 --strategy cpu-parallel --warmup 0 -o @WORK@/w.json)
+slicescope_cli_test(model_warmup_is_zero
+    MATCH_FILE "@WORK@/m.json|no warm-up: a modelled run has no cold start"
+    NOMATCH_FILE "@WORK@/m.json|\"warmup\""
+    ARGS model --device h200 --shape 100x4000x5 --strategy slice-2d --warmup 2 -o @WORK@/m.json)
 slicescope_cli_test(run_cpu_progress MATCH "progress \\{.*\"stage\":\"compute\""
     ARGS run --shape 10x10x10 --strategy cpu-serial --progress -o @WORK@/p.json)
 

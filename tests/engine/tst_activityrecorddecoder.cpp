@@ -169,6 +169,52 @@ TEST(ActivityRecordDecoder, MemsetSyncApiAndOverhead) {
     EXPECT_EQ(decoder.counts().decoded, 4u);
 }
 
+TEST(ActivityRecordDecoder, PeerCopiesAreDeviceCopies) {
+    auto decoder = fakeDecoder();
+    auto p = blank<CUpti_ActivityMemcpyPtoP4>(CUPTI_ACTIVITY_KIND_MEMCPY2);
+    p.copyKind = CUPTI_ACTIVITY_MEMCPY_KIND_PTOP;
+    p.srcKind = CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
+    p.dstKind = CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
+    p.bytes = 1 << 20;
+    p.start = 100;
+    p.end = 400;
+    p.srcDeviceId = 0;
+    p.dstDeviceId = 1;
+    p.streamId = 7;
+    p.correlationId = 5;
+    auto d = decoder.decode(asRecord(&p));
+    ASSERT_TRUE(d);
+    EXPECT_EQ(d->activity.kind, ActivityKind::DtoD);
+    EXPECT_EQ(d->activity.bytes, 1u << 20);
+    EXPECT_EQ(d->activity.srcKind, MemoryKind::Device);
+    EXPECT_EQ(d->activity.durationNs(), 300);
+    EXPECT_EQ(d->activity.correlationId, 5u);
+    EXPECT_EQ(decoder.name(d->activity.nameId), "peer copy, device 0 to device 1");
+    EXPECT_EQ(decoder.counts().unknown, 0u);
+}
+
+TEST(ActivityRecordDecoder, UnifiedMemoryMigrationsAreCopiesAndFaultsAreCounted) {
+    auto decoder = fakeDecoder();
+    auto m = blank<CUpti_ActivityUnifiedMemoryCounter3>(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER);
+    m.counterKind = CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD;
+    m.value = 65536;
+    m.start = 1000;
+    m.end = 3000;
+    m.streamId = 3;
+    auto d = decoder.decode(asRecord(&m));
+    ASSERT_TRUE(d);
+    EXPECT_EQ(d->activity.kind, ActivityKind::HtoD);
+    EXPECT_EQ(d->activity.bytes, 65536u);
+    EXPECT_EQ(d->activity.srcKind, MemoryKind::Managed);
+    EXPECT_EQ(d->activity.dstKind, MemoryKind::Managed);
+    EXPECT_EQ(decoder.name(d->activity.nameId), "unified memory migration");
+    m.counterKind = CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOH;
+    EXPECT_EQ(decoder.decode(asRecord(&m))->activity.kind, ActivityKind::DtoH);
+    m.counterKind = CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_GPU_PAGE_FAULT;
+    EXPECT_FALSE(decoder.decode(asRecord(&m)));
+    EXPECT_EQ(decoder.counts().unknown, 1u);
+}
+
 TEST(ActivityRecordDecoder, UnknownKindsAndUntimedRecordsAreCounted) {
     auto decoder = fakeDecoder();
     auto marker = blank<CUpti_ActivityMarker2>(CUPTI_ACTIVITY_KIND_MARKER);

@@ -1,7 +1,9 @@
 #include "slicescope/backend/cpubackend.h"
 #include "slicescope/compute/reference.h"
 #include "slicescope/compute/workchain.h"
+#include "slicescope/trace/runsummary.h"
 
+#include <algorithm>
 #include <gtest/gtest.h>
 #include <set>
 
@@ -113,6 +115,57 @@ TEST(CpuBackend, ParallelRunsEveryThreadOnSlices) {
         }
     }
     EXPECT_EQ(slices, 64u);
+}
+
+TEST(CpuBackend, WarmupIterationsAreMarkedAndLeftOutOfTheFigures) {
+    for (const StrategyId id : {StrategyId::CpuSerial, StrategyId::CpuParallel}) {
+        RunRequest r = request({50, 400, 5}, problem::Dtype::F64, 1, 3);
+        r.warmup = 2;
+        auto run = runCpu(id, r);
+        ASSERT_TRUE(run) << run.error().message;
+        EXPECT_EQ(run->warmup, 2u);
+        EXPECT_EQ(run->repeat, 3u);
+        EXPECT_TRUE(run->verification && run->verification->passed);
+        std::set<std::uint16_t> warm, measured;
+        std::int64_t measuredComputeNs = 0;
+        std::int64_t lastWarmEndNs = 0, firstMeasuredStartNs = run->endNs();
+        for (const auto& a : run->activities) {
+            if (a.threadId != 0 || run->name(a).rfind("compute", 0) != 0) {
+                continue;
+            }
+            if (a.warmup) {
+                warm.insert(a.iteration);
+                lastWarmEndNs = std::max(lastWarmEndNs, a.endNs);
+            } else {
+                measured.insert(a.iteration);
+                measuredComputeNs += a.durationNs();
+                firstMeasuredStartNs = std::min(firstMeasuredStartNs, a.startNs);
+            }
+        }
+        EXPECT_EQ(warm, (std::set<std::uint16_t>{0, 1}));
+        EXPECT_EQ(measured, (std::set<std::uint16_t>{0, 1, 2}));
+        EXPECT_LE(lastWarmEndNs, firstMeasuredStartNs) << "warm-up runs first";
+        // The per-repetition figure is the measured iterations' alone.
+        const auto summary = trace::summarize(*run);
+        EXPECT_EQ(summary.hostComputeNs, measuredComputeNs);
+        EXPECT_EQ(summary.perRepetitionNs(), measuredComputeNs / 3);
+        if (id == StrategyId::CpuParallel) {
+            // Worker threads' spans of a warm-up iteration are warm-up too.
+            for (const auto& a : run->activities) {
+                if (a.threadId != 0 && a.startNs < firstMeasuredStartNs) {
+                    EXPECT_TRUE(a.warmup) << run->name(a);
+                }
+            }
+        }
+    }
+}
+
+TEST(CpuBackend, NoWarmupIsTheRunAsBefore) {
+    auto run = runCpu(StrategyId::CpuParallel, request({50, 400, 5}, problem::Dtype::F64, 1, 2));
+    ASSERT_TRUE(run);
+    EXPECT_EQ(run->warmup, 0u);
+    EXPECT_TRUE(std::none_of(run->activities.begin(), run->activities.end(),
+                             [](const trace::Activity& a) { return a.warmup; }));
 }
 
 TEST(CpuBackend, RejectsGpuStrategies) {

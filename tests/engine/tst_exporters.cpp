@@ -174,7 +174,7 @@ TEST(Exporters, ChromeTraceHasOneProcessPerRunNamedWithItsMode) {
                                                              {2, "one-worker [modelled]"},
                                                              {3, "cpu-serial [measured-cpu]"},
                                                              {4, "recorded [recorded]"}}));
-    EXPECT_EQ(view.complete.size(), 15U); // every activity of every run
+    EXPECT_EQ(view.complete.size(), 16U); // every activity of every run, warm-up included
 }
 
 TEST(Exporters, ChromeTraceLanesAreNamedThreads) {
@@ -237,6 +237,54 @@ TEST(Exporters, ChromeTraceMarksModelledEvents) {
         modelled += isModelledRun ? 1 : 0;
     }
     EXPECT_EQ(modelled, 3);
+}
+
+// A measured run of one warm-up iteration and one measured one, each a copy and a kernel.
+Trace warmupTrace() {
+    Trace trace;
+    Run& run = trace.runs.emplace_back();
+    run.id = "w";
+    run.mode = RunMode::MeasuredGpu;
+    run.warmup = 1;
+    for (const bool warm : {true, false}) {
+        const std::int64_t t = warm ? 0 : 10'000;
+        Activity copy = activity(ActivityKind::HtoD, t, t + 2'000);
+        copy.bytes = 1000;
+        copy.warmup = warm;
+        Activity kernel = activity(ActivityKind::Kernel, t + 3'000, t + (warm ? 9'000 : 4'000));
+        kernel.nameId = run.intern("k");
+        kernel.warmup = warm;
+        run.activities.push_back(copy);
+        run.activities.push_back(kernel);
+    }
+    return trace;
+}
+
+TEST(Exporters, TablesListTheMeasuredIterationsAndTheTimelineMarksWarmup) {
+    const Trace trace = warmupTrace();
+    std::ostringstream csv;
+    writeCsv(trace, csv);
+    const auto rows = lines(csv.str());
+    ASSERT_EQ(rows.size(), 4u) << csv.str(); // header, units, the measured copy and kernel
+    EXPECT_EQ(rows[2].rfind("10.000,2.000,", 0), 0u) << rows[2];
+    EXPECT_EQ(rows[3].rfind("13.000,1.000,", 0), 0u) << rows[3];
+
+    std::ostringstream table;
+    printGpuTrace(trace.runs[0], table);
+    EXPECT_NE(table.str().find("2 device activities of 1 warm-up iteration not listed"),
+              std::string::npos)
+        << table.str();
+    EXPECT_EQ(table.str().find("6.0000us"), std::string::npos)
+        << "the warm-up kernel is not listed";
+
+    const ChromeView view = parseChrome(trace);
+    int warm = 0;
+    for (const auto& event : view.complete) {
+        const bool isWarm = event.at("cat").get<std::string>().find(",warmup") != std::string::npos;
+        EXPECT_EQ(event.at("args").contains("Warm-up"), isWarm) << event.dump();
+        warm += isWarm ? 1 : 0;
+    }
+    EXPECT_EQ(warm, 2);
 }
 
 TEST(Exporters, ChromeTraceStaysValidJsonForAnyName) {

@@ -1,5 +1,6 @@
 // The GPU session's run assembly (engine/src/record/gpurunassembly.h) from hand-made records, as
 // tst_recorder.cpp does for the recorder's run builder: no GPU, no CUPTI.
+#include "cuda/countervalues.h"
 #include "record/gpurunassembly.h"
 
 #include <algorithm>
@@ -178,8 +179,111 @@ TEST(GpuRunAssembly, TheSampledSeriesIsCutToTheRunsDeviceWork) {
     EXPECT_EQ(run.occupancySeries[0].timeNs, 900);
     EXPECT_FLOAT_EQ(run.occupancySeries[0].value, 0.2f);
     EXPECT_EQ(run.occupancySeries[2].timeNs, 2400);
-    ASSERT_EQ(run.notes.size(), 1u);
+    ASSERT_EQ(run.notes.size(), 2u);
     EXPECT_NE(run.notes[0].find("overflowed"), std::string::npos);
+    // Sampling slows the sampled kernels: the run says so.
+    EXPECT_NE(run.notes[1].find("slows the sampled kernels"), std::string::npos) << run.notes[1];
+}
+
+TEST(GpuRunAssembly, SamplesByClockSayTheirSpacingIsApproximate) {
+    GpuRunRecords r = twoIterations();
+    r.sampled = true;
+    r.samples = {{1100, 2400, 0.3}};
+    r.samplesByClock = true;
+    trace::Run run;
+    assembleGpuRun(r, run);
+    ASSERT_EQ(run.notes.size(), 2u);
+    EXPECT_NE(run.notes[1].find("sys-clock cycles"), std::string::npos) << run.notes[1];
+}
+
+// One warm-up pass (from 1000) before the two measured ones (from 2000 and 3000).
+GpuRunRecords warmupThenTwo() {
+    GpuRunRecords r;
+    r.runStartNs = 500;
+    r.iterationStarts = {1000, 2000, 3000};
+    r.warmupIterations = 1;
+    r.hostSpans = {{"fill inputs", 600, 900, kNoPass},
+                   {"layout: discount to C x R x N", 1000, 1010, 0},
+                   {"layout: discount to C x R x N", 2000, 2010, 1},
+                   {"layout: discount to C x R x N", 3000, 3010, 2}};
+    r.names = kNames;
+    r.records = {
+        api(2, 700, 710, 9), // before the first pass: set-up
+        api(1, 1100, 1110, 1), device(ActivityKind::Kernel, 1200, 1900, 1), // warm-up
+        api(1, 2100, 2110, 2), device(ActivityKind::Kernel, 2200, 2400, 2),
+        api(1, 3100, 3110, 3), device(ActivityKind::Kernel, 3200, 3400, 3),
+    };
+    return r;
+}
+
+TEST(GpuRunAssembly, WarmupPassesAreMarkedAndNumberedApart) {
+    trace::Run run;
+    assembleGpuRun(warmupThenTwo(), run);
+    const auto kernels = ofKind(run, ActivityKind::Kernel);
+    ASSERT_EQ(kernels.size(), 3u);
+    EXPECT_TRUE(kernels[0]->warmup);
+    EXPECT_EQ(kernels[0]->iteration, 0);
+    EXPECT_FALSE(kernels[1]->warmup);
+    EXPECT_EQ(kernels[1]->iteration, 0);
+    EXPECT_FALSE(kernels[2]->warmup);
+    EXPECT_EQ(kernels[2]->iteration, 1);
+    const auto host = ofKind(run, ActivityKind::Host);
+    ASSERT_EQ(host.size(), 4u);
+    EXPECT_FALSE(host[0]->warmup) << "set-up belongs to no iteration";
+    const auto calls = ofKind(run, ActivityKind::Api);
+    ASSERT_EQ(calls.size(), 4u);
+    EXPECT_FALSE(calls[0]->warmup) << "an API call before the first pass is set-up";
+    EXPECT_EQ(calls[0]->iteration, 0);
+    EXPECT_TRUE(calls[1]->warmup);
+    EXPECT_TRUE(host[1]->warmup);
+    EXPECT_FALSE(host[2]->warmup);
+    EXPECT_EQ(host[3]->iteration, 1);
+}
+
+TEST(GpuRunAssembly, RangesJoinTheMeasuredKernelsOnly) {
+    // The counted pass replays the measured launches: its ranges skip the warm-up kernel.
+    GpuRunRecords r = warmupThenTwo();
+    r.ranges = {{0.25, 0.5}, {0.75, 1.0}};
+    trace::Run run;
+    assembleGpuRun(r, run);
+    const auto kernels = ofKind(run, ActivityKind::Kernel);
+    ASSERT_EQ(kernels.size(), 3u);
+    EXPECT_TRUE(std::isnan(kernels[0]->achievedOccupancy));
+    EXPECT_FLOAT_EQ(kernels[1]->achievedOccupancy, 0.25f);
+    EXPECT_FLOAT_EQ(kernels[2]->achievedOccupancy, 0.75f);
+    for (const auto& note : run.notes) {
+        EXPECT_EQ(note.find("ranges for"), std::string::npos) << note;
+    }
+}
+
+TEST(GpuRunAssembly, TheSeriesStartsAtTheFirstMeasuredIteration) {
+    GpuRunRecords r = warmupThenTwo();
+    r.sampled = true;
+    r.samples = {{1100, 1800, 0.1}, {2100, 2300, 0.2}, {3200, 3300, 0.3}};
+    trace::Run run;
+    assembleGpuRun(r, run);
+    ASSERT_EQ(run.occupancySeries.size(), 2u);
+    EXPECT_EQ(run.occupancySeries[0].timeNs, 2100);
+}
+
+TEST(CounterValues, PercentagesBecomeFractionsThatAWriterAccepts) {
+    EXPECT_DOUBLE_EQ(cuda::fractionOfPercent(50.0), 0.5);
+    EXPECT_DOUBLE_EQ(cuda::fractionOfPercent(100.4), 1.0); // a counter a little over 100 %
+    EXPECT_DOUBLE_EQ(cuda::fractionOfPercent(-0.1), 0.0);
+    EXPECT_DOUBLE_EQ(cuda::fractionOfPercent(std::nan("")), 0.0);
+}
+
+TEST(CounterValues, PmSamplingFallsBackToClockCyclesOnTuringAndGa100) {
+    const auto turing = cuda::pmTriggerPlan(7, 5, 1590, 10'000);
+    EXPECT_EQ(turing.trigger, cuda::PmTrigger::SysClockInterval);
+    EXPECT_EQ(turing.interval, 15'900u); // 10 us at 1590 MHz
+    EXPECT_EQ(cuda::pmTriggerPlan(8, 0, 0, 10'000).trigger, cuda::PmTrigger::SysClockInterval);
+    EXPECT_EQ(cuda::pmTriggerPlan(8, 0, 0, 10'000).interval, 10'000u); // 1 GHz when unknown
+    for (const auto& [major, minor] : {std::pair{8, 6}, std::pair{8, 9}, std::pair{9, 0}}) {
+        const auto plan = cuda::pmTriggerPlan(major, minor, 1980, 10'000);
+        EXPECT_EQ(plan.trigger, cuda::PmTrigger::GpuTimeInterval);
+        EXPECT_EQ(plan.interval, 10'000u);
+    }
 }
 
 TEST(GpuRunAssembly, SamplesThatCouldNotBeTakenAreNoted) {

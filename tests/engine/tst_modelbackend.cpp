@@ -171,6 +171,29 @@ TEST(ModelBackend, RepeatsTheSequence) {
     EXPECT_EQ(kernels, 3);
 }
 
+TEST(ModelBackend, HostLayoutPassesAreInEveryRepetition) {
+    // As in the GPU backend: slice-middle transposes in and out, elementwise-materialized expands
+    // multBy, in each repetition, so the per-repetition figure holds them once.
+    for (const StrategyId id : {StrategyId::SliceMiddle, StrategyId::ElementwiseMaterialized}) {
+        auto request = seedRequest();
+        request.repeat = 3;
+        auto run = modelRun(id, request, preset("h200"));
+        ASSERT_TRUE(run);
+        std::map<std::uint16_t, int> passes;
+        for (const auto& a : run->activities) {
+            const auto name = run->name(a);
+            if (a.kind == trace::ActivityKind::Host &&
+                (name.starts_with("layout") || name.starts_with("materialize"))) {
+                ++passes[a.iteration];
+            }
+        }
+        const int perIteration = id == StrategyId::SliceMiddle ? 2 : 1;
+        EXPECT_EQ(passes, (std::map<std::uint16_t, int>{
+                              {0, perIteration}, {1, perIteration}, {2, perIteration}}));
+        EXPECT_EQ(run->warmup, 0u) << "a model has no warm-up";
+    }
+}
+
 TEST(ModelBackend, OldGpusAreModelledWithANote) {
     auto run = modelRun(StrategyId::OneWorker, seedRequest(), preset("quadro-k2000"));
     ASSERT_TRUE(run) << run.error().message;

@@ -258,6 +258,38 @@ TEST(RunFromSpools, ReportsSignalsDroppedRecordsUntimedRecordsAndErrors) {
     EXPECT_TRUE(hasNote(*run, "process 5000 was ended by SIGTERM")) << notes(*run);
 }
 
+TEST(RunFromSpools, GraphLaunchesAreCountedInANote) {
+    const auto dir = freshDir("graphs");
+    std::filesystem::create_directories(dir / "trace");
+    SpoolEncoder e;
+    e.begin({kSpoolVersion, 5100, 1, SpoolMode::Trace, kT0, 100});
+    e.name({1, "cudaGraphLaunch"});
+    e.name({2, "cuGraphLaunch"});
+    e.name({3, "cudaLaunchKernel"});
+    e.name({4, "k"});
+    for (std::uint32_t i = 0; i < 3; ++i) {
+        ActivityFrame launch =
+            activity(ActivityKind::Api, i == 2 ? 2 : 1, kT0 + 1000 * i, kT0 + 1000 * i + 10);
+        launch.correlationId = 100 + i;
+        e.activity(launch);
+        e.activity(kernel(4, kT0 + 1000 * i + 100, 100 + i, 128, 16));
+    }
+    e.activity(activity(ActivityKind::Api, 3, kT0 + 5000, kT0 + 5010));
+    e.end({EndReason::Exit, 0, kT0 + 9000});
+    writeFile(dir / "trace" / "5100.spool", e.bytes());
+    auto run = runFromSpools({dir / "trace", {}, "prog", 0, 0});
+    ASSERT_TRUE(run) << run.error().message;
+    EXPECT_TRUE(hasNote(*run, "3 CUDA graph launches (cudaGraphLaunch)")) << notes(*run);
+
+    // A program without graphs gets no such note.
+    const auto plain = freshDir("no-graphs");
+    std::filesystem::create_directories(plain / "trace");
+    writeFile(plain / "trace" / "4000.spool", tracedProcess(true));
+    auto other = runFromSpools({plain / "trace", {}, "prog", 0, 0});
+    ASSERT_TRUE(other);
+    EXPECT_FALSE(hasNote(*other, "graph launch")) << notes(*other);
+}
+
 TEST(RunFromSpools, ProcessesShareOneRun) {
     const auto dir = freshDir("two");
     std::filesystem::create_directories(dir / "trace");

@@ -198,8 +198,84 @@ TEST(RunSummary, LayoutPassesAreTheirOwnFigure) {
     run.activities.insert(run.activities.end(), {toCrn, expand, verify, elsewhere});
     const RunSummary s = summarize(run);
     EXPECT_EQ(s.hostLayoutNs, 4'500'000);
+    EXPECT_EQ(s.hostExpandNs, 1'500'000);
     EXPECT_EQ(s.hostComputeNs, 0);
-    EXPECT_EQ(s.perRepetitionNs(), 12'400'000); // the device figure the verdicts compare
+    // The strategy's full cost: device work and the host passes it needs.
+    EXPECT_EQ(s.strategyNs(), 12'400'000 + 4'500'000);
+    EXPECT_EQ(s.perRepetitionNs(), 16'900'000);
+    run.repeat = 2;
+    EXPECT_EQ(summarize(run).perRepetitionNs(), 8'450'000);
+}
+
+TEST(Verdict, SaysTheHostLayoutPassesItIncludes) {
+    trace::Run run = gpuRun("slice-middle");
+    Activity toCrn = activity(ActivityKind::Host, 20'000'000, 23'000'000);
+    toCrn.nameId = run.intern("layout: discount to C x R x N");
+    Activity back = activity(ActivityKind::Host, 23'000'000, 24'000'000);
+    back.nameId = run.intern("layout: cv back to R x C x N");
+    run.activities.insert(run.activities.end(), {toCrn, back});
+    const trace::Run cpu = cpuRun("cpu-parallel", 6'100'000);
+    const auto all = summarized({&run, &cpu});
+    const std::string text = verdict(all[0], all);
+    EXPECT_NE(text.find("the CPU wins (cpu-parallel 6.10 ms against 16.4 ms here)"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("the 16.4 ms here includes 4.00 ms of host transposes"), std::string::npos)
+        << text;
+    // The CPU run's verdict compares with that full cost, and says what it holds.
+    EXPECT_NE(
+        verdict(all[1], all).find("(slice-middle, 16.4 ms with its copies and host layout passes)"),
+        std::string::npos)
+        << verdict(all[1], all);
+}
+
+TEST(Verdict, HostLayoutPassesThatDominateLeadTheVerdict) {
+    trace::Run run = gpuRun("elementwise-materialized");
+    Activity expand = activity(ActivityKind::Host, 20'000'000, 40'000'000);
+    expand.nameId = run.intern("materialize multBy to R x C x N");
+    run.activities.push_back(expand);
+    const auto all = summarized({&run});
+    const std::string text = verdict(all[0], all);
+    EXPECT_EQ(text.rfind("host layout passes take 62 % of the run (20.0 ms of host expansion of "
+                         "multBy)",
+                         0),
+              0u)
+        << text;
+}
+
+TEST(RunSummary, WarmupActivitiesEnterNoFigure) {
+    trace::Run run = gpuRun("elementwise-broadcast");
+    run.warmup = 1;
+    const RunSummary measured = summarize(run);
+    // A slow first iteration before the measured one: cold copies, a cold launch.
+    for (Activity a : std::vector<Activity>(run.activities)) {
+        a.startNs -= 100'000'000;
+        a.endNs = a.startNs + 3 * a.durationNs();
+        a.warmup = true;
+        run.activities.push_back(a);
+    }
+    Activity warmLayout = activity(ActivityKind::Host, 50'000'000, 60'000'000);
+    warmLayout.nameId = run.intern("layout: discount to C x R x N");
+    warmLayout.warmup = true;
+    run.activities.push_back(warmLayout);
+    const RunSummary s = summarize(run);
+    EXPECT_EQ(s.warmup, 1u);
+    EXPECT_EQ(s.htodNs, measured.htodNs);
+    EXPECT_EQ(s.kernelNs, measured.kernelNs);
+    EXPECT_EQ(s.dtohNs, measured.dtohNs);
+    EXPECT_EQ(s.apiNs, measured.apiNs);
+    EXPECT_EQ(s.hostLayoutNs, 0);
+    EXPECT_EQ(s.kernelCount, 1u);
+    EXPECT_EQ(s.copyCount, 2u);
+    EXPECT_EQ(s.spanNs, measured.spanNs);
+    EXPECT_EQ(s.perRepetitionNs(), 12'400'000);
+
+    trace::Run cpu = cpuRun("cpu-parallel", 6'000'000);
+    Activity cold = activity(ActivityKind::Host, 0, 60'000'000); // the OpenMP pool's start
+    cold.nameId = cpu.intern("compute");
+    cold.warmup = true;
+    cpu.activities.push_back(cold);
+    EXPECT_EQ(summarize(cpu).perRepetitionNs(), 6'000'000);
 }
 
 TEST(Verdict, RunsOfAnotherBatchAreNotCompared) {

@@ -250,9 +250,12 @@ TEST(Strategy, ThreadSlotsBusy) {
 
 TEST(Strategy, MemoryFootprintAndFit) {
     const auto p = seed();
-    EXPECT_EQ(memoryFootprint(StrategyId::CpuSerial, p).hostBytes, 48'160'000u);
+    // discount, multBy and cv, then verification's reference beside them: its own discount,
+    // multBy and output (compute/reference.h). 16 MB per array, 160 kB per multBy.
+    EXPECT_EQ(memoryFootprint(StrategyId::CpuSerial, p).hostBytes, 4 * 16'000'000u + 2 * 160'000u);
     EXPECT_EQ(memoryFootprint(StrategyId::CpuSerial, p).deviceBytes, 0u);
-    EXPECT_EQ(memoryFootprint(StrategyId::SliceMiddle, p).hostBytes, 80'160'000u);
+    EXPECT_EQ(memoryFootprint(StrategyId::SliceMiddle, p).hostBytes,
+              6 * 16'000'000u + 2 * 160'000u);
     EXPECT_EQ(memoryFootprint(StrategyId::ElementwiseMaterialized, p).deviceBytes, 48'000'000u);
     EXPECT_TRUE(checkFits(StrategyId::SliceOuter, p, 1ull << 30, 1ull << 30));
     auto host = checkFits(StrategyId::SliceOuter, p, 1 << 20, 1ull << 30);

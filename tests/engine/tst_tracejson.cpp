@@ -101,6 +101,7 @@ Trace fullTrace() {
     gpu.verification = Verification{true, 1e-300};
     gpu.memoryMode = "pinned";
     gpu.repeat = 3;
+    gpu.warmup = 2;
     gpu.wallNs = 987'654'321;
     gpu.createdAt = "2026-12-02T11:42:00Z";
     gpu.batch = "/home/u/session-runs/run-7";
@@ -123,6 +124,7 @@ Trace fullTrace() {
         copy.stream = 13;
         copy.correlationId = 78;
         copy.iteration = 2;
+        copy.warmup = kind == ActivityKind::DtoH; // a warm-up iteration's copy
         gpu.activities.push_back(copy);
     }
     Activity kernel = activity(ActivityKind::Kernel, kBaseNs + 7'000'000, kBaseNs + 16'000'123);
@@ -219,6 +221,7 @@ void expectSameActivity(const Run& runA, const Activity& a, const Run& runB, con
     EXPECT_EQ(a.dynamicSharedBytes, b.dynamicSharedBytes);
     EXPECT_EQ(a.registersPerThread, b.registersPerThread);
     EXPECT_EQ(a.iteration, b.iteration);
+    EXPECT_EQ(a.warmup, b.warmup);
     EXPECT_EQ(a.srcKind, b.srcKind);
     EXPECT_EQ(a.dstKind, b.dstKind);
     EXPECT_TRUE(sameFloat(a.theoreticalOccupancy, b.theoreticalOccupancy));
@@ -268,6 +271,7 @@ void expectSameRun(const Run& a, const Run& b) {
     }
     EXPECT_EQ(a.memoryMode, b.memoryMode);
     EXPECT_EQ(a.repeat, b.repeat);
+    EXPECT_EQ(a.warmup, b.warmup);
     EXPECT_EQ(a.wallNs, b.wallNs);
     EXPECT_EQ(a.createdAt, b.createdAt);
     EXPECT_EQ(a.batch, b.batch);
@@ -358,6 +362,12 @@ TEST(TraceJson, OutputIsValidJsonWithTheDocumentedNames) {
     EXPECT_EQ(htod["src_kind"], "pinned");
     EXPECT_EQ(htod["dst_kind"], "array");
     EXPECT_EQ(htod["iteration"], 2);
+    // Warm-up: the run's count, and a flag on the activities of warm-up iterations only.
+    EXPECT_EQ(gpu["warmup"], 2);
+    EXPECT_FALSE(htod.contains("warmup"));
+    EXPECT_EQ(gpu["activities"][2]["kind"], "dtoh");
+    EXPECT_EQ(gpu["activities"][2]["warmup"], true);
+    EXPECT_FALSE(json["runs"][1].contains("warmup")) << "a run without warm-up leaves it out";
     // Fields that do not apply to a kind and hold their default are left out.
     EXPECT_FALSE(htod.contains("grid"));
     EXPECT_FALSE(htod.contains("name"));
@@ -459,6 +469,9 @@ TEST(TraceJson, ReadsTheFormatExample) {
     EXPECT_EQ(trace->runs[2].problem->dtype, problem::Dtype::F32);
     EXPECT_EQ(trace->runs[2].problem->workPerElement, 3U);
     EXPECT_EQ(trace->runs[2].activities[1].iteration, 1U);
+    EXPECT_EQ(trace->runs[2].warmup, 1U);
+    EXPECT_TRUE(trace->runs[2].activities[2].warmup);
+    EXPECT_FALSE(trace->runs[2].activities[1].warmup);
     EXPECT_FALSE(trace->runs[3].problem);
     EXPECT_EQ(trace->runs[3].exitStatus, 3);
     EXPECT_EQ(trace->runs[3].droppedRecords, 12U);
@@ -940,6 +953,10 @@ TEST(TraceJson, RejectsFiguresBeyondPhysicalLimits) {
          "\"max_abs_error\" must be >= 0"},
         {withRun(R"("repeat": 0)"), "\"repeat\" must be at least 1"},
         {withRun(R"("repeat": 65537)"), "\"repeat\" is too large (at most 65536)"},
+        {withRun(R"("warmup": 65537)"), "\"warmup\" is too large (at most 65536)"},
+        {withRun(R"("warmup": -1)"), "\"warmup\" must be a whole number >= 0"},
+        {withActivity(R"("kind": "host", "start_ns": 0, "end_ns": 1, "warmup": 1)"),
+         "\"warmup\" must be true or false"},
         {withRun(R"("wall_ns": -1)"), "\"wall_ns\" must be from 0"},
         {withRun(R"("wall_ns": 9007199254740993)"), "\"wall_ns\" must be from 0"},
         {withActivity(R"("kind": "host", "start_ns": 0, "end_ns": 9007199254740993)"),
@@ -956,7 +973,7 @@ TEST(TraceJson, RejectsFiguresBeyondPhysicalLimits) {
     // Every limit itself reads.
     const std::string atTheLimits = replaced(
         withRun(
-            R"("repeat": 65536, "wall_ns": 9007199254740992, "occupancy": {"theoretical": 1, "thread_slots_busy": 0, "limiter": "warps", "achieved": 0, "sm_busy_share": 1, "active_blocks_per_sm": 128}, "launch": {"grid": [2147483647, 65535, 65535], "block": [1024, 1, 1], "workers": 1, "registers_per_thread": 256, "static_shared_bytes": 4194304, "dynamic_shared_bytes": 4194304}, "occupancy_series": [[0, 0], [1, 1]])",
+            R"("repeat": 65536, "warmup": 65536, "wall_ns": 9007199254740992, "occupancy": {"theoretical": 1, "thread_slots_busy": 0, "limiter": "warps", "achieved": 0, "sm_busy_share": 1, "active_blocks_per_sm": 128}, "launch": {"grid": [2147483647, 65535, 65535], "block": [1024, 1, 1], "workers": 1, "registers_per_thread": 256, "static_shared_bytes": 4194304, "dynamic_shared_bytes": 4194304}, "occupancy_series": [[0, 0], [1, 1]])",
             R"([{"kind": "kernel", "start_ns": 0, "end_ns": 9007199254740992, "grid": [1, 1, 65535], "block": [1, 1024, 1], "registers_per_thread": 256, "theoretical_occupancy": 1, "achieved_occupancy": 0}, {"kind": "kernel", "start_ns": 0, "end_ns": 1, "block": [16, 1, 64]}])"),
         R"({"name": "d"})",
         R"({"name": "d", "sm_count": 1024, "warp_size": 64, "max_threads_per_sm": 4096, "max_warps_per_sm": 128, "max_blocks_per_sm": 128, "max_threads_per_block": 1024, "registers_per_sm": 1048576, "registers_per_block": 1048576, "max_registers_per_thread": 256, "shared_memory_per_sm_bytes": 4194304, "shared_memory_per_block_bytes": 4194304, "shared_memory_per_block_optin_bytes": 4194304, "reserved_shared_memory_per_block_bytes": 4194304, "clock_mhz": 10000, "memory_bandwidth_gbps": 100000, "global_memory_bytes": 17592186044416, "pageable_htod_gbps": 100000, "pageable_dtoh_gbps": 100000, "pinned_htod_gbps": 100000, "pinned_dtoh_gbps": 100000})");
@@ -1224,6 +1241,7 @@ TEST(TraceJson, RefusesToWriteATraceItCouldNotReadBackAndKeepsTheOldFile) {
          [](Trace& t) { t.runs[0].activities[5].registersPerThread = 300; }},
         {"duration", [](Trace& t) { t.runs[0].activities[0].endNs += kMaxDurationNs; }},
         {"repeat", [](Trace& t) { t.runs[0].repeat = 0; }},
+        {"warmup", [](Trace& t) { t.runs[0].warmup = kMaxWarmup + 1; }},
         {"wall_ns", [](Trace& t) { t.runs[0].wallNs = -1; }},
         {"occupancy_series value", [](Trace& t) { t.runs[0].occupancySeries[0].value = 2; }},
         {"id", [](Trace& t) { t.runs[0].id = std::string(kMaxShortTextBytes + 1, 'x'); }},

@@ -5,9 +5,11 @@
 #include "gpuprobes.h"
 #include "slicescope/backend/gpubackend.h"
 #include "slicescope/core/clock.h"
+#include "slicescope/trace/runsummary.h"
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <gtest/gtest.h>
 #include <string>
 #include <vector>
@@ -222,6 +224,60 @@ TEST(GpuBackend, SeedShapeAllStrategiesInOneSession) {
     EXPECT_GT(kernelNs(0), 50 * kernelNs(6)) << "one-worker vs elementwise-broadcast";
     // One worker keeps one thread of the whole GPU busy.
     EXPECT_LT(results[0]->occupancy->threadSlotsBusy, 1e-3);
+}
+
+TEST(GpuBackend, WarmupIsTracedMarkedAndLeftOutOfThePerRepetitionFigure) {
+    REQUIRE_DEVICE();
+    auto r = request({100, 4000, 5}, Dtype::F64, MemoryMode::Pageable, 2);
+    r.warmup = 1;
+    const std::vector<StrategyId> ids{StrategyId::SliceMiddle, StrategyId::ElementwiseMaterialized,
+                                      StrategyId::ElementwiseBroadcast};
+    auto results = runGpu(ids, r);
+    ASSERT_EQ(results.size(), ids.size());
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+        SCOPED_TRACE(std::string(strategy::toString(ids[i])));
+        ASSERT_TRUE(results[i]) << results[i].error().message;
+        const trace::Run& run = *results[i];
+        EXPECT_TRUE(run.verification->passed);
+        EXPECT_EQ(run.warmup, 1u);
+        const auto kernels = ofKind(run, ActivityKind::Kernel);
+        ASSERT_EQ(kernels.size(), 3u) << "one warm-up launch, two measured";
+        EXPECT_TRUE(kernels[0]->warmup);
+        EXPECT_FALSE(kernels[1]->warmup);
+        EXPECT_EQ(kernels[1]->iteration, 0);
+        EXPECT_EQ(kernels[2]->iteration, 1);
+        std::int64_t measuredDeviceNs = 0, measuredLayoutNs = 0, lastWarmEndNs = 0;
+        for (const auto& a : run.activities) {
+            if (a.warmup) {
+                lastWarmEndNs = std::max(lastWarmEndNs, a.endNs);
+                continue;
+            }
+            if (trace::isDeviceActivity(a.kind)) {
+                measuredDeviceNs += a.durationNs();
+            }
+            const std::string_view name = run.name(a);
+            if (a.kind == ActivityKind::Host &&
+                (name.starts_with("layout") || name.starts_with("materialize"))) {
+                measuredLayoutNs += a.durationNs();
+            }
+        }
+        EXPECT_LE(lastWarmEndNs, kernels[1]->startNs) << "the warm-up iteration comes first";
+        const auto summary = trace::summarize(run);
+        EXPECT_EQ(summary.kernelCount, 2u);
+        EXPECT_EQ(summary.hostLayoutNs, measuredLayoutNs);
+        // The strategy's full cost per repetition: its device work and its host layout passes.
+        EXPECT_EQ(summary.perRepetitionNs(), (measuredDeviceNs + measuredLayoutNs) / 2);
+        if (ids[i] == StrategyId::ElementwiseBroadcast) {
+            EXPECT_EQ(measuredLayoutNs, 0);
+        } else {
+            EXPECT_GT(measuredLayoutNs, 0) << "the host passes run in every repetition";
+        }
+        std::printf("%s: warm-up kernel %.1f us, measured %.1f us and %.1f us; host layout "
+                    "%.2f ms per repetition; per repetition %.3f ms\n",
+                    std::string(strategy::toString(ids[i])).c_str(), kernels[0]->durationNs() / 1e3,
+                    kernels[1]->durationNs() / 1e3, kernels[2]->durationNs() / 1e3,
+                    measuredLayoutNs / 2e6, summary.perRepetitionNs() / 1e6);
+    }
 }
 
 TEST(GpuBackend, TheoreticalOccupancyEqualsTheCudaApi) {

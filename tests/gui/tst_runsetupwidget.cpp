@@ -65,6 +65,7 @@ void TestRunSetupWidget::configCarriesEveryOption() {
     wanted.block = QStringLiteral("128");
     wanted.memory = QStringLiteral("pinned");
     wanted.repeat = 4;
+    wanted.warmup = 2;
     wanted.counters = true;
     wanted.sampleOccupancy = true;
     wanted.device = devices.at(1);
@@ -79,6 +80,7 @@ void TestRunSetupWidget::configCarriesEveryOption() {
     QCOMPARE(got.block, wanted.block);
     QCOMPARE(got.memory, wanted.memory);
     QCOMPARE(got.repeat, wanted.repeat);
+    QCOMPARE(got.warmup, 2);
     QCOMPARE(got.counters, true);
     QCOMPARE(got.sampleOccupancy, true);
     QVERIFY(got.device == wanted.device);
@@ -100,6 +102,8 @@ void TestRunSetupWidget::settingsRoundTrip() {
         QVERIFY(strategies.checkedNames().contains(QStringLiteral("one-worker")));
         QVERIFY(strategies.checkedNames().contains(QStringLiteral("cpu-serial")));
         RunConfig c = panel.config();
+        QCOMPARE(c.warmup, 1); // the Launch box's default
+        c.warmup = 0;
         c.r = 11;
         c.work = 5;
         c.strategies = {QStringLiteral("slice-outer")};
@@ -114,6 +118,7 @@ void TestRunSetupWidget::settingsRoundTrip() {
     again.restoreSettings(settings);
     QCOMPARE(again.config().r, quint64(11));
     QCOMPARE(again.config().work, 5);
+    QCOMPARE(again.config().warmup, 0);
     QCOMPARE(again.config().strategies, QStringList{QStringLiteral("slice-outer")});
     QCOMPARE(again.config().device.presetId, QStringLiteral("t4"));
 }

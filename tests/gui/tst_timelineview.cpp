@@ -115,6 +115,7 @@ class TestTimelineView : public QObject {
     void hoverFindsTheEventAndClickSelectsIt();
     void wheelZoomsDragPansBoxZooms();
     void modelledRunsAreHatched();
+    void warmupIsGreyedHatchedAndOutsideTheMeasuredPart();
     void alignmentMovesRunsApart();
 
   private:
@@ -323,6 +324,43 @@ void TestTimelineView::modelledRunsAreHatched() {
     const QRect h(innerModelled.right() - 40, innerModelled.top(), 30, innerModelled.height());
     QCOMPARE(distinctColors(image, m), 1);  // solid
     QVERIFY(distinctColors(image, h) >= 2); // hatched
+}
+
+void TestTimelineView::warmupIsGreyedHatchedAndOutsideTheMeasuredPart() {
+    trace::Run run = testhelpers::gpuShapedRun("w", trace::RunMode::MeasuredGpu, 2);
+    run.repeat = 1;
+    run.warmup = 1;
+    for (std::size_t i = 0; i < 4; ++i) {
+        run.activities[i].warmup = true; // the first iteration: API call, HtoD, kernel, DtoH
+    }
+    Session session;
+    ViewState state;
+    session.addRuns(entries({run}));
+    TimelineView view(&session, &state);
+    view.resize(1200, 400);
+    view.fitRows(400);
+    auto* plottable = view.plottable();
+    // The measured part, what the default zoom shows, starts after the warm-up.
+    QCOMPARE(plottable->workKeyRange(0).lower, 0.0);
+    QVERIFY(plottable->extentKeyRange().lower < 0);
+    view.xAxis->setRange(plottable->extentKeyRange());
+    const QImage image = view.toPixmap(1200, 400).toImage();
+    const auto warm = plottable->activityRect(0, 2);
+    const auto measured = plottable->activityRect(0, 6);
+    QVERIFY(warm && measured);
+    const auto warmHit = plottable->hitTest(warm->center());
+    const auto measuredHit = plottable->hitTest(measured->center());
+    QVERIFY(warmHit && measuredHit);
+    QCOMPARE(warmHit->activity, 2);
+    QVERIFY(warmHit->warmup);
+    QVERIFY(!measuredHit->warmup);
+    const QRect w = warm->toAlignedRect().adjusted(4, 4, -4, -4);
+    const QRect m = measured->toAlignedRect().adjusted(4, 4, -4, -4);
+    const QRect warmSample(w.right() - 40, w.top(), 30, w.height());
+    const QRect measuredSample(m.right() - 40, m.top(), 30, m.height());
+    QCOMPARE(distinctColors(image, measuredSample), 1); // solid lane colour
+    QVERIFY(distinctColors(image, warmSample) >= 2);    // greyed under a hatch
+    QVERIFY(image.pixelColor(measuredSample.center()) != image.pixelColor(warmSample.center()));
 }
 
 void TestTimelineView::alignmentMovesRunsApart() {

@@ -37,6 +37,7 @@ class TestCliPlan : public QObject {
     void measuredGpuStrategiesShareOneProcessCpuOnesRunAlone();
     void gpuStrategiesNeedADevice();
     void badInputIsAnErrorNotAJob();
+    void measuredRunsWarmUpModelledOnesDoNot();
 };
 
 void TestCliPlan::cpuAndModelledSplitIntoTwoJobs() {
@@ -123,6 +124,30 @@ void TestCliPlan::badInputIsAnErrorNotAJob() {
     c.dtype = QStringLiteral("f64");
     c.work = 0;
     QVERIFY(!planRun(c, QStringLiteral("/tmp"), 1).error.isEmpty());
+}
+
+void TestCliPlan::measuredRunsWarmUpModelledOnesDoNot() {
+    RunConfig c;
+    c.strategies = {QStringLiteral("slice-2d"), QStringLiteral("cpu-parallel")};
+    QCOMPARE(c.warmup, 1); // one warm-up iteration unless asked otherwise
+    c.warmup = 3;
+    c.device = gpu();
+    RunPlan plan = planRun(c, QStringLiteral("/tmp/x"), 1);
+    QCOMPARE(plan.jobs.size(), 2);
+    for (const CliJob& job : plan.jobs) {
+        QCOMPARE(valueAfter(job.arguments, QStringLiteral("--warmup")), QStringLiteral("3"));
+    }
+    c.warmup = 0;
+    plan = planRun(c, QStringLiteral("/tmp/x"), 2);
+    QCOMPARE(valueAfter(plan.jobs[0].arguments, QStringLiteral("--warmup")), QStringLiteral("0"));
+    // A model has no warm-up: its job does not ask for one.
+    c.warmup = 3;
+    c.device = preset();
+    plan = planRun(c, QStringLiteral("/tmp/x"), 3);
+    QCOMPARE(plan.jobs.size(), 2);
+    QVERIFY(plan.jobs[1].modelled);
+    QVERIFY(!plan.jobs[1].arguments.contains(QStringLiteral("--warmup")));
+    QCOMPARE(valueAfter(plan.jobs[0].arguments, QStringLiteral("--warmup")), QStringLiteral("3"));
 }
 
 QTEST_GUILESS_MAIN(TestCliPlan)

@@ -5,6 +5,7 @@
 #include "testhelpers.h"
 
 #include <QAbstractItemModelTester>
+#include <QBrush>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTest>
@@ -23,6 +24,7 @@ class TestGpuTraceModel : public QObject {
     void proxyOrderIsAStableSortOfTheSortRole();
     void bigSortsRunOnAWorkerAndStaleOnesAreDropped();
     void tooltipCarriesTheNvprofFields();
+    void warmupRowsAreGreyedAndSaySo();
 };
 
 namespace {
@@ -255,6 +257,25 @@ void TestGpuTraceModel::tooltipCarriesTheNvprofFields() {
          {"Grid Size", "Block Size", "Regs", "Duration", "sliceOuterKernel", "(modelled)"}) {
         QVERIFY2(tip.contains(QLatin1String(field)), field);
     }
+}
+
+void TestGpuTraceModel::warmupRowsAreGreyedAndSaySo() {
+    trace::Run run = testhelpers::gpuShapedRun("w", trace::RunMode::MeasuredGpu, 2);
+    run.warmup = 1;
+    const std::size_t perIteration = run.activities.size() / 2;
+    for (std::size_t i = 0; i < perIteration; ++i) {
+        run.activities[i].warmup = true; // the first iteration was the warm-up
+    }
+    const ConstRunEntryPtr entry = makeRunEntry(std::move(run), RunOrigin::Opened);
+    QCOMPARE(entry->warmupDeviceActivities, perIteration - 1); // all but the API call
+    GpuTraceModel model;
+    model.setRun(entry);
+    const QModelIndex warm = model.index(1, GpuTraceModel::NameColumn);
+    const QModelIndex measured = model.index(int(perIteration) + 1, GpuTraceModel::NameColumn);
+    QVERIFY(model.data(warm, Qt::ForegroundRole).value<QBrush>().color() != QColor(Qt::black));
+    QVERIFY(!model.data(measured, Qt::ForegroundRole).isValid());
+    QVERIFY(model.data(warm, Qt::ToolTipRole).toString().contains(QLatin1String("Warm-up")));
+    QVERIFY(!model.data(measured, Qt::ToolTipRole).toString().contains(QLatin1String("Warm-up")));
 }
 
 QTEST_GUILESS_MAIN(TestGpuTraceModel)

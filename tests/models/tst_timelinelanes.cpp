@@ -22,6 +22,7 @@ class TestTimelineLanes : public QObject {
     void measuredPart_data();
     void measuredPart();
     void laneGroups();
+    void warmupEventsAreFlaggedAndOutsideTheMeasuredPart();
 };
 
 void TestTimelineLanes::oneLanePerKindInDrawingOrder() {
@@ -276,4 +277,43 @@ void TestTimelineLanes::laneGroups() {
         QCOMPARE(int(laneGroupOf(lane)), int(it->second.first));
         QCOMPARE(isOverviewLane(lane), it->second.second);
     }
+}
+
+void TestTimelineLanes::warmupEventsAreFlaggedAndOutsideTheMeasuredPart() {
+    trace::Run run;
+    run.warmup = 1;
+    auto warm = [](trace::Activity a) {
+        a.warmup = true;
+        return a;
+    };
+    run.activities.push_back(named(run, trace::ActivityKind::Host, 0, 90, "fill inputs"));
+    run.activities.push_back(warm(testhelpers::activity(trace::ActivityKind::HtoD, 100, 300)));
+    run.activities.push_back(warm(testhelpers::activity(trace::ActivityKind::Kernel, 300, 700)));
+    run.activities.push_back(
+        warm(named(run, trace::ActivityKind::Host, 700, 800, "compute (all threads)")));
+    run.activities.push_back(testhelpers::activity(trace::ActivityKind::HtoD, 1000, 1200));
+    run.activities.push_back(testhelpers::activity(trace::ActivityKind::Kernel, 1300, 1500));
+    const RunLanes lanes = buildLanes(run);
+    // The measured part starts with the first measured iteration, not the warm-up.
+    QCOMPARE(lanes.workBeginNs, std::int64_t(1000));
+    QCOMPARE(lanes.workEndNs, std::int64_t(1500));
+    QCOMPARE(lanes.beginNs, std::int64_t(0));
+    QCOMPARE(lanes.warmupEventCount, std::size_t(3));
+    // Each event carries the style it is drawn with: warm-up ones greyed.
+    std::size_t flagged = 0;
+    for (const auto& lane : lanes.lanes) {
+        for (const auto& row : lane.rows) {
+            std::size_t inRow = 0;
+            for (const auto& e : row.events) {
+                QCOMPARE(e.warmup, run.activities[e.activity].warmup);
+                inRow += e.warmup ? 1 : 0;
+            }
+            QCOMPARE(row.warmupEvents, inRow);
+            flagged += inRow;
+        }
+    }
+    QCOMPARE(flagged, std::size_t(3));
+    // The overview row's host compute keeps the flag too.
+    QCOMPARE(lanes.hostCompute.eventCount, std::size_t(1));
+    QVERIFY(lanes.hostCompute.rows[0].events[0].warmup);
 }

@@ -2,6 +2,7 @@
 
 #include "slicescope/compute/reference.h"
 #include "slicescope/core/clock.h"
+#include "slicescope/trace/tracelimits.h"
 
 #include <algorithm>
 #include <cmath>
@@ -30,7 +31,7 @@ class ActivityLog {
   public:
     explicit ActivityLog(trace::Run& run) : run_(run) {}
     void add(std::string_view name, std::int64_t startNs, std::int64_t endNs,
-             std::uint16_t iteration, std::uint32_t threadId = 0) {
+             std::uint16_t iteration, std::uint32_t threadId = 0, bool warmup = false) {
         const std::lock_guard lock(mutex_);
         Activity a;
         a.kind = ActivityKind::Host;
@@ -39,6 +40,7 @@ class ActivityLog {
         a.nameId = run_.intern(name);
         a.iteration = iteration;
         a.threadId = threadId;
+        a.warmup = warmup;
         run_.activities.push_back(a);
     }
 
@@ -57,6 +59,7 @@ Result<trace::Run> runTyped(StrategyId id, const RunRequest& request, const Prog
     run.problem = p;
     run.device.name = hostCpuName();
     run.repeat = request.repeat;
+    run.warmup = request.warmup;
     run.createdAt = isoTimestampUtc();
     ActivityLog log(run);
 
@@ -73,12 +76,17 @@ Result<trace::Run> runTyped(StrategyId id, const RunRequest& request, const Prog
     log.add("allocate and fill inputs", t0, hostNowNs(), 0);
 
     const int threads = id == StrategyId::CpuParallel ? omp_get_max_threads() : 1;
-    for (std::uint32_t iteration = 0; iteration < request.repeat; ++iteration) {
+    // Warm-up iterations first (the OpenMP pool is created on the first parallel region, the
+    // output's pages are touched on the first pass), then the measured ones.
+    const std::uint64_t iterations = std::uint64_t(request.warmup) + request.repeat;
+    for (std::uint64_t pass = 0; pass < iterations; ++pass) {
         if (progress.cancelled()) {
             return fail(Error::Code::Cancelled, "cancelled");
         }
-        progress("compute", double(iteration) / request.repeat);
-        const auto it = std::uint16_t(std::min<std::uint32_t>(iteration, 0xffff));
+        const bool warm = pass < request.warmup;
+        const std::uint64_t iteration = warm ? pass : pass - request.warmup;
+        progress(warm ? "warm-up" : "compute", warm ? 0.0 : double(iteration) / request.repeat);
+        const auto it = std::uint16_t(std::min<std::uint64_t>(iteration, 0xffff));
         t0 = hostNowNs();
         if (id == StrategyId::CpuSerial) {
             for (std::uint64_t r = 0; r < p.shape.r; ++r) {
@@ -103,12 +111,12 @@ Result<trace::Run> runTyped(StrategyId id, const RunRequest& request, const Prog
                     const int thread = omp_get_thread_num();
                     log.add("compute: thread " + std::to_string(thread) + ", " +
                                 std::to_string(done) + (done == 1 ? " slice" : " slices"),
-                            first, last, it, std::uint32_t(thread + 1));
+                            first, last, it, std::uint32_t(thread + 1), warm);
                 }
             }
         }
         log.add(id == StrategyId::CpuSerial ? "compute" : "compute (all threads)", t0, hostNowNs(),
-                it);
+                it, 0, warm);
     }
 
     t0 = hostNowNs();
@@ -134,6 +142,10 @@ Result<trace::Run> runCpu(StrategyId id, const RunRequest& request, const Progre
     }
     if (request.repeat < 1) {
         return fail(Error::Code::InvalidArgument, "repeat must be >= 1");
+    }
+    if (request.warmup > trace::kMaxWarmup) {
+        return fail(Error::Code::InvalidArgument,
+                    "warmup must be at most " + std::to_string(trace::kMaxWarmup));
     }
     const auto available = problem::availableHostMemoryBytes();
     if (available) {

@@ -191,11 +191,9 @@ std::optional<DecodedActivity> ActivityRecordDecoder::decode(const CUpti_Activit
     DecodedActivity out;
     trace::Activity& a = out.activity;
     std::uint64_t start = 0, end = 0;
-    switch (record.kind) {
-    case CUPTI_ACTIVITY_KIND_MEMCPY: {
-        const auto& r = reinterpret_cast<const CUpti_ActivityMemcpy6&>(record);
+    // MEMCPY and MEMCPY2 records name their copy fields alike.
+    const auto copy = [&](const auto& r) {
         a.kind = copyKind(r.copyKind);
-        a.nameId = intern(copyName(r.copyKind));
         a.bytes = r.bytes;
         a.srcKind = toMemoryKind(r.srcKind);
         a.dstKind = toMemoryKind(r.dstKind);
@@ -203,6 +201,47 @@ std::optional<DecodedActivity> ActivityRecordDecoder::decode(const CUpti_Activit
         a.correlationId = r.correlationId;
         out.deviceId = r.deviceId;
         out.contextId = r.contextId;
+        start = r.start;
+        end = r.end;
+    };
+    switch (record.kind) {
+    case CUPTI_ACTIVITY_KIND_MEMCPY: {
+        const auto& r = reinterpret_cast<const CUpti_ActivityMemcpy6&>(record);
+        copy(r);
+        a.nameId = intern(copyName(r.copyKind));
+        break;
+    }
+    case CUPTI_ACTIVITY_KIND_MEMCPY2: {
+        // Peer-to-peer copies (between two devices, or within one through the peer path).
+        const auto& r = reinterpret_cast<const CUpti_ActivityMemcpyPtoP4&>(record);
+        copy(r);
+        a.nameId = intern("peer copy, device " + std::to_string(r.srcDeviceId) + " to device " +
+                          std::to_string(r.dstDeviceId));
+        break;
+    }
+    case CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER: {
+        // Unified-memory migrations are copies the driver makes; page faults and the rest are
+        // counted as kinds not read.
+        const auto& r = reinterpret_cast<const CUpti_ActivityUnifiedMemoryCounter3&>(record);
+        switch (r.counterKind) {
+        case CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD:
+            a.kind = ActivityKind::HtoD;
+            break;
+        case CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOH:
+            a.kind = ActivityKind::DtoH;
+            break;
+        case CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOD:
+            a.kind = ActivityKind::DtoD;
+            break;
+        default:
+            ++counts_.unknown;
+            return std::nullopt;
+        }
+        a.nameId = intern("unified memory migration");
+        a.bytes = r.value;
+        a.srcKind = trace::MemoryKind::Managed;
+        a.dstKind = trace::MemoryKind::Managed;
+        a.stream = r.streamId;
         start = r.start;
         end = r.end;
         break;

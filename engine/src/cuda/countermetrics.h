@@ -21,6 +21,10 @@ enum CounterMetric : std::size_t {
     // "active_lane_share").
     kThreadInstExecuted = 4, // smsp__thread_inst_executed.sum
     kInstExecuted = 5,       // smsp__inst_executed.sum
+    // sm__cycles_active.avg.pct_of_peak_sustained_elapsed, 0..100: how much of the kernel's
+    // elapsed time the average SM was busy (avg / max of the active cycles reads 100 % for a
+    // kernel that keeps every SM busy half the time).
+    kSmBusyElapsedPct = 6,
 };
 
 inline const std::vector<std::string>& counterMetricNames() {
@@ -31,6 +35,7 @@ inline const std::vector<std::string>& counterMetricNames() {
         "gpu__time_duration.sum",
         "smsp__thread_inst_executed.sum",
         "smsp__inst_executed.sum",
+        "sm__cycles_active.avg.pct_of_peak_sustained_elapsed",
     };
     return names;
 }

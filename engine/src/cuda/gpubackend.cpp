@@ -3,6 +3,7 @@
 
 #include "cudadevice.h"
 #include "gpusession.h"
+#include "slicescope/trace/tracelimits.h"
 
 namespace slicescope::backend {
 
@@ -35,6 +36,10 @@ GpuResults runGpu(const std::vector<strategy::StrategyId>& ids, const RunRequest
     }
     if (request.repeat < 1) {
         return failAll({Error::Code::InvalidArgument, "repeat must be >= 1"});
+    }
+    if (request.warmup > trace::kMaxWarmup) {
+        return failAll({Error::Code::InvalidArgument,
+                        "warmup must be at most " + std::to_string(trace::kMaxWarmup)});
     }
     auto session = cuda::GpuSession::open(request.deviceIndex, options);
     if (!session) {

@@ -188,10 +188,6 @@ void fillPeriodic(T* out, std::uint64_t count, unsigned period, T (*value)(unsig
     }
 }
 
-std::uint16_t clampIteration(std::size_t i) {
-    return std::uint16_t(std::min<std::size_t>(i, 0xffff));
-}
-
 // C x R x N from R x C x N (and back with the roles of R and C swapped): N-element rows move whole.
 template <typename T>
 void transpose(const T* from, T* to, std::uint64_t outer, std::uint64_t middle, std::uint64_t n) {
@@ -502,6 +498,7 @@ void GpuSession::takeSamples(record::GpuRunRecords& records, bool sampleOccupanc
                 records.samples.push_back({s.startNs, s.endNs, s.warpOccupancy});
             }
             records.samplesOverflowed = pmSampler_->overflowed();
+            records.samplesByClock = pmSampler_->trigger() == PmTrigger::SysClockInterval;
         } else {
             records.samplesUnavailable = samples.error().message;
         }
@@ -557,6 +554,7 @@ Result<trace::Run> GpuSession::runTyped(StrategyId id, const backend::RunRequest
     run.device.sources.clear();
     run.memoryMode = std::string(backend::toString(mode));
     run.repeat = request.repeat;
+    run.warmup = request.warmup;
     run.createdAt = isoTimestampUtc();
     if (!setupNote_.empty()) {
         run.notes.push_back(std::move(setupNote_));
@@ -565,8 +563,10 @@ Result<trace::Run> GpuSession::runTyped(StrategyId id, const backend::RunRequest
     record::GpuRunRecords records;
     records.runStartNs = runStart;
     records.memory = mode;
+    records.warmupIterations = request.warmup;
     std::vector<record::HostSpan>& host = records.hostSpans;
-    const auto span = [&](std::string what, std::int64_t startNs, std::uint16_t iteration = 0) {
+    const auto span = [&](std::string what, std::int64_t startNs,
+                          std::uint32_t iteration = record::kNoPass) {
         host.push_back({std::move(what), startNs, now(), iteration});
     };
 
@@ -674,19 +674,6 @@ Result<trace::Run> GpuSession::runTyped(StrategyId id, const backend::RunRequest
                  compute::kMultByPeriod, &compute::multByValue<T>);
     std::memset(cvHost->template host<T>(), 0xff, arrayBytes); // NaN until written
     span("fill inputs", t0);
-    if (crn) {
-        t0 = now();
-        transpose(discountRcn.data(), discountHost->template host<T>(), p.shape.r, p.shape.c,
-                  p.shape.n);
-        span("layout: discount to C x R x N", t0);
-    }
-    if (materialized) {
-        t0 = now();
-        for (std::uint64_t r = 0; r < p.shape.r; ++r) {
-            std::memcpy(multByHost->template host<T>() + r * cn, multByRow.data(), cn * sizeof(T));
-        }
-        span("materialize multBy to R x C x N", t0);
-    }
     const bool referenceCached =
         referenceProblem_ && *referenceProblem_ == p &&
         !(std::is_same_v<T, double> ? referenceF64_.empty() : referenceF32_.empty());
@@ -727,7 +714,8 @@ Result<trace::Run> GpuSession::runTyped(StrategyId id, const backend::RunRequest
             // The Range Profiler holds the counters as the PM sampler does (takeSamples): the
             // counted pass makes a new one when it needs it.
             rangeProfiler_.reset();
-            auto sampler = PmSampler::create(deviceIndex_);
+            auto sampler = PmSampler::create(deviceIndex_, device_.computeMajor,
+                                             device_.computeMinor, device_.clockMHz);
             if (sampler) {
                 pmSampler_ = std::move(*sampler);
             } else {
@@ -743,19 +731,37 @@ Result<trace::Run> GpuSession::runTyped(StrategyId id, const backend::RunRequest
         }
     }
 
-    // The traced pass: copy in, poison, launch, copy out, verify; `repeat` times.
+    // The traced pass: lay out, copy in, poison, launch, copy out, lay back, verify; `warmup`
+    // warm-up iterations, then `repeat` measured ones. The host layout passes are part of every
+    // iteration: the strategy needs them each time it is called (trace::RunSummary::strategyNs).
     std::vector<std::int64_t>& iterationStarts = records.iterationStarts;
     trace::Verification verification{true, 0.0};
     const auto transfers = strategy::transfers(id, p);
-    for (std::uint32_t iteration = 0; iteration < request.repeat; ++iteration) {
+    const std::uint32_t passes = request.warmup + request.repeat;
+    for (std::uint32_t it = 0; it < passes; ++it) {
         if (progress.cancelled()) {
             return fail(Error::Code::Cancelled, "cancelled");
         }
-        progress(name + ": iteration " + std::to_string(iteration + 1) + " of " +
-                     std::to_string(request.repeat),
-                 double(iteration) / request.repeat);
-        const auto it = clampIteration(iteration);
+        const bool warm = it < request.warmup;
+        const std::uint32_t iteration = warm ? it : it - request.warmup;
+        progress(name + (warm ? ": warm-up " : ": iteration ") + std::to_string(iteration + 1) +
+                     " of " + std::to_string(warm ? request.warmup : request.repeat),
+                 warm ? 0.0 : double(iteration) / request.repeat);
         iterationStarts.push_back(now());
+        if (crn) {
+            t0 = now();
+            transpose(discountRcn.data(), discountHost->template host<T>(), p.shape.r, p.shape.c,
+                      p.shape.n);
+            span("layout: discount to C x R x N", t0, it);
+        }
+        if (materialized) {
+            t0 = now();
+            for (std::uint64_t r = 0; r < p.shape.r; ++r) {
+                std::memcpy(multByHost->template host<T>() + r * cn, multByRow.data(),
+                            cn * sizeof(T));
+            }
+            span("materialize multBy to R x C x N", t0, it);
+        }
         if (copies) {
             for (const auto& t : transfers) {
                 if (t.direction != strategy::Direction::HostToDevice) {

@@ -11,8 +11,11 @@ constexpr std::size_t kHardwareBufferBytes = std::size_t(256) << 20;
 constexpr std::uint32_t kSamplesPerDecode = 10'000;
 } // namespace
 
-Result<std::unique_ptr<PmSampler>> PmSampler::create(int deviceIndex, std::uint64_t intervalNs) {
+Result<std::unique_ptr<PmSampler>> PmSampler::create(int deviceIndex, int computeMajor,
+                                                     int computeMinor, double clockMHz,
+                                                     std::uint64_t intervalNs) {
     std::unique_ptr<PmSampler> sampler(new PmSampler());
+    sampler->plan_ = pmTriggerPlan(computeMajor, computeMinor, clockMHz, intervalNs);
     auto init = ProfilerInitialization::acquire();
     if (!init) {
         return tl::unexpected(init.error());
@@ -51,8 +54,10 @@ Result<std::unique_ptr<PmSampler>> PmSampler::create(int deviceIndex, std::uint6
     setConfig.configSize = config.size();
     setConfig.pConfig = config.data();
     setConfig.hardwareBufferSize = kHardwareBufferBytes;
-    setConfig.samplingInterval = intervalNs;
-    setConfig.triggerMode = CUPTI_PM_SAMPLING_TRIGGER_MODE_GPU_TIME_INTERVAL;
+    setConfig.samplingInterval = sampler->plan_.interval;
+    setConfig.triggerMode = sampler->plan_.trigger == PmTrigger::GpuTimeInterval
+                                ? CUPTI_PM_SAMPLING_TRIGGER_MODE_GPU_TIME_INTERVAL
+                                : CUPTI_PM_SAMPLING_TRIGGER_MODE_GPU_SYSCLK_INTERVAL;
     setConfig.hwBufferAppendMode = CUPTI_PM_SAMPLING_HARDWARE_BUFFER_APPEND_MODE_KEEP_OLDEST;
     CUPTI_CHECK(cuptiPmSamplingSetConfig(&setConfig));
 
@@ -134,8 +139,9 @@ Result<std::vector<PmSample>> PmSampler::decode() {
                 dropFirst_ = false;
                 continue;
             }
+            // Clamped: a sample at a kernel's edge can read a little above 100 %.
             samples.push_back({std::int64_t(sample.startTimestamp),
-                               std::int64_t(sample.endTimestamp), (*values)[0] / 100.0});
+                               std::int64_t(sample.endTimestamp), fractionOfPercent((*values)[0])});
         }
         auto reset = cuptiParams<CUpti_PmSampling_CounterDataImage_Initialize_Params>(
             CUpti_PmSampling_CounterDataImage_Initialize_Params_STRUCT_SIZE);

@@ -5,6 +5,7 @@
 // at a fixed GPU-time interval. Sample timestamps are on CUPTI's clock, so the caller cuts the
 // series by the run's activities. Works alongside activity tracing (one pass).
 
+#include "countervalues.h"
 #include "cuptiprofilerhost.h"
 #include "slicescope/core/result.h"
 
@@ -24,7 +25,10 @@ struct PmSample {
 
 class PmSampler {
   public:
-    static Result<std::unique_ptr<PmSampler>> create(int deviceIndex,
+    // Samples every intervalNs where the device supports a GPU-time interval, and every as many
+    // sys-clock cycles otherwise (Turing, GA100: countervalues.h, pmTriggerPlan).
+    static Result<std::unique_ptr<PmSampler>> create(int deviceIndex, int computeMajor,
+                                                     int computeMinor, double clockMHz,
                                                      std::uint64_t intervalNs = 10'000);
     ~PmSampler();
 
@@ -34,6 +38,8 @@ class PmSampler {
     Result<std::vector<PmSample>> decode();
     // True when the hardware buffer filled and later samples were lost.
     bool overflowed() const { return overflowed_; }
+    // How the samples are triggered (a note for the run when it is not the GPU-time interval).
+    PmTrigger trigger() const { return plan_.trigger; }
 
   private:
     PmSampler() = default;
@@ -43,6 +49,7 @@ class PmSampler {
     std::vector<std::uint8_t> counterData_;
     bool dropFirst_ = true;
     bool overflowed_ = false;
+    PmTriggerPlan plan_;
 };
 
 } // namespace slicescope::cuda

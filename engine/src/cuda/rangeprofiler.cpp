@@ -185,10 +185,12 @@ Result<std::vector<RangeMetrics>> RangeProfiler::profile(std::size_t launches,
         }
         RangeMetrics m;
         m.rangeName = rangeInfo.rangeName ? rangeInfo.rangeName : std::to_string(i);
-        m.achievedOccupancy = (*values)[kAchievedOccupancyPct] / 100.0;
+        // Clamped to 0..1 here, before the trace writer's checks would refuse a 100.4 % reading.
+        m.achievedOccupancy = fractionOfPercent((*values)[kAchievedOccupancyPct]);
         m.smCyclesActiveAvg = (*values)[kSmCyclesActiveAvg];
         m.smCyclesActiveMax = (*values)[kSmCyclesActiveMax];
         m.gpuTimeNs = (*values)[kGpuTimeNs];
+        m.smBusyElapsedPct = (*values)[kSmBusyElapsedPct];
         ranges.push_back(std::move(m));
     }
     if (decode.numOfRangeDropped > 0 && ranges.size() < launches) {

@@ -8,6 +8,7 @@
 // timestamps, and replay inflates durations. The caller joins the ranges to the traced kernels by
 // launch order.
 
+#include "countervalues.h"
 #include "cuptiprofilerhost.h"
 #include "slicescope/core/result.h"
 
@@ -25,10 +26,9 @@ struct RangeMetrics {
     double smCyclesActiveAvg = 0; // sm__cycles_active.avg
     double smCyclesActiveMax = 0; // sm__cycles_active.max
     double gpuTimeNs = 0;         // gpu__time_duration.sum (under replay)
-    // The share of SMs that were busy: avg / max of the per-SM active cycles.
-    double smBusyShare() const {
-        return smCyclesActiveMax > 0 ? smCyclesActiveAvg / smCyclesActiveMax : 0;
-    }
+    double smBusyElapsedPct = 0;  // sm__cycles_active.avg.pct_of_peak_sustained_elapsed
+    // How busy the SMs were over the kernel's elapsed time, 0..1 (countervalues.h).
+    double smBusyShare() const { return fractionOfPercent(smBusyElapsedPct); }
 };
 
 class RangeProfiler {

@@ -14,12 +14,16 @@
 
 namespace slicescope::record {
 
+// The pass of host work outside the iterations (allocation, filling inputs, freeing).
+inline constexpr std::uint32_t kNoPass = 0xffffffff;
+
 // Host work of the run (allocate, fill, lay out, verify, ...), timed on the session's clock.
 struct HostSpan {
     std::string name;
     std::int64_t startNs = 0;
     std::int64_t endNs = 0;
-    std::uint16_t iteration = 0;
+    // The pass it belongs to (warm-up passes first: GpuRunRecords), or kNoPass.
+    std::uint32_t iteration = kNoPass;
 };
 
 // One decoded CUPTI record: activity.nameId indexes GpuRunRecords::names.
@@ -43,7 +47,9 @@ struct DeviceSample {
 
 struct GpuRunRecords {
     std::int64_t runStartNs = 0;
-    std::vector<std::int64_t> iterationStarts; // one per traced iteration, ascending
+    // One per traced pass, ascending: the warm-up iterations first, then the measured ones.
+    std::vector<std::int64_t> iterationStarts;
+    std::uint32_t warmupIterations = 0; // how many of the first passes are warm-up
     std::vector<HostSpan> hostSpans;
     backend::MemoryMode memory = backend::MemoryMode::Pageable;
 
@@ -60,15 +66,19 @@ struct GpuRunRecords {
     bool sampled = false; // occupancy sampling was asked for
     std::vector<DeviceSample> samples;
     bool samplesOverflowed = false;
+    bool samplesByClock = false;    // triggered by sys-clock cycles, not a GPU-time interval
     std::string samplesUnavailable; // why there are no samples, when sampled
 };
 
 // Adds the activities, occupancy, occupancy series, dropped records and notes to `run`, which
 // already holds what the session knew before (identity, problem, device, launch, verification,
-// notes). Each activity gets its iteration: device work by the API call that issued it
-// (correlation id), the rest by the iteration it started in. Kernels get the theoretical
-// occupancy and, in launch order (start time), the achieved occupancy of their range. The series
-// is cut to the run's device work. Activities end sorted by start.
+// notes). Each activity gets its pass: device work by the API call that issued it (correlation
+// id), the rest by the pass it started in (none before the first: set-up, iteration 0). Activities
+// of the first warmupIterations passes are marked warm-up and numbered among the warm-up
+// iterations; the others among the measured ones. Kernels get the theoretical occupancy and,
+// measured kernels in launch order (start time), the achieved occupancy of their range (the counted
+// pass replays the measured launches only). The series is cut to the run's measured device work.
+// Activities end sorted by start.
 void assembleGpuRun(const GpuRunRecords& records, trace::Run& run);
 
 } // namespace slicescope::record

@@ -268,6 +268,13 @@ void finishRun(Conversion& c, const SpoolDirectory& tracePass, const SpoolDirect
     if (tally.invalid > 0) {
         run.notes.push_back(std::to_string(tally.invalid) + " malformed records were left out");
     }
+    if (tally.graphLaunches > 0) {
+        run.notes.push_back(
+            std::to_string(tally.graphLaunches) +
+            (tally.graphLaunches == 1 ? " CUDA graph launch" : " CUDA graph launches") +
+            " (cudaGraphLaunch): the kernels and copies of each graph are on the "
+            "timeline, issued by that one call");
+    }
     addProcessNotes(tracePass, "", run);
 
     // Devices: CUPTI's records, completed; the run's device is the one most kernels ran on.

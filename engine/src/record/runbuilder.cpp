@@ -58,6 +58,12 @@ void RunBuilder::add(ProcessSpool& process, const Frame& frame) {
             ++tally_.kernels;
         } else if (kind == trace::ActivityKind::Api) {
             ++tally_.apiCalls;
+            // A graph launch starts many kernels and copies under one call: say how many there
+            // were, or a timeline of few API calls and many kernels reads as a mystery.
+            const std::string_view name = run_.strings[nameId];
+            if (name.starts_with("cudaGraphLaunch") || name.starts_with("cuGraphLaunch")) {
+                ++tally_.graphLaunches;
+            }
         } else if (kind == trace::ActivityKind::Memset) {
             ++tally_.memsets;
         } else if (trace::isCopy(kind)) {

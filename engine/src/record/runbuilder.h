@@ -31,6 +31,7 @@ bool launchedBefore(const KernelLaunch& a, const KernelLaunch& b);
 
 struct RecordTally {
     std::uint64_t apiCalls = 0;
+    std::uint64_t graphLaunches = 0; // cudaGraphLaunch / cuGraphLaunch calls among apiCalls
     std::uint64_t kernels = 0;
     std::uint64_t copies = 0;
     std::uint64_t memsets = 0;

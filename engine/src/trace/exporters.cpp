@@ -19,11 +19,13 @@ namespace slicescope::trace {
 
 namespace {
 
-// The device activities of a run in start order (ties keep their order in the run).
+// The device activities of a run's measured iterations in start order (ties keep their order in
+// the run). Warm-up activities are left out: nvprof's columns have no place to mark them, and a
+// reader sums these rows.
 std::vector<const Activity*> deviceActivities(const Run& run) {
     std::vector<const Activity*> rows;
     for (const auto& activity : run.activities) {
-        if (isDeviceActivity(activity.kind)) {
+        if (isDeviceActivity(activity.kind) && !activity.warmup) {
             rows.push_back(&activity);
         }
     }
@@ -267,7 +269,8 @@ void appendEvent(std::string& out, bool& firstEvent, const Run& run, const Activ
     out += ",\"cat\":";
     // The category filter in both viewers then tells modelled events apart at a glance.
     appendJsonString(out, std::string(toString(a.kind)) +
-                              (run.mode == RunMode::Modelled ? ",modelled" : ""));
+                              (run.mode == RunMode::Modelled ? ",modelled" : "") +
+                              (a.warmup ? ",warmup" : ""));
     out += ",\"pid\":";
     appendInteger(out, pid);
     out += ",\"tid\":";
@@ -337,6 +340,10 @@ void appendEvent(std::string& out, bool& firstEvent, const Run& run, const Activ
     if (a.iteration != 0) {
         appendArg(out, first, "Iteration");
         appendUnsigned(out, a.iteration);
+    }
+    if (a.warmup) {
+        appendArg(out, first, "Warm-up");
+        out += "true";
     }
     out += "}}";
 }
@@ -462,6 +469,13 @@ void printGpuTrace(const Run& run, std::ostream& out) {
     if (run.mode == RunMode::Modelled) {
         out << "==slicescope== modelled: predicted times from the device preset, not "
                "measurements\n";
+    }
+    const auto warmups =
+        std::count_if(run.activities.begin(), run.activities.end(),
+                      [](const Activity& a) { return a.warmup && isDeviceActivity(a.kind); });
+    if (warmups > 0) {
+        out << "==slicescope== " << warmups << " device activities of " << run.warmup
+            << " warm-up iteration" << (run.warmup == 1 ? "" : "s") << " not listed\n";
     }
     if (rows.empty()) {
         out << "==slicescope== no GPU activities in this run\n";

@@ -59,7 +59,23 @@ std::string launchBlocksWords(std::uint64_t blocks, std::uint64_t threadsPerBloc
            (threadsPerBlock == 1 ? " thread" : " threads");
 }
 
-std::string gpuVerdict(const SummarizedRun& subject, std::span<const SummarizedRun> all) {
+// "16 ms of host transposes", "10 ms of host expansion of multBy", or both, per repetition.
+std::string hostLayoutWords(const RunSummary& s) {
+    const std::int64_t reps = std::max<std::int64_t>(1, s.repeat);
+    const std::int64_t transposeNs = (s.hostLayoutNs - s.hostExpandNs) / reps;
+    const std::int64_t expandNs = s.hostExpandNs / reps;
+    std::string text;
+    if (transposeNs > 0) {
+        text = formatDurationNs(transposeNs) + " of host transposes";
+    }
+    if (expandNs > 0) {
+        text += (text.empty() ? "" : " and ") + formatDurationNs(expandNs) +
+                " of host expansion of multBy";
+    }
+    return text;
+}
+
+std::string gpuComparison(const SummarizedRun& subject, std::span<const SummarizedRun> all) {
     const Run& run = *subject.run;
     const RunSummary& s = subject.summary;
     const SummarizedRun* cpu =
@@ -69,6 +85,23 @@ std::string gpuVerdict(const SummarizedRun& subject, std::span<const SummarizedR
         run.problem ? formatIntensity(run.problem->arithmeticIntensity()) + " flop/byte"
                     : std::string();
     std::string text;
+    if (s.hostLayoutShare() >= 0.5) {
+        text = "host layout passes take " + formatPercent(s.hostLayoutShare()) + " of the run (" +
+               hostLayoutWords(s) + (s.repeat > 1 ? " per repetition" : "") +
+               "): the layout this kernel needs costs more than the copies and the kernel; a "
+               "kernel that reads the original layout needs none";
+        if (cpu && cpu->summary.perRepetitionNs() < s.perRepetitionNs()) {
+            text += "; the CPU is faster (" + cpu->displayName() + " " +
+                    formatDurationNs(cpu->summary.perRepetitionNs()) + " against " + here +
+                    " here)";
+        } else if (cpu) {
+            text +=
+                "; still " +
+                formatRatio(double(cpu->summary.perRepetitionNs()) / double(s.perRepetitionNs())) +
+                "x faster than the CPU (" + cpu->displayName() + ")";
+        }
+        return text;
+    }
     if (s.copyShare() >= 0.5) {
         text = "copies take " + formatPercent(s.copyShare()) + " of the run: ";
         if (cpu && cpu->summary.perRepetitionNs() < s.perRepetitionNs()) {
@@ -111,6 +144,16 @@ std::string gpuVerdict(const SummarizedRun& subject, std::span<const SummarizedR
     return text;
 }
 
+std::string gpuVerdict(const SummarizedRun& subject, std::span<const SummarizedRun> all) {
+    std::string text = gpuComparison(subject, all);
+    const RunSummary& s = subject.summary;
+    if (s.hostLayoutNs > 0 && s.hostLayoutShare() < 0.5) {
+        text += "; the " + formatDurationNs(s.perRepetitionNs()) + " here includes " +
+                hostLayoutWords(s) + (s.repeat > 1 ? " per repetition" : "");
+    }
+    return text;
+}
+
 std::string cpuVerdict(const SummarizedRun& subject, std::span<const SummarizedRun> all) {
     const RunSummary& s = subject.summary;
     const SummarizedRun* gpu =
@@ -119,19 +162,22 @@ std::string cpuVerdict(const SummarizedRun& subject, std::span<const SummarizedR
                        (s.repeat > 1 ? " per repetition" : "");
     if (gpu) {
         const std::int64_t gpuNs = gpu->summary.perRepetitionNs();
+        const std::string withItsCopies = gpu->summary.hostLayoutNs > 0
+                                              ? " with its copies and host layout passes"
+                                              : " with its copies";
         if (s.perRepetitionNs() <= gpuNs) {
             text += ", faster than the fastest GPU run (" + gpu->displayName() + ", " +
-                    formatDurationNs(gpuNs) + " with its copies" +
+                    formatDurationNs(gpuNs) + withItsCopies +
                     (gpu->run->mode == RunMode::Modelled ? ", modelled" : "") +
                     "): the data moves more than it is worked on";
         } else if (double(s.perRepetitionNs()) < 1.1 * double(gpuNs)) {
             text += ", about as fast as the fastest GPU run (" + gpu->displayName() + ", " +
-                    formatDurationNs(gpuNs) + " with its copies" +
+                    formatDurationNs(gpuNs) + withItsCopies +
                     (gpu->run->mode == RunMode::Modelled ? ", modelled" : "") + ")";
         } else {
             text += ", " + formatRatio(double(s.perRepetitionNs()) / double(gpuNs)) +
                     "x slower than the fastest GPU run (" + gpu->displayName() + ", " +
-                    formatDurationNs(gpuNs) + " with its copies" +
+                    formatDurationNs(gpuNs) + withItsCopies +
                     (gpu->run->mode == RunMode::Modelled ? ", modelled" : "") + ")";
         }
     } else {
@@ -145,7 +191,7 @@ std::string cpuVerdict(const SummarizedRun& subject, std::span<const SummarizedR
 std::int64_t RunSummary::perRepetitionNs() const {
     const std::int64_t reps = std::max<std::int64_t>(1, repeat);
     if (hasDeviceWork()) {
-        return deviceNs() / reps;
+        return strategyNs() / reps;
     }
     if (hostComputeNs > 0) {
         return hostComputeNs / reps;
@@ -154,20 +200,28 @@ std::int64_t RunSummary::perRepetitionNs() const {
 }
 
 double RunSummary::copyShare() const {
-    return deviceNs() > 0 ? double(copyNs()) / double(deviceNs()) : 0.0;
+    return hasDeviceWork() ? double(copyNs()) / double(strategyNs()) : 0.0;
 }
 
 double RunSummary::kernelShare() const {
-    return deviceNs() > 0 ? double(kernelNs) / double(deviceNs()) : 0.0;
+    return hasDeviceWork() ? double(kernelNs) / double(strategyNs()) : 0.0;
+}
+
+double RunSummary::hostLayoutShare() const {
+    return hasDeviceWork() ? double(hostLayoutNs) / double(strategyNs()) : 0.0;
 }
 
 RunSummary summarize(const Run& run) {
     RunSummary s;
     s.wallNs = run.wallNs;
     s.repeat = std::max<std::uint32_t>(1, run.repeat);
+    s.warmup = run.warmup;
     std::int64_t first = 0, last = 0;
     bool any = false;
     for (const Activity& a : run.activities) {
+        if (a.warmup) {
+            continue; // warming the caches, the pool and the first launch: not a repetition
+        }
         const std::int64_t d = std::max<std::int64_t>(0, a.durationNs());
         if (!any || a.startNs < first) {
             first = a.startNs;
@@ -209,10 +263,13 @@ RunSummary summarize(const Run& run) {
                 const std::string_view name = run.name(a);
                 if (name.starts_with("compute")) {
                     s.hostComputeNs += d;
-                } else if (name.starts_with("layout") || name.starts_with("materialize")) {
-                    // The GPU backend's transposes ("layout: discount to C x R x N") and
-                    // expanded inputs ("materialize multBy to R x C x N").
+                } else if (name.starts_with("layout")) {
+                    // The GPU backend's transposes ("layout: discount to C x R x N").
                     s.hostLayoutNs += d;
+                } else if (name.starts_with("materialize")) {
+                    // Expanded inputs ("materialize multBy to R x C x N").
+                    s.hostLayoutNs += d;
+                    s.hostExpandNs += d;
                 }
             }
             break;

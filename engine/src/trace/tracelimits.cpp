@@ -118,6 +118,10 @@ std::optional<std::string> runLimitError(const Run& run) {
         return "\"repeat\" is " + std::to_string(run.repeat) + ", not from 1 to " +
                std::to_string(kMaxRepeat);
     }
+    if (run.warmup > kMaxWarmup) {
+        return "\"warmup\" is " + std::to_string(run.warmup) + ", more than " +
+               std::to_string(kMaxWarmup);
+    }
     if (run.wallNs < 0 || run.wallNs > kMaxDurationNs) {
         return "\"wall_ns\" is " + std::to_string(run.wallNs) + ", not from 0 to " +
                std::to_string(kMaxDurationNs);

@@ -276,11 +276,12 @@ bool TraceReader::parseTop(Trace& trace) {
 }
 
 bool TraceReader::parseRun(Run& run) {
-    static constexpr std::array<std::string_view, 20> kKeys{
+    static constexpr std::array<std::string_view, 21> kKeys{
         "id",      "strategy",         "mode",         "problem",     "device",
         "launch",  "occupancy",        "verification", "memory_mode", "repeat",
         "wall_ns", "created_at",       "command",      "exit_status", "dropped_records",
-        "notes",   "occupancy_series", "activities",   "sweep",       "batch"};
+        "notes",   "occupancy_series", "activities",   "sweep",       "batch",
+        "warmup"};
     // id, strategy, mode, device, activities
     constexpr std::uint32_t kRequired = (1U << 0) | (1U << 1) | (1U << 2) | (1U << 4) | (1U << 17);
     const char* start = json_.position();
@@ -375,6 +376,8 @@ bool TraceReader::parseRun(Run& run) {
         }
         case 19:
             return text(run.batch, "batch");
+        case 20:
+            return json_.parseUnsignedAs(run.warmup, "warmup", kMaxWarmup);
         default: {
             NameTable names(run);
             const bool done = json_.parseArray("\"activities\"", [&](std::size_t index) {
@@ -407,7 +410,7 @@ bool TraceReader::parseRun(Run& run) {
 
 bool TraceReader::parseActivity(Activity& a, NameTable& names) {
     // Ordered by how often they occur, since the lookup is linear.
-    static constexpr std::array<std::string_view, 19> kKeys{"kind",
+    static constexpr std::array<std::string_view, 20> kKeys{"kind",
                                                             "start_ns",
                                                             "end_ns",
                                                             "name",
@@ -425,7 +428,8 @@ bool TraceReader::parseActivity(Activity& a, NameTable& names) {
                                                             "iteration",
                                                             "theoretical_occupancy",
                                                             "achieved_occupancy",
-                                                            "active_lane_share"};
+                                                            "active_lane_share",
+                                                            "warmup"};
     constexpr std::uint32_t kRequired = 0b111; // kind, start_ns, end_ns
     const char* start = json_.position();
     std::uint32_t seen = 0;
@@ -494,8 +498,10 @@ bool TraceReader::parseActivity(Activity& a, NameTable& names) {
             return parseFraction(a.theoreticalOccupancy, "theoretical_occupancy", true);
         case 17:
             return parseFraction(a.achievedOccupancy, "achieved_occupancy", true);
-        default:
+        case 18:
             return parseFraction(a.activeLaneShare, "active_lane_share", true);
+        default:
+            return json_.parseBool(a.warmup, "warmup");
         }
     });
     if (!ok || !json_.requireKeys(kKeys, seen, kRequired, start, "the activity")) {

@@ -171,6 +171,10 @@ class TraceWriter {
         appendJsonString(out_, run.memoryMode);
         key("repeat");
         appendUnsigned(out_, run.repeat);
+        if (run.warmup != 0) {
+            key("warmup");
+            appendUnsigned(out_, run.warmup);
+        }
         key("wall_ns");
         appendInteger(out_, run.wallNs);
         key("created_at");
@@ -304,6 +308,9 @@ class TraceWriter {
         if (!std::isnan(a.activeLaneShare)) {
             field("active_lane_share");
             appendFloat(out_, a.activeLaneShare);
+        if (a.warmup) {
+            field("warmup");
+            out_ += "true";
         }
         out_ += '}';
     }

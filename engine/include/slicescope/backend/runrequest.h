@@ -22,7 +22,11 @@ struct RunRequest {
     problem::Problem problem;
     strategy::BlockOption block;
     MemoryMode memory = MemoryMode::Pageable;
-    std::uint32_t repeat = 1;     // repetitions of the copy/compute/copy sequence, >= 1
+    std::uint32_t repeat = 1; // repetitions of the copy/compute/copy sequence, >= 1
+    // Iterations run first, in the same process and context, to warm what the first iteration
+    // pays for (the OpenMP pool, page faults, the first launch); their activities are marked
+    // warm-up (trace::Activity::warmup) and left out of the run's figures. The CLI's default is 1.
+    std::uint32_t warmup = 0;
     bool counters = false;        // achieved occupancy through the Range Profiler (GPU)
     bool sampleOccupancy = false; // occupancy over time through PM sampling (GPU)
     int deviceIndex = 0;          // CUDA device ordinal (GPU)

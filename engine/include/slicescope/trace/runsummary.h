@@ -10,7 +10,8 @@
 // both show under a run.
 namespace slicescope::trace {
 
-// Time per kind of work, summed over all repetitions of the run.
+// Time per kind of work, summed over all measured repetitions of the run. Warm-up activities
+// (Activity::warmup) are left out of every figure.
 struct RunSummary {
     std::int64_t wallNs = 0; // host wall time of the whole run (Run::wallNs)
     std::int64_t spanNs = 0; // first activity start to last activity end
@@ -24,23 +25,30 @@ struct RunSummary {
     // Host passes a strategy needs besides the computation: transposes to another layout and
     // materialised (expanded) inputs, on the main host thread ("layout: ...", "materialize ...").
     std::int64_t hostLayoutNs = 0;
+    std::int64_t hostExpandNs = 0; // the part of hostLayoutNs that expands inputs ("materialize")
     std::uint64_t htodBytes = 0;
     std::uint64_t dtohBytes = 0;
     std::size_t kernelCount = 0;
     std::size_t copyCount = 0;
     std::uint32_t repeat = 1;
+    std::uint32_t warmup = 0; // warm-up iterations the run ran first (Run::warmup), not counted
 
     std::int64_t copyNs() const { return htodNs + dtohNs + otherCopyNs; }
     // Copies, kernels and memsets: the device's work, serial on one stream.
     std::int64_t deviceNs() const { return copyNs() + kernelNs + memsetNs; }
     bool hasDeviceWork() const { return deviceNs() > 0; }
-    // The figure runs of one problem are compared by, per repetition: device work (copies
-    // included, as the seed's gufunc call included them) for GPU runs, host compute for CPU runs.
+    // A GPU strategy's full cost: its device work and the host layout passes it needs (the
+    // transposes of slice-middle, the expanded multBy of elementwise-materialized), which run in
+    // every repetition as the seed's fix needed them.
+    std::int64_t strategyNs() const { return deviceNs() + hostLayoutNs; }
+    // The figure runs of one problem are compared by, per repetition: the strategy's full cost
+    // (copies and host layout passes included, as the seed's gufunc call included them) for GPU
+    // runs, host compute for CPU runs.
     std::int64_t perRepetitionNs() const;
-    // Copies' share of the device work, 0..1 (0 without device work).
+    // Shares of the strategy's full cost, 0..1 (0 without device work).
     double copyShare() const;
-    // The kernels' share of the device work, 0..1.
     double kernelShare() const;
+    double hostLayoutShare() const;
 };
 
 RunSummary summarize(const Run& run);

@@ -67,6 +67,9 @@ struct Activity {
     ActivityKind kind = ActivityKind::Host;
     MemoryKind srcKind = MemoryKind::Unknown;
     MemoryKind dstKind = MemoryKind::Unknown;
+    // Part of a warm-up iteration: drawn, never counted in the run's per-repetition figures
+    // (runsummary.h). Its `iteration` numbers the warm-up iterations from 0.
+    bool warmup = false;
     float theoreticalOccupancy = kNoValue; // kernels, 0..1, where known
     float achievedOccupancy = kNoValue;    // kernels, 0..1, with counters
     // Kernels, 0..1, with counters: the average share of a warp's lanes active in each warp
@@ -97,7 +100,7 @@ struct OccupancyInfo {
     std::string limiter;            // "warps", "blocks", "registers", "shared-memory"
     std::string explanation;        // one sentence
     std::uint32_t activeBlocksPerSm = 0;
-    std::optional<double> smBusyShare; // sm__cycles_active.avg / .max, with counters only
+    std::optional<double> smBusyShare; // SMs busy over the elapsed time, 0..1, with counters only
 };
 
 struct Verification {
@@ -152,6 +155,9 @@ struct Run {
     // verdicts compare and modelled runs are placed with; empty when the file itself is the batch.
     // The GUI's session writes it so that a restore keeps its batches.
     std::string batch;
+    std::uint32_t warmup = 0;         // warm-up iterations run before the `repeat` measured ones
+    std::int64_t wallNs = 0;          // host wall time of the whole run
+    std::string createdAt;            // ISO 8601, UTC
     std::string command;              // recorded runs: the program and its arguments
     std::optional<int> exitStatus;    // recorded runs
     std::uint64_t droppedRecords = 0; // CUPTI records lost

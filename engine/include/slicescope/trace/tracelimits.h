@@ -52,6 +52,7 @@ inline constexpr std::uint32_t kMaxRegistersPerThread = 256;
 // double, which the timeline and the exports compute with.
 inline constexpr std::int64_t kMaxDurationNs = std::int64_t(1) << 53;
 inline constexpr std::uint32_t kMaxRepeat = 65'536; // iterations are numbered in 16 bits
+inline constexpr std::uint32_t kMaxWarmup = 65'536; // so are warm-up iterations
 
 // Sweeps (slicescope-cli sweep) and roofline ceilings. A sweep's chart draws a marker per value
 // and strategy: 4096 points is above any sweep the CLI plans (a range of x2 steps, or +1 steps of

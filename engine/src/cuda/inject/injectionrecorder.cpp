@@ -153,9 +153,14 @@ void InjectionRecorder::startCupti() {
     options.maxBuffers = config_.maxBuffers;
     if (config_.mode == record::SpoolMode::Trace) {
         // Both APIs: numba and other Python front ends call the driver API only.
-        options.kinds = {CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_ACTIVITY_KIND_DRIVER,
-                         CUPTI_ACTIVITY_KIND_MEMCPY,  CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
-                         CUPTI_ACTIVITY_KIND_MEMSET,  CUPTI_ACTIVITY_KIND_SYNCHRONIZATION,
+        // MEMCPY2: peer-to-peer copies, which MEMCPY does not report.
+        options.kinds = {CUPTI_ACTIVITY_KIND_RUNTIME,
+                         CUPTI_ACTIVITY_KIND_DRIVER,
+                         CUPTI_ACTIVITY_KIND_MEMCPY,
+                         CUPTI_ACTIVITY_KIND_MEMCPY2,
+                         CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
+                         CUPTI_ACTIVITY_KIND_MEMSET,
+                         CUPTI_ACTIVITY_KIND_SYNCHRONIZATION,
                          CUPTI_ACTIVITY_KIND_OVERHEAD};
     } else {
         // The counting pass needs only the kernels, to join counters to launches.
@@ -178,6 +183,9 @@ void InjectionRecorder::startCupti() {
     if (auto period = collector_->setFlushPeriod(config_.flushPeriodMs); !period) {
         queueMessage(record::MessageSeverity::Note, period.error().message);
     }
+    if (config_.mode == record::SpoolMode::Trace) {
+        enableUnifiedMemoryCounters();
+    }
     // Device records give the figures theoretical occupancy needs, with no CUDA call of ours.
     if (const CUptiResult r = cuptiActivityEnable(CUPTI_ACTIVITY_KIND_DEVICE); r != CUPTI_SUCCESS) {
         queueMessage(record::MessageSeverity::Note,
@@ -194,6 +202,31 @@ void InjectionRecorder::startCupti() {
                          "achieved occupancy: " + subscribed.error().message);
             counter_.reset();
         }
+    }
+}
+
+void InjectionRecorder::enableUnifiedMemoryCounters() {
+    // Migrations of managed memory, as copies (activityrecorddecoder.cpp), where the platform and
+    // the device support the counters; otherwise a note says why they are missing.
+    CUpti_ActivityUnifiedMemoryCounterConfig config[3] = {};
+    const CUpti_ActivityUnifiedMemoryCounterKind kinds[3] = {
+        CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD,
+        CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOH,
+        CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOD};
+    for (int i = 0; i < 3; ++i) {
+        config[i].scope = CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_SCOPE_PROCESS_ALL_DEVICES;
+        config[i].kind = kinds[i];
+        config[i].deviceId = 0;
+        config[i].enable = 1;
+    }
+    CUptiResult r = cuptiActivityConfigureUnifiedMemoryCounter(config, 3);
+    if (r == CUPTI_SUCCESS) {
+        r = cuptiActivityEnable(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER);
+    }
+    if (r != CUPTI_SUCCESS) {
+        queueMessage(record::MessageSeverity::Note,
+                     "unified-memory migrations are not recorded: " +
+                         cuptiError(r, "cuptiActivityConfigureUnifiedMemoryCounter").message);
     }
 }
 

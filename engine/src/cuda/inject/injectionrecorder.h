@@ -63,6 +63,7 @@ class InjectionRecorder {
   private:
     explicit InjectionRecorder(const InjectionConfig& config, record::SpoolFile file);
     void startCupti();
+    void enableUnifiedMemoryCounters();
     void run(); // the writer thread
     void drainAndWrite();
     void writeNewNames();

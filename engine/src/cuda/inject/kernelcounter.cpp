@@ -1,6 +1,7 @@
 #include "kernelcounter.h"
 
 #include "countermetrics.h"
+#include "countervalues.h"
 #include "cupticheck.h"
 
 #include <cupti.h>
@@ -266,7 +267,7 @@ Status KernelCounter::collect(Context& c) {
         range.contextId = c.contextId;
         range.deviceId = c.deviceId;
         range.rangeIndex = c.rangesDone++;
-        range.achievedOccupancy = (*values)[kAchievedOccupancyPct] / 100.0;
+        range.achievedOccupancy = fractionOfPercent((*values)[kAchievedOccupancyPct]);
         range.smCyclesActiveAvg = (*values)[kSmCyclesActiveAvg];
         range.smCyclesActiveMax = (*values)[kSmCyclesActiveMax];
         range.gpuTimeNs = (*values)[kGpuTimeNs];
