@@ -15,6 +15,8 @@ struct RunOptions {
     std::string block = "numba";
     std::string memory = "pageable";
     std::int64_t repeat = 1;
+    std::int64_t chunks = 1;
+    std::int64_t streams = 1;
     std::string output;
     bool printGpuTrace = false;
     bool counters = false;

@@ -161,6 +161,10 @@ class TraceWriter {
         appendJsonString(out_, run.memoryMode);
         key("repeat");
         appendUnsigned(out_, run.repeat);
+        key("chunks");
+        appendUnsigned(out_, run.chunks);
+        key("streams");
+        appendUnsigned(out_, run.streams);
         key("wall_ns");
         appendInteger(out_, run.wallNs);
         key("created_at");

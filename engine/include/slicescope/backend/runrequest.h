@@ -2,6 +2,7 @@
 
 #include "slicescope/core/result.h"
 #include "slicescope/problem/problem.h"
+#include "slicescope/strategy/pipeline.h"
 #include "slicescope/strategy/strategy.h"
 
 #include <atomic>
@@ -22,10 +23,11 @@ struct RunRequest {
     problem::Problem problem;
     strategy::BlockOption block;
     MemoryMode memory = MemoryMode::Pageable;
-    std::uint32_t repeat = 1;     // repetitions of the copy/compute/copy sequence, >= 1
-    bool counters = false;        // achieved occupancy through the Range Profiler (GPU)
-    bool sampleOccupancy = false; // occupancy over time through PM sampling (GPU)
-    int deviceIndex = 0;          // CUDA device ordinal (GPU)
+    std::uint32_t repeat = 1;           // repetitions of the copy/compute/copy sequence, >= 1
+    strategy::PipelineOptions pipeline; // chunks and streams (GPU strategies; CPU ones ignore it)
+    bool counters = false;              // achieved occupancy through the Range Profiler (GPU)
+    bool sampleOccupancy = false;       // occupancy over time through PM sampling (GPU)
+    int deviceIndex = 0;                // CUDA device ordinal (GPU)
 };
 
 // Long engine calls report progress and stop when asked. Both members may be empty.

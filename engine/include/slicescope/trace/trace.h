@@ -118,10 +118,12 @@ struct Run {
     std::optional<Verification> verification; // absent for modelled and recorded runs
     std::string memoryMode;                   // "pageable", "pinned", "managed", "mapped"
     std::uint32_t repeat = 1;
-    std::int64_t wallNs = 0;          // host wall time of the whole run
-    std::string createdAt;            // ISO 8601, UTC
-    std::string command;              // recorded runs: the program and its arguments
-    std::optional<int> exitStatus;    // recorded runs
+    std::uint32_t chunks = 1;      // pieces the outer dimension was cut into (strategy/pipeline.h)
+    std::uint32_t streams = 1;     // streams the chunks went on
+    std::int64_t wallNs = 0;       // host wall time of the whole run
+    std::string createdAt;         // ISO 8601, UTC
+    std::string command;           // recorded runs: the program and its arguments
+    std::optional<int> exitStatus; // recorded runs
     std::uint64_t droppedRecords = 0; // CUPTI records lost
     std::vector<std::string> notes;   // warnings a reader must see (e.g. no counters)
 

@@ -52,6 +52,9 @@ inline constexpr std::uint32_t kMaxRegistersPerThread = 256;
 // double, which the timeline and the exports compute with.
 inline constexpr std::int64_t kMaxDurationNs = std::int64_t(1) << 53;
 inline constexpr std::uint32_t kMaxRepeat = 65'536; // iterations are numbered in 16 bits
+// Chunks and streams of a pipelined run: the CLI's own limits (strategy/pipeline.h).
+inline constexpr std::uint32_t kMaxChunks = 4096;
+inline constexpr std::uint32_t kMaxStreams = 64;
 
 // Each returns what breaks a limit, naming the field ("\"sm_count\" is 100000000, more than
 // 1024"), or nothing.
