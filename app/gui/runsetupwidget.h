@@ -61,6 +61,8 @@ class RunSetupWidget : public QWidget {
     QSpinBox* blockThreads_;
     QComboBox* memory_;
     QSpinBox* repeat_;
+    QSpinBox* chunks_;
+    QSpinBox* streams_;
     QCheckBox* counters_;
     QCheckBox* sampleOccupancy_;
     QComboBox* device_;

@@ -20,6 +20,12 @@ QStringList problemArguments(const RunConfig& c) {
             QStringLiteral("--progress")};
 }
 
+// GPU jobs only: CPU strategies have no chunks.
+QStringList pipelineArguments(const RunConfig& c) {
+    return {QStringLiteral("--chunks"), QString::number(c.chunks), QStringLiteral("--streams"),
+            QString::number(c.streams)};
+}
+
 } // namespace
 
 RunPlan planRun(const RunConfig& c, const QString& outputDir, int sequence) {
@@ -60,6 +66,7 @@ RunPlan planRun(const RunConfig& c, const QString& outputDir, int sequence) {
         job.strategies = gpu;
         job.outputPath = stem + QStringLiteral("-gpu.json");
         job.arguments = QStringList{QStringLiteral("run")} + problemArguments(c) +
+                        pipelineArguments(c) +
                         QStringList{QStringLiteral("--strategy"), gpu.join(QLatin1Char(',')),
                                     QStringLiteral("-o"),         job.outputPath,
                                     QStringLiteral("--device"),   QString::number(c.device.index)};
@@ -91,6 +98,7 @@ RunPlan planRun(const RunConfig& c, const QString& outputDir, int sequence) {
         job.modelled = true;
         job.outputPath = stem + QStringLiteral("-modelled.json");
         job.arguments = QStringList{QStringLiteral("model")} + problemArguments(c) +
+                        pipelineArguments(c) +
                         QStringList{QStringLiteral("--strategy"), gpu.join(QLatin1Char(',')),
                                     QStringLiteral("--device"),   c.device.presetId,
                                     QStringLiteral("-o"),         job.outputPath};

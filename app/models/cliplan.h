@@ -20,6 +20,8 @@ struct RunConfig {
     QString block = QStringLiteral("numba"); // "numba", "numba-cuda" or a number
     QString memory = QStringLiteral("pageable");
     int repeat = 1;
+    int chunks = 1;  // GPU strategies: --chunks (strategy/pipeline.h)
+    int streams = 1; // GPU strategies: --streams
     bool counters = false;
     bool sampleOccupancy = false;
     DeviceChoice device;

@@ -65,6 +65,8 @@ void TestRunSetupWidget::configCarriesEveryOption() {
     wanted.block = QStringLiteral("128");
     wanted.memory = QStringLiteral("pinned");
     wanted.repeat = 4;
+    wanted.chunks = 8;
+    wanted.streams = 4;
     wanted.counters = true;
     wanted.sampleOccupancy = true;
     wanted.device = devices.at(1);
@@ -79,6 +81,13 @@ void TestRunSetupWidget::configCarriesEveryOption() {
     QCOMPARE(got.block, wanted.block);
     QCOMPARE(got.memory, wanted.memory);
     QCOMPARE(got.repeat, wanted.repeat);
+    QCOMPARE(got.chunks, 8);
+    QCOMPARE(got.streams, 4);
+    // The pipeline is explained where it is set.
+    auto* chunks = panel.findChild<QSpinBox*>(QStringLiteral("chunks"));
+    QVERIFY(chunks != nullptr);
+    QVERIFY(chunks->toolTip().contains(QStringLiteral("at the same time")));
+    QVERIFY(panel.findChild<QSpinBox*>(QStringLiteral("streams")) != nullptr);
     QCOMPARE(got.counters, true);
     QCOMPARE(got.sampleOccupancy, true);
     QVERIFY(got.device == wanted.device);
