@@ -67,6 +67,13 @@ QString headerText(const models::RunEntry& e) {
     text += QStringLiteral("  \u00b7  ") + what +
             models::toQString(trace::formatDurationNs(e.summary.perRepetitionNs())) +
             (e.summary.repeat > 1 ? QStringLiteral(" per repetition") : QString());
+    if (run.chunks > 1) {
+        // A pipelined run (after its time, which matters more when the text is cut).
+        text += QStringLiteral("  \u00b7  %1 chunks on %2 stream%3")
+                    .arg(run.chunks)
+                    .arg(run.streams)
+                    .arg(run.streams == 1 ? QString() : QStringLiteral("s"));
+    }
     return text;
 }
 
