@@ -5,6 +5,9 @@
 //   3  wall time of `slicescope-cli run --strategy all` at the seed shape, CUPTI on vs off
 //   4  CUPTI kernel duration vs cudaEvent timing of the same launch
 //   5  `slicescope-cli run --strategy all` turnaround at the seed shape
+//   6-8  a chunked pipeline (1000x4000x5 f64, pinned, elementwise-broadcast, 8 chunks on 4
+//        streams): its time over its bound, its speed-up over one chunk, its measured overlap over
+//        the model's (`--pipeline` prints these alone)
 // Every figure is a median of repeated measurements taken by this program now; nothing is copied
 // from elsewhere. `--grid-sweep` instead times the shipped elementwise-broadcast kernel over grids
 // of 1, 2, 4 and 8 items per thread and one resident wave: the measurement behind the engine's
@@ -12,11 +15,14 @@
 // of 3 strategies at the seed shape, with counters (target <= 15 s) and without (<= 5 s).
 #include "gpuprobes.h"
 #include "slicescope/backend/gpubackend.h"
+#include "slicescope/backend/modelbackend.h"
 #include "slicescope/record/childprocess.h"
+#include "slicescope/trace/runsummary.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -45,6 +51,7 @@ struct Options {
     int cliRuns = 7; // 0: skip figures 3 and 5
     bool gridSweep = false;
     bool sweep = false;
+    bool pipelineOnly = false;
     std::uint32_t block = 0; // 0: the fastest of 128, 256, 512, 1024
     // The seed's C x N (multBy 160 KB, as in the seed) with R scaled up: 12800 x 4000 x 5 f64 is
     // 2.048 GB per array.
@@ -179,6 +186,96 @@ int sweepTiming(const Options& o) {
     return failures == 0 ? 0 : 1;
 }
 
+// One repetition's device work: its span (first start to last end) and its pipeline bound (the
+// longest of its total HtoD, DtoH and kernel time).
+struct IterationTimes {
+    std::vector<double> spanNs, boundNs;
+};
+
+IterationTimes iterationTimes(const trace::Run& run) {
+    std::vector<std::int64_t> begin(run.repeat, INT64_MAX), end(run.repeat, INT64_MIN);
+    std::vector<std::int64_t> htod(run.repeat), dtoh(run.repeat), kernel(run.repeat);
+    for (const auto& a : run.activities) {
+        if (!trace::isDeviceActivity(a.kind) || a.warmup || a.iteration >= run.repeat) {
+            continue;
+        }
+        begin[a.iteration] = std::min(begin[a.iteration], a.startNs);
+        end[a.iteration] = std::max(end[a.iteration], a.endNs);
+        if (a.kind == trace::ActivityKind::HtoD) {
+            htod[a.iteration] += a.durationNs();
+        } else if (a.kind == trace::ActivityKind::DtoH) {
+            dtoh[a.iteration] += a.durationNs();
+        } else if (a.kind == trace::ActivityKind::Kernel) {
+            kernel[a.iteration] += a.durationNs();
+        }
+    }
+    IterationTimes out;
+    for (std::uint32_t i = 0; i < run.repeat; ++i) {
+        if (end[i] > begin[i]) {
+            out.spanNs.push_back(double(end[i] - begin[i]));
+            out.boundNs.push_back(double(std::max({htod[i], dtoh[i], kernel[i]})));
+        }
+    }
+    return out;
+}
+
+// Figures 6-8: the pipeline of docs/gpu-backend.md ("Pipelines") against its bound, one chunk and
+// the model. Returns the failures (runs that failed or did not verify).
+int pipelineFigures(std::uint32_t block, const device::DeviceSpec& device) {
+    backend::RunRequest request;
+    request.problem = *problem::makeProblem({1000, 4000, 5}, problem::Dtype::F64, 1);
+    request.memory = backend::MemoryMode::Pinned;
+    request.repeat = 5;
+    request.warmup = 1; // the first launch and the first touch of pinned memory, not timed
+    request.block = {strategy::BlockOption::Mode::Explicit, block};
+    auto one = backend::runGpu({StrategyId::ElementwiseBroadcast}, request);
+    request.pipeline = {8, 4};
+    auto eight = backend::runGpu({StrategyId::ElementwiseBroadcast}, request);
+    if (!one[0] || !eight[0]) {
+        std::fprintf(stderr, "pipeline run failed: %s\n",
+                     (!one[0] ? one[0] : eight[0]).error().message.c_str());
+        return 1;
+    }
+    int failures =
+        (one[0]->verification->passed ? 0 : 1) + (eight[0]->verification->passed ? 0 : 1);
+    const IterationTimes t1 = iterationTimes(*one[0]);
+    const IterationTimes t8 = iterationTimes(*eight[0]);
+    const double span1 = median(t1.spanNs), span8 = median(t8.spanNs), bound8 = median(t8.boundNs);
+    const double measuredOverlap = trace::summarize(*eight[0]).overlapShare();
+    // The model of the same run, on the preset named as this device (else the H200's).
+    const device::DeviceSpec* preset = nullptr;
+    for (const auto& candidate : device::presets()) {
+        if (candidate.name == device.name || (preset == nullptr && candidate.id == "h200")) {
+            preset = &candidate;
+        }
+    }
+    double modelledOverlap = std::nan("");
+    if (preset != nullptr) {
+        if (auto modelled = backend::modelRun(StrategyId::ElementwiseBroadcast, request, *preset)) {
+            modelledOverlap = trace::summarize(*modelled).overlapShare();
+        }
+    }
+    std::printf("pipeline: %s, pinned, elementwise-broadcast, block %u, repeat %u: one chunk "
+                "%.3f ms, 8 chunks on 4 streams %.3f ms, bound %.3f ms (medians per repetition; "
+                "verified %s/%s)\n",
+                request.problem.describe().c_str(), block, request.repeat, span1 / 1e6, span8 / 1e6,
+                bound8 / 1e6, one[0]->verification->passed ? "yes" : "NO",
+                eight[0]->verification->passed ? "yes" : "NO");
+    const double f6 = span8 / bound8, f7 = span1 / span8;
+    const double f8 = measuredOverlap / modelledOverlap - 1.0;
+    std::printf("| 6 | 1000x4000x5 f64 pinned elementwise-broadcast, 8 chunks on 4 streams: time / "
+                "pipeline bound | %.3f / %.3f ms = %.3f | <= 1.10 | %s |\n",
+                span8 / 1e6, bound8 / 1e6, f6, verdict(f6 <= 1.10));
+    std::printf(
+        "| 7 | the same: speed-up over --chunks 1 | %.3f / %.3f ms = %.2fx | >= 1.6 | %s |\n",
+        span1 / 1e6, span8 / 1e6, f7, verdict(f7 >= 1.6));
+    std::printf("| 8 | the same: measured overlap vs the model's (%s preset) | %.1f %% vs %.1f %%: "
+                "%+.1f %% | within 10 %% | %s |\n",
+                preset ? preset->id.c_str() : "no", measuredOverlap * 100, modelledOverlap * 100,
+                f8 * 100, verdict(std::fabs(f8) <= 0.10));
+    return failures;
+}
+
 int main(int argc, char** argv) {
     Options o;
     o.cli = (std::filesystem::path(argv[0]).parent_path() / SLICESCOPE_CLI_NAME).string();
@@ -188,6 +285,8 @@ int main(int argc, char** argv) {
             o.cli = argv[++i];
         } else if (a == "--cli-runs" && i + 1 < argc) {
             o.cliRuns = std::max(0, std::atoi(argv[++i]));
+        } else if (a == "--pipeline") {
+            o.pipelineOnly = true;
         } else if (a == "--grid-sweep") {
             o.gridSweep = true;
         } else if (a == "--sweep") {
@@ -200,7 +299,7 @@ int main(int argc, char** argv) {
             o.columns = std::uint64_t(std::atoll(argv[++i]));
         } else {
             std::fprintf(stderr, "usage: slicescope-bench-gpu [--cli PATH] [--cli-runs N] [--block "
-                                 "THREADS] [--rows R] [--columns C] [--grid-sweep] [--sweep]\n");
+                                 "THREADS] [--rows R] [--columns C] [--grid-sweep] [--sweep] [--pipeline]\n");
             return 2;
         }
     }
@@ -217,6 +316,10 @@ int main(int argc, char** argv) {
     }
     if (o.sweep) {
         return sweepTiming(o);
+    }
+    if (o.pipelineOnly) {
+        std::printf("\n| # | figure | measured | target | |\n|---|---|---|---|---|\n");
+        return pipelineFigures(o.block == 0 ? 256 : o.block, device) == 0 ? 0 : 1;
     }
     int failures = 0;
 
@@ -353,5 +456,6 @@ int main(int argc, char** argv) {
                     "<= 1.0 s | %s |\n",
                     o.cliRuns, onS, verdict(onS <= 1.0));
     }
+    failures += pipelineFigures(o.block, device);
     return failures == 0 ? 0 : 1;
 }

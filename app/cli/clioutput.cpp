@@ -1,6 +1,7 @@
 #include "clioutput.h"
 
 #include "slicescope/core/progressline.h"
+#include "slicescope/trace/runsummary.h"
 
 #include <cstdio>
 #include <iostream>
@@ -88,6 +89,19 @@ void printRunSummary(const trace::Run& run) {
         line << (run.verification->passed ? ", verified" : ", VERIFICATION FAILED");
     }
     std::cout << line.str() << '\n';
+    if (run.chunks > 1) {
+        // What the pipeline achieved (trace/runsummary.h).
+        const trace::RunSummary s = trace::summarize(run);
+        char text[256];
+        std::snprintf(text, sizeof text,
+                      "  pipeline: %u chunks on %u streams, overlap %.1f%% of copy time, bound %s "
+                      "(%s), device busy %s (%.2fx the bound)",
+                      run.chunks, run.streams, s.overlapShare() * 100,
+                      formatNs(s.pipelineBoundNs()).c_str(),
+                      std::string(s.pipelineLimiter()).c_str(), formatNs(s.deviceBusyNs).c_str(),
+                      s.pipelineBoundNs() > 0 ? double(s.deviceBusyNs) / s.pipelineBoundNs() : 0.0);
+        std::cout << text << '\n';
+    }
 }
 
 void printProgress(bool enabled, std::string_view strategy, std::size_t index, std::size_t count,

@@ -145,6 +145,10 @@ std::vector<std::string> childRunArguments(const RunOptions& o, const std::strin
                                   std::to_string(o.repeat),
                                   "--warmup",
                                   std::to_string(o.warmup),
+                                  "--chunks",
+                                  std::to_string(o.chunks),
+                                  "--streams",
+                                  std::to_string(o.streams),
                                   "--device",
                                   std::to_string(o.device),
                                   "--kernel-timeout",
@@ -222,6 +226,10 @@ int runGpuWorker(const RunOptions& o) {
         request.block = *block;
         request.memory = *memory;
         request.repeat = std::uint32_t(o.repeat);
+        request.pipeline = {std::uint32_t(o.chunks), std::uint32_t(o.streams)};
+        if (!strategy::checkPipeline(request.pipeline)) {
+            return fail(Error::Code::InvalidArgument, "the GPU worker got options it cannot parse");
+        }
         request.counters = o.counters;
         request.sampleOccupancy = o.sampleOccupancy;
         request.deviceIndex = o.device;

@@ -45,6 +45,18 @@ void addSharedOptions(CLI::App* cmd, RunOptions& o) {
         ->capture_default_str();
     cmd->add_option("--repeat", o.repeat, "Repetitions of the copy/compute/copy sequence")
         ->capture_default_str();
+    cmd->add_option("--chunks", o.chunks,
+                    "GPU strategies: cut the outer dimension (R, or C for slice-middle) into this "
+                    "many chunks, each copied in, computed and copied out on its own (1 to " +
+                        std::to_string(strategy::kMaxChunks) +
+                        "; more chunks than rows give one "
+                        "per row)")
+        ->capture_default_str();
+    cmd->add_option("--streams", o.streams,
+                    "GPU strategies: CUDA streams the chunks go on, chunk i on stream i mod S, so "
+                    "one chunk's copies overlap another's kernel with pinned memory (1 to " +
+                        std::to_string(strategy::kMaxStreams) + "; at most one per chunk is used)")
+        ->capture_default_str();
     cmd->add_option("-o,--output", o.output, "Trace file to write (JSON)")->required();
     cmd->add_flag("--print-gpu-trace", o.printGpuTrace,
                   "Print an nvprof --print-gpu-trace style table of each run");
@@ -90,6 +102,15 @@ Result<Parsed> parseOptions(const RunOptions& o) {
         return fail(Error::Code::InvalidArgument,
                     "--warmup must be from 0 to 10000 (got " + std::to_string(o.warmup) + ")");
     }
+    if (o.chunks < 1 || o.chunks > strategy::kMaxChunks || o.streams < 1 ||
+        o.streams > strategy::kMaxStreams) {
+        // checkPipeline's words, with the value the user gave (which may not fit 32 bits).
+        const bool chunks = o.chunks < 1 || o.chunks > strategy::kMaxChunks;
+        return fail(Error::Code::InvalidArgument,
+                    std::string(chunks ? "--chunks" : "--streams") + " must be from 1 to " +
+                        std::to_string(chunks ? strategy::kMaxChunks : strategy::kMaxStreams) +
+                        " (got " + std::to_string(chunks ? o.chunks : o.streams) + ")");
+    }
     // Refused now rather than after the runs: a directory, a read-only file, a missing folder.
     if (auto target = trace::resolveOutput(o.output); !target) {
         return tl::unexpected(target.error());
@@ -100,6 +121,7 @@ Result<Parsed> parseOptions(const RunOptions& o) {
     parsed.request.memory = *memory;
     parsed.request.repeat = std::uint32_t(o.repeat);
     parsed.request.warmup = std::uint32_t(o.warmup);
+    parsed.request.pipeline = {std::uint32_t(o.chunks), std::uint32_t(o.streams)};
     parsed.request.counters = o.counters;
     parsed.request.sampleOccupancy = o.sampleOccupancy;
     parsed.request.deviceIndex = o.device;

@@ -16,6 +16,8 @@ struct RunOptions {
     std::string memory = "pageable";
     std::int64_t repeat = 1;
     std::int64_t warmup = 1; // `run`: warm-up iterations first; `model`: accepted, recorded as 0
+    std::int64_t chunks = 1;
+    std::int64_t streams = 1;
     std::string output;
     bool printGpuTrace = false;
     bool counters = false;

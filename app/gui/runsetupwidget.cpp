@@ -5,6 +5,7 @@
 #include "models/runentry.h"
 #include "models/strategylistmodel.h"
 #include "slicescope/problem/problem.h"
+#include "slicescope/strategy/pipeline.h"
 #include "slicescope/trace/runsummary.h"
 
 #include <QCheckBox>
@@ -178,6 +179,26 @@ RunSetupWidget::RunSetupWidget(models::StrategyListModel* strategies,
            "launch, the OpenMP pool and the first touch of memory are paid there. They are drawn "
            "greyed and never counted. A modelled run has no warm-up."));
     launchForm->addRow(tr("Warm-up"), warmup_);
+    // Pipelines (docs/gpu-backend.md, "Pipelines"); the limits are the CLI's.
+    const QString pipelineTip =
+        tr("Cut the array into chunks and give each its own copy in, kernel and copy out, spread "
+           "over several streams. While one chunk is computed, the next is already being copied "
+           "in and the previous one copied out, so copying and computing happen at the same "
+           "time instead of one after the other. It pays with pinned host memory; with pageable "
+           "memory the driver copies through its own buffer and nothing overlaps. 1 chunk is "
+           "the usual copy, compute, copy.");
+    chunks_ = new QSpinBox(launchBox);
+    chunks_->setObjectName(QStringLiteral("chunks"));
+    chunks_->setRange(1, int(strategy::kMaxChunks));
+    chunks_->setToolTip(pipelineTip);
+    launchForm->addRow(tr("Chunks"), chunks_);
+    streams_ = new QSpinBox(launchBox);
+    streams_->setObjectName(QStringLiteral("streams"));
+    streams_->setRange(1, int(strategy::kMaxStreams));
+    streams_->setToolTip(pipelineTip + QLatin1Char(' ') +
+                         tr("Chunk i goes on stream i mod streams; more streams than chunks "
+                            "act as one per chunk."));
+    launchForm->addRow(tr("Streams"), streams_);
     counters_ = new QCheckBox(tr("achieved occupancy"), launchBox);
     counters_->setObjectName(QStringLiteral("counters"));
     counters_->setToolTip(
@@ -308,6 +329,8 @@ models::RunConfig RunSetupWidget::config() const {
     c.memory = memory_->currentData().toString();
     c.repeat = repeat_->value();
     c.warmup = warmup_->value();
+    c.chunks = chunks_->value();
+    c.streams = streams_->value();
     c.counters = counters_->isChecked();
     c.sampleOccupancy = sampleOccupancy_->isChecked();
     const int row = device_->currentIndex();
@@ -335,6 +358,8 @@ void RunSetupWidget::setConfig(const models::RunConfig& c) {
     memory_->setCurrentIndex(std::max(0, memory_->findData(c.memory)));
     repeat_->setValue(c.repeat);
     warmup_->setValue(c.warmup);
+    chunks_->setValue(c.chunks);
+    streams_->setValue(c.streams);
     counters_->setChecked(c.counters);
     sampleOccupancy_->setChecked(c.sampleOccupancy);
     if (c.device.kind != models::DeviceChoice::Kind::None) {
@@ -354,6 +379,8 @@ void RunSetupWidget::saveSettings(QSettings& s) const {
     s.setValue(QStringLiteral("run/memory"), c.memory);
     s.setValue(QStringLiteral("run/repeat"), c.repeat);
     s.setValue(QStringLiteral("run/warmup"), c.warmup);
+    s.setValue(QStringLiteral("run/chunks"), c.chunks);
+    s.setValue(QStringLiteral("run/streams"), c.streams);
     s.setValue(QStringLiteral("run/counters"), c.counters);
     s.setValue(QStringLiteral("run/sampleOccupancy"), c.sampleOccupancy);
     const QString key = c.device.kind == models::DeviceChoice::Kind::None
@@ -378,6 +405,8 @@ void RunSetupWidget::restoreSettings(const QSettings& s) {
     c.memory = s.value(QStringLiteral("run/memory"), c.memory).toString();
     c.repeat = s.value(QStringLiteral("run/repeat"), c.repeat).toInt();
     c.warmup = s.value(QStringLiteral("run/warmup"), c.warmup).toInt();
+    c.chunks = s.value(QStringLiteral("run/chunks"), c.chunks).toInt();
+    c.streams = s.value(QStringLiteral("run/streams"), c.streams).toInt();
     c.counters = s.value(QStringLiteral("run/counters")).toBool();
     c.sampleOccupancy = s.value(QStringLiteral("run/sampleOccupancy")).toBool();
     setConfig(c);

@@ -62,6 +62,8 @@ class RunSetupWidget : public QWidget {
     QComboBox* memory_;
     QSpinBox* repeat_;
     QSpinBox* warmup_;
+    QSpinBox* chunks_;
+    QSpinBox* streams_;
     QCheckBox* counters_;
     QCheckBox* sampleOccupancy_;
     QComboBox* device_;

@@ -75,6 +75,13 @@ QString headerText(const models::RunEntry& e) {
                     .arg(e.summary.warmup)
                     .arg(e.summary.warmup == 1 ? QString() : QStringLiteral("s"));
     }
+    if (run.chunks > 1) {
+        // A pipelined run (after its time, which matters more when the text is cut).
+        text += QStringLiteral("  \u00b7  %1 chunks on %2 stream%3")
+                    .arg(run.chunks)
+                    .arg(run.streams)
+                    .arg(run.streams == 1 ? QString() : QStringLiteral("s"));
+    }
     return text;
 }
 
@@ -403,9 +410,19 @@ void TimelinePlottable::rebuildGeometry() {
                        band.bottom());
             layoutLane(int(r), lanes.hostCompute, kHostComputeLane, false, false, mapping,
                        band.top(), band.bottom());
+            // Overlapping work (a pipelined run) gets thin strips, one per kind, so a copy
+            // running under a kernel stays in sight.
+            const double strip = band.height() / models::kOverviewStrips;
             for (std::size_t l = 0; l < lanes.lanes.size(); ++l) {
-                if (models::isOverviewLane(lanes.lanes[l])) {
-                    layoutLane(int(r), lanes.lanes[l], int(l), false, false, mapping, band.top(),
+                const auto& lane = lanes.lanes[l];
+                if (!models::isOverviewLane(lane)) {
+                    continue;
+                }
+                if (lanes.overviewOverlaps) {
+                    const double top = band.top() + strip * models::overviewStrip(lane.kind);
+                    layoutLane(int(r), lane, int(l), false, false, mapping, top, top + strip);
+                } else {
+                    layoutLane(int(r), lane, int(l), false, false, mapping, band.top(),
                                band.bottom());
                 }
             }

@@ -25,6 +25,12 @@ QStringList warmupArguments(const RunConfig& c) {
     return {QStringLiteral("--warmup"), QString::number(c.warmup)};
 }
 
+// GPU jobs only: CPU strategies have no chunks.
+QStringList pipelineArguments(const RunConfig& c) {
+    return {QStringLiteral("--chunks"), QString::number(c.chunks), QStringLiteral("--streams"),
+            QString::number(c.streams)};
+}
+
 } // namespace
 
 RunPlan planRun(const RunConfig& c, const QString& outputDir, int sequence) {
@@ -66,6 +72,7 @@ RunPlan planRun(const RunConfig& c, const QString& outputDir, int sequence) {
         job.outputPath = stem + QStringLiteral("-gpu.json");
         job.arguments = QStringList{QStringLiteral("run")} + problemArguments(c) +
                         warmupArguments(c) +
+                        pipelineArguments(c) +
                         QStringList{QStringLiteral("--strategy"), gpu.join(QLatin1Char(',')),
                                     QStringLiteral("-o"),         job.outputPath,
                                     QStringLiteral("--device"),   QString::number(c.device.index)};
@@ -97,6 +104,7 @@ RunPlan planRun(const RunConfig& c, const QString& outputDir, int sequence) {
         job.modelled = true;
         job.outputPath = stem + QStringLiteral("-modelled.json");
         job.arguments = QStringList{QStringLiteral("model")} + problemArguments(c) +
+                        pipelineArguments(c) +
                         QStringList{QStringLiteral("--strategy"), gpu.join(QLatin1Char(',')),
                                     QStringLiteral("--device"),   c.device.presetId,
                                     QStringLiteral("-o"),         job.outputPath};

@@ -21,6 +21,8 @@ struct RunConfig {
     QString memory = QStringLiteral("pageable");
     int repeat = 1;
     int warmup = 1; // warm-up iterations of measured runs; a model has none
+    int chunks = 1;  // GPU strategies: --chunks (strategy/pipeline.h)
+    int streams = 1; // GPU strategies: --streams
     bool counters = false;
     bool sampleOccupancy = false;
     DeviceChoice device;

@@ -1,6 +1,7 @@
 #include "models/timelinelanes.h"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <set>
 #include <tuple>
@@ -179,6 +180,10 @@ void fillRows(Lane& lane, std::vector<LaneEvent>& events) {
 
 } // namespace
 
+int overviewStrip(LaneKind kind) {
+    return kind == LaneKind::HtoD ? 0 : kind == LaneKind::DtoH ? 2 : 1;
+}
+
 RunLanes buildLanes(const trace::Run& run) {
     RunLanes result;
     std::map<std::pair<LaneKind, std::uint32_t>, std::vector<LaneEvent>> byLane;
@@ -239,6 +244,28 @@ RunLanes buildLanes(const trace::Run& run) {
         fillRows(lane, events);
         result.eventCount += lane.eventCount;
         result.lanes.push_back(std::move(lane));
+    }
+    // Does any overview event start before an earlier one ends? Events are sorted per lane row;
+    // merge them all by start.
+    std::vector<std::pair<std::int64_t, std::int64_t>> overview;
+    for (const Lane& lane : result.lanes) {
+        if (!isOverviewLane(lane)) {
+            continue;
+        }
+        for (const LaneRow& row : lane.rows) {
+            for (const LaneEvent& e : row.events) {
+                overview.emplace_back(e.startNs, e.endNs);
+            }
+        }
+    }
+    std::sort(overview.begin(), overview.end());
+    std::int64_t reach = std::numeric_limits<std::int64_t>::min();
+    for (const auto& [start, end] : overview) {
+        if (start < reach) {
+            result.overviewOverlaps = true;
+            break;
+        }
+        reach = std::max(reach, end);
     }
     return result;
 }

@@ -81,7 +81,15 @@ struct RunLanes {
     // work) and everything else (set-up and checking, drawn muted). Copies of those events.
     Lane hostCompute;
     Lane hostOther;
+    // Copies and kernels overlap in time (a pipelined run, several streams): one shared band
+    // would hide them behind each other, so the overview gives each its strip (overviewStrip).
+    bool overviewOverlaps = false;
 };
+
+// The overview's strips when its work overlaps: HtoD on top, kernels (and memsets, other copies)
+// in the middle, DtoH below.
+inline constexpr int kOverviewStrips = 3;
+int overviewStrip(LaneKind kind);
 
 inline constexpr std::size_t kMaxRowsPerLane = 4;
 

@@ -19,6 +19,14 @@ slicescope_cli_test(run_bad_work EXIT 2 STDERR "work per element" ARGS run --sha
 slicescope_cli_test(run_bad_block EXIT 2 STDERR "block size" ARGS run --shape 2x2x2 --block 2048 --strategy cpu-serial -o @WORK@/t.json)
 slicescope_cli_test(run_bad_memory EXIT 2 STDERR "memory mode" ARGS run --shape 2x2x2 --memory swap --strategy cpu-serial -o @WORK@/t.json)
 slicescope_cli_test(run_bad_repeat EXIT 2 STDERR "repeat" ARGS run --shape 2x2x2 --repeat 0 --strategy cpu-serial -o @WORK@/t.json)
+slicescope_cli_test(run_bad_chunks EXIT 2 STDERR "--chunks must be from 1 to 4096 \\(got 0\\)" ARGS run --shape 2x2x2 --chunks 0 --strategy cpu-serial -o @WORK@/t.json)
+slicescope_cli_test(run_absurd_chunks EXIT 2 STDERR "--chunks must be from 1 to 4096 \\(got 99999999999\\)" ARGS run --shape 2x2x2 --chunks 99999999999 --strategy cpu-serial -o @WORK@/t.json)
+slicescope_cli_test(model_bad_streams EXIT 2 STDERR "--streams must be from 1 to 64 \\(got 65\\)" ARGS model --device h200 --shape 2x2x2 --streams 65 --strategy slice-outer -o @WORK@/t.json)
+# A pipelined model records what it made (more chunks than rows: one per row) and what it achieved.
+slicescope_cli_test(model_pipelined
+    MATCH "pipeline: 4 chunks on 2 streams, overlap [0-9.]+% of copy time, bound"
+    MATCH_FILE "@WORK@/pipe.json|\"chunks\": 4,[\n ]*\"streams\": 2,"
+    ARGS model --device h200 --shape 4x4000x5 --strategy elementwise-broadcast --memory pinned --chunks 16 --streams 2 -o @WORK@/pipe.json)
 slicescope_cli_test(run_too_large EXIT 1 STDERR "host memory" ARGS run --shape 1048576x1048576x1 --strategy cpu-serial -o @WORK@/t.json)
 slicescope_cli_test(run_unwritable EXIT 1 STDERR "t.json" ARGS run --shape 2x2x2 --strategy cpu-serial -o /nonexistent-dir/t.json)
 

@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <filesystem>
 #include <gtest/gtest.h>
+#include <limits>
 #include <map>
+#include <set>
 
 using namespace slicescope;
 using namespace slicescope::backend;
@@ -413,4 +415,137 @@ TEST(ModelBackend, RefusesWhatOverflowsInsteadOfWrappingRound) {
     auto repeated = modelRun(StrategyId::ElementwiseBroadcast, request, h200);
     ASSERT_FALSE(repeated);
     EXPECT_EQ(repeated.error().code, Error::Code::Overflow);
+}
+
+namespace {
+
+struct PipelineTotals {
+    std::int64_t htodNs = 0, dtohNs = 0, kernelNs = 0, begin = 0, end = 0;
+    std::set<std::uint32_t> streams;
+    std::int64_t bound() const { return std::max({htodNs, dtohNs, kernelNs}); }
+};
+
+PipelineTotals totals(const trace::Run& run) {
+    PipelineTotals t;
+    t.begin = std::numeric_limits<std::int64_t>::max();
+    for (const auto& a : run.activities) {
+        if (!trace::isDeviceActivity(a.kind)) {
+            continue;
+        }
+        t.begin = std::min(t.begin, a.startNs);
+        t.end = std::max(t.end, a.endNs);
+        t.streams.insert(a.stream);
+        (a.kind == trace::ActivityKind::HtoD   ? t.htodNs
+         : a.kind == trace::ActivityKind::DtoH ? t.dtohNs
+                                               : t.kernelNs) += a.durationNs();
+    }
+    return t;
+}
+
+RunRequest tenTimesSeed(MemoryMode memory, std::uint32_t chunks, std::uint32_t streams) {
+    RunRequest r = seedRequest(memory, "256");
+    r.problem = *problem::makeProblem({1000, 4000, 5}, problem::Dtype::F64, 1);
+    r.pipeline = {chunks, streams};
+    return r;
+}
+
+} // namespace
+
+TEST(ModelBackend, PinnedPipelineApproachesItsBusiestEngine) {
+    const auto h200 = preset("h200");
+    auto one =
+        modelRun(StrategyId::ElementwiseBroadcast, tenTimesSeed(MemoryMode::Pinned, 1, 1), h200);
+    auto eight =
+        modelRun(StrategyId::ElementwiseBroadcast, tenTimesSeed(MemoryMode::Pinned, 8, 4), h200);
+    ASSERT_TRUE(one && eight);
+    EXPECT_EQ(eight->chunks, 8u);
+    EXPECT_EQ(eight->streams, 4u);
+    const auto t1 = totals(*one), t8 = totals(*eight);
+    EXPECT_EQ(t8.streams, (std::set<std::uint32_t>{0, 1, 2, 3})) << "activities on their streams";
+    const std::int64_t span1 = t1.end - t1.begin, span8 = t8.end - t8.begin;
+    // One stream: everything in a row. Eight chunks on four: close to the busiest engine, and
+    // well under the serial time.
+    EXPECT_GE(span1, t1.htodNs + t1.kernelNs + t1.dtohNs);
+    EXPECT_LE(double(span8), 1.25 * double(t8.bound()));
+    EXPECT_GE(span8, t8.bound());
+    EXPECT_LT(double(span8), 0.75 * double(span1));
+    // The copies moved every byte, and the kernels cover the whole problem.
+    std::uint64_t in = 0, out = 0;
+    int kernels = 0;
+    for (const auto& a : eight->activities) {
+        in += a.kind == trace::ActivityKind::HtoD ? a.bytes : 0;
+        out += a.kind == trace::ActivityKind::DtoH ? a.bytes : 0;
+        kernels += a.kind == trace::ActivityKind::Kernel;
+    }
+    const auto& p = tenTimesSeed(MemoryMode::Pinned, 8, 4).problem;
+    EXPECT_EQ(in, strategy::bytesToDevice(StrategyId::ElementwiseBroadcast, p));
+    EXPECT_EQ(out, strategy::bytesFromDevice(StrategyId::ElementwiseBroadcast, p));
+    EXPECT_EQ(kernels, 8);
+    // A copy engine per direction: copies of one direction never overlap.
+    for (auto kind : {trace::ActivityKind::HtoD, trace::ActivityKind::DtoH}) {
+        std::vector<std::pair<std::int64_t, std::int64_t>> spans;
+        for (const auto& a : eight->activities) {
+            if (a.kind == kind) {
+                spans.emplace_back(a.startNs, a.endNs);
+            }
+        }
+        std::sort(spans.begin(), spans.end());
+        for (std::size_t i = 1; i < spans.size(); ++i) {
+            EXPECT_GE(spans[i].first, spans[i - 1].second);
+        }
+    }
+    const bool saysPipeline =
+        std::any_of(eight->notes.begin(), eight->notes.end(),
+                    [](const std::string& n) { return n.starts_with("modelled pipeline"); });
+    EXPECT_TRUE(saysPipeline);
+}
+
+TEST(ModelBackend, PageablePipelineOverlapsNothing) {
+    const auto h200 = preset("h200");
+    auto run =
+        modelRun(StrategyId::ElementwiseBroadcast, tenTimesSeed(MemoryMode::Pageable, 8, 4), h200);
+    ASSERT_TRUE(run);
+    std::vector<const trace::Activity*> device;
+    for (const auto& a : run->activities) {
+        if (trace::isDeviceActivity(a.kind)) {
+            device.push_back(&a);
+        }
+    }
+    std::sort(device.begin(), device.end(),
+              [](auto* a, auto* b) { return a->startNs < b->startNs; });
+    for (std::size_t i = 1; i < device.size(); ++i) {
+        EXPECT_GE(device[i]->startNs, device[i - 1]->endNs) << "activity " << i;
+    }
+}
+
+TEST(ModelBackend, OneChunkIsTodaysModelWhateverTheStreams) {
+    const auto h200 = preset("h200");
+    auto plain = *modelRun(StrategyId::SliceMiddle, seedRequest(MemoryMode::Pinned), h200);
+    auto request = seedRequest(MemoryMode::Pinned);
+    request.pipeline = {1, 4};
+    auto oneChunk = *modelRun(StrategyId::SliceMiddle, request, h200);
+    ASSERT_EQ(plain.activities.size(), oneChunk.activities.size());
+    for (std::size_t i = 0; i < plain.activities.size(); ++i) {
+        EXPECT_EQ(plain.activities[i].startNs, oneChunk.activities[i].startNs);
+        EXPECT_EQ(plain.activities[i].endNs, oneChunk.activities[i].endNs);
+    }
+    EXPECT_EQ(oneChunk.chunks, 1u);
+    EXPECT_EQ(oneChunk.streams, 1u);
+}
+
+TEST(ModelBackend, EveryStrategyPipelinesAndRefusesBadCounts) {
+    const auto h200 = preset("h200");
+    for (const auto& s : strategy::allStrategies()) {
+        if (s.target != strategy::Target::Gpu) {
+            continue;
+        }
+        auto run = modelRun(s.id, tenTimesSeed(MemoryMode::Pinned, 16, 2), h200);
+        ASSERT_TRUE(run) << s.name << ": " << run.error().message;
+        EXPECT_EQ(run->chunks, 16u);
+        EXPECT_EQ(totals(*run).streams.size(), 2u) << s.name;
+    }
+    auto request = tenTimesSeed(MemoryMode::Pinned, 0, 1);
+    auto refused = modelRun(StrategyId::Slice2d, request, h200);
+    ASSERT_FALSE(refused);
+    EXPECT_NE(refused.error().message.find("--chunks"), std::string::npos);
 }

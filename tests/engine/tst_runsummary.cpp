@@ -378,3 +378,105 @@ TEST(Format, CountsPercentsBytes) {
     EXPECT_EQ(formatBytes(512), "512 B");
     EXPECT_EQ(formatBytes(16'000'000), "15.3 MiB");
 }
+
+namespace {
+
+// Three chunks on three streams, hand-placed (ns): HtoD 0-100, 100-200, 200-300; kernels
+// 100-150, 200-250, 300-350; DtoH 150-250, 250-350, 350-450.
+trace::Run pipelinedRun() {
+    trace::Run run = gpuRun("pipelined");
+    run.activities.clear();
+    run.chunks = 3;
+    run.streams = 3;
+    run.memoryMode = "pinned";
+    for (std::uint32_t i = 0; i < 3; ++i) {
+        const std::int64_t t = 100 * std::int64_t(i);
+        for (Activity a : {activity(ActivityKind::HtoD, t, t + 100, 1000),
+                           activity(ActivityKind::Kernel, t + 100, t + 150),
+                           activity(ActivityKind::DtoH, t + 150, t + 250, 1000)}) {
+            a.stream = 10 + i;
+            run.activities.push_back(a);
+        }
+    }
+    return run;
+}
+
+} // namespace
+
+TEST(Pipeline, OneStreamHidesNoCopy) {
+    const auto s = summarize(gpuRun("serial"));
+    EXPECT_EQ(s.copyHiddenNs, 0);
+    EXPECT_EQ(s.overlapShare(), 0.0);
+    EXPECT_EQ(s.deviceBusyNs, s.deviceNs());
+    EXPECT_EQ(s.pipelineBoundNs(), 6'000'000);
+    EXPECT_EQ(s.chunks, 1u);
+    // No pipeline, no word about one.
+    auto run = gpuRun("serial");
+    const SummarizedRun only{&run, summarize(run), "", ""};
+    EXPECT_EQ(verdict(only, {&only, 1}).find("pipelined"), std::string::npos);
+    EXPECT_EQ(verdict(only, {&only, 1}).find("hidden"), std::string::npos);
+}
+
+TEST(Pipeline, OverlapCountsCopyTimeUnderKernelsAndTheOtherDirection) {
+    const auto run = pipelinedRun();
+    const auto s = summarize(run);
+    // HtoD: 0-100 alone; 100-200 under kernel 100-150 and DtoH 150-250; 200-300 under kernel
+    // 200-250 and DtoH 250-350. So 200 of 300 hidden.
+    // DtoH: 150-250 under HtoD 100-300; 250-350 under HtoD to 300 and kernel 300-350; 350-450
+    // alone. So 200 of 300 hidden.
+    EXPECT_EQ(s.htodNs, 300);
+    EXPECT_EQ(s.dtohNs, 300);
+    EXPECT_EQ(s.kernelNs, 150);
+    EXPECT_EQ(s.copyHiddenNs, 400);
+    EXPECT_DOUBLE_EQ(s.overlapShare(), 400.0 / 600.0);
+    EXPECT_EQ(s.deviceBusyNs, 450);
+    EXPECT_EQ(s.perRepetitionNs(), 450) << "overlapping work counts once";
+    EXPECT_EQ(s.pipelineBoundNs(), 300);
+    EXPECT_EQ(s.pipelineLimiter(), "HtoD copies");
+    const SummarizedRun subject{&run, s, "", ""};
+    const std::string text = verdict(subject, {&subject, 1});
+    EXPECT_NE(text.find("pipelined in 3 chunks on 3 streams"), std::string::npos) << text;
+    EXPECT_NE(text.find("67 % of the copy time is hidden"), std::string::npos) << text;
+    EXPECT_NE(text.find("the HtoD copies (300 ns) bound the pipeline"), std::string::npos) << text;
+    EXPECT_NE(text.find("1.5x that"), std::string::npos) << text;
+}
+
+TEST(Pipeline, CopiesOfOneDirectionDoNotHideEachOther) {
+    trace::Run run = gpuRun("same-direction");
+    run.activities.clear();
+    run.activities.push_back(activity(ActivityKind::HtoD, 0, 100, 10));
+    run.activities.push_back(activity(ActivityKind::HtoD, 50, 150, 10));
+    run.activities.push_back(activity(ActivityKind::Memset, 0, 150));
+    const auto s = summarize(run);
+    EXPECT_EQ(s.copyHiddenNs, 0);
+    EXPECT_EQ(s.deviceBusyNs, 150);
+}
+
+TEST(Pipeline, KernelBoundAndSerialPageablePipelinesSaySo) {
+    trace::Run run = pipelinedRun();
+    run.memoryMode = "pageable";
+    // Stretch every kernel to 400 ns: the kernels bound the pipeline.
+    for (auto& a : run.activities) {
+        if (a.kind == ActivityKind::Kernel) {
+            a.endNs = a.startNs + 400;
+        }
+    }
+    const auto s = summarize(run);
+    EXPECT_EQ(s.pipelineLimiter(), "kernels");
+    EXPECT_EQ(s.pipelineBoundNs(), 1200);
+    const SummarizedRun subject{&run, s, "", ""};
+    const std::string text = verdict(subject, {&subject, 1});
+    EXPECT_NE(text.find("the kernels (1.20 µs) bound"), std::string::npos) << text;
+    EXPECT_NE(text.find("pageable copies are staged through the driver"), std::string::npos)
+        << text;
+}
+
+TEST(Pipeline, DtoHBoundWhenTheCopyOutIsTheLongest) {
+    trace::Run run = gpuRun("out");
+    run.activities.clear();
+    run.chunks = 2;
+    run.activities.push_back(activity(ActivityKind::HtoD, 0, 10, 1));
+    run.activities.push_back(activity(ActivityKind::Kernel, 10, 20));
+    run.activities.push_back(activity(ActivityKind::DtoH, 20, 500, 1));
+    EXPECT_EQ(summarize(run).pipelineLimiter(), "DtoH copies");
+}

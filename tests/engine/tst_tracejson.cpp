@@ -102,6 +102,8 @@ Trace fullTrace() {
     gpu.memoryMode = "pinned";
     gpu.repeat = 3;
     gpu.warmup = 2;
+    gpu.chunks = 8;
+    gpu.streams = 4;
     gpu.wallNs = 987'654'321;
     gpu.createdAt = "2026-12-02T11:42:00Z";
     gpu.batch = "/home/u/session-runs/run-7";
@@ -272,6 +274,8 @@ void expectSameRun(const Run& a, const Run& b) {
     EXPECT_EQ(a.memoryMode, b.memoryMode);
     EXPECT_EQ(a.repeat, b.repeat);
     EXPECT_EQ(a.warmup, b.warmup);
+    EXPECT_EQ(a.chunks, b.chunks);
+    EXPECT_EQ(a.streams, b.streams);
     EXPECT_EQ(a.wallNs, b.wallNs);
     EXPECT_EQ(a.createdAt, b.createdAt);
     EXPECT_EQ(a.batch, b.batch);
@@ -339,6 +343,8 @@ TEST(TraceJson, OutputIsValidJsonWithTheDocumentedNames) {
     EXPECT_EQ(gpu["occupancy"]["theoretical"], 0.5);
     EXPECT_EQ(gpu["occupancy"]["limiter"], "registers");
     EXPECT_EQ(gpu["verification"]["passed"], true);
+    EXPECT_EQ(gpu["chunks"], 8);
+    EXPECT_EQ(gpu["streams"], 4);
     EXPECT_EQ(gpu["occupancy_series"][1], nlohmann::json::parse("[1764675720123556789, 0.4375]"));
     EXPECT_EQ(gpu["batch"], "/home/u/session-runs/run-7");
     EXPECT_FALSE(json["runs"][1].contains("batch")) << "an empty batch is left out";
@@ -475,6 +481,9 @@ TEST(TraceJson, ReadsTheFormatExample) {
     EXPECT_FALSE(trace->runs[3].problem);
     EXPECT_EQ(trace->runs[3].exitStatus, 3);
     EXPECT_EQ(trace->runs[3].droppedRecords, 12U);
+    // A trace written before pipelines has no chunks or streams: one of each.
+    EXPECT_EQ(gpu.chunks, 1U);
+    EXPECT_EQ(gpu.streams, 1U);
 }
 
 TEST(TraceJson, InternsEachNameOnce) {
@@ -957,6 +966,13 @@ TEST(TraceJson, RejectsFiguresBeyondPhysicalLimits) {
         {withRun(R"("warmup": -1)"), "\"warmup\" must be a whole number >= 0"},
         {withActivity(R"("kind": "host", "start_ns": 0, "end_ns": 1, "warmup": 1)"),
          "\"warmup\" must be true or false"},
+        {withRun(R"("chunks": 0)"), "\"chunks\" must be at least 1"},
+        {withRun(R"("chunks": 4097)"), "\"chunks\" is too large (at most 4096)"},
+        {withRun(R"("chunks": -1)"), "\"chunks\" must be a whole number"},
+        {withRun(R"("chunks": 1.5)"), "\"chunks\""},
+        {withRun(R"("streams": 0)"), "\"streams\" must be at least 1"},
+        {withRun(R"("streams": 65)"), "\"streams\" is too large (at most 64)"},
+        {withRun(R"("streams": 18446744073709551616)"), "\"streams\""},
         {withRun(R"("wall_ns": -1)"), "\"wall_ns\" must be from 0"},
         {withRun(R"("wall_ns": 9007199254740993)"), "\"wall_ns\" must be from 0"},
         {withActivity(R"("kind": "host", "start_ns": 0, "end_ns": 9007199254740993)"),
@@ -973,13 +989,15 @@ TEST(TraceJson, RejectsFiguresBeyondPhysicalLimits) {
     // Every limit itself reads.
     const std::string atTheLimits = replaced(
         withRun(
-            R"("repeat": 65536, "warmup": 65536, "wall_ns": 9007199254740992, "occupancy": {"theoretical": 1, "thread_slots_busy": 0, "limiter": "warps", "achieved": 0, "sm_busy_share": 1, "active_blocks_per_sm": 128}, "launch": {"grid": [2147483647, 65535, 65535], "block": [1024, 1, 1], "workers": 1, "registers_per_thread": 256, "static_shared_bytes": 4194304, "dynamic_shared_bytes": 4194304}, "occupancy_series": [[0, 0], [1, 1]])",
+            R"("repeat": 65536, "warmup": 65536, "chunks": 4096, "streams": 64, "wall_ns": 9007199254740992, "occupancy": {"theoretical": 1, "thread_slots_busy": 0, "limiter": "warps", "achieved": 0, "sm_busy_share": 1, "active_blocks_per_sm": 128}, "launch": {"grid": [2147483647, 65535, 65535], "block": [1024, 1, 1], "workers": 1, "registers_per_thread": 256, "static_shared_bytes": 4194304, "dynamic_shared_bytes": 4194304}, "occupancy_series": [[0, 0], [1, 1]])",
             R"([{"kind": "kernel", "start_ns": 0, "end_ns": 9007199254740992, "grid": [1, 1, 65535], "block": [1, 1024, 1], "registers_per_thread": 256, "theoretical_occupancy": 1, "achieved_occupancy": 0}, {"kind": "kernel", "start_ns": 0, "end_ns": 1, "block": [16, 1, 64]}])"),
         R"({"name": "d"})",
         R"({"name": "d", "sm_count": 1024, "warp_size": 64, "max_threads_per_sm": 4096, "max_warps_per_sm": 128, "max_blocks_per_sm": 128, "max_threads_per_block": 1024, "registers_per_sm": 1048576, "registers_per_block": 1048576, "max_registers_per_thread": 256, "shared_memory_per_sm_bytes": 4194304, "shared_memory_per_block_bytes": 4194304, "shared_memory_per_block_optin_bytes": 4194304, "reserved_shared_memory_per_block_bytes": 4194304, "clock_mhz": 10000, "memory_bandwidth_gbps": 100000, "global_memory_bytes": 17592186044416, "pageable_htod_gbps": 100000, "pageable_dtoh_gbps": 100000, "pinned_htod_gbps": 100000, "pinned_dtoh_gbps": 100000})");
     auto limits = parseTrace(atTheLimits);
     ASSERT_TRUE(limits) << limits.error().message;
     EXPECT_EQ(limits->runs[0].device.smCount, kMaxSmCount);
+    EXPECT_EQ(limits->runs[0].chunks, kMaxChunks);
+    EXPECT_EQ(limits->runs[0].streams, kMaxStreams);
     EXPECT_EQ(limits->runs[0].launch->grid, (Dim3{kMaxGridX, kMaxGridYZ, kMaxGridYZ}));
     EXPECT_EQ(limits->runs[0].activities[0].durationNs(), kMaxDurationNs);
     // What the reader takes, the writer writes (and the reverse:
@@ -1242,6 +1260,8 @@ TEST(TraceJson, RefusesToWriteATraceItCouldNotReadBackAndKeepsTheOldFile) {
         {"duration", [](Trace& t) { t.runs[0].activities[0].endNs += kMaxDurationNs; }},
         {"repeat", [](Trace& t) { t.runs[0].repeat = 0; }},
         {"warmup", [](Trace& t) { t.runs[0].warmup = kMaxWarmup + 1; }},
+        {"chunks", [](Trace& t) { t.runs[0].chunks = 0; }},
+        {"streams", [](Trace& t) { t.runs[0].streams = kMaxStreams + 1; }},
         {"wall_ns", [](Trace& t) { t.runs[0].wallNs = -1; }},
         {"occupancy_series value", [](Trace& t) { t.runs[0].occupancySeries[0].value = 2; }},
         {"id", [](Trace& t) { t.runs[0].id = std::string(kMaxShortTextBytes + 1, 'x'); }},

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdio>
 #include <gtest/gtest.h>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -175,6 +176,61 @@ TEST_P(EveryStrategy, VerifiedInEveryDtypeAndMemoryModeWithItsRecords) {
                 EXPECT_LE(a.endNs, after) << run.name(a);
             }
             EXPECT_FALSE(hasNote(run, "mismatch")) << notes(run);
+        }
+    }
+}
+
+// Pipelined (strategy/pipeline.h): uneven chunks (37 rows in 5; 212 columns in 5 for slice-middle)
+// and more chunks than rows (64), every strategy in every dtype and memory mode (one session per
+// setting), verified against the CPU reference, with every byte copied once per repetition and one
+// kernel per chunk.
+TEST(GpuBackend, PipelinedChunksVerifyForEveryStrategyDtypeAndMemoryMode) {
+    REQUIRE_DEVICE();
+    for (const strategy::PipelineOptions pipeline :
+         {strategy::PipelineOptions{5, 3}, strategy::PipelineOptions{64, 4}}) {
+        for (Dtype dtype : {Dtype::F64, Dtype::F32}) {
+            for (MemoryMode memory : {MemoryMode::Pageable, MemoryMode::Pinned, MemoryMode::Managed,
+                                      MemoryMode::Mapped}) {
+                auto r = request({37, 212, 5}, dtype, memory, 2, 3);
+                r.pipeline = pipeline;
+                auto results = runGpu(kGpuStrategies, r);
+                ASSERT_EQ(results.size(), kGpuStrategies.size());
+                for (std::size_t i = 0; i < results.size(); ++i) {
+                    const StrategyId id = kGpuStrategies[i];
+                    SCOPED_TRACE(std::string(strategy::toString(id)) + " " +
+                                 std::string(problem::toString(dtype)) + " " +
+                                 std::string(toString(memory)) + " chunks " +
+                                 std::to_string(pipeline.chunks) + " streams " +
+                                 std::to_string(pipeline.streams));
+                    ASSERT_TRUE(results[i]) << results[i].error().message;
+                    const auto& run = *results[i];
+                    ASSERT_TRUE(run.verification);
+                    EXPECT_TRUE(run.verification->passed)
+                        << "max abs error " << run.verification->maxAbsError;
+                    const auto plan = strategy::planPipeline(id, r.problem, pipeline);
+                    EXPECT_EQ(run.chunks, plan.chunks.size());
+                    EXPECT_EQ(run.streams, plan.streams);
+                    const auto kernels = ofKind(run, ActivityKind::Kernel);
+                    EXPECT_EQ(kernels.size(), plan.chunks.size() * r.repeat);
+                    std::set<std::uint32_t> streams;
+                    for (const auto* k : kernels) {
+                        streams.insert(k->stream);
+                    }
+                    EXPECT_EQ(streams.size(), plan.streams);
+                    std::uint64_t in = 0, out = 0;
+                    for (const auto* a : ofKind(run, ActivityKind::HtoD)) {
+                        in += a->bytes;
+                    }
+                    for (const auto* a : ofKind(run, ActivityKind::DtoH)) {
+                        out += a->bytes;
+                    }
+                    const bool copies =
+                        memory == MemoryMode::Pageable || memory == MemoryMode::Pinned;
+                    EXPECT_EQ(in, copies ? strategy::bytesToDevice(id, r.problem) * r.repeat : 0);
+                    EXPECT_EQ(out,
+                              copies ? strategy::bytesFromDevice(id, r.problem) * r.repeat : 0);
+                }
+            }
         }
     }
 }
@@ -393,4 +449,18 @@ TEST(GpuBackend, ProblemTooLargeForTheDeviceIsRefusedBeforeAllocating) {
         runGpu({StrategyId::SliceOuter}, request({10, 20, 5}, Dtype::F64, MemoryMode::Pageable, 1));
     ASSERT_TRUE(next[0]) << next[0].error().message;
     EXPECT_TRUE(next[0]->verification->passed);
+}
+
+// With pinned memory, 8 chunks on 4 streams overlap copies with kernels and with each other.
+TEST(GpuBackend, PinnedPipelineOverlapsCopies) {
+    REQUIRE_DEVICE();
+    auto r = request({1000, 4000, 5}, Dtype::F64, MemoryMode::Pinned, 1, 1,
+                     *strategy::parseBlockOption("256"));
+    r.pipeline = {8, 4};
+    auto results = runGpu({StrategyId::ElementwiseBroadcast}, r);
+    ASSERT_TRUE(results[0]) << results[0].error().message;
+    EXPECT_TRUE(results[0]->verification->passed);
+    const auto summary = trace::summarize(*results[0]);
+    EXPECT_GT(summary.overlapShare(), 0.0) << notes(*results[0]);
+    EXPECT_LT(summary.deviceBusyNs, summary.deviceNs());
 }

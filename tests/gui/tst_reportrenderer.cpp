@@ -154,6 +154,7 @@ class TestReportRenderer : public QObject {
     void pngHasTheRequestedSize();
     void dpiIsStoredAndScalesTheLayout();
     void pdfAndSvgAreVector();
+    void pipelinedRunSaysItsChunksAndStreams();
     void badRequestsAreErrors();
     void headlessExportOfARealTrace();
     void headlessExportFailsCleanly();
@@ -245,6 +246,22 @@ void TestReportRenderer::pdfAndSvgAreVector() {
     QVERIFY(text.contains("<svg"));
     QVERIFY(text.contains("slice-outer")); // text stays text
     QVERIFY(text.contains("MODELLED"));    // and the modelled run says so
+}
+
+// A pipelined run's header names its chunks and streams, after its time.
+void TestReportRenderer::pipelinedRunSaysItsChunksAndStreams() {
+    Scene scene;
+    trace::Run pipelined = testhelpers::gpuShapedRun("pipelined", trace::RunMode::Modelled);
+    pipelined.chunks = 8;
+    pipelined.streams = 4;
+    scene.session.addRuns({makeRunEntry(std::move(pipelined), RunOrigin::Opened)});
+    QString error;
+    const QString svg = dir_.filePath(QStringLiteral("pipelined.svg"));
+    QVERIFY2(scene.renderer.exportTo(svg, QSize(3200, 900), 96, &error), qPrintable(error));
+    QFile s(svg);
+    QVERIFY(s.open(QIODevice::ReadOnly));
+    const QByteArray text = s.readAll();
+    QVERIFY(text.contains("8 chunks on 4 streams"));
 }
 
 void TestReportRenderer::badRequestsAreErrors() {

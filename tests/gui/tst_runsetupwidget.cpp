@@ -66,6 +66,8 @@ void TestRunSetupWidget::configCarriesEveryOption() {
     wanted.memory = QStringLiteral("pinned");
     wanted.repeat = 4;
     wanted.warmup = 2;
+    wanted.chunks = 8;
+    wanted.streams = 4;
     wanted.counters = true;
     wanted.sampleOccupancy = true;
     wanted.device = devices.at(1);
@@ -81,6 +83,13 @@ void TestRunSetupWidget::configCarriesEveryOption() {
     QCOMPARE(got.memory, wanted.memory);
     QCOMPARE(got.repeat, wanted.repeat);
     QCOMPARE(got.warmup, 2);
+    QCOMPARE(got.chunks, 8);
+    QCOMPARE(got.streams, 4);
+    // The pipeline is explained where it is set.
+    auto* chunks = panel.findChild<QSpinBox*>(QStringLiteral("chunks"));
+    QVERIFY(chunks != nullptr);
+    QVERIFY(chunks->toolTip().contains(QStringLiteral("at the same time")));
+    QVERIFY(panel.findChild<QSpinBox*>(QStringLiteral("streams")) != nullptr);
     QCOMPARE(got.counters, true);
     QCOMPARE(got.sampleOccupancy, true);
     QVERIFY(got.device == wanted.device);

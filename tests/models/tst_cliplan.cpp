@@ -75,6 +75,18 @@ void TestCliPlan::cpuAndModelledSplitIntoTwoJobs() {
     QCOMPARE(valueAfter(model.arguments, QStringLiteral("--block")), QStringLiteral("256"));
     QVERIFY(model.label.startsWith(QStringLiteral("modelled on NVIDIA H200")));
     QVERIFY(cpu.outputPath != model.outputPath);
+    // Chunks and streams go to GPU jobs only: one of each unless asked.
+    QCOMPARE(valueAfter(model.arguments, QStringLiteral("--chunks")), QStringLiteral("1"));
+    QCOMPARE(valueAfter(model.arguments, QStringLiteral("--streams")), QStringLiteral("1"));
+    QVERIFY(!cpu.arguments.contains(QStringLiteral("--chunks")));
+    c.chunks = 16;
+    c.streams = 4;
+    const RunPlan pipelined = planRun(c, QStringLiteral("/tmp/x"), 8);
+    QCOMPARE(valueAfter(pipelined.jobs[1].arguments, QStringLiteral("--chunks")),
+             QStringLiteral("16"));
+    QCOMPARE(valueAfter(pipelined.jobs[1].arguments, QStringLiteral("--streams")),
+             QStringLiteral("4"));
+    QVERIFY(!pipelined.jobs[0].arguments.contains(QStringLiteral("--streams")));
 }
 
 void TestCliPlan::measuredGpuStrategiesShareOneProcessCpuOnesRunAlone() {

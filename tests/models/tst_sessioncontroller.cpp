@@ -98,6 +98,7 @@ class TestSessionController : public QObject {
     void planErrorsAreRefusals();
     void devicesAreListedOrTheErrorSaid();
     void gpuRunWaitsForTheDeviceList();
+    void chunksAndStreamsReachTheCli();
     void restoreOfferHoldsTheAutosaveUntilAnswered();
     void restoreAdoptsOrphansAndRestoresARunOnce();
     void orphanWhoseRunsWereSavedIsDeleted();
@@ -312,6 +313,29 @@ void TestSessionController::gpuRunWaitsForTheDeviceList() {
     QCOMPARE(c->startRun(config), SessionController::RunStart::Started);
     QCOMPARE(started.count(), 1);
     c->cancel();
+}
+
+// The Launch box's chunks and streams reach the CLI of a GPU job (here a modelled one).
+void TestSessionController::chunksAndStreamsReachTheCli() {
+    const QString argsFile = QDir(case_).filePath(QStringLiteral("arguments.txt"));
+    auto c = controller("echo \"$@\" > \"" + QFile::encodeName(argsFile) + "\"; exit 2");
+    QSignalSpy listed(c.get(), &SessionController::devicesListed);
+    c->queryDevices();
+    QVERIFY(listed.wait(kGenerousMs));
+    QSignalSpy finished(c.get(), &SessionController::runFinished);
+    RunConfig config;
+    config.strategies = {QStringLiteral("elementwise-broadcast")};
+    config.memory = QStringLiteral("pinned");
+    config.chunks = 8;
+    config.streams = 4;
+    config.device = c->devices()->at(0);
+    QCOMPARE(c->startRun(config), SessionController::RunStart::Started);
+    QVERIFY(finished.wait(kGenerousMs));
+    QFile f(argsFile);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QString arguments = QString::fromUtf8(f.readAll()).trimmed();
+    QVERIFY2(arguments.startsWith(QStringLiteral("model ")), qPrintable(arguments));
+    QVERIFY2(arguments.contains(QStringLiteral("--chunks 8 --streams 4")), qPrintable(arguments));
 }
 
 void TestSessionController::restoreOfferHoldsTheAutosaveUntilAnswered() {

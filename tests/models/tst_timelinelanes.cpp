@@ -4,6 +4,7 @@
 
 #include <QTest>
 #include <map>
+#include <tuple>
 
 using namespace slicescope;
 using namespace slicescope::models;
@@ -23,6 +24,7 @@ class TestTimelineLanes : public QObject {
     void measuredPart();
     void laneGroups();
     void warmupEventsAreFlaggedAndOutsideTheMeasuredPart();
+    void pipelinedRunsGetAStreamLaneEachAndAStackedOverview();
 };
 
 void TestTimelineLanes::oneLanePerKindInDrawingOrder() {
@@ -176,6 +178,43 @@ void TestTimelineLanes::firstStartingAtSkipsForward() {
     const auto [f, l] = row.visibleRange(95, 145); // 80..90 ends before; 100, 120, 140 start inside
     QCOMPARE(int(f), 5);
     QCOMPARE(int(l), 8);
+}
+
+// Chunks on two streams: HtoD, kernel and DtoH lanes per stream, and an overview whose copies run
+// under kernels is drawn in strips; a serial run keeps the one shared band.
+void TestTimelineLanes::pipelinedRunsGetAStreamLaneEachAndAStackedOverview() {
+    trace::Run run;
+    for (std::uint32_t chunk = 0; chunk < 4; ++chunk) {
+        const std::int64_t t = 100 * chunk;
+        for (auto [kind, start, end] : {std::tuple{trace::ActivityKind::HtoD, t, t + 100},
+                                        std::tuple{trace::ActivityKind::Kernel, t + 100, t + 150},
+                                        std::tuple{trace::ActivityKind::DtoH, t + 150, t + 250}}) {
+            auto a = testhelpers::activity(kind, start, end);
+            a.stream = 7 + chunk % 2;
+            run.activities.push_back(a);
+        }
+    }
+    const RunLanes lanes = buildLanes(run);
+    QStringList labels;
+    for (const auto& lane : lanes.lanes) {
+        labels << QString::fromStdString(lane.label);
+    }
+    QCOMPARE(labels,
+             (QStringList{QStringLiteral("HtoD stream 7"), QStringLiteral("HtoD stream 8"),
+                          QStringLiteral("kernels stream 7"), QStringLiteral("kernels stream 8"),
+                          QStringLiteral("DtoH stream 7"), QStringLiteral("DtoH stream 8")}));
+    QVERIFY(lanes.overviewOverlaps);
+    QCOMPARE(overviewStrip(LaneKind::HtoD), 0);
+    QCOMPARE(overviewStrip(LaneKind::Kernel), 1);
+    QCOMPARE(overviewStrip(LaneKind::DtoH), 2);
+
+    trace::Run serial;
+    for (auto [kind, start, end] : {std::tuple{trace::ActivityKind::HtoD, 0, 100},
+                                    std::tuple{trace::ActivityKind::Kernel, 100, 150},
+                                    std::tuple{trace::ActivityKind::DtoH, 150, 250}}) {
+        serial.activities.push_back(testhelpers::activity(kind, start, end));
+    }
+    QVERIFY(!buildLanes(serial).overviewOverlaps);
 }
 
 QTEST_GUILESS_MAIN(TestTimelineLanes)

@@ -373,6 +373,9 @@ Result<trace::Run> modelRun(StrategyId id, const RunRequest& request, const devi
     if (request.repeat < 1) {
         return fail(Error::Code::InvalidArgument, "repeat must be >= 1");
     }
+    if (auto checked = strategy::checkPipeline(request.pipeline); !checked) {
+        return tl::unexpected(checked.error());
+    }
 
     strategy::LaunchLimits limits;
     limits.kernelMaxThreadsPerBlock = std::min(d.maxThreadsPerBlock, m.kernelMaxThreadsPerBlock);
@@ -440,6 +443,72 @@ Result<trace::Run> modelRun(StrategyId id, const RunRequest& request, const devi
         request.memory == MemoryMode::Pageable || request.memory == MemoryMode::Pinned;
     const double hostPassNs = double(p.arrayBytes()) / (m.hostCopyGBps * 1e9) * 1e9;
 
+    // Pipelined runs (docs/model.md, "Pipelines"): every chunk is modelled as a problem of its
+    // own, with its own launch overhead and copy latencies.
+    const strategy::PipelinePlan plan = strategy::planPipeline(id, p, request.pipeline);
+    const bool pipelined = plan.chunks.size() > 1;
+    run.chunks = std::uint32_t(plan.chunks.size());
+    run.streams = plan.streams;
+    struct ChunkModel {
+        LaunchGeometry geometry;
+        double htodNs = 0;      // its discount (and multBy, where cut) in
+        double kernelNs = 0;    // launch overhead included
+        double dtohNs = 0;      // its cv out
+        double migrationNs = 0; // managed memory: its pages, on the first repetition
+        std::uint64_t htodBytes = 0, dtohBytes = 0;
+    };
+    std::vector<ChunkModel> chunkModels;
+    double sharedMultByNs = 0;
+    std::uint32_t concurrentKernels = 1;
+    double pipelineSerialNs = 0; // every activity of one repetition end to end: a bound
+    if (pipelined) {
+        std::uint64_t largestGrid = 1;
+        for (const auto& chunk : plan.chunks) {
+            auto g = strategy::launchGeometry(id, chunk.problem, request.block, limits);
+            if (!g) {
+                return tl::unexpected(g.error());
+            }
+            ChunkModel cm;
+            cm.geometry = *g;
+            cm.kernelNs =
+                estimateKernel(id, chunk.problem, *g, occ->activeBlocksPerSm, d, request.memory, m)
+                    .totalNs;
+            cm.htodBytes = (chunk.arrayElements + chunk.multByElements) * p.elementBytes();
+            cm.dtohBytes = chunk.arrayElements * p.elementBytes();
+            if (explicitCopies) {
+                cm.htodNs =
+                    modelCopyNs(chunk.arrayElements * p.elementBytes(), link.htodGBps, m) +
+                    (chunk.multByElements > 0
+                         ? modelCopyNs(chunk.multByElements * p.elementBytes(), link.htodGBps, m)
+                         : 0);
+                cm.dtohNs = modelCopyNs(cm.dtohBytes, link.dtohGBps, m);
+            } else if (request.memory == MemoryMode::Managed) {
+                cm.migrationNs =
+                    modelCopyNs(cm.htodBytes, d.pinnedHtoDGBps * m.managedMigrationFraction, m);
+            }
+            largestGrid = std::max<std::uint64_t>(largestGrid, g->grid.count());
+            pipelineSerialNs += cm.htodNs + cm.kernelNs + cm.dtohNs + cm.migrationNs + 4;
+            chunkModels.push_back(cm);
+        }
+        if (plan.sharedMultBy && explicitCopies) {
+            sharedMultByNs = modelCopyNs(p.multByBytes(), link.htodGBps, m);
+            pipelineSerialNs += sharedMultByNs + 1;
+        }
+        // Kernels of different streams share the SMs: as many run at once as their grids fit
+        // in the device's resident block slots together, never more than there are streams.
+        const std::uint64_t residentBlocks =
+            std::uint64_t(std::max<std::uint32_t>(occ->activeBlocksPerSm, 1)) * d.smCount;
+        concurrentKernels = std::uint32_t(std::clamp<std::uint64_t>(residentBlocks / largestGrid, 1,
+                                                                    std::uint64_t(plan.streams)));
+        // As the GPU backend records it: the run's launch is the first (largest) chunk's.
+        const LaunchGeometry& g = chunkModels.front().geometry;
+        run.launch->grid = g.grid;
+        run.launch->workers = g.decomposition.workers;
+        run.launch->elementsPerWorker = g.decomposition.elementsPerWorker;
+        run.occupancy->threadSlotsBusy =
+            strategy::threadSlotsBusy(g, occ->activeBlocksPerSm, d.smCount, d.maxThreadsPerSm);
+    }
+
     // The whole timeline must fit in the trace's 64-bit nanoseconds: a huge --work on a large
     // shape, times --repeat, would otherwise wrap round to nonsense (an end before its start).
     {
@@ -459,7 +528,8 @@ Result<trace::Run> modelRun(StrategyId id, const RunRequest& request, const devi
         // Host layout passes run in every iteration, as in the GPU backend.
         const double totalNs =
             firstIterationExtraNs +
-            double(request.repeat) * (iterationNs + activities + 3 * std::max(1.0, hostPassNs));
+            double(request.repeat) * (std::max(iterationNs, pipelineSerialNs) + activities +
+                                      3 * std::max(1.0, hostPassNs));
         if (!std::isfinite(totalNs) || totalNs >= kMaxTimelineNs) {
             char seconds[32];
             std::snprintf(seconds, sizeof seconds, "%.3g", totalNs / 1e9);
@@ -485,6 +555,71 @@ Result<trace::Run> modelRun(StrategyId id, const RunRequest& request, const devi
         run.activities.push_back(a);
         return a.endNs;
     };
+    const auto srcKind = request.memory == MemoryMode::Pinned ? trace::MemoryKind::Pinned
+                                                              : trace::MemoryKind::Pageable;
+    // One pipelined repetition from t, issued chunk by chunk as the GPU backend does; returns
+    // its end. One copy engine per direction: copies of one direction run one after another, in
+    // issue order; HtoD, DtoH and kernels run at the same time. A stream runs its own work in
+    // order. Pageable copies stage through the driver while the host waits, so with pageable
+    // memory nothing overlaps: every activity starts after the one issued before it ends.
+    const auto modelPipelined = [&](std::int64_t t0, std::uint16_t it, bool first) {
+        const bool serial = request.memory == MemoryMode::Pageable;
+        std::vector<std::int64_t> streamFree(plan.streams, t0);
+        std::vector<std::int64_t> kernelSlotFree(concurrentKernels, t0);
+        std::int64_t htodFree = t0, dtohFree = t0, lastEnd = t0, end = t0;
+        const auto emit = [&](ActivityKind kind, std::string_view name, std::int64_t ready,
+                              double ns, std::uint32_t stream) {
+            const std::int64_t start = serial ? std::max(ready, lastEnd) : ready;
+            const std::int64_t stop = add(kind, name, start, ns, it);
+            run.activities.back().stream = stream;
+            lastEnd = stop;
+            end = std::max(end, stop);
+            return stop;
+        };
+        std::int64_t inputsReady = t0;
+        if (sharedMultByNs > 0) {
+            inputsReady = emit(ActivityKind::HtoD, "copy multBy", t0, sharedMultByNs, 0);
+            auto& a = run.activities.back();
+            a.bytes = p.multByBytes();
+            a.srcKind = srcKind;
+            a.dstKind = trace::MemoryKind::Device;
+            htodFree = streamFree[0] = inputsReady;
+        }
+        for (std::size_t i = 0; i < plan.chunks.size(); ++i) {
+            const auto& cm = chunkModels[i];
+            const std::uint32_t st = plan.chunks[i].stream;
+            std::int64_t ready = std::max(streamFree[st], inputsReady);
+            if (explicitCopies) {
+                ready = emit(ActivityKind::HtoD, "copy chunk " + std::to_string(i) + " in",
+                             std::max(ready, htodFree), cm.htodNs, st);
+                htodFree = ready;
+                auto& a = run.activities.back();
+                a.bytes = cm.htodBytes;
+                a.srcKind = srcKind;
+                a.dstKind = trace::MemoryKind::Device;
+            }
+            auto slot = std::min_element(kernelSlotFree.begin(), kernelSlotFree.end());
+            ready = emit(ActivityKind::Kernel, run.strings[kernelName], std::max(ready, *slot),
+                         cm.kernelNs + (first ? cm.migrationNs : 0), st);
+            *slot = ready;
+            auto& k = run.activities.back();
+            k.grid = cm.geometry.grid;
+            k.block = cm.geometry.block;
+            k.registersPerThread = std::uint16_t(registers);
+            k.theoreticalOccupancy = float(occ->occupancy);
+            if (explicitCopies) {
+                ready = emit(ActivityKind::DtoH, "copy chunk " + std::to_string(i) + " out",
+                             std::max(ready, dtohFree), cm.dtohNs, st);
+                dtohFree = ready;
+                auto& a = run.activities.back();
+                a.bytes = cm.dtohBytes;
+                a.srcKind = trace::MemoryKind::Device;
+                a.dstKind = srcKind;
+            }
+            streamFree[st] = ready;
+        }
+        return end;
+    };
     for (std::uint32_t iteration = 0; iteration < request.repeat; ++iteration) {
         const auto it = std::uint16_t(std::min<std::uint32_t>(iteration, 0xffff));
         // The strategy's host layout passes are part of every call of it (runsummary.h).
@@ -493,6 +628,10 @@ Result<trace::Run> modelRun(StrategyId id, const RunRequest& request, const devi
         }
         if (id == StrategyId::ElementwiseMaterialized) {
             t = add(ActivityKind::Host, "materialize multBy to R x C x N", t, hostPassNs, it);
+        }
+        if (pipelined) {
+            t = modelPipelined(t, it, iteration == 0);
+            continue;
         }
         double kernelNs = kernel.totalNs;
         for (const auto& transfer : strategy::transfers(id, p)) {
@@ -551,6 +690,23 @@ Result<trace::Run> modelRun(StrategyId id, const RunRequest& request, const devi
                   latencies.architecture->fitted ? "fitted to H200 measurements"
                                                  : "published microbenchmarks, docs/model.md");
     run.notes.emplace_back(note);
+    if (pipelined) {
+        run.notes.push_back(
+            "modelled pipeline: " + std::to_string(run.chunks) + " chunks on " +
+            std::to_string(run.streams) + (run.streams == 1 ? " stream" : " streams") +
+            "; one copy engine per direction; up to " + std::to_string(concurrentKernels) +
+            (concurrentKernels == 1 ? " kernel" : " kernels") +
+            " at a time (as many as fit in the resident block slots together)" +
+            (request.memory == MemoryMode::Pageable
+                 ? "; pageable copies stage through the driver while the host waits, so nothing "
+                   "overlaps"
+                 : std::string()));
+        if (run.chunks < request.pipeline.chunks) {
+            run.notes.push_back(std::to_string(request.pipeline.chunks) + " chunks asked for, " +
+                                std::to_string(run.chunks) +
+                                " made: a chunk holds at least one row of the outer dimension");
+        }
+    }
     run.notes.emplace_back(kernelRegs->origin);
     if (!d.runnableWithCuda13()) {
         run.notes.emplace_back("the " + d.name + " (cc " + d.computeCapability() +
@@ -592,6 +748,7 @@ Result<ModelComparison> compareWithModel(const trace::Run& measured) {
     request.block = *block;
     request.memory = *memory;
     request.repeat = std::max<std::uint32_t>(1, measured.repeat);
+    request.pipeline = {measured.chunks, measured.streams};
     auto modelled = modelRun(*id, request, *preset);
     if (!modelled) {
         return tl::unexpected(modelled.error());

@@ -350,10 +350,47 @@ GpuSession::~GpuSession() {
     pmSampler_.reset();
     rangeProfiler_.reset();
     waiter_.reset();
+    for (auto* e : joinEvents_) {
+        (void)cudaEventDestroy(e);
+    }
+    if (inputsReady_ != nullptr) {
+        (void)cudaEventDestroy(inputsReady_);
+    }
+    for (auto* s : pipelineStreams_) {
+        (void)cudaStreamDestroy(s);
+    }
     if (stream_ != nullptr) {
         (void)cudaStreamDestroy(stream_);
     }
     collector_.reset();
+}
+
+Status GpuSession::ensureStreams(std::uint32_t count) {
+    if (inputsReady_ == nullptr) {
+        CUDA_CHECK(cudaEventCreateWithFlags(&inputsReady_, cudaEventDisableTiming));
+    }
+    while (pipelineStreams_.size() + 1 < count) {
+        cudaStream_t s = nullptr;
+        CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+        pipelineStreams_.push_back(s);
+        cudaEvent_t e = nullptr;
+        CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+        joinEvents_.push_back(e);
+    }
+    return {};
+}
+
+Status GpuSession::joinStreams(std::uint32_t count) {
+    for (std::uint32_t k = 1; k < count; ++k) {
+        cudaError_t e = cudaEventRecord(joinEvents_[k - 1], pipelineStreams_[k - 1]);
+        if (e == cudaSuccess) {
+            e = cudaStreamWaitEvent(stream_, joinEvents_[k - 1], 0);
+        }
+        if (e != cudaSuccess) {
+            return tl::unexpected(fault(e, "joining the pipeline's streams"));
+        }
+    }
+    return {};
 }
 
 Error GpuSession::fault(cudaError_t error, const std::string& what) {
@@ -429,6 +466,7 @@ template <typename T> const std::vector<T>& GpuSession::reference(const Problem&
 
 Result<std::vector<RangeMetrics>> GpuSession::countedPass(const std::string& name,
                                                           std::uint32_t repeat,
+                                                          std::uint32_t launchesPerRepeat,
                                                           const std::function<Status()>& launch,
                                                           std::vector<std::string>& notes) {
     if (!rangeProfiler_ && !countersUnavailable_) {
@@ -444,14 +482,15 @@ Result<std::vector<RangeMetrics>> GpuSession::countedPass(const std::string& nam
         if (collector_) {
             (void)collector_->disable();
         }
-        auto counted = rangeProfiler_->profile(repeat, [&]() -> Status {
-            for (std::uint32_t i = 0; i < repeat; ++i) {
-                if (auto l = launch(); !l) {
-                    return l;
+        auto counted =
+            rangeProfiler_->profile(std::size_t(repeat) * launchesPerRepeat, [&]() -> Status {
+                for (std::uint32_t i = 0; i < repeat; ++i) {
+                    if (auto l = launch(); !l) {
+                        return l;
+                    }
                 }
-            }
-            return wait("the kernel of " + name + " under the Range Profiler");
-        });
+                return wait("the kernel of " + name + " under the Range Profiler");
+            });
         if (collector_) {
             (void)collector_->enable();
         }
@@ -529,6 +568,9 @@ Result<trace::Run> GpuSession::run(StrategyId id, const backend::RunRequest& req
     if (!result && usable()) {
         // Records of a failed run must not end up in the next one.
         (void)cudaStreamSynchronize(stream_);
+        for (auto* s : pipelineStreams_) {
+            (void)cudaStreamSynchronize(s);
+        }
         (void)collect();
     }
     return result;
@@ -556,6 +598,9 @@ Result<trace::Run> GpuSession::runTyped(StrategyId id, const backend::RunRequest
     run.repeat = request.repeat;
     run.warmup = request.warmup;
     run.createdAt = isoTimestampUtc();
+    if (auto checked = strategy::checkPipeline(request.pipeline); !checked) {
+        return tl::unexpected(checked.error());
+    }
     if (!setupNote_.empty()) {
         run.notes.push_back(std::move(setupNote_));
         setupNote_.clear();
@@ -598,6 +643,35 @@ Result<trace::Run> GpuSession::runTyped(StrategyId id, const backend::RunRequest
     const auto& decomposition = geometry->decomposition;
     const bool crn = decomposition.layout == strategy::Layout::CRN;
     const bool materialized = id == StrategyId::ElementwiseMaterialized;
+
+    // Pipelined: each chunk is launched as a problem of its own, on its own part of the arrays.
+    const strategy::PipelinePlan plan = strategy::planPipeline(id, p, request.pipeline);
+    const bool pipelined = plan.chunks.size() > 1;
+    run.chunks = std::uint32_t(plan.chunks.size());
+    run.streams = plan.streams;
+    std::vector<strategy::LaunchGeometry> chunkGeometry;
+    if (pipelined) {
+        if (run.chunks < request.pipeline.chunks) {
+            run.notes.push_back(std::to_string(request.pipeline.chunks) + " chunks asked for, " +
+                                std::to_string(run.chunks) +
+                                " made: a chunk holds at least one row of the outer dimension");
+        }
+        for (const auto& chunk : plan.chunks) {
+            auto g = strategy::launchGeometry(id, chunk.problem, request.block, limits);
+            if (!g) {
+                return tl::unexpected(g.error());
+            }
+            chunkGeometry.push_back(*g);
+        }
+        geometry = chunkGeometry.front(); // the run's launch is the first (largest) chunk's
+        run.notes.push_back("pipelined: " + std::to_string(run.chunks) + " chunks on " +
+                            std::to_string(run.streams) +
+                            (run.streams == 1 ? " stream" : " streams") +
+                            "; the launch shown is the first chunk's");
+        if (auto made = ensureStreams(plan.streams); !made) {
+            return tl::unexpected(made.error());
+        }
+    }
 
     // Does it fit? Device first, before anything is allocated.
     std::size_t freeDeviceBytes = 0, totalDeviceBytes = 0;
@@ -699,12 +773,135 @@ Result<trace::Run> GpuSession::runTyped(StrategyId id, const backend::RunRequest
     void* params[] = {&args};
     const dim3 grid(geometry->grid.x, geometry->grid.y, geometry->grid.z);
     const dim3 block(geometry->block.x, geometry->block.y, geometry->block.z);
+    // A chunk's launch: its arguments point at its part of the arrays (strategy/pipeline.h).
+    struct ChunkLaunch {
+        kernels::KernelArgs args;
+        dim3 grid, block;
+        std::uint64_t arrayBytes = 0, arrayOffsetBytes = 0;
+        std::uint64_t multByBytes = 0, multByOffsetBytes = 0;
+    };
+    std::vector<ChunkLaunch> chunkLaunches;
+    for (std::size_t i = 0; pipelined && i < plan.chunks.size(); ++i) {
+        const auto& chunk = plan.chunks[i];
+        const auto& g = chunkGeometry[i];
+        ChunkLaunch l;
+        l.arrayOffsetBytes = chunk.arrayOffset * sizeof(T);
+        l.arrayBytes = chunk.arrayElements * sizeof(T);
+        l.multByOffsetBytes = chunk.multByOffset * sizeof(T);
+        l.multByBytes = chunk.multByElements * sizeof(T);
+        l.args = args;
+        l.args.discount = static_cast<const char*>(args.discount) + l.arrayOffsetBytes;
+        l.args.cv = static_cast<char*>(args.cv) + l.arrayOffsetBytes;
+        l.args.multBy = static_cast<const char*>(args.multBy) + l.multByOffsetBytes;
+        l.args.r = chunk.problem.shape.r;
+        l.args.c = chunk.problem.shape.c;
+        l.args.workers = g.decomposition.workers;
+        l.args.elementsPerWorker = g.decomposition.elementsPerWorker;
+        l.args.vectorWidth = g.vectorWidth;
+        l.grid = dim3(g.grid.x, g.grid.y, g.grid.z);
+        l.block = dim3(g.block.x, g.block.y, g.block.z);
+        chunkLaunches.push_back(l);
+    }
+    const auto launchChunk = [&](ChunkLaunch& l, cudaStream_t stream) -> Status {
+        void* chunkParams[] = {&l.args};
+        const cudaError_t e = cudaLaunchKernel(launched, l.grid, l.block, chunkParams, 0, stream);
+        if (e != cudaSuccess) {
+            return tl::unexpected(fault(e, "launching the kernel of " + name));
+        }
+        return {};
+    };
+    // Every launch of one repetition, on stream_ (the counted pass replays them one by one).
     const auto launch = [&]() -> Status {
+        if (pipelined) {
+            for (auto& l : chunkLaunches) {
+                if (auto ok = launchChunk(l, stream_); !ok) {
+                    return ok;
+                }
+            }
+            return {};
+        }
         const cudaError_t e = cudaLaunchKernel(launched, grid, block, params, 0, stream_);
         if (e != cudaSuccess) {
             return tl::unexpected(fault(e, "launching the kernel of " + name));
         }
         return {};
+    };
+    const auto copyChunk = [&](void* to, const void* from, std::uint64_t bytes, cudaMemcpyKind kind,
+                               cudaStream_t stream, const std::string& what) -> Status {
+        const cudaError_t e = cudaMemcpyAsync(to, from, bytes, kind, stream);
+        if (e != cudaSuccess) {
+            return tl::unexpected(fault(e, "copying " + what));
+        }
+        return {};
+    };
+    // One pipelined repetition: chunk i's copy in, poison, kernel and copy out on stream i mod S,
+    // issued chunk by chunk; the streams are then joined into stream_ and waited for.
+    const auto runPipelined = [&](std::uint16_t it) -> Status {
+        if (mode == MemoryMode::Mapped) {
+            const std::int64_t poisonStart = now();
+            std::memset(cvHost->template host<T>(), 0xff, arrayBytes);
+            span("poison output", poisonStart, it);
+        }
+        if (copies && plan.sharedMultBy) {
+            // Every chunk reads the whole multBy: copied once, first, and waited for by the
+            // other streams.
+            if (auto ok = copyChunk(multByDevice.get(), multByHost->template host<T>(), multByBytes,
+                                    cudaMemcpyHostToDevice, stream_, "multBy to the device");
+                !ok) {
+                return ok;
+            }
+            cudaError_t e = cudaEventRecord(inputsReady_, stream_);
+            for (std::uint32_t k = 1; e == cudaSuccess && k < plan.streams; ++k) {
+                e = cudaStreamWaitEvent(streamAt(k), inputsReady_, 0);
+            }
+            if (e != cudaSuccess) {
+                return tl::unexpected(fault(e, "ordering the pipeline's streams"));
+            }
+        }
+        for (std::size_t i = 0; i < plan.chunks.size(); ++i) {
+            ChunkLaunch& l = chunkLaunches[i];
+            const cudaStream_t stream = streamAt(plan.chunks[i].stream);
+            if (copies) {
+                if (auto ok = copyChunk(
+                        static_cast<char*>(discountDevice.get()) + l.arrayOffsetBytes,
+                        discountHost->template host<char>() + l.arrayOffsetBytes, l.arrayBytes,
+                        cudaMemcpyHostToDevice, stream, "a chunk of discount to the device");
+                    !ok) {
+                    return ok;
+                }
+                if (l.multByBytes > 0) {
+                    if (auto ok = copyChunk(
+                            static_cast<char*>(multByDevice.get()) + l.multByOffsetBytes,
+                            multByHost->template host<char>() + l.multByOffsetBytes, l.multByBytes,
+                            cudaMemcpyHostToDevice, stream, "a chunk of multBy to the device");
+                        !ok) {
+                        return ok;
+                    }
+                }
+            }
+            if (mode != MemoryMode::Mapped) {
+                const cudaError_t e = cudaMemsetAsync(l.args.cv, 0xff, l.arrayBytes, stream);
+                if (e != cudaSuccess) {
+                    return tl::unexpected(fault(e, "poisoning the output"));
+                }
+            }
+            if (auto ok = launchChunk(l, stream); !ok) {
+                return ok;
+            }
+            if (copies) {
+                if (auto ok = copyChunk(cvHost->template host<char>() + l.arrayOffsetBytes,
+                                        static_cast<char*>(cvDevice.get()) + l.arrayOffsetBytes,
+                                        l.arrayBytes, cudaMemcpyDeviceToHost, stream,
+                                        "a chunk of cv to the host");
+                    !ok) {
+                    return ok;
+                }
+            }
+        }
+        if (auto joined = joinStreams(plan.streams); !joined) {
+            return joined;
+        }
+        return wait("the pipelined chunks of " + name);
     };
 
     // PM sampling spans the traced iterations.
@@ -762,7 +959,12 @@ Result<trace::Run> GpuSession::runTyped(StrategyId id, const backend::RunRequest
             }
             span("materialize multBy to R x C x N", t0, it);
         }
-        if (copies) {
+        if (pipelined) {
+            if (auto done = runPipelined(it); !done) {
+                return tl::unexpected(done.error());
+            }
+        }
+        if (copies && !pipelined) {
             for (const auto& t : transfers) {
                 if (t.direction != strategy::Direction::HostToDevice) {
                     continue;
@@ -780,7 +982,9 @@ Result<trace::Run> GpuSession::runTyped(StrategyId id, const backend::RunRequest
             }
         }
         // Poison the output before every launch, so an element the kernel skips cannot pass.
-        if (mode == MemoryMode::Mapped) {
+        if (pipelined) {
+            // Done chunk by chunk above.
+        } else if (mode == MemoryMode::Mapped) {
             t0 = now();
             std::memset(cvHost->template host<T>(), 0xff, arrayBytes);
             span("poison output", t0, it);
@@ -790,13 +994,15 @@ Result<trace::Run> GpuSession::runTyped(StrategyId id, const backend::RunRequest
                 return tl::unexpected(fault(e, "poisoning the output"));
             }
         }
-        if (auto launchedOk = launch(); !launchedOk) {
-            return tl::unexpected(launchedOk.error());
+        if (!pipelined) {
+            if (auto launchedOk = launch(); !launchedOk) {
+                return tl::unexpected(launchedOk.error());
+            }
+            if (auto done = wait("the kernel of " + name); !done) {
+                return tl::unexpected(done.error());
+            }
         }
-        if (auto done = wait("the kernel of " + name); !done) {
-            return tl::unexpected(done.error());
-        }
-        if (copies) {
+        if (copies && !pipelined) {
             for (const auto& t : transfers) {
                 if (t.direction != strategy::Direction::DeviceToHost) {
                     continue;
@@ -831,7 +1037,9 @@ Result<trace::Run> GpuSession::runTyped(StrategyId id, const backend::RunRequest
     std::vector<RangeMetrics> ranges;
     if (request.counters) {
         progress(name + ": counters", 1.0);
-        auto counted = countedPass(name, request.repeat, launch, run.notes);
+        auto counted =
+            countedPass(name, request.repeat, pipelined ? std::uint32_t(chunkLaunches.size()) : 1,
+                        launch, run.notes);
         if (!counted) {
             return tl::unexpected(counted.error());
         }

@@ -1,10 +1,10 @@
 #pragma once
 
-// One process's GPU measurement session: one device, one context, one stream, one CUPTI activity
-// collector, and (when asked) the Range Profiler and PM sampling. It runs one strategy at a time:
-// allocate, lay out, copy, poison, launch, copy back, verify, `repeat` times; then, with
-// counters, a second replayed pass; then it hands what it collected to record::assembleGpuRun
-// (record/gpurunassembly.h), which builds the strategy's run.
+// One process's GPU measurement session: one device, one context, one stream (more for pipelined
+// runs, strategy/pipeline.h), one CUPTI activity collector, and (when asked) the Range Profiler and
+// PM sampling. It runs one strategy at a time: allocate, lay out, copy, poison, launch, copy back,
+// verify, `repeat` times; then, with counters, a second replayed pass; then it hands what it
+// collected to record::assembleGpuRun (record/gpurunassembly.h), which builds the strategy's run.
 
 #include "activityrecorddecoder.h"
 #include "cuptiactivitycollector.h"
@@ -88,7 +88,9 @@ class GpuSession {
 
     // The counted pass: `launch` `repeat` times under the Range Profiler, tracing off. Counters
     // that cannot be read are a note, not an error, unless the context was lost meanwhile.
+    // `launch` makes launchesPerRepeat launches (one per chunk).
     Result<std::vector<RangeMetrics>> countedPass(const std::string& name, std::uint32_t repeat,
+                                                  std::uint32_t launchesPerRepeat,
                                                   const std::function<Status()>& launch,
                                                   std::vector<std::string>& notes);
     // Adds this run's PM samples to records; frees the sampler when counters come next.
@@ -108,6 +110,18 @@ class GpuSession {
     backend::GpuOptions options_;
     device::DeviceSpec device_;
     cudaStream_t stream_ = nullptr;
+    // Pipelined runs: stream k of S is stream_ for k = 0, pipelineStreams_[k - 1] otherwise; each
+    // has an event that stream_ waits on to join it, and one event marks the shared input copied.
+    std::vector<cudaStream_t> pipelineStreams_;
+    std::vector<cudaEvent_t> joinEvents_;
+    cudaEvent_t inputsReady_ = nullptr;
+    // Makes sure streams 1..count-1 exist.
+    Status ensureStreams(std::uint32_t count);
+    cudaStream_t streamAt(std::uint32_t k) const {
+        return k == 0 ? stream_ : pipelineStreams_[k - 1];
+    }
+    // Makes stream_ wait for the work issued so far on streams 1..count-1.
+    Status joinStreams(std::uint32_t count);
     std::unique_ptr<StreamWaiter> waiter_; // with a kernel timeout
     std::string setupNote_;                // how long the session took to start, for its first run
     std::unique_ptr<CuptiActivityCollector> collector_;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <utility>
+#include <vector>
 
 namespace slicescope::trace {
 
@@ -144,6 +146,78 @@ std::string gpuComparison(const SummarizedRun& subject, std::span<const Summariz
     return text;
 }
 
+// Time covered by sorted, disjoint intervals.
+using Intervals = std::vector<std::pair<std::int64_t, std::int64_t>>;
+
+Intervals merged(Intervals spans) {
+    std::sort(spans.begin(), spans.end());
+    Intervals out;
+    for (const auto& [start, end] : spans) {
+        if (end <= start) {
+            continue;
+        }
+        if (!out.empty() && start <= out.back().second) {
+            out.back().second = std::max(out.back().second, end);
+        } else {
+            out.emplace_back(start, end);
+        }
+    }
+    return out;
+}
+
+std::int64_t covered(const Intervals& spans) {
+    std::int64_t total = 0;
+    for (const auto& [start, end] : spans) {
+        total += end - start;
+    }
+    return total;
+}
+
+// Time covered by both of two merged lists.
+std::int64_t intersection(const Intervals& a, const Intervals& b) {
+    std::int64_t total = 0;
+    std::size_t i = 0, j = 0;
+    while (i < a.size() && j < b.size()) {
+        const std::int64_t start = std::max(a[i].first, b[j].first);
+        const std::int64_t end = std::min(a[i].second, b[j].second);
+        total += std::max<std::int64_t>(0, end - start);
+        (a[i].second < b[j].second ? i : j) += 1;
+    }
+    return total;
+}
+
+Intervals joined(const Intervals& a, const Intervals& b) {
+    Intervals both = a;
+    both.insert(both.end(), b.begin(), b.end());
+    return merged(std::move(both));
+}
+
+// What a pipelined run (or one whose copies overlap anyway) adds to its verdict.
+std::string pipelineWords(const Run& run, const RunSummary& s) {
+    if (s.chunks <= 1 && s.copyHiddenNs == 0) {
+        return {};
+    }
+    std::string text = s.chunks > 1
+                           ? "; pipelined in " + formatCount(s.chunks) + " chunks on " +
+                                 formatCount(s.streams) + (s.streams == 1 ? " stream" : " streams")
+                           : std::string("; ");
+    text += (s.chunks > 1 ? ", " : "") + formatPercent(s.overlapShare()) +
+            " of the copy time is hidden behind other work";
+    const std::int64_t bound = s.pipelineBoundNs();
+    if (bound > 0 && s.deviceBusyNs > 0) {
+        text += "; the " + std::string(s.pipelineLimiter()) + " (" + formatDurationNs(bound) +
+                ") bound the pipeline and the device works " +
+                formatRatio(double(s.deviceBusyNs) / double(bound)) + "x that";
+    }
+    if (s.chunks > 1 && run.memoryMode == "pageable") {
+        text += "; pageable copies are staged through the driver while the host waits, so they "
+                "cannot overlap: use pinned memory";
+    } else if (s.chunks > 1 && s.streams == 1) {
+        text += "; one stream runs its work in order: use more streams to overlap";
+    }
+    return text;
+}
+
 std::string gpuVerdict(const SummarizedRun& subject, std::span<const SummarizedRun> all) {
     std::string text = gpuComparison(subject, all);
     const RunSummary& s = subject.summary;
@@ -191,7 +265,11 @@ std::string cpuVerdict(const SummarizedRun& subject, std::span<const SummarizedR
 std::int64_t RunSummary::perRepetitionNs() const {
     const std::int64_t reps = std::max<std::int64_t>(1, repeat);
     if (hasDeviceWork()) {
-        return strategyNs() / reps;
+        // The strategy's full cost (host layout passes included); device work that overlapped
+        // (several streams) counts once.
+        return ((deviceBusyNs > 0 ? std::min(deviceBusyNs, deviceNs()) : deviceNs()) +
+                hostLayoutNs) /
+               reps;
     }
     if (hostComputeNs > 0) {
         return hostComputeNs / reps;
@@ -211,18 +289,55 @@ double RunSummary::hostLayoutShare() const {
     return hasDeviceWork() ? double(hostLayoutNs) / double(strategyNs()) : 0.0;
 }
 
+double RunSummary::overlapShare() const {
+    const std::int64_t copies = htodNs + dtohNs;
+    return copies > 0 ? std::clamp(double(copyHiddenNs) / double(copies), 0.0, 1.0) : 0.0;
+}
+
+std::int64_t RunSummary::pipelineBoundNs() const {
+    return std::max({htodNs, dtohNs, kernelNs});
+}
+
+std::string_view RunSummary::pipelineLimiter() const {
+    if (kernelNs >= htodNs && kernelNs >= dtohNs) {
+        return "kernels";
+    }
+    return htodNs >= dtohNs ? "HtoD copies" : "DtoH copies";
+}
+
 RunSummary summarize(const Run& run) {
     RunSummary s;
     s.wallNs = run.wallNs;
     s.repeat = std::max<std::uint32_t>(1, run.repeat);
     s.warmup = run.warmup;
+    s.chunks = std::max<std::uint32_t>(1, run.chunks);
+    s.streams = std::max<std::uint32_t>(1, run.streams);
     std::int64_t first = 0, last = 0;
     bool any = false;
+    Intervals htod, dtoh, kernels, memsets;
     for (const Activity& a : run.activities) {
         if (a.warmup) {
             continue; // warming the caches, the pool and the first launch: not a repetition
         }
         const std::int64_t d = std::max<std::int64_t>(0, a.durationNs());
+        switch (a.kind) {
+        case ActivityKind::HtoD:
+            htod.emplace_back(a.startNs, a.endNs);
+            break;
+        case ActivityKind::DtoH:
+            dtoh.emplace_back(a.startNs, a.endNs);
+            break;
+        case ActivityKind::Kernel:
+            kernels.emplace_back(a.startNs, a.endNs);
+            break;
+        case ActivityKind::DtoD:
+        case ActivityKind::HtoH:
+        case ActivityKind::Memset:
+            memsets.emplace_back(a.startNs, a.endNs);
+            break;
+        default:
+            break;
+        }
         if (!any || a.startNs < first) {
             first = a.startNs;
         }
@@ -279,6 +394,11 @@ RunSummary summarize(const Run& run) {
         }
     }
     s.spanNs = any ? last - first : 0;
+    const Intervals h = merged(std::move(htod));
+    const Intervals d = merged(std::move(dtoh));
+    const Intervals k = merged(std::move(kernels));
+    s.copyHiddenNs = intersection(h, joined(k, d)) + intersection(d, joined(k, h));
+    s.deviceBusyNs = covered(joined(joined(h, d), joined(k, merged(std::move(memsets)))));
     return s;
 }
 
@@ -309,7 +429,7 @@ std::string verdict(const SummarizedRun& subject, std::span<const SummarizedRun>
                "): do not trust these times; ";
     }
     if (isGpuRun(run, subject.summary)) {
-        text += gpuVerdict(subject, all);
+        text += gpuVerdict(subject, all) + pipelineWords(run, subject.summary);
     } else if (isCpuRun(run)) {
         text += cpuVerdict(subject, all);
     } else if (run.activities.empty()) {

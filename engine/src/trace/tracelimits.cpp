@@ -122,6 +122,14 @@ std::optional<std::string> runLimitError(const Run& run) {
         return "\"warmup\" is " + std::to_string(run.warmup) + ", more than " +
                std::to_string(kMaxWarmup);
     }
+    if (run.chunks < 1 || run.chunks > kMaxChunks) {
+        return "\"chunks\" is " + std::to_string(run.chunks) + ", not from 1 to " +
+               std::to_string(kMaxChunks);
+    }
+    if (run.streams < 1 || run.streams > kMaxStreams) {
+        return "\"streams\" is " + std::to_string(run.streams) + ", not from 1 to " +
+               std::to_string(kMaxStreams);
+    }
     if (run.wallNs < 0 || run.wallNs > kMaxDurationNs) {
         return "\"wall_ns\" is " + std::to_string(run.wallNs) + ", not from 0 to " +
                std::to_string(kMaxDurationNs);

@@ -276,12 +276,12 @@ bool TraceReader::parseTop(Trace& trace) {
 }
 
 bool TraceReader::parseRun(Run& run) {
-    static constexpr std::array<std::string_view, 21> kKeys{
+    static constexpr std::array<std::string_view, 23> kKeys{
         "id",      "strategy",         "mode",         "problem",     "device",
         "launch",  "occupancy",        "verification", "memory_mode", "repeat",
         "wall_ns", "created_at",       "command",      "exit_status", "dropped_records",
         "notes",   "occupancy_series", "activities",   "sweep",       "batch",
-        "warmup"};
+        "warmup",  "chunks",           "streams"};
     // id, strategy, mode, device, activities
     constexpr std::uint32_t kRequired = (1U << 0) | (1U << 1) | (1U << 2) | (1U << 4) | (1U << 17);
     const char* start = json_.position();
@@ -378,6 +378,12 @@ bool TraceReader::parseRun(Run& run) {
             return text(run.batch, "batch");
         case 20:
             return json_.parseUnsignedAs(run.warmup, "warmup", kMaxWarmup);
+        case 21:
+            return json_.parseUnsignedAs(run.chunks, "chunks", kMaxChunks) &&
+                   (run.chunks >= 1 || json_.failAt(valueAt, "\"chunks\" must be at least 1"));
+        case 22:
+            return json_.parseUnsignedAs(run.streams, "streams", kMaxStreams) &&
+                   (run.streams >= 1 || json_.failAt(valueAt, "\"streams\" must be at least 1"));
         default: {
             NameTable names(run);
             const bool done = json_.parseArray("\"activities\"", [&](std::size_t index) {

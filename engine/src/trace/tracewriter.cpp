@@ -175,6 +175,10 @@ class TraceWriter {
             key("warmup");
             appendUnsigned(out_, run.warmup);
         }
+        key("chunks");
+        appendUnsigned(out_, run.chunks);
+        key("streams");
+        appendUnsigned(out_, run.streams);
         key("wall_ns");
         appendInteger(out_, run.wallNs);
         key("created_at");

@@ -2,6 +2,7 @@
 
 #include "slicescope/core/result.h"
 #include "slicescope/problem/problem.h"
+#include "slicescope/strategy/pipeline.h"
 #include "slicescope/strategy/strategy.h"
 
 #include <atomic>
@@ -27,9 +28,10 @@ struct RunRequest {
     // pays for (the OpenMP pool, page faults, the first launch); their activities are marked
     // warm-up (trace::Activity::warmup) and left out of the run's figures. The CLI's default is 1.
     std::uint32_t warmup = 0;
-    bool counters = false;        // achieved occupancy through the Range Profiler (GPU)
-    bool sampleOccupancy = false; // occupancy over time through PM sampling (GPU)
-    int deviceIndex = 0;          // CUDA device ordinal (GPU)
+    strategy::PipelineOptions pipeline; // chunks and streams (GPU strategies; CPU ones ignore it)
+    bool counters = false;              // achieved occupancy through the Range Profiler (GPU)
+    bool sampleOccupancy = false;       // occupancy over time through PM sampling (GPU)
+    int deviceIndex = 0;                // CUDA device ordinal (GPU)
 };
 
 // Long engine calls report progress and stop when asked. Both members may be empty.

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 
 // What a run spent its time on, and a verdict in plain words: the analysis the CLI and the GUI
 // both show under a run.
@@ -32,6 +33,13 @@ struct RunSummary {
     std::size_t copyCount = 0;
     std::uint32_t repeat = 1;
     std::uint32_t warmup = 0; // warm-up iterations the run ran first (Run::warmup), not counted
+    // Pipelines (strategy/pipeline.h): the run's chunks and streams, the time the device had any
+    // copy, kernel or memset running (overlapping work counted once), and the HtoD and DtoH time
+    // that ran while a kernel or a copy of the other direction ran.
+    std::uint32_t chunks = 1;
+    std::uint32_t streams = 1;
+    std::int64_t deviceBusyNs = 0;
+    std::int64_t copyHiddenNs = 0;
 
     std::int64_t copyNs() const { return htodNs + dtohNs + otherCopyNs; }
     // Copies, kernels and memsets: the device's work, serial on one stream.
@@ -49,6 +57,13 @@ struct RunSummary {
     double copyShare() const;
     double kernelShare() const;
     double hostLayoutShare() const;
+    // The share of HtoD and DtoH time hidden behind other work, 0..1 (0 without copies).
+    double overlapShare() const;
+    // A pipeline can go no faster than its busiest engine: the longest of total HtoD, total DtoH
+    // and total kernel time.
+    std::int64_t pipelineBoundNs() const;
+    // Which one that is: "HtoD copies", "DtoH copies" or "kernels".
+    std::string_view pipelineLimiter() const;
 };
 
 RunSummary summarize(const Run& run);

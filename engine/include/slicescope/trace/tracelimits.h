@@ -61,6 +61,9 @@ inline constexpr std::size_t kMaxSweeps = 64;          // per trace
 inline constexpr std::size_t kMaxSweepValues = 4096;   // per sweep
 inline constexpr std::size_t kMaxSweepStrategies = 64; // per sweep
 inline constexpr double kMaxGflops = 10'000'000;       // FMA peak: 10 Pflop/s
+// Chunks and streams of a pipelined run: the CLI's own limits (strategy/pipeline.h).
+inline constexpr std::uint32_t kMaxChunks = 4096;
+inline constexpr std::uint32_t kMaxStreams = 64;
 
 // Each returns what breaks a limit, naming the field ("\"sm_count\" is 100000000, more than
 // 1024"), or nothing.
