@@ -97,7 +97,7 @@ SweepChart::SweepChart(models::Session* session, QWidget* parent)
     which_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     plot_ = new QCustomPlot(this);
     plot_->setObjectName(QStringLiteral("sweepPlot"));
-    plot_->setMinimumHeight(220);
+    plot_->setMinimumHeight(320); // room for the right axis title of the occupancy view
     // The legend under the plot, in columns: over the plot it would hide the lines.
     auto* legendRow = new QCPLayoutGrid;
     plot_->plotLayout()->addElement(1, 0, legendRow);

@@ -7,9 +7,11 @@
 #include "models/session.h"
 #include "testhelpers.h"
 
+#include <QApplication>
 #include <QDir>
 #include <QFile>
 #include <QLabel>
+#include <QLayout>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -162,6 +164,8 @@ void TestSweepPanel::sweepFromThePanelIsDrawn() {
                               SweepChart::View::Roofline}) {
                 chart->setView(view);
                 chart->resize(size);
+                chart->layout()->activate();
+                QApplication::processEvents();
                 chart->grab().save(QDir(shots).filePath(
                     QStringLiteral("sweep-%1-%2.png").arg(QLatin1String(name)).arg(int(view))));
             }
