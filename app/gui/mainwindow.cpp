@@ -12,6 +12,8 @@
 #include "gui/runsetupwidget.h"
 #include "gui/runspanel.h"
 #include "gui/statusindicator.h"
+#include "gui/sweepchart.h"
+#include "gui/sweeppanel.h"
 #include "gui/theme.h"
 #include "gui/timelineview.h"
 #include "models/devicelistmodel.h"
@@ -123,6 +125,19 @@ void MainWindow::createDocks() {
     setupScroll->setMinimumWidth(330);
     setupDock->setWidget(setupScroll);
     addDockWidget(Qt::LeftDockWidgetArea, setupDock);
+    // The sweep panel beside the run panel: it sweeps the run panel's problem.
+    sweepPanel_ = new SweepPanel(controller_->devices());
+    auto* sweepDock = new QDockWidget(tr("Sweep"), this);
+    sweepDock->setObjectName(QStringLiteral("sweepDock"));
+    auto* sweepScroll = new QScrollArea(sweepDock);
+    sweepScroll->setWidget(sweepPanel_);
+    sweepScroll->setWidgetResizable(true);
+    sweepDock->setWidget(sweepScroll);
+    addDockWidget(Qt::LeftDockWidgetArea, sweepDock);
+    tabifyDockWidget(setupDock, sweepDock);
+    setupDock->raise();
+    connect(sweepPanel_, &SweepPanel::sweepRequested, this, &MainWindow::startSweep);
+    connect(sweepPanel_, &SweepPanel::cancelRequested, this, &MainWindow::cancelRun);
 
     auto addBottomDock = [this](const QString& title, const QString& name, QWidget* panel) {
         auto* dock = new QDockWidget(title, this);
@@ -140,8 +155,14 @@ void MainWindow::createDocks() {
             [traceDock] { traceDock->raise(); });
     log_ = new LogPanel;
     auto* logDock = addBottomDock(tr("Log"), QStringLiteral("logDock"), log_);
+    sweepChart_ = new SweepChart(controller_->session());
+    auto* chartDock =
+        addBottomDock(tr("Sweep chart"), QStringLiteral("sweepChartDock"), sweepChart_);
+    connect(sweepPanel_, &SweepPanel::sweepRequested, chartDock,
+            [chartDock] { chartDock->raise(); });
     tabifyDockWidget(runsDock, traceDock);
-    tabifyDockWidget(traceDock, logDock);
+    tabifyDockWidget(traceDock, chartDock);
+    tabifyDockWidget(chartDock, logDock);
     runsDock->raise();
     resizeDocks({runsDock}, {260}, Qt::Vertical);
     resizeDocks({setupDock}, {380}, Qt::Horizontal);
@@ -273,6 +294,7 @@ void MainWindow::connectController() {
         status_->setBusy(true, tr("Running\u2026"));
     });
     connect(controller_, &C::runProgress, this, [this](double fraction, const QString& stage) {
+        sweepPanel_->setProgress(fraction, stage);
         status_->setProgress(fraction);
         status_->showMessage(stage);
     });
@@ -465,6 +487,14 @@ void MainWindow::startRun() {
     }
 }
 
+void MainWindow::startSweep() {
+    if (controller_->isRunning()) {
+        return;
+    }
+    errorBanner_->hide();
+    controller_->startSweep(sweepPanel_->config(setup_->config()));
+}
+
 void MainWindow::recordProgramDialog() {
     if (controller_->isRunning()) {
         return;
@@ -495,6 +525,7 @@ void MainWindow::cancelRun() {
 
 void MainWindow::onRunRunning(bool running) {
     setup_->setRunning(running);
+    sweepPanel_->setRunning(running);
     runAction_->setEnabled(!running);
     recordAction_->setEnabled(!running);
     cancelAction_->setEnabled(running || controller_->isLoading());

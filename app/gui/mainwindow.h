@@ -23,6 +23,8 @@ class OccupancyView;
 class RunSetupWidget;
 class RunsPanel;
 class StatusIndicator;
+class SweepChart;
+class SweepPanel;
 class TimelineView;
 
 // What the command line asks the window to do at start.
@@ -56,6 +58,10 @@ class MainWindow : public QMainWindow {
     // Runs the run panel's checked strategies.
     void startRun();
     void cancelRun();
+    // Runs the sweep panel's sweep on the run panel's problem.
+    void startSweep();
+    SweepPanel* sweepPanel() const { return sweepPanel_; }
+    SweepChart* sweepChart() const { return sweepChart_; }
     // "Record program…": asks for the program (RecordDialog), then records it.
     void recordProgramDialog();
     // Records an outside program with `slicescope-cli record`; its run joins the session.
@@ -102,6 +108,8 @@ class MainWindow : public QMainWindow {
     OccupancyView* occupancy_ = nullptr;
     RunSetupWidget* setup_ = nullptr;
     RunsPanel* runsPanel_ = nullptr;
+    SweepPanel* sweepPanel_ = nullptr;
+    SweepChart* sweepChart_ = nullptr;
     GpuTracePanel* tracePanel_ = nullptr;
     LogPanel* log_ = nullptr;
     MessageBanner* infoBanner_ = nullptr;

@@ -1,14 +1,13 @@
 #include "models/cliplan.h"
 
 #include "models/runentry.h"
+#include "models/sweepjob.h"
 #include "slicescope/problem/problem.h"
 #include "slicescope/strategy/strategy.h"
 
 #include <QDir>
 
 namespace slicescope::models {
-
-namespace {
 
 QStringList problemArguments(const RunConfig& c) {
     return {QStringLiteral("--shape"),   QStringLiteral("%1x%2x%3").arg(c.r).arg(c.c).arg(c.n),
@@ -19,6 +18,8 @@ QStringList problemArguments(const RunConfig& c) {
             QStringLiteral("--repeat"),  QString::number(c.repeat),
             QStringLiteral("--progress")};
 }
+
+namespace {
 
 // Measured runs warm up first; `model` is left at its 0.
 QStringList warmupArguments(const RunConfig& c) {

@@ -1,6 +1,7 @@
 #include "models/clirunner.h"
 
 #include "models/recordplan.h"
+#include "models/sweepjob.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -110,8 +111,10 @@ void CliRunner::cancel() {
     process_->terminate();
     // A child stuck in a driver call may ignore SIGTERM; SIGKILL cannot be ignored. `record`
     // gets longer: on SIGTERM it stops the program (SIGKILL after 5 s) and writes what it got.
-    const bool recording = current_ >= 0 && current_ < jobs_.size() && jobs_[current_].recording;
-    QTimer::singleShot(recording ? 15'000 : 250, process_, [p = process_] {
+    // A sweep finishes its GPU point and writes the points done.
+    const bool keeps = current_ >= 0 && current_ < jobs_.size() &&
+                       (jobs_[current_].recording || isSweepJob(jobs_[current_]));
+    QTimer::singleShot(keeps ? 15'000 : 250, process_, [p = process_] {
         if (p->state() != QProcess::NotRunning) {
             p->kill();
         }
@@ -140,10 +143,21 @@ void CliRunner::handleLine(const QString& line) {
         emit logLine(line);
         return;
     }
-    const double withinJob = (double(p->index) + p->fraction) / double(p->count);
+    double withinJob = (double(p->index) + p->fraction) / double(p->count);
+    QString stage = QString::fromStdString(p->strategy) + QStringLiteral(": ") +
+                    QString::fromStdString(p->stage);
+    if (p->sweep.points > 0) {
+        // A sweep's line: the point it is at, then the strategy within the point.
+        withinJob = (double(p->sweep.point) + withinJob) / double(p->sweep.points);
+        stage =
+            QStringLiteral("%1 %2 (point %3 of %4), %5")
+                .arg(QString::fromStdString(p->sweep.param), QString::fromStdString(p->sweep.value))
+                .arg(p->sweep.point + 1)
+                .arg(p->sweep.points)
+                .arg(stage);
+    }
     const double overall = (current_ + withinJob) / std::max<qsizetype>(1, jobs_.size());
-    emit progress(overall, QString::fromStdString(p->strategy) + QStringLiteral(": ") +
-                               QString::fromStdString(p->stage));
+    emit progress(overall, stage);
 }
 
 void CliRunner::readErrors() {
@@ -217,6 +231,11 @@ void CliRunner::onProcessFinished(int exitCode, QProcess::ExitStatus status) {
             job, errors.isEmpty()
                      ? QStringLiteral("slicescope-cli record exited with status %1").arg(exitCode)
                      : errors);
+    } else if (isSweepJob(job) && cancelled_ && !crashed && exitCode == 130 &&
+               QFileInfo::exists(job.outputPath)) {
+        // A cancelled sweep wrote the points it finished: they join the session.
+        emit logLine(QStringLiteral("Cancelled: %1; keeping the points finished").arg(job.label));
+        emit jobSucceeded(job, job.outputPath);
     } else if (cancelled_) {
         emit jobFailed(job, QStringLiteral("Cancelled: %1").arg(job.label));
     } else if (crashed) {

@@ -15,7 +15,8 @@ namespace slicescope::models {
 // and turns every way a child can end into a signal: a trace written (jobSucceeded, possibly
 // with a jobFailed for the strategies that did not make it), a usage error, a crash, a failure
 // to start. Cancel ends the child at once (SIGTERM, SIGKILL after 250 ms; 15 s for `record`,
-// which stops its program and keeps what was recorded) and skips the rest. On Linux a child also
+// which stops its program and keeps what was recorded, and for `sweep`, which keeps the points
+// finished) and skips the rest. On Linux a child also
 // ends when the GUI does, even when the GUI is SIGKILLed (PR_SET_PDEATHSIG: SIGKILL, or SIGTERM
 // for `record`, which then keeps what was recorded).
 // Measuring in a child keeps CUPTI state per run and keeps a faulting kernel out of the GUI.

@@ -394,6 +394,22 @@ SessionController::RunStart SessionController::startRun(const RunConfig& config)
     return RunStart::Started;
 }
 
+SessionController::RunStart SessionController::startSweep(const SweepConfig& config) {
+    if (runner_->isRunning()) {
+        return RunStart::Busy;
+    }
+    if (!canKeepRuns()) {
+        return RunStart::Refused;
+    }
+    const RunPlan plan = planSweep(config, pendingRuns_->directory(), ++runSequence_);
+    if (!plan.error.isEmpty()) {
+        emit runRefused(plan.error);
+        return RunStart::Refused;
+    }
+    runner_->start(plan.jobs);
+    return RunStart::Started;
+}
+
 SessionController::RunStart SessionController::startRecording(const RecordConfig& config) {
     if (runner_->isRunning()) {
         return RunStart::Busy;

@@ -2,6 +2,7 @@
 
 #include "models/cliplan.h"
 #include "models/recordplan.h"
+#include "models/sweepjob.h"
 #include "models/traceloader.h"
 
 #include <QFuture>
@@ -78,6 +79,9 @@ class SessionController : public QObject {
     void removeRun(const QString& runId);
 
     RunStart startRun(const RunConfig& config);
+    // One `slicescope-cli sweep`; its runs join the session as one batch. Cancel keeps the points
+    // finished.
+    RunStart startSweep(const SweepConfig& config);
     RunStart startRecording(const RecordConfig& config);
     // Stops the run, or else the loading of traces (nothing of which joins the session).
     void cancel();

@@ -1,0 +1,61 @@
+#pragma once
+
+#include "gui/qcp.h"
+#include "models/sweepdata.h"
+
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+
+namespace slicescope::models {
+class Session;
+} // namespace slicescope::models
+
+namespace slicescope::gui {
+
+// The sweep chart, from the session's runs (models/sweepdata.h), in three views:
+// - Time: time per repetition against the swept parameter, one line per strategy, log axes for
+//   numeric parameters; each crossover a dashed line labelled "interpolated" (or "between" for a
+//   category), listed under the chart in plain words.
+// - Occupancy (block sweeps): each strategy's theoretical occupancy curve against block size, the
+//   measured points (achieved, with counters; else theoretical) on it and the time on the right
+//   axis; points where occupancy and time disagree are ringed, their reasons listed below.
+// - Roofline: each GPU run's kernel point (flop per DRAM byte) and whole-run point (flop per byte
+//   over the host link) under the DRAM, pinned and pageable link roofs and the FMA peak, the
+//   ceilings labelled measured or datasheet.
+class SweepChart : public QWidget {
+    Q_OBJECT
+  public:
+    enum class View { Time, Occupancy, Roofline };
+
+    explicit SweepChart(models::Session* session, QWidget* parent = nullptr);
+
+    void setView(View view);
+    View view() const;
+    // Redraws from the session's runs.
+    void refresh();
+
+    QCustomPlot* plot() const { return plot_; }
+    // What the chart lists under the plot (crossovers, divergences, ceilings), for tests.
+    QString notes() const;
+    const QList<models::SweepView>& sweeps() const { return sweeps_; }
+    const QList<models::RooflineView>& rooflines() const { return rooflines_; }
+
+  private:
+    void draw();
+    void drawTime(const models::SweepView& sweep);
+    void drawOccupancy(const models::SweepView& sweep);
+    void drawRoofline(const models::RooflineView& roofline);
+    void drawEmpty(const QString& why);
+
+    models::Session* session_;
+    QComboBox* view_;
+    QComboBox* which_;
+    QCustomPlot* plot_;
+    QLabel* notes_;
+    QList<models::SweepView> sweeps_;
+    QList<models::RooflineView> rooflines_;
+};
+
+} // namespace slicescope::gui

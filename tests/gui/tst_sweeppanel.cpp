@@ -1,0 +1,211 @@
+// The sweep panel and chart in the window, with a stand-in slicescope-cli: the panel's choices
+// become one `sweep` invocation, its progress reaches the panel, its runs join the session and the
+// chart draws them (time, occupancy, roofline); Cancel keeps the points the CLI wrote.
+#include "gui/mainwindow.h"
+#include "gui/sweepchart.h"
+#include "gui/sweeppanel.h"
+#include "models/session.h"
+#include "testhelpers.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QFile>
+#include <QLabel>
+#include <QLayout>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace slicescope;
+using namespace slicescope::models;
+using namespace slicescope::gui;
+
+namespace {
+
+constexpr int kGenerousMs = 120'000;
+
+QByteArray contentOf(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+} // namespace
+
+class TestSweepPanel : public QObject {
+    Q_OBJECT
+  private slots:
+    void initTestCase();
+    void sweepFromThePanelIsDrawn();
+    void cancelKeepsThePointsFinished();
+
+  private:
+    // A stand-in CLI: `devices` is the real one's; `sweep` writes its arguments to args.txt,
+    // prints a sweep progress line, then runs body with $out set to the -o argument.
+    QString fakeCli(const QString& name, const QByteArray& body);
+    StartOptions options(const QString& name) const;
+    void chooseSweep(MainWindow& window);
+    QTemporaryDir dir_;
+    QString blockSweep_;
+};
+
+void TestSweepPanel::initTestCase() {
+    QVERIFY(dir_.isValid());
+    QStandardPaths::setTestModeEnabled(true);
+    QApplication::setOrganizationName(QStringLiteral("SliceScopeTest"));
+    QApplication::setApplicationName(QStringLiteral("tst_sweeppanel"));
+    // What the stand-in hands back: a real modelled block sweep, with datasheet ceilings.
+    blockSweep_ = dir_.filePath(QStringLiteral("block-sweep.json"));
+    QCOMPARE(testhelpers::runCli(
+                 {QStringLiteral("sweep"), QStringLiteral("--param"), QStringLiteral("block"),
+                  QStringLiteral("--range"), QStringLiteral("32:1024:x2"),
+                  QStringLiteral("--shape"), QStringLiteral("100x4000x5"),
+                  QStringLiteral("--strategy"), QStringLiteral("slice-2d,elementwise-broadcast"),
+                  QStringLiteral("--device"), QStringLiteral("h200"), QStringLiteral("--roofline"),
+                  QStringLiteral("-q"), QStringLiteral("-o"), blockSweep_}),
+             0);
+}
+
+QString TestSweepPanel::fakeCli(const QString& name, const QByteArray& body) {
+    const QString path = dir_.filePath(name);
+    QFile script(path);
+    if (!script.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
+        return {};
+    }
+    script.write("#!/bin/sh\nif [ \"$1\" = devices ]; then exec \"" +
+                 QFile::encodeName(testhelpers::cliPath()) +
+                 "\" \"$@\"; fi\n"
+                 "echo \"$@\" > \"" +
+                 QFile::encodeName(dir_.filePath(name + QStringLiteral(".args"))) +
+                 "\"\nout=; previous=\n"
+                 "for argument in \"$@\"; do [ \"$previous\" = -o ] && out=$argument; "
+                 "previous=$argument; done\n"
+                 "echo 'progress {\"strategy\":\"slice-2d\",\"index\":0,\"count\":2,"
+                 "\"stage\":\"model\",\"fraction\":0,\"point\":1,\"points\":6,\"param\":\"block\","
+                 "\"value\":\"64\"}'\n" +
+                 body + "\n");
+    script.close();
+    QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    return path;
+}
+
+StartOptions TestSweepPanel::options(const QString& name) const {
+    StartOptions o;
+    o.noSamples = true;
+    o.sessionFile = dir_.filePath(name + QStringLiteral("-session.json"));
+    QFile::remove(o.sessionFile);
+    return o;
+}
+
+void TestSweepPanel::chooseSweep(MainWindow& window) {
+    SweepPanel* panel = window.sweepPanel();
+    panel->setParam(QStringLiteral("block"));
+    panel->setValues(QStringLiteral("32:1024:x2"));
+    panel->setStrategies({QStringLiteral("slice-2d"), QStringLiteral("elementwise-broadcast")});
+    QTRY_VERIFY_WITH_TIMEOUT(panel->selectDevice(QStringLiteral("preset:h200")), kGenerousMs);
+}
+
+void TestSweepPanel::sweepFromThePanelIsDrawn() {
+    qputenv("SLICESCOPE_CLI", fakeCli(QStringLiteral("copies"),
+                                      "cp \"" + QFile::encodeName(blockSweep_) + "\" \"$out\"")
+                                  .toUtf8());
+    MainWindow window(options(QStringLiteral("drawn")));
+    window.show();
+    window.start();
+    chooseSweep(window);
+    SweepPanel* panel = window.sweepPanel();
+    auto* progress = panel->findChild<QProgressBar*>(QStringLiteral("sweepProgress"));
+    auto* stage = panel->findChild<QLabel*>(QStringLiteral("sweepStage"));
+    QVERIFY(progress && stage);
+    QSignalSpy finished(window.controller(), &SessionController::runFinished);
+    QSignalSpy progressed(window.controller(), &SessionController::runProgress);
+    QTest::mouseClick(panel->findChild<QPushButton*>(QStringLiteral("sweepButton")),
+                      Qt::LeftButton);
+    QVERIFY(finished.wait(kGenerousMs));
+    QCOMPARE(finished.at(0).at(0).toBool(), false);
+    QTRY_COMPARE_WITH_TIMEOUT(window.controller()->session()->count(), 12, kGenerousMs);
+    // One `sweep` invocation with the panel's choices.
+    const QByteArray args = contentOf(dir_.filePath(QStringLiteral("copies.args")));
+    QVERIFY2(args.startsWith("sweep --param block --range 32:1024:x2 --shape 100x4000x5"),
+             args.constData());
+    QVERIFY(args.contains("--strategy slice-2d,elementwise-broadcast"));
+    QVERIFY(args.contains("--device h200"));
+    // Its progress line named the point.
+    QVERIFY(std::any_of(progressed.begin(), progressed.end(), [](const QList<QVariant>& a) {
+        return a.at(1).toString().contains(QStringLiteral("block 64 (point 2 of 6)"));
+    }));
+    QVERIFY(stage->text().isEmpty() || !stage->text().contains(QStringLiteral("error")));
+
+    SweepChart* chart = window.sweepChart();
+    QCOMPARE(chart->sweeps().size(), 1);
+    chart->setView(SweepChart::View::Time);
+    QCOMPARE(chart->plot()->graphCount(), 2); // one line per strategy
+    QVERIFY(chart->plot()->xAxis->scaleType() == QCPAxis::stLogarithmic);
+    QVERIFY(chart->plot()->yAxis->scaleType() == QCPAxis::stLogarithmic);
+    const auto& crossovers = chart->sweeps().front().crossovers;
+    QCOMPARE(chart->plot()->itemCount(), int(crossovers.size()) * 2); // a line and a label each
+    QVERIFY(chart->notes().contains(crossovers.empty() ? QStringLiteral("No crossover")
+                                                       : QStringLiteral("Crossover:")));
+    chart->setView(SweepChart::View::Occupancy);
+    // Per strategy: the theoretical curve, the points on it, the time.
+    QCOMPARE(chart->plot()->graphCount(), 6);
+    QVERIFY(chart->notes().contains(QStringLiteral("sweep with counters")));
+    chart->setView(SweepChart::View::Roofline);
+    QCOMPARE(chart->rooflines().size(), 1);
+    QVERIFY(chart->notes().contains(QStringLiteral("datasheet figures, not measured")));
+    QVERIFY(chart->plot()->graphCount() >= 12 + 2); // two points per run, the roofs
+    // For a look at the drawing (not a check): the chart at slide and hd sizes.
+    const QString shots = qEnvironmentVariable("SLICESCOPE_SWEEP_SHOTS");
+    if (!shots.isEmpty()) {
+        for (const auto& [name, size] :
+             {std::pair{"slide", QSize(1280, 720)}, std::pair{"hd", QSize(1920, 1080)}}) {
+            for (auto view : {SweepChart::View::Time, SweepChart::View::Occupancy,
+                              SweepChart::View::Roofline}) {
+                chart->setView(view);
+                chart->resize(size);
+                chart->layout()->activate();
+                QApplication::processEvents();
+                chart->grab().save(QDir(shots).filePath(
+                    QStringLiteral("sweep-%1-%2.png").arg(QLatin1String(name)).arg(int(view))));
+            }
+        }
+    }
+}
+
+void TestSweepPanel::cancelKeepsThePointsFinished() {
+    // On SIGTERM the stand-in writes the points it finished and exits 130, as the CLI does.
+    qputenv("SLICESCOPE_CLI",
+            fakeCli(QStringLiteral("cancels"), "trap 'cp \"" + QFile::encodeName(blockSweep_) +
+                                                   "\" \"$out\"; exit 130' TERM\necho ready\n"
+                                                   "while true; do sleep 0.1; done")
+                .toUtf8());
+    MainWindow window(options(QStringLiteral("cancel")));
+    window.show();
+    window.start();
+    chooseSweep(window);
+    QSignalSpy finished(window.controller(), &SessionController::runFinished);
+    QSignalSpy logged(window.controller(), &SessionController::logLine);
+    QSignalSpy failed(window.controller(), &SessionController::runFailed);
+    auto* cancel = window.sweepPanel()->findChild<QPushButton*>(QStringLiteral("sweepCancel"));
+    QVERIFY(!cancel->isEnabled());
+    window.startSweep();
+    QTRY_VERIFY_WITH_TIMEOUT(std::any_of(logged.begin(), logged.end(),
+                                         [](const QList<QVariant>& a) {
+                                             return a.at(0).toString() == QStringLiteral("ready");
+                                         }),
+                             kGenerousMs);
+    QVERIFY(cancel->isEnabled());
+    QTest::mouseClick(cancel, Qt::LeftButton);
+    QVERIFY(finished.wait(kGenerousMs));
+    QCOMPARE(finished.at(0).at(0).toBool(), true);
+    QVERIFY(failed.isEmpty());
+    QTRY_COMPARE_WITH_TIMEOUT(window.controller()->session()->count(), 12, kGenerousMs);
+    QVERIFY(std::any_of(logged.begin(), logged.end(), [](const QList<QVariant>& a) {
+        return a.at(0).toString().contains(QStringLiteral("keeping the points finished"));
+    }));
+    QVERIFY(!cancel->isEnabled());
+}
+
+QTEST_MAIN(TestSweepPanel)
+#include "tst_sweeppanel.moc"

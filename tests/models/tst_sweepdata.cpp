@@ -1,0 +1,343 @@
+// Sweeps in the GUI's data layer: the sweep job planned from the panel's choices (and refused as
+// the CLI would refuse it), the runner keeping a cancelled sweep's finished points (the real
+// slicescope-cli on the CPU), and the chart's data from real CLI traces: lines, crossovers the
+// same as the CLI's, occupancy divergences, the roofline's points.
+#include "models/clirunner.h"
+#include "models/sweepdata.h"
+#include "models/sweepjob.h"
+#include "models/traceloader.h"
+#include "slicescope/core/progressline.h"
+
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <cmath>
+
+using namespace slicescope;
+using namespace slicescope::models;
+
+namespace {
+
+constexpr int kGenerousMs = 120'000;
+
+DeviceChoice h200Preset() {
+    DeviceChoice d;
+    d.kind = DeviceChoice::Kind::Preset;
+    d.presetId = QStringLiteral("h200");
+    d.name = QStringLiteral("NVIDIA H200");
+    return d;
+}
+
+// Runs the real slicescope-cli; its exit status.
+int cli(const QStringList& arguments) {
+    QProcess p;
+    p.start(QStringLiteral(SLICESCOPE_CLI_PATH), arguments);
+    if (!p.waitForFinished(kGenerousMs)) {
+        return -1;
+    }
+    return p.exitCode();
+}
+
+} // namespace
+
+class TestSweepData : public QObject {
+    Q_OBJECT
+  private slots:
+    void initTestCase() { QVERIFY(dir_.isValid()); }
+    void planTakesValuesOrARange();
+    void planRefusesWhatTheCliWouldRefuse();
+    void cancelledSweepKeepsThePointsFinished();
+    void sweepProgressSaysThePoint();
+    void linesAndCrossoversComeFromTheRuns();
+    void blockSweepHasTheOccupancyCurve();
+    void divergenceFlagsHighAndSlowAndLowAndFast();
+    void rooflinePlacesEachRunTwice();
+
+  private:
+    LoadResult modelledSweep(const QString& name, const QStringList& arguments);
+    QTemporaryDir dir_;
+};
+
+LoadResult TestSweepData::modelledSweep(const QString& name, const QStringList& arguments) {
+    const QString path = dir_.filePath(name);
+    if (cli(QStringList{QStringLiteral("sweep")} + arguments +
+            QStringList{QStringLiteral("--device"), QStringLiteral("h200"), QStringLiteral("-q"),
+                        QStringLiteral("-o"), path}) != 0) {
+        return {};
+    }
+    return TraceLoader::loadNow(path, RunOrigin::Opened);
+}
+
+void TestSweepData::planTakesValuesOrARange() {
+    SweepConfig s;
+    s.run.strategies = {QStringLiteral("slice-2d"), QStringLiteral("elementwise-broadcast")};
+    s.run.device = h200Preset();
+    s.run.counters = true;
+    s.param = QStringLiteral("block");
+    s.values = QStringLiteral("32:1024:x2");
+    RunPlan plan = planSweep(s, dir_.path(), 3);
+    QVERIFY2(plan.error.isEmpty(), qPrintable(plan.error));
+    QCOMPARE(plan.jobs.size(), 1);
+    const CliJob& job = plan.jobs.front();
+    QVERIFY(isSweepJob(job));
+    QVERIFY(job.modelled);
+    const QStringList& a = job.arguments;
+    QCOMPARE(a.front(), QStringLiteral("sweep"));
+    QCOMPARE(a.at(a.indexOf(QStringLiteral("--param")) + 1), QStringLiteral("block"));
+    QCOMPARE(a.at(a.indexOf(QStringLiteral("--range")) + 1), QStringLiteral("32:1024:x2"));
+    QCOMPARE(a.at(a.indexOf(QStringLiteral("--device")) + 1), QStringLiteral("h200"));
+    QCOMPARE(a.at(a.indexOf(QStringLiteral("-o")) + 1), job.outputPath);
+    QVERIFY(a.contains(QStringLiteral("--progress")));
+    QVERIFY(!a.contains(QStringLiteral("--counters"))); // a model has no counters
+    QVERIFY(job.label.contains(QStringLiteral("6 values")));
+
+    s.values = QStringLiteral("64,128");
+    s.run.device.kind = DeviceChoice::Kind::Detected;
+    s.run.device.index = 1;
+    s.roofline = true;
+    plan = planSweep(s, dir_.path(), 4);
+    QVERIFY2(plan.error.isEmpty(), qPrintable(plan.error));
+    const QStringList& b = plan.jobs.front().arguments;
+    QCOMPARE(b.at(b.indexOf(QStringLiteral("--values")) + 1), QStringLiteral("64,128"));
+    QCOMPARE(b.at(b.indexOf(QStringLiteral("--device")) + 1), QStringLiteral("1"));
+    QVERIFY(b.contains(QStringLiteral("--counters")));
+    QVERIFY(b.contains(QStringLiteral("--roofline")));
+    // The plan is what the CLI accepts: the modelled one runs.
+    s.run.device = h200Preset();
+    s.values = QStringLiteral("64,128");
+    plan = planSweep(s, dir_.path(), 5);
+    QCOMPARE(cli(plan.jobs.front().arguments), 0);
+    QVERIFY(QFileInfo::exists(plan.jobs.front().outputPath));
+}
+
+void TestSweepData::planRefusesWhatTheCliWouldRefuse() {
+    SweepConfig s;
+    s.run.strategies = {QStringLiteral("slice-2d")};
+    s.run.device = h200Preset();
+    s.param = QStringLiteral("block");
+    const auto refused = [&](const QString& why) {
+        const RunPlan plan = planSweep(s, dir_.path(), 1);
+        QVERIFY2(plan.jobs.isEmpty(), qPrintable(why));
+        QVERIFY2(plan.error.contains(why, Qt::CaseInsensitive),
+                 qPrintable(plan.error + QStringLiteral(" lacks ") + why));
+    };
+    s.values = QStringLiteral("0,64");
+    refused(QStringLiteral("block"));
+    s.values = QStringLiteral("64,64");
+    refused(QStringLiteral("64"));
+    s.values = QStringLiteral("32:16");
+    refused(QStringLiteral("32"));
+    s.param = QStringLiteral("threads");
+    s.values = QStringLiteral("1,2");
+    refused(QStringLiteral("threads"));
+    s.param = QStringLiteral("work");
+    s.run.strategies = {QStringLiteral("cpu-serial")};
+    refused(QStringLiteral("cannot be modelled"));
+    s.run.device = {};
+    s.param = QStringLiteral("block");
+    s.values = QStringLiteral("32,64");
+    refused(QStringLiteral("needs a GPU strategy"));
+    s.run.strategies.clear();
+    refused(QStringLiteral("at least one strategy"));
+    s.run.strategies = {QStringLiteral("slice-2d")};
+    refused(QStringLiteral("need a device"));
+}
+
+void TestSweepData::cancelledSweepKeepsThePointsFinished() {
+    // A CPU sweep whose last point takes far longer than the test waits: cancel after the first
+    // point is done; the CLI (SIGTERM) drops the run in progress and writes the points finished.
+    SweepConfig s;
+    s.run.strategies = {QStringLiteral("cpu-serial")};
+    s.run.r = 10; // 200,000 elements: a repetition at work 2000 takes well under a second
+    s.run.c = 4000;
+    s.run.repeat = 1000; // the CPU backend looks at the cancel flag between repetitions
+    s.param = QStringLiteral("work");
+    s.values = QStringLiteral("1,2000");
+    const RunPlan plan = planSweep(s, dir_.path(), 9);
+    QVERIFY2(plan.error.isEmpty(), qPrintable(plan.error));
+    CliRunner runner;
+    runner.setProgram(QStringLiteral(SLICESCOPE_CLI_PATH));
+    QSignalSpy progress(&runner, &CliRunner::progress);
+    QSignalSpy succeeded(&runner, &CliRunner::jobSucceeded);
+    QSignalSpy failed(&runner, &CliRunner::jobFailed);
+    QSignalSpy finished(&runner, &CliRunner::finished);
+    QVERIFY(runner.start(plan.jobs));
+    QTRY_VERIFY_WITH_TIMEOUT(std::any_of(progress.begin(), progress.end(),
+                                         [](const QList<QVariant>& args) {
+                                             return args.at(1).toString().contains(
+                                                 QStringLiteral("point 2 of 2"));
+                                         }),
+                             kGenerousMs);
+    runner.cancel();
+    QVERIFY(finished.wait(20'000));
+    QCOMPARE(finished.at(0).at(0).toBool(), true);
+    QCOMPARE(failed.count(), 0);
+    QCOMPARE(succeeded.count(), 1);
+    const LoadResult kept = TraceLoader::loadNow(plan.jobs.front().outputPath, RunOrigin::Opened);
+    QVERIFY2(kept.ok(), qPrintable(kept.error));
+    QCOMPARE(int(kept.runs.size()), 1);
+    QCOMPARE(kept.runs.front()->run->sweep->value, std::string("1"));
+}
+
+void TestSweepData::sweepProgressSaysThePoint() {
+    // The runner turns a sweep's line into the fraction of the whole sweep and names the point.
+    CliRunner runner;
+    runner.setProgram(QStringLiteral("/bin/sh"));
+    QSignalSpy progress(&runner, &CliRunner::progress);
+    QSignalSpy finished(&runner, &CliRunner::finished);
+    core::RunProgressLine line{"slice-2d", 1, 2, "kernel", 0.5, {3, 4, "block", "256"}};
+    CliJob job;
+    job.arguments = {
+        QStringLiteral("-c"),
+        QStringLiteral("echo '%1'").arg(QString::fromStdString(core::formatProgressLine(line)))};
+    job.outputPath = dir_.filePath(QStringLiteral("none.json"));
+    QVERIFY(runner.start({job}));
+    QVERIFY(finished.wait(kGenerousMs));
+    const auto it = std::find_if(progress.begin(), progress.end(), [](const QList<QVariant>& a) {
+        return a.at(1).toString().contains(QStringLiteral("block 256 (point 4 of 4)"));
+    });
+    QVERIFY(it != progress.end());
+    // Point 3 of 0..3, strategy 1 of 2 half done: (3 + (1 + 0.5) / 2) / 4.
+    QCOMPARE(it->at(0).toDouble(), (3 + 1.5 / 2) / 4);
+}
+
+void TestSweepData::linesAndCrossoversComeFromTheRuns() {
+    const QString path = dir_.filePath(QStringLiteral("columns.json"));
+    // The CLI's own crossover test case: slice-outer against slice-middle over the columns.
+    const LoadResult r = modelledSweep(
+        QStringLiteral("columns.json"),
+        {QStringLiteral("--param"), QStringLiteral("columns"), QStringLiteral("--range"),
+         QStringLiteral("1:4096:x4"), QStringLiteral("--shape"), QStringLiteral("1000x1x5"),
+         QStringLiteral("--strategy"), QStringLiteral("slice-outer,slice-middle")});
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    const auto fromCli = trace::readTrace(path.toStdString());
+    QVERIFY(fromCli);
+    QCOMPARE(int(fromCli->sweeps.size()), 1);
+    const QList<SweepView> views = collectSweeps(r.runs);
+    QCOMPARE(views.size(), 1);
+    const SweepView& v = views.front();
+    QCOMPARE(v.param, QStringLiteral("columns"));
+    QCOMPARE(v.values.size(), int(fromCli->sweeps.front().values.size()));
+    for (int i = 0; i < v.values.size(); ++i) {
+        QCOMPARE(v.values[i].toStdString(), fromCli->sweeps.front().values[std::size_t(i)]);
+        QCOMPARE(v.numbers[i], v.values[i].toDouble());
+    }
+    QCOMPARE(v.lines.size(), 2);
+    for (const auto& line : v.lines) {
+        QVERIFY(line.modelled);
+        for (double t : line.timesNs) {
+            QVERIFY(std::isfinite(t) && t > 0);
+        }
+    }
+    // The same crossovers as the CLI printed into the trace, interpolated.
+    const auto& expected = fromCli->sweeps.front().crossovers;
+    QVERIFY(!expected.empty());
+    QCOMPARE(v.crossovers.size(), expected.size());
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+        QCOMPARE(v.crossovers[i].from, expected[i].from);
+        QCOMPARE(v.crossovers[i].to, expected[i].to);
+        QVERIFY(v.crossovers[i].interpolated);
+        QVERIFY(std::abs(v.crossovers[i].at - expected[i].at) <= 1e-9 * expected[i].at);
+    }
+    // Runs of another file are another sweep.
+    std::vector<RunEntryPtr> both = r.runs;
+    for (auto& e : TraceLoader::loadNow(path, RunOrigin::Opened).runs) {
+        e->source = dir_.filePath(QStringLiteral("copy.json"));
+        both.push_back(e);
+    }
+    QCOMPARE(collectSweeps(both).size(), 2);
+}
+
+void TestSweepData::blockSweepHasTheOccupancyCurve() {
+    const LoadResult r = modelledSweep(
+        QStringLiteral("block.json"),
+        {QStringLiteral("--param"), QStringLiteral("block"), QStringLiteral("--range"),
+         QStringLiteral("32:1024:x2"), QStringLiteral("--shape"), QStringLiteral("100x4000x5"),
+         QStringLiteral("--strategy"), QStringLiteral("slice-2d,elementwise-broadcast")});
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    const QList<SweepView> views = collectSweeps(r.runs);
+    QCOMPARE(views.size(), 1);
+    const SweepView& v = views.front();
+    QCOMPARE(v.values,
+             QStringList({QStringLiteral("32"), QStringLiteral("64"), QStringLiteral("128"),
+                          QStringLiteral("256"), QStringLiteral("512"), QStringLiteral("1024")}));
+    QVERIFY(!v.hasAchieved); // a model measures nothing
+    for (const auto& line : v.lines) {
+        QVERIFY(!line.curveBlockSizes.isEmpty());
+        QCOMPARE(line.curveBlockSizes.size(), line.curveOccupancy.size());
+        for (int i = 0; i < v.values.size(); ++i) {
+            // Each point's theoretical occupancy lies on the strategy's curve.
+            const int at = int(line.curveBlockSizes.indexOf(v.numbers[i]));
+            QVERIFY(at >= 0);
+            QCOMPARE(line.theoretical[i], line.curveOccupancy[at]);
+        }
+    }
+}
+
+void TestSweepData::divergenceFlagsHighAndSlowAndLowAndFast() {
+    const QStringList values{QStringLiteral("64"), QStringLiteral("256"), QStringLiteral("1024")};
+    SweepLine line;
+    line.strategy = QStringLiteral("slice-2d");
+    line.timesNs = {1.0e6, 1.05e6, 2.0e6};
+    line.theoretical = {0.25, 0.5, 1.0};
+    line.achieved = {0.2, 0.45, 0.9};
+    const QList<Divergence> found = findDivergences(QStringLiteral("block"), values, line);
+    QCOMPARE(found.size(), 2);
+    QCOMPARE(found[0].point, 2); // 90 % and twice as slow as block 64 at 20 %
+    QVERIFY(found[0].highAndSlow);
+    QVERIFY(found[0].reason.contains(QStringLiteral("block 1024: 90 % occupancy")));
+    QVERIFY(found[0].reason.contains(QStringLiteral("2.0x slower than block 64 at 20 %")));
+    QCOMPARE(found[1].point, 0); // the fastest at 20 % when 90 % was reachable
+    QVERIFY(!found[1].highAndSlow);
+    // Block 256 is 25 points above block 64 but only 5 % slower: no divergence.
+    // Occupancy and time that agree: none.
+    line.timesNs = {2.0e6, 1.2e6, 1.0e6};
+    QVERIFY(findDivergences(QStringLiteral("block"), values, line).isEmpty());
+    // Equal times (copies that dominate every point) say nothing about occupancy.
+    line.timesNs = {3.6e6, 3.6e6, 3.6e6};
+    QVERIFY(findDivergences(QStringLiteral("block"), values, line).isEmpty());
+    // Without counters, theoretical occupancy stands in.
+    line.timesNs = {1.0e6, 1.05e6, 2.0e6};
+    line.achieved = {NAN, NAN, NAN};
+    QCOMPARE(findDivergences(QStringLiteral("block"), values, line).size(), 2);
+}
+
+void TestSweepData::rooflinePlacesEachRunTwice() {
+    const QString path = dir_.filePath(QStringLiteral("roofline.json"));
+    QCOMPARE(cli({QStringLiteral("model"), QStringLiteral("--shape"), QStringLiteral("100x4000x5"),
+                  QStringLiteral("--strategy"), QStringLiteral("slice-outer,elementwise-broadcast"),
+                  QStringLiteral("--device"), QStringLiteral("h200"), QStringLiteral("--roofline"),
+                  QStringLiteral("-q"), QStringLiteral("-o"), path}),
+             0);
+    const LoadResult r = TraceLoader::loadNow(path, RunOrigin::Opened);
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    const QList<RooflineView> views = collectRooflines(r.runs);
+    QCOMPARE(views.size(), 1);
+    const RooflineView& v = views.front();
+    QCOMPARE(v.ceilings.source, std::string("datasheet"));
+    QVERIFY(v.title.contains(QStringLiteral("datasheet")));
+    QVERIFY(!v.fp32);
+    QCOMPARE(v.marks.size(), 2);
+    for (const auto& m : v.marks) {
+        // The whole run is held to the host link, far below device memory, and its time
+        // includes the copies: it achieves less than the kernel alone.
+        QVERIFY(m.roof.wholeRun.bandwidthGBps < m.roof.kernel.bandwidthGBps);
+        QVERIFY(m.roof.wholeRun.achievedGflops > 0);
+        QVERIFY(m.roof.wholeRun.achievedGflops < m.roof.kernel.achievedGflops);
+        QCOMPARE(m.roof.hostLink, std::string("pageable"));
+        QCOMPARE(m.roof.wholeRun.bound, sweep::Bound::Bandwidth);
+    }
+    // CPU runs have no roofline.
+    QCOMPARE(cli({QStringLiteral("run"), QStringLiteral("--shape"), QStringLiteral("10x20x5"),
+                  QStringLiteral("--strategy"), QStringLiteral("cpu-serial"), QStringLiteral("-q"),
+                  QStringLiteral("-o"), dir_.filePath(QStringLiteral("cpu.json"))}),
+             0);
+    QVERIFY(
+        collectRooflines(
+            TraceLoader::loadNow(dir_.filePath(QStringLiteral("cpu.json")), RunOrigin::Opened).runs)
+            .isEmpty());
+}
+
+QTEST_GUILESS_MAIN(TestSweepData)
+#include "tst_sweepdata.moc"
