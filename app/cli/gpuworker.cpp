@@ -288,6 +288,9 @@ int runGpuWorker(const RunOptions& o) {
                 for (std::size_t k = 0; k < gpu.runs.size() && k < ids.size(); ++k) {
                     if (gpu.runs[k]) {
                         auto& run = *gpu.runs[k];
+                        // Unique per point: the CLI reads this file back, and a trace refuses
+                        // two runs of one id.
+                        run.id = sweep::pointRunId(run.strategy, o.sweepParam, values[point]);
                         run.sweep =
                             trace::SweepPoint{o.sweepParam, values[point], std::uint32_t(point)};
                         run.ceilings = ceilings;

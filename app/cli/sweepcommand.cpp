@@ -291,7 +291,7 @@ int runSweep(SweepOptions& s) {
                 continue;
             }
             trace::Run run = std::move(**slot);
-            run.id = series[k].strategy + "@" + param + "=" + plan->values[p];
+            run.id = sweep::pointRunId(series[k].strategy, param, plan->values[p]);
             run.sweep = trace::SweepPoint{param, plan->values[p], std::uint32_t(p)};
             if (datasheet) {
                 run.ceilings = datasheet;

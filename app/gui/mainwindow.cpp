@@ -156,8 +156,14 @@ void MainWindow::createDocks() {
     log_ = new LogPanel;
     auto* logDock = addBottomDock(tr("Log"), QStringLiteral("logDock"), log_);
     sweepChart_ = new SweepChart(controller_->session());
+    // Scrolled, so that the chart's own minimum height (its axis titles) never makes the bottom
+    // docks, and so the timeline's share of the window, smaller.
+    auto* chartScroll = new QScrollArea;
+    chartScroll->setWidgetResizable(true);
+    chartScroll->setFrameShape(QFrame::NoFrame);
+    chartScroll->setWidget(sweepChart_);
     auto* chartDock =
-        addBottomDock(tr("Sweep chart"), QStringLiteral("sweepChartDock"), sweepChart_);
+        addBottomDock(tr("Sweep chart"), QStringLiteral("sweepChartDock"), chartScroll);
     connect(sweepPanel_, &SweepPanel::sweepRequested, chartDock,
             [chartDock] { chartDock->raise(); });
     tabifyDockWidget(runsDock, traceDock);

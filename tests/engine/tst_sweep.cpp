@@ -270,6 +270,26 @@ TEST(SweepTrace, RoundTripsSweepPointsCeilingsAndSweeps) {
     EXPECT_EQ(trace::toJson(*back), text);
 }
 
+// The GPU worker writes every point of a sweep to one file that the CLI reads back: one
+// strategy at several points must give a readable trace.
+TEST(SweepTrace, OneStrategyAtEveryPointReadsBack) {
+    trace::Trace t;
+    t.generator = "test";
+    for (const char* value : {"32", "64", "128"}) {
+        trace::Run run;
+        run.id = sweep::pointRunId("slice-2d", "block", value);
+        run.strategy = "slice-2d";
+        run.mode = trace::RunMode::Modelled;
+        run.device.name = "NVIDIA H200";
+        run.sweep = trace::SweepPoint{"block", value, std::uint32_t(t.runs.size())};
+        t.runs.push_back(run);
+    }
+    EXPECT_EQ(t.runs[1].id, "slice-2d@block=64");
+    auto back = trace::parseTrace(trace::toJson(t));
+    ASSERT_TRUE(back) << back.error().message;
+    EXPECT_EQ(back->runs.size(), 3u);
+}
+
 TEST(SweepTrace, TracesWithoutSweepsHaveNoSweepFields) {
     trace::Trace t;
     trace::Run run;

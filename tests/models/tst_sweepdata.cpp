@@ -204,12 +204,12 @@ void TestSweepData::sweepProgressSaysThePoint() {
 
 void TestSweepData::linesAndCrossoversComeFromTheRuns() {
     const QString path = dir_.filePath(QStringLiteral("columns.json"));
-    // The CLI's own crossover test case: slice-outer against slice-middle over the columns.
+    // The CLI's own crossover test case: slice-2d against elementwise-broadcast over the columns.
     const LoadResult r = modelledSweep(
         QStringLiteral("columns.json"),
         {QStringLiteral("--param"), QStringLiteral("columns"), QStringLiteral("--range"),
          QStringLiteral("1:4096:x4"), QStringLiteral("--shape"), QStringLiteral("1000x1x5"),
-         QStringLiteral("--strategy"), QStringLiteral("slice-outer,slice-middle")});
+         QStringLiteral("--strategy"), QStringLiteral("slice-2d,elementwise-broadcast")});
     QVERIFY2(r.ok(), qPrintable(r.error));
     const auto fromCli = trace::readTrace(path.toStdString());
     QVERIFY(fromCli);

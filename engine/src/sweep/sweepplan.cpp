@@ -274,4 +274,8 @@ Result<backend::RunRequest> applyValue(SweepParam param, std::string_view value,
     return request;
 }
 
+std::string pointRunId(std::string_view strategy, std::string_view param, std::string_view value) {
+    return std::string(strategy) + "@" + std::string(param) + "=" + std::string(value);
+}
+
 } // namespace slicescope::sweep

@@ -312,6 +312,7 @@ class TraceWriter {
         if (!std::isnan(a.activeLaneShare)) {
             field("active_lane_share");
             appendFloat(out_, a.activeLaneShare);
+        }
         if (a.warmup) {
             field("warmup");
             out_ += "true";

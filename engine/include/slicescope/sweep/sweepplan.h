@@ -37,4 +37,8 @@ Result<std::vector<std::string>> parseRange(SweepParam param, std::string_view r
 Result<backend::RunRequest> applyValue(SweepParam param, std::string_view value,
                                        const backend::RunRequest& base);
 
+// The id of one strategy's run at one point, "slice-2d@block=64": unique within a sweep's trace,
+// which the GPU worker and the CLI both write (a trace refuses two runs of one id).
+std::string pointRunId(std::string_view strategy, std::string_view param, std::string_view value);
+
 } // namespace slicescope::sweep
