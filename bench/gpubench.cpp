@@ -298,8 +298,10 @@ int main(int argc, char** argv) {
         } else if (a == "--columns" && i + 1 < argc) {
             o.columns = std::uint64_t(std::atoll(argv[++i]));
         } else {
-            std::fprintf(stderr, "usage: slicescope-bench-gpu [--cli PATH] [--cli-runs N] [--block "
-                                 "THREADS] [--rows R] [--columns C] [--grid-sweep] [--sweep] [--pipeline]\n");
+            std::fprintf(
+                stderr,
+                "usage: slicescope-bench-gpu [--cli PATH] [--cli-runs N] [--block "
+                "THREADS] [--rows R] [--columns C] [--grid-sweep] [--sweep] [--pipeline]\n");
             return 2;
         }
     }

@@ -147,6 +147,10 @@ Result<Plan> makePlan(SweepOptions& s) {
         return fail(Error::Code::InvalidArgument,
                     "--repeat must be from 1 to 10000 (got " + std::to_string(o.repeat) + ")");
     }
+    if (o.warmup < 0 || o.warmup > 10000) {
+        return fail(Error::Code::InvalidArgument,
+                    "--warmup must be from 0 to 10000 (got " + std::to_string(o.warmup) + ")");
+    }
     if (auto target = trace::resolveOutput(o.output); !target) {
         return tl::unexpected(target.error());
     }
@@ -155,6 +159,8 @@ Result<Plan> makePlan(SweepOptions& s) {
     base.block = *block;
     base.memory = *memory;
     base.repeat = std::uint32_t(o.repeat);
+    // Measured points warm up as `run` does; a modelled point has no cold start.
+    base.warmup = plan.preset ? 0 : std::uint32_t(o.warmup);
     base.counters = o.counters;
     base.sampleOccupancy = o.sampleOccupancy;
     base.deviceIndex = o.device;
@@ -451,6 +457,9 @@ void addSweepCommands(CLI::App& app, int& exitStatus) {
                     "Host memory for copies: pageable, pinned, managed, mapped")
         ->capture_default_str();
     cmd->add_option("--repeat", o.repeat, "Repetitions at each point")->capture_default_str();
+    cmd->add_option("--warmup", o.warmup,
+                    "Warm-up iterations before each measured point, not counted (as for run)")
+        ->capture_default_str();
     cmd->add_option(
         "--device", s->device,
         "A CUDA device ordinal (measured, the default: 0) or a device preset (modelled), "

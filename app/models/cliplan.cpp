@@ -72,8 +72,7 @@ RunPlan planRun(const RunConfig& c, const QString& outputDir, int sequence) {
         job.strategies = gpu;
         job.outputPath = stem + QStringLiteral("-gpu.json");
         job.arguments = QStringList{QStringLiteral("run")} + problemArguments(c) +
-                        warmupArguments(c) +
-                        pipelineArguments(c) +
+                        warmupArguments(c) + pipelineArguments(c) +
                         QStringList{QStringLiteral("--strategy"), gpu.join(QLatin1Char(',')),
                                     QStringLiteral("-o"),         job.outputPath,
                                     QStringLiteral("--device"),   QString::number(c.device.index)};

@@ -20,7 +20,7 @@ struct RunConfig {
     QString block = QStringLiteral("numba"); // "numba", "numba-cuda" or a number
     QString memory = QStringLiteral("pageable");
     int repeat = 1;
-    int warmup = 1; // warm-up iterations of measured runs; a model has none
+    int warmup = 1;  // warm-up iterations of measured runs; a model has none
     int chunks = 1;  // GPU strategies: --chunks (strategy/pipeline.h)
     int streams = 1; // GPU strategies: --streams
     bool counters = false;

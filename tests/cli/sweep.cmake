@@ -76,3 +76,9 @@ slicescope_cli_test(roofline_csv
     ARGS roofline --csv @DATA@/roofline-seed-model.json)
 slicescope_cli_test(roofline_missing_trace EXIT 1 STDERR "no-such-trace.json"
     ARGS roofline @WORK@/no-such-trace.json)
+# Measured points warm up as `run` does (--warmup, default 1); out-of-range values are refused.
+slicescope_cli_test(sweep_cpu_warmup
+    MATCH_FILE "@WORK@/s.json|\"id\": \"cpu-serial@work=1\".*\"warmup\": 2.*\"warmup\":true"
+    ARGS sweep --param work --values 1,2 --shape 10x20x5 --strategy cpu-serial --warmup 2 -o @WORK@/s.json)
+slicescope_cli_test(sweep_warmup_refused EXIT 2 STDERR "--warmup must be from 0 to 10000"
+    ARGS sweep --param work --values 1,2 --shape 10x20x5 --strategy cpu-serial --warmup 10001 -o @WORK@/s.json)

@@ -149,17 +149,17 @@ struct Run {
     std::optional<Verification> verification; // absent for modelled and recorded runs
     std::string memoryMode;                   // "pageable", "pinned", "managed", "mapped"
     std::uint32_t repeat = 1;
-    std::uint32_t warmup = 0;      // warm-up iterations run before the `repeat` measured ones
-    std::uint32_t chunks = 1;      // pieces the outer dimension was cut into (strategy/pipeline.h)
-    std::uint32_t streams = 1;     // streams the chunks went on
-    std::int64_t wallNs = 0;       // host wall time of the whole run
-    std::string createdAt;         // ISO 8601, UTC
+    std::uint32_t warmup = 0;  // warm-up iterations run before the `repeat` measured ones
+    std::uint32_t chunks = 1;  // pieces the outer dimension was cut into (strategy/pipeline.h)
+    std::uint32_t streams = 1; // streams the chunks went on
+    std::int64_t wallNs = 0;   // host wall time of the whole run
+    std::string createdAt;     // ISO 8601, UTC
     // The runs launched together (one request of the GUI, one slicescope-cli invocation), which
     // verdicts compare and modelled runs are placed with; empty when the file itself is the batch.
     // The GUI's session writes it so that a restore keeps its batches.
     std::string batch;
-    std::string command;           // recorded runs: the program and its arguments
-    std::optional<int> exitStatus; // recorded runs
+    std::string command;              // recorded runs: the program and its arguments
+    std::optional<int> exitStatus;    // recorded runs
     std::uint64_t droppedRecords = 0; // CUPTI records lost
     std::vector<std::string> notes;   // warnings a reader must see (e.g. no counters)
     std::optional<SweepPoint> sweep;  // runs of a sweep
