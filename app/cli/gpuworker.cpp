@@ -246,12 +246,15 @@ int runGpuWorker(const RunOptions& o) {
         }
     }
     if (parsed && !o.sweepParam.empty()) {
-        // A sweep: every point in one session (one CUDA context). SIGINT ends the sweep after
-        // the point in progress; the points done are reported as usual.
+        // A sweep: every point in one session (one CUDA context). SIGINT or SIGTERM ends the
+        // sweep after the point in progress; the points done are reported as usual. SIGTERM too:
+        // a signal to the whole process group (a terminal's, or `timeout`'s) reaches the worker
+        // directly, and its default action would lose every point finished.
         struct sigaction action {};
         action.sa_handler = onWorkerInterrupt;
         sigemptyset(&action.sa_mask);
         ::sigaction(SIGINT, &action, nullptr);
+        ::sigaction(SIGTERM, &action, nullptr);
         const auto param = sweep::parseSweepParam(o.sweepParam);
         const auto values = splitList(o.sweepValues);
         std::vector<backend::RunRequest> requests;

@@ -166,6 +166,12 @@ void MainWindow::createDocks() {
         addBottomDock(tr("Sweep chart"), QStringLiteral("sweepChartDock"), chartScroll);
     connect(sweepPanel_, &SweepPanel::sweepRequested, chartDock,
             [chartDock] { chartDock->raise(); });
+    // The chart needs more height than the tables: the bottom docks grow when it is shown.
+    connect(chartDock, &QDockWidget::visibilityChanged, this, [this, chartDock](bool visible) {
+        if (visible && chartDock->height() < 420) {
+            resizeDocks({chartDock}, {420}, Qt::Vertical);
+        }
+    });
     tabifyDockWidget(runsDock, traceDock);
     tabifyDockWidget(traceDock, chartDock);
     tabifyDockWidget(chartDock, logDock);

@@ -4,6 +4,7 @@
 #include "models/session.h"
 
 #include <QComboBox>
+#include <QFontMetrics>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
@@ -242,6 +243,10 @@ void SweepChart::drawTime(const models::SweepView& sweep) {
     }
     plot_->yAxis->setRange(logRange(all));
     QStringList notes;
+    // Labels of nearby crossovers go on rows of their own, each under the last, so that none
+    // covers another: a label takes the first row whose labels end left of it.
+    plot_->replot(QCustomPlot::rpImmediateRefresh); // the axes' pixel layout, for the labels
+    std::vector<double> rowEnds;
     for (const auto& c : sweep.crossovers) {
         double at = c.at;
         if (!numeric || !std::isfinite(at)) {
@@ -257,13 +262,25 @@ void SweepChart::drawTime(const models::SweepView& sweep) {
         auto* label = new QCPItemText(plot_);
         label->setFont(theme::plotFont(9));
         label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
-        label->position->setType(QCPItemPosition::ptPlotCoords);
-        label->position->setCoords(at, plot_->yAxis->range().upper);
         label->setPadding(QMargins(4, 2, 4, 2));
         label->setText(c.interpolated ? tr("≈ %1 (interpolated)").arg(number(at))
                                       : tr("between %1 and %2")
                                             .arg(QString::fromStdString(c.lowValue),
                                                  QString::fromStdString(c.highValue)));
+        const QFontMetrics metrics(label->font());
+        const double left = plot_->xAxis->coordToPixel(at);
+        const double width = metrics.horizontalAdvance(label->text()) + 8;
+        std::size_t row = 0;
+        while (row < rowEnds.size() && rowEnds[row] > left) {
+            ++row;
+        }
+        if (row == rowEnds.size()) {
+            rowEnds.push_back(0);
+        }
+        rowEnds[row] = left + width;
+        // Pixels below the top of its dashed line, wherever the plot is resized to.
+        label->position->setParentAnchor(line->point2);
+        label->position->setCoords(0, double(row) * (metrics.height() + 4));
         notes << tr("Crossover: %1").arg(QString::fromStdString(c.text));
     }
     if (sweep.crossovers.empty()) {
