@@ -46,9 +46,9 @@ slicescope_cli_test(sweep_model_all MATCH "sweep of memory over 2 points, 7 stra
 # A modelled crossover: with few columns slice-outer's 1000 row workers win; with many,
 # slice-middle's column workers take over.
 slicescope_cli_test(sweep_model_crossover
-    MATCH "crossover: from columns ≈ [0-9.e+]+ elementwise-broadcast beats slice-2d \\(interpolated between 4 and 16\\)"
-    MATCH_FILE "@WORK@/s.json|\"crossovers\":.{\"at\":[0-9.e+]+,\"from\":\"slice-2d\",\"high_value\":16,\"interpolated\":true,\"low_value\":4,"
-    ARGS sweep --param columns --range 1:4096:x4 --shape 1000x1x5 --strategy slice-2d,elementwise-broadcast --device h200 -q -o @WORK@/s.json)
+    MATCH "crossover: from columns ≈ [0-9.e+]+ slice-middle-strided beats slice-outer \\(interpolated between 64 and 256\\)"
+    MATCH_FILE "@WORK@/s.json|\"crossovers\":.{\"at\":[0-9.e+]+,\"from\":\"slice-outer\",\"high_value\":256,\"interpolated\":true,\"low_value\":64,"
+    ARGS sweep --param columns --range 1:4096:x4 --shape 100x1x5 --strategy slice-outer,slice-middle-strided --device h200 -q -o @WORK@/s.json)
 # CPU sweeps, with progress lines saying the point.
 slicescope_cli_test(sweep_cpu_progress
     MATCH "progress {[^\n]*\"point\":0,\"points\":2,[^\n]*\"strategy\":\"cpu-serial\".*progress {[^\n]*\"point\":1,\"points\":2,.*sweep of work over 2 points"

@@ -180,6 +180,25 @@ TEST(Crossover, ATieIsNoCrossover) {
     EXPECT_EQ(later[0].highValue, "4");
 }
 
+TEST(Crossover, ALeadOfLessThanTheTieShareIsNoCrossover) {
+    // b is 3 % faster at the second point: a tie, the lead stays with a; 20 % faster at the third
+    // is a lead, so one crossover. The times themselves crossed between the first and the second
+    // point, and that is where it lies, never outside the points it names.
+    const std::vector<std::string> values{"1", "2", "4"};
+    const std::vector<sweep::Series> series{{"a", {100, 100, 100}}, {"b", {110, 97, 80}}};
+    const auto c = sweep::findCrossovers("work", values, series, true);
+    ASSERT_EQ(c.size(), 1u);
+    EXPECT_EQ(c[0].from, "a");
+    EXPECT_EQ(c[0].to, "b");
+    EXPECT_EQ(c[0].lowValue, "1");
+    EXPECT_EQ(c[0].highValue, "2");
+    EXPECT_GT(c[0].at, 1.0);
+    EXPECT_LT(c[0].at, 2.0);
+    // b only 3 % faster at every point after the first: never a crossover.
+    const std::vector<sweep::Series> close{{"a", {100, 100, 100}}, {"b", {110, 97, 97}}};
+    EXPECT_TRUE(sweep::findCrossovers("work", values, close, true).empty());
+}
+
 TEST(Crossover, CategoriesAreNotInterpolated) {
     auto c = findCrossovers("dtype", {"f64", "f32"}, {{"a", {1, 5}}, {"b", {2, 3}}}, false);
     ASSERT_EQ(c.size(), 1u);
@@ -189,11 +208,15 @@ TEST(Crossover, CategoriesAreNotInterpolated) {
 }
 
 TEST(Crossover, MissingPointsAreSkipped) {
-    // b did not run at the middle point; a leads until b's last point.
+    // b did not run at the middle point; a leads until b's last point, and the crossing is
+    // interpolated across the gap, between the points where both ran.
     auto c = findCrossovers("work", {"1", "2", "4"}, {{"a", {1, 2, 3}}, {"b", {5, NAN, 1}}}, true);
     ASSERT_EQ(c.size(), 1u);
-    EXPECT_EQ(c[0].lowValue, "2");
-    EXPECT_FALSE(c[0].interpolated); // b has no time at 2 to interpolate from
+    EXPECT_EQ(c[0].lowValue, "1");
+    EXPECT_EQ(c[0].highValue, "4");
+    EXPECT_TRUE(c[0].interpolated);
+    EXPECT_GT(c[0].at, 1.0);
+    EXPECT_LT(c[0].at, 4.0);
 }
 
 // --- The trace's sweep fields ---

@@ -204,12 +204,12 @@ void TestSweepData::sweepProgressSaysThePoint() {
 
 void TestSweepData::linesAndCrossoversComeFromTheRuns() {
     const QString path = dir_.filePath(QStringLiteral("columns.json"));
-    // The CLI's own crossover test case: slice-2d against elementwise-broadcast over the columns.
+    // The CLI's own crossover test case: slice-outer against slice-middle-strided over the columns.
     const LoadResult r = modelledSweep(
         QStringLiteral("columns.json"),
         {QStringLiteral("--param"), QStringLiteral("columns"), QStringLiteral("--range"),
-         QStringLiteral("1:4096:x4"), QStringLiteral("--shape"), QStringLiteral("1000x1x5"),
-         QStringLiteral("--strategy"), QStringLiteral("slice-2d,elementwise-broadcast")});
+         QStringLiteral("1:4096:x4"), QStringLiteral("--shape"), QStringLiteral("100x1x5"),
+         QStringLiteral("--strategy"), QStringLiteral("slice-outer,slice-middle-strided")});
     QVERIFY2(r.ok(), qPrintable(r.error));
     const auto fromCli = trace::readTrace(path.toStdString());
     QVERIFY(fromCli);
@@ -254,7 +254,7 @@ void TestSweepData::blockSweepHasTheOccupancyCurve() {
         QStringLiteral("block.json"),
         {QStringLiteral("--param"), QStringLiteral("block"), QStringLiteral("--range"),
          QStringLiteral("32:1024:x2"), QStringLiteral("--shape"), QStringLiteral("100x4000x5"),
-         QStringLiteral("--strategy"), QStringLiteral("slice-2d,elementwise-broadcast")});
+         QStringLiteral("--strategy"), QStringLiteral("slice-outer,slice-middle-strided")});
     QVERIFY2(r.ok(), qPrintable(r.error));
     const QList<SweepView> views = collectSweeps(r.runs);
     QCOMPARE(views.size(), 1);

@@ -37,7 +37,8 @@ int leaderAt(const std::vector<Series>& series, std::size_t i, int previous) {
     }
     if (best >= 0 && previous >= 0 && i < series[std::size_t(previous)].timesNs.size() &&
         usable(series[std::size_t(previous)].timesNs[i]) &&
-        series[std::size_t(previous)].timesNs[i] <= series[std::size_t(best)].timesNs[i]) {
+        series[std::size_t(previous)].timesNs[i] <=
+            series[std::size_t(best)].timesNs[i] * (1 + kTieShare)) {
         return previous; // a tie keeps the lead
     }
     return best;
@@ -56,7 +57,8 @@ std::vector<trace::Crossover> findCrossovers(const std::string& param,
                                              const std::vector<Series>& series, bool logScale) {
     std::vector<trace::Crossover> crossovers;
     int leader = -1;
-    std::size_t leaderPoint = 0;
+    std::size_t leaderPoint = 0; // the last point where the leader led
+    std::size_t leadStart = 0;   // the first point of its lead
     for (std::size_t i = 0; i < values.size(); ++i) {
         const int now = leaderAt(series, i, leader);
         if (now < 0) {
@@ -65,17 +67,37 @@ std::vector<trace::Crossover> findCrossovers(const std::string& param,
         if (leader >= 0 && now != leader) {
             const auto& a = series[std::size_t(leader)];
             const auto& b = series[std::size_t(now)];
+            // The lead changed at point i; the times themselves crossed between the last point
+            // where A was no slower than B and the next point where both ran (a tie within
+            // kTieShare may have kept A's lead past that).
+            const auto at = [](const Series& s, std::size_t k) {
+                return k < s.timesNs.size() ? s.timesNs[k] : NAN;
+            };
+            std::size_t low = leaderPoint;
+            for (std::size_t k = i; k-- > leadStart;) {
+                if (usable(at(a, k)) && usable(at(b, k)) && at(a, k) <= at(b, k)) {
+                    low = k;
+                    break;
+                }
+            }
+            std::size_t high = i;
+            for (std::size_t k = low + 1; k < i; ++k) {
+                if (usable(at(a, k)) && usable(at(b, k))) {
+                    high = k;
+                    break;
+                }
+            }
             trace::Crossover c;
             c.from = a.strategy;
             c.to = b.strategy;
-            c.lowValue = values[leaderPoint];
-            c.highValue = values[i];
+            c.lowValue = values[low];
+            c.highValue = values[high];
             const auto x0 = number(c.lowValue);
             const auto x1 = number(c.highValue);
-            const double a0 = a.timesNs[leaderPoint];
-            const double b0 = leaderPoint < b.timesNs.size() ? b.timesNs[leaderPoint] : NAN;
-            const double a1 = i < a.timesNs.size() ? a.timesNs[i] : NAN;
-            const double b1 = b.timesNs[i];
+            const double a0 = at(a, low);
+            const double b0 = at(b, low);
+            const double a1 = at(a, high);
+            const double b1 = at(b, high);
             const bool logOk = !logScale || (x0 && x1 && *x0 > 0 && *x1 > 0 && a0 > 0 && b0 > 0 &&
                                              a1 > 0 && b1 > 0);
             if (x0 && x1 && usable(b0) && usable(a1) && logOk) {
@@ -95,6 +117,9 @@ std::vector<trace::Crossover> findCrossovers(const std::string& param,
                          c.to + " overtakes " + c.from + " (not interpolated)";
             }
             crossovers.push_back(std::move(c));
+        }
+        if (now != leader) {
+            leadStart = i;
         }
         leader = now;
         leaderPoint = i;
