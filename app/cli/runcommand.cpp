@@ -70,63 +70,15 @@ struct Parsed {
 };
 
 Result<Parsed> parseOptions(const RunOptions& o) {
-    auto shape = problem::parseShape(o.shape);
-    if (!shape) {
-        return tl::unexpected(shape.error());
-    }
-    auto dtype = problem::parseDtype(o.dtype);
-    if (!dtype) {
-        return tl::unexpected(dtype.error());
-    }
-    auto problem = problem::makeProblem(*shape, *dtype, o.work);
-    if (!problem) {
-        return tl::unexpected(problem.error());
+    auto request = parseRequest(o);
+    if (!request) {
+        return tl::unexpected(request.error());
     }
     auto strategies = strategy::parseStrategyList(o.strategies);
     if (!strategies) {
         return tl::unexpected(strategies.error());
     }
-    auto block = strategy::parseBlockOption(o.block);
-    if (!block) {
-        return tl::unexpected(block.error());
-    }
-    auto memory = backend::parseMemoryMode(o.memory);
-    if (!memory) {
-        return tl::unexpected(memory.error());
-    }
-    if (o.repeat < 1 || o.repeat > 10000) {
-        return fail(Error::Code::InvalidArgument,
-                    "--repeat must be from 1 to 10000 (got " + std::to_string(o.repeat) + ")");
-    }
-    if (o.warmup < 0 || o.warmup > 10000) {
-        return fail(Error::Code::InvalidArgument,
-                    "--warmup must be from 0 to 10000 (got " + std::to_string(o.warmup) + ")");
-    }
-    if (o.chunks < 1 || o.chunks > strategy::kMaxChunks || o.streams < 1 ||
-        o.streams > strategy::kMaxStreams) {
-        // checkPipeline's words, with the value the user gave (which may not fit 32 bits).
-        const bool chunks = o.chunks < 1 || o.chunks > strategy::kMaxChunks;
-        return fail(Error::Code::InvalidArgument,
-                    std::string(chunks ? "--chunks" : "--streams") + " must be from 1 to " +
-                        std::to_string(chunks ? strategy::kMaxChunks : strategy::kMaxStreams) +
-                        " (got " + std::to_string(chunks ? o.chunks : o.streams) + ")");
-    }
-    // Refused now rather than after the runs: a directory, a read-only file, a missing folder.
-    if (auto target = trace::resolveOutput(o.output); !target) {
-        return tl::unexpected(target.error());
-    }
-    Parsed parsed;
-    parsed.request.problem = *problem;
-    parsed.request.block = *block;
-    parsed.request.memory = *memory;
-    parsed.request.repeat = std::uint32_t(o.repeat);
-    parsed.request.warmup = std::uint32_t(o.warmup);
-    parsed.request.pipeline = {std::uint32_t(o.chunks), std::uint32_t(o.streams)};
-    parsed.request.counters = o.counters;
-    parsed.request.sampleOccupancy = o.sampleOccupancy;
-    parsed.request.deviceIndex = o.device;
-    parsed.strategies = *strategies;
-    return parsed;
+    return Parsed{*request, *strategies};
 }
 
 // Writes the runs that succeeded, prints what the user asked for, and returns the exit status:
@@ -347,6 +299,61 @@ void addRunCommands(CLI::App& app, int& exitStatus) {
     model->add_flag("--roofline", modelOptions->roofline,
                     "Store the preset's datasheet roofline ceilings with the runs");
     model->callback([modelOptions, &exitStatus] { exitStatus = runModelled(*modelOptions); });
+}
+
+Result<backend::RunRequest> parseRequest(const RunOptions& o) {
+    auto shape = problem::parseShape(o.shape);
+    if (!shape) {
+        return tl::unexpected(shape.error());
+    }
+    auto dtype = problem::parseDtype(o.dtype);
+    if (!dtype) {
+        return tl::unexpected(dtype.error());
+    }
+    auto problem = problem::makeProblem(*shape, *dtype, o.work);
+    if (!problem) {
+        return tl::unexpected(problem.error());
+    }
+    auto block = strategy::parseBlockOption(o.block);
+    if (!block) {
+        return tl::unexpected(block.error());
+    }
+    auto memory = backend::parseMemoryMode(o.memory);
+    if (!memory) {
+        return tl::unexpected(memory.error());
+    }
+    if (o.repeat < 1 || o.repeat > 10000) {
+        return fail(Error::Code::InvalidArgument,
+                    "--repeat must be from 1 to 10000 (got " + std::to_string(o.repeat) + ")");
+    }
+    if (o.warmup < 0 || o.warmup > 10000) {
+        return fail(Error::Code::InvalidArgument,
+                    "--warmup must be from 0 to 10000 (got " + std::to_string(o.warmup) + ")");
+    }
+    if (o.chunks < 1 || o.chunks > strategy::kMaxChunks || o.streams < 1 ||
+        o.streams > strategy::kMaxStreams) {
+        // checkPipeline's words, with the value the user gave (which may not fit 32 bits).
+        const bool chunks = o.chunks < 1 || o.chunks > strategy::kMaxChunks;
+        return fail(Error::Code::InvalidArgument,
+                    std::string(chunks ? "--chunks" : "--streams") + " must be from 1 to " +
+                        std::to_string(chunks ? strategy::kMaxChunks : strategy::kMaxStreams) +
+                        " (got " + std::to_string(chunks ? o.chunks : o.streams) + ")");
+    }
+    // Refused now rather than after the runs: a directory, a read-only file, a missing folder.
+    if (auto target = trace::resolveOutput(o.output); !target) {
+        return tl::unexpected(target.error());
+    }
+    backend::RunRequest request;
+    request.problem = *problem;
+    request.block = *block;
+    request.memory = *memory;
+    request.repeat = std::uint32_t(o.repeat);
+    request.warmup = std::uint32_t(o.warmup);
+    request.pipeline = {std::uint32_t(o.chunks), std::uint32_t(o.streams)};
+    request.counters = o.counters;
+    request.sampleOccupancy = o.sampleOccupancy;
+    request.deviceIndex = o.device;
+    return request;
 }
 
 } // namespace slicescope::cli

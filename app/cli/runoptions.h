@@ -1,5 +1,8 @@
 #pragma once
 
+#include "slicescope/backend/runrequest.h"
+#include "slicescope/core/result.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -42,5 +45,10 @@ struct RunOptions {
 // launch options, quiet, writing its trace to output.
 std::vector<std::string> childRunArguments(const RunOptions& o, const std::string& strategies,
                                            const std::string& output);
+
+// The request `run`, `model` and `sweep` share: the problem, block, memory, repetitions,
+// warm-up, pipeline, counters and device of the options, each checked (the CLI's words for what
+// it refuses), and the output file refused now rather than after the runs.
+Result<backend::RunRequest> parseRequest(const RunOptions& o);
 
 } // namespace slicescope::cli

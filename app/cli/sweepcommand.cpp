@@ -123,47 +123,15 @@ Result<Plan> makePlan(SweepOptions& s) {
         return fail(Error::Code::InvalidArgument,
                     "--param memory needs a GPU strategy: the CPU strategies make no copies");
     }
-    auto shape = problem::parseShape(o.shape);
-    if (!shape) {
-        return tl::unexpected(shape.error());
+    auto parsed = parseRequest(o);
+    if (!parsed) {
+        return tl::unexpected(parsed.error());
     }
-    auto dtype = problem::parseDtype(o.dtype);
-    if (!dtype) {
-        return tl::unexpected(dtype.error());
-    }
-    auto problem = problem::makeProblem(*shape, *dtype, o.work);
-    if (!problem) {
-        return tl::unexpected(problem.error());
-    }
-    auto block = strategy::parseBlockOption(o.block);
-    if (!block) {
-        return tl::unexpected(block.error());
-    }
-    auto memory = backend::parseMemoryMode(o.memory);
-    if (!memory) {
-        return tl::unexpected(memory.error());
-    }
-    if (o.repeat < 1 || o.repeat > 10000) {
-        return fail(Error::Code::InvalidArgument,
-                    "--repeat must be from 1 to 10000 (got " + std::to_string(o.repeat) + ")");
-    }
-    if (o.warmup < 0 || o.warmup > 10000) {
-        return fail(Error::Code::InvalidArgument,
-                    "--warmup must be from 0 to 10000 (got " + std::to_string(o.warmup) + ")");
-    }
-    if (auto target = trace::resolveOutput(o.output); !target) {
-        return tl::unexpected(target.error());
-    }
-    backend::RunRequest base;
-    base.problem = *problem;
-    base.block = *block;
-    base.memory = *memory;
-    base.repeat = std::uint32_t(o.repeat);
+    backend::RunRequest base = *parsed;
     // Measured points warm up as `run` does; a modelled point has no cold start.
-    base.warmup = plan.preset ? 0 : std::uint32_t(o.warmup);
-    base.counters = o.counters;
-    base.sampleOccupancy = o.sampleOccupancy;
-    base.deviceIndex = o.device;
+    if (plan.preset) {
+        base.warmup = 0;
+    }
     for (const auto& value : plan.values) {
         auto request = sweep::applyValue(plan.param, value, base);
         if (!request) {
