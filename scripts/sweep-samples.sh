@@ -68,11 +68,12 @@ if [ -x "$BENCH" ]; then
     run bench-sweep "$BENCH" --sweep --cli-runs 3
 fi
 
-# Last, the longest: one-worker at 100000 rows is one thread doing 2e9 steps (about 110 s on the
-# H200, beyond the default 60 s kernel limit), and each array is 16 GB.
+# Last, the longest: one-worker at 100000 rows is one thread doing 2e9 steps (144 s on the H200,
+# beyond the default 60 s kernel limit), and each array is 16 GB: no warm-up (the whole sweep took
+# 389 s with none).
 run sweep-rows-100-100000 "$CLI" sweep --param rows --range 100:100000:x10 --shape 100x4000x5 \
     --strategy one-worker,slice-outer,slice-middle,slice-middle-strided,slice-2d,elementwise-materialized,elementwise-broadcast \
-    --kernel-timeout 300 -o "$OUT/sweep-rows-100-100000.json"
+    --warmup 0 --kernel-timeout 300 --progress -o "$OUT/sweep-rows-100-100000.json"
 
 cat "$OUT/summary.txt"
 exit "$failed"

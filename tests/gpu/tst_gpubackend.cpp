@@ -433,6 +433,59 @@ TEST(GpuBackend, CountersAndSamplingTogetherGiveBoth) {
     }
 }
 
+// The Range Profiler stays enabled across a session's counted runs (enabling it per run cost
+// 150 ms a run on the H200); it must hand the counters to PM sampling and take them back, and
+// the traced kernels between counted passes keep their timestamps.
+TEST(GpuBackend, CountedRunsShareOneProfilerAndHandItToSampling) {
+    REQUIRE_DEVICE();
+    auto counted = request({100, 4000, 5}, Dtype::F64, MemoryMode::Pinned, 1);
+    counted.counters = true;
+    auto sampled = counted;
+    sampled.sampleOccupancy = true;
+    auto plain = counted;
+    plain.counters = false;
+    const std::vector<RunRequest> points{counted, sampled, counted, plain, counted};
+    std::vector<GpuResults> results;
+    (void)runGpuPoints(
+        {StrategyId::Slice2d, StrategyId::ElementwiseBroadcast}, points, GpuOptions{},
+        [](std::size_t) { return Progress{}; },
+        [&](std::size_t, GpuResults&& r) {
+            results.push_back(std::move(r));
+            return true;
+        });
+    ASSERT_EQ(results.size(), points.size());
+    for (std::size_t i = 0; i < results.size(); ++i) {
+        ASSERT_EQ(results[i].runs.size(), 2u);
+        for (const auto& result : results[i].runs) {
+            ASSERT_TRUE(result) << "point " << i << ": " << result.error().message;
+            if (hasNote(*result, "INSUFFICIENT_PRIVILEGES")) {
+                GTEST_SKIP() << "no privilege to read GPU counters here:" << notes(*result);
+            }
+            EXPECT_TRUE(result->verification->passed);
+            const auto kernels = ofKind(*result, ActivityKind::Kernel);
+            ASSERT_FALSE(kernels.empty());
+            for (const auto* k : kernels) {
+                EXPECT_GT(k->durationNs(), 0) << "point " << i;
+            }
+            // What counting cost is on the host lane, named with its passes.
+            const auto hosts = ofKind(*result, ActivityKind::Host);
+            const bool counterSpan = std::any_of(hosts.begin(), hosts.end(), [&](const auto* a) {
+                return result->name(*a).find("Range Profiler passes per kernel") !=
+                       std::string::npos;
+            });
+            EXPECT_EQ(counterSpan, points[i].counters) << "point " << i << notes(*result);
+            if (points[i].counters) {
+                EXPECT_TRUE(result->occupancy->achieved) << "point " << i << notes(*result);
+            }
+            if (points[i].sampleOccupancy) {
+                EXPECT_FALSE(result->occupancySeries.empty()) << "point " << i << notes(*result);
+            }
+            EXPECT_FALSE(hasNote(*result, "HARDWARE_BUSY")) << "point " << i << notes(*result);
+            EXPECT_FALSE(hasNote(*result, "no counters")) << "point " << i << notes(*result);
+        }
+    }
+}
+
 TEST(GpuBackend, ProblemTooLargeForTheDeviceIsRefusedBeforeAllocating) {
     REQUIRE_DEVICE();
     const auto* device = firstDevice();

@@ -1,9 +1,10 @@
 #pragma once
 
-// The Range Profiler metrics of every counting pass: the engine's own (rangeprofiler.cpp) and the
-// injection library's (inject/kernelcounter.cpp) ask for the same metrics in the same order and
-// read the values by these indices. They are the ones that work on the H200 (docs/design.md,
-// "Achieved occupancy: the Range Profiler").
+// The Range Profiler metrics of the counting passes, read by these indices. They are the ones that
+// work on the H200 (docs/design.md, "Achieved occupancy: the Range Profiler"). The injection
+// library (inject/kernelcounter.cpp) asks for all of counterMetricNames(); a run's counted pass
+// (rangeprofiler.cpp) only for runCounterMetricNames(), the two a run keeps: each further metric
+// can cost the replay another pass of every kernel, and a sweep counts every point.
 
 #include <cstddef>
 #include <string>
@@ -36,6 +37,21 @@ inline const std::vector<std::string>& counterMetricNames() {
         "smsp__thread_inst_executed.sum",
         "smsp__inst_executed.sum",
         "sm__cycles_active.avg.pct_of_peak_sustained_elapsed",
+    };
+    return names;
+}
+
+// A run's counted pass: the first two of its values are achieved occupancy and the SMs' busy
+// share over the elapsed time, at these indices.
+enum RunCounterMetric : std::size_t {
+    kRunAchievedOccupancyPct = 0,
+    kRunSmBusyElapsedPct = 1,
+};
+
+inline const std::vector<std::string>& runCounterMetricNames() {
+    static const std::vector<std::string> names{
+        counterMetricNames()[kAchievedOccupancyPct],
+        counterMetricNames()[kSmBusyElapsedPct],
     };
     return names;
 }

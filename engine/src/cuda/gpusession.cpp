@@ -1037,6 +1037,7 @@ Result<trace::Run> GpuSession::runTyped(StrategyId id, const backend::RunRequest
     std::vector<RangeMetrics> ranges;
     if (request.counters) {
         progress(name + ": counters", 1.0);
+        t0 = now();
         auto counted =
             countedPass(name, request.repeat, pipelined ? std::uint32_t(chunkLaunches.size()) : 1,
                         launch, run.notes);
@@ -1044,6 +1045,11 @@ Result<trace::Run> GpuSession::runTyped(StrategyId id, const backend::RunRequest
             return tl::unexpected(counted.error());
         }
         ranges = std::move(*counted);
+        // What counting cost, on the host lane: the replay runs each kernel once per pass.
+        span(rangeProfiler_ ? "counters: " + std::to_string(rangeProfiler_->passes()) +
+                                  " Range Profiler passes per kernel"
+                            : std::string("counters: unavailable"),
+             t0);
     }
 
     t0 = now();

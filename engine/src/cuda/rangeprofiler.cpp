@@ -12,23 +12,12 @@ namespace slicescope::cuda {
 
 namespace {
 
-// The Range Profiler object of one profile() call, disabled on every way out.
-class EnabledRangeProfiler {
-  public:
-    explicit EnabledRangeProfiler(CUpti_RangeProfiler_Object* object) : object_(object) {}
-    ~EnabledRangeProfiler() {
-        auto params = cuptiParams<CUpti_RangeProfiler_Disable_Params>(
-            CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE);
-        params.pRangeProfilerObject = object_;
-        (void)cuptiRangeProfilerDisable(&params);
-    }
-    EnabledRangeProfiler(const EnabledRangeProfiler&) = delete;
-    EnabledRangeProfiler& operator=(const EnabledRangeProfiler&) = delete;
-    CUpti_RangeProfiler_Object* get() const { return object_; }
-
-  private:
-    CUpti_RangeProfiler_Object* object_;
-};
+void disable(CUpti_RangeProfiler_Object* object) {
+    auto params = cuptiParams<CUpti_RangeProfiler_Disable_Params>(
+        CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE);
+    params.pRangeProfilerObject = object;
+    (void)cuptiRangeProfilerDisable(&params);
+}
 
 } // namespace
 
@@ -77,7 +66,7 @@ Result<std::unique_ptr<RangeProfiler>> RangeProfiler::create(int deviceIndex, CU
     CUPTI_CHECK(cuptiProfilerGetCounterAvailability(&availability));
 
     auto host = ProfilerHost::create(CUPTI_PROFILER_TYPE_RANGE_PROFILER, *chip, image,
-                                     counterMetricNames());
+                                     runCounterMetricNames());
     if (!host) {
         return tl::unexpected(host.error());
     }
@@ -85,23 +74,52 @@ Result<std::unique_ptr<RangeProfiler>> RangeProfiler::create(int deviceIndex, CU
     return profiler;
 }
 
-RangeProfiler::~RangeProfiler() = default;
+RangeProfiler::~RangeProfiler() {
+    release();
+}
+
+void RangeProfiler::release() {
+    if (enabled_ != nullptr) {
+        disable(enabled_);
+        enabled_ = nullptr;
+    }
+}
+
+Result<CUpti_RangeProfiler_Object*> RangeProfiler::enabled() {
+    if (enabled_ == nullptr) {
+        auto enable = cuptiParams<CUpti_RangeProfiler_Enable_Params>(
+            CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
+        enable.ctx = context_;
+        CUPTI_CHECK(cuptiRangeProfilerEnable(&enable));
+        enabled_ = enable.pRangeProfilerObject;
+    }
+    return enabled_;
+}
 
 Result<std::vector<RangeMetrics>> RangeProfiler::profile(std::size_t launches,
                                                          const std::function<Status()>& launch) {
     if (launches == 0) {
         return std::vector<RangeMetrics>{};
     }
-    auto enable = cuptiParams<CUpti_RangeProfiler_Enable_Params>(
-        CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
-    enable.ctx = context_;
-    CUPTI_CHECK(cuptiRangeProfilerEnable(&enable));
-    const EnabledRangeProfiler object(enable.pRangeProfilerObject);
+    auto object = enabled();
+    if (!object) {
+        return tl::unexpected(object.error());
+    }
+    // A profile() that fails leaves the profiler disabled: the next one starts afresh.
+    struct DisableUnlessDone {
+        RangeProfiler* profiler;
+        bool done = false;
+        ~DisableUnlessDone() {
+            if (!done) {
+                profiler->release();
+            }
+        }
+    } guard{this};
 
     auto names = host_->metricPointers();
     auto size = cuptiParams<CUpti_RangeProfiler_GetCounterDataSize_Params>(
         CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE);
-    size.pRangeProfilerObject = object.get();
+    size.pRangeProfilerObject = *object;
     size.pMetricNames = names.data();
     size.numMetrics = names.size();
     size.maxNumOfRanges = launches;
@@ -111,7 +129,7 @@ Result<std::vector<RangeMetrics>> RangeProfiler::profile(std::size_t launches,
 
     auto initImage = cuptiParams<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(
         CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE);
-    initImage.pRangeProfilerObject = object.get();
+    initImage.pRangeProfilerObject = *object;
     initImage.counterDataSize = counterData.size();
     initImage.pCounterData = counterData.data();
     CUPTI_CHECK(cuptiRangeProfilerCounterDataImageInitialize(&initImage));
@@ -119,7 +137,7 @@ Result<std::vector<RangeMetrics>> RangeProfiler::profile(std::size_t launches,
     const auto& config = host_->configImage();
     auto setConfig = cuptiParams<CUpti_RangeProfiler_SetConfig_Params>(
         CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE);
-    setConfig.pRangeProfilerObject = object.get();
+    setConfig.pRangeProfilerObject = *object;
     setConfig.configSize = config.size();
     setConfig.pConfig = config.data();
     setConfig.counterDataImageSize = counterData.size();
@@ -139,12 +157,12 @@ Result<std::vector<RangeMetrics>> RangeProfiler::profile(std::size_t launches,
     for (std::size_t round = 0; !allSubmitted && round < host_->passes() + 1; ++round) {
         auto start = cuptiParams<CUpti_RangeProfiler_Start_Params>(
             CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
-        start.pRangeProfilerObject = object.get();
+        start.pRangeProfilerObject = *object;
         CUPTI_CHECK(cuptiRangeProfilerStart(&start));
         const Status launched = launch();
         auto stop = cuptiParams<CUpti_RangeProfiler_Stop_Params>(
             CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
-        stop.pRangeProfilerObject = object.get();
+        stop.pRangeProfilerObject = *object;
         const CUptiResult stopped = cuptiRangeProfilerStop(&stop);
         if (!launched) {
             return tl::unexpected(launched.error());
@@ -161,7 +179,7 @@ Result<std::vector<RangeMetrics>> RangeProfiler::profile(std::size_t launches,
 
     auto decode = cuptiParams<CUpti_RangeProfiler_DecodeData_Params>(
         CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE);
-    decode.pRangeProfilerObject = object.get();
+    decode.pRangeProfilerObject = *object;
     CUPTI_CHECK(cuptiRangeProfilerDecodeData(&decode));
 
     auto info = cuptiParams<CUpti_RangeProfiler_GetCounterDataInfo_Params>(
@@ -186,11 +204,8 @@ Result<std::vector<RangeMetrics>> RangeProfiler::profile(std::size_t launches,
         RangeMetrics m;
         m.rangeName = rangeInfo.rangeName ? rangeInfo.rangeName : std::to_string(i);
         // Clamped to 0..1 here, before the trace writer's checks would refuse a 100.4 % reading.
-        m.achievedOccupancy = fractionOfPercent((*values)[kAchievedOccupancyPct]);
-        m.smCyclesActiveAvg = (*values)[kSmCyclesActiveAvg];
-        m.smCyclesActiveMax = (*values)[kSmCyclesActiveMax];
-        m.gpuTimeNs = (*values)[kGpuTimeNs];
-        m.smBusyElapsedPct = (*values)[kSmBusyElapsedPct];
+        m.achievedOccupancy = fractionOfPercent((*values)[kRunAchievedOccupancyPct]);
+        m.smBusyElapsedPct = (*values)[kRunSmBusyElapsedPct];
         ranges.push_back(std::move(m));
     }
     if (decode.numOfRangeDropped > 0 && ranges.size() < launches) {
@@ -198,6 +213,7 @@ Result<std::vector<RangeMetrics>> RangeProfiler::profile(std::size_t launches,
                                                std::to_string(decode.numOfRangeDropped) + " of " +
                                                std::to_string(launches) + " ranges");
     }
+    guard.done = true;
     return ranges;
 }
 

@@ -7,12 +7,19 @@
 // Run it as a second pass with activity tracing off: profiled kernels' activity records lose their
 // timestamps, and replay inflates durations. The caller joins the ranges to the traced kernels by
 // launch order.
+//
+// The profiler is enabled by the first profile() and stays enabled until release() or the end: on
+// the H200 the first pass after cuptiRangeProfilerEnable costs about 150 ms, so enabling it per
+// run made counters cost 170 ms a run, against 16 ms kept enabled (a 96-point block sweep with
+// counters: 18.9 s against 5.0 s, docs/performance.md). Traced kernels between counted passes
+// keep their timestamps and durations (checked on the H200).
 
 #include "countervalues.h"
 #include "cuptiprofilerhost.h"
 #include "slicescope/core/result.h"
 
 #include <cuda.h>
+#include <cupti_range_profiler.h>
 #include <functional>
 #include <memory>
 #include <string>
@@ -23,9 +30,6 @@ namespace slicescope::cuda {
 struct RangeMetrics {
     std::string rangeName;
     double achievedOccupancy = 0; // sm__warps_active.avg.pct_of_peak_sustained_active / 100
-    double smCyclesActiveAvg = 0; // sm__cycles_active.avg
-    double smCyclesActiveMax = 0; // sm__cycles_active.max
-    double gpuTimeNs = 0;         // gpu__time_duration.sum (under replay)
     double smBusyElapsedPct = 0;  // sm__cycles_active.avg.pct_of_peak_sustained_elapsed
     // How busy the SMs were over the kernel's elapsed time, 0..1 (countervalues.h).
     double smBusyShare() const { return fractionOfPercent(smBusyElapsedPct); }
@@ -45,12 +49,17 @@ class RangeProfiler {
                                               const std::function<Status()>& launch);
 
     std::size_t passes() const { return host_->passes(); }
+    // Disables the Range Profiler (enabled by the first profile() and kept until then), so that
+    // PM sampling, which needs the same counters, can start.
+    void release();
 
   private:
     RangeProfiler() = default;
+    Result<CUpti_RangeProfiler_Object*> enabled();
     std::shared_ptr<ProfilerInitialization> initialization_;
     std::unique_ptr<ProfilerHost> host_;
     CUcontext context_ = nullptr;
+    CUpti_RangeProfiler_Object* enabled_ = nullptr;
 };
 
 // The current CUDA context through the runtime's driver entry point (the engine does not link
