@@ -3,11 +3,18 @@
 #include "slicescope/trace/tracejson.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <gtest/gtest.h>
+#include <iterator>
 #include <limits>
 #include <map>
+#include <regex>
 #include <set>
+#include <sstream>
+#include <string>
+#include <vector>
 
 using namespace slicescope;
 using namespace slicescope::backend;
@@ -387,6 +394,57 @@ TEST(ModelBackend, EachGenerationHasItsOwnLatencies) {
     // The T4 has 2 FP64 units per SM, one per two sub-partitions: a warp's DFMA takes 64 cycles.
     EXPECT_EQ(deviceLatencies(preset("t4"), problem::Dtype::F64, m).dependentFmaCycles, 64);
     EXPECT_EQ(deviceLatencies(preset("t4"), problem::Dtype::F32, m).dependentFmaCycles, 4);
+}
+
+// docs/model.md ("Architectures") says, for every latency the model uses, which study and GPU it
+// was read from; the code must use the figures that table shows. Each cell starts with the figure
+// ("≈400", "9: [5] K40m"), the last column with yes or no.
+TEST(ModelBackend, ArchitecturesTableMatchesTheCode) {
+    const auto path = std::filesystem::path(SLICESCOPE_TEST_DATA_DIR) / "../../docs/model.md";
+    std::ifstream in(path);
+    ASSERT_TRUE(in) << path;
+    std::stringstream text;
+    text << in.rdbuf();
+    const std::string doc = text.str();
+    const auto section = doc.find("## Architectures");
+    ASSERT_NE(section, std::string::npos);
+    std::istringstream lines(doc.substr(section, doc.find("\n## ", section + 1) - section));
+
+    const std::regex row(R"(^\| (\w+), cc (\d)\.(\d|x) .*)");
+    const std::regex leadingNumber(R"(^\s*(?:≈)?([0-9]+(?:\.[0-9]+)?))");
+    std::set<std::string> seen;
+    std::string line;
+    while (std::getline(lines, line)) {
+        std::smatch m;
+        if (!std::regex_match(line, m, row)) {
+            continue;
+        }
+        const int major = std::stoi(m[2]);
+        const int minor = m[3] == "x" ? 0 : std::stoi(m[3]);
+        const auto& a = architectureLatencies(major, minor);
+        EXPECT_EQ(m[1].str(), a.generation) << line;
+        seen.insert(m[1].str());
+
+        std::vector<std::string> cells;
+        std::stringstream split(line.substr(1));
+        for (std::string cell; std::getline(split, cell, '|');) {
+            cells.push_back(cell);
+        }
+        ASSERT_EQ(cells.size(), 7u) << line;
+        const double expected[] = {a.fp32DependentFmaCycles, a.fp64DependentFmaCycles,
+                                   a.l1HitCycles, a.l2HitCycles, a.globalLoadCycles};
+        for (std::size_t i = 0; i < std::size(expected); ++i) {
+            std::smatch n;
+            ASSERT_TRUE(std::regex_search(cells[i + 1], n, leadingNumber)) << cells[i + 1];
+            EXPECT_DOUBLE_EQ(std::strtod(n[1].str().c_str(), nullptr), expected[i])
+                << a.generation << ", column " << i + 2 << ": " << cells[i + 1];
+        }
+        const auto flag = cells[6].substr(cells[6].find_first_not_of(' '), 3);
+        EXPECT_EQ(flag.rfind("yes", 0) == 0, a.globalLoadsCachedInL1) << line;
+        EXPECT_TRUE(flag.rfind("yes", 0) == 0 || flag.rfind("no", 0) == 0) << line;
+    }
+    EXPECT_EQ(seen, (std::set<std::string>{"Kepler", "Maxwell", "Pascal", "Volta", "Turing",
+                                           "Ampere", "Ada", "Hopper"}));
 }
 
 TEST(ModelBackend, RefusesWhatOverflowsInsteadOfWrappingRound) {

@@ -47,19 +47,21 @@ bool coalesced(StrategyId id) {
     return id == StrategyId::ElementwiseBroadcast || id == StrategyId::ElementwiseMaterialized;
 }
 
-// Newest first. The figures and their sources, with how sure each is, are in docs/model.md
-// ("Architectures"); Hopper's load latencies are the H200 fit (ModelParameters), its L1 hit is
-// only used to split the fitted step into loop work and the load.
+// Newest first, in the order of docs/model.md's "Architectures" table, which says for each figure
+// which published microbenchmark study and GPU it was read from (docs/model-sources.md quotes the
+// passages) and marks with ≈ the few no study could be found for. Hopper's L2 wait is the H200 fit
+// (ModelParameters); its global figure enters only through the DRAM-over-L2 difference. The L1-hit
+// column is kept for reference: the model does not use it.
 constexpr ArchitectureLatencies kArchitectures[] = {
     // generation, cc, FFMA, DFMA, partitions, L1 hit, L2 hit, global, L1 caches loads, fitted
-    {"Hopper", 90, 4, 8, 4, 33, 263, 478, true, true},
-    {"Ada", 89, 4, 8, 4, 43, 273, 541, true, false},
-    {"Ampere", 80, 4, 8, 4, 33, 200, 466, true, false},
-    {"Turing", 75, 4, 8, 4, 32, 188, 400, true, false},
+    {"Hopper", 90, 4, 8, 4, 40.7, 263, 478, true, true},
+    {"Ada", 89, 4, 8, 4, 43.4, 273, 541.5, true, false},
+    {"Ampere", 80, 4, 8, 4, 37.9, 261.5, 466.3, true, false},
+    {"Turing", 75, 4, 54, 4, 32, 188, 434, true, false},
     {"Volta", 70, 4, 8, 4, 28, 193, 400, true, false},
-    {"Pascal", 60, 6, 8, 4, 82, 230, 400, false, false},
-    {"Maxwell", 50, 6, 8, 4, 82, 210, 370, false, false},
-    {"Kepler", 30, 9, 9, 1, 35, 200, 300, false, false},
+    {"Pascal", 60, 6, 8, 4, 82, 216, 400, false, false},
+    {"Maxwell", 50, 6, 48, 4, 82, 207, 383, false, false},
+    {"Kepler", 30, 9, 10, 1, 35, 200, 339, false, false},
 };
 
 // Whole nanoseconds that a timeline can hold: a double below this rounds to an int64 safely.
