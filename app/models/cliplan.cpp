@@ -34,6 +34,25 @@ QStringList pipelineArguments(const RunConfig& c) {
 
 } // namespace
 
+QString splitStrategies(const RunConfig& c, QStringList* cpu, QStringList* gpu) {
+    if (c.strategies.isEmpty()) {
+        return QStringLiteral("Choose at least one strategy.");
+    }
+    for (const QString& name : c.strategies) {
+        const auto id = strategy::parseStrategy(name.toStdString());
+        if (!id) {
+            return toQString(id.error().message);
+        }
+        *(strategy::isGpu(*id) ? gpu : cpu) << name;
+    }
+    if (!gpu->isEmpty() && c.device.kind == DeviceChoice::Kind::None) {
+        return QStringLiteral("GPU strategies (%1) need a device: no GPU was found here, so choose "
+                              "a preset to model them, or untick them.")
+            .arg(gpu->join(QStringLiteral(", ")));
+    }
+    return {};
+}
+
 RunPlan planRun(const RunConfig& c, const QString& outputDir, int sequence) {
     RunPlan plan;
     if (c.strategies.isEmpty()) {
@@ -51,19 +70,8 @@ RunPlan planRun(const RunConfig& c, const QString& outputDir, int sequence) {
         return plan;
     }
     QStringList cpu, gpu;
-    for (const QString& name : c.strategies) {
-        const auto id = strategy::parseStrategy(name.toStdString());
-        if (!id) {
-            plan.error = toQString(id.error().message);
-            return plan;
-        }
-        (strategy::isGpu(*id) ? gpu : cpu) << name;
-    }
-    if (!gpu.isEmpty() && c.device.kind == DeviceChoice::Kind::None) {
-        plan.error =
-            QStringLiteral("GPU strategies (%1) need a device: no GPU was found here, so choose a "
-                           "preset to model them, or untick them.")
-                .arg(gpu.join(QStringLiteral(", ")));
+    plan.error = splitStrategies(c, &cpu, &gpu);
+    if (!plan.error.isEmpty()) {
         return plan;
     }
     const QString stem = QDir(outputDir).filePath(QStringLiteral("run-%1").arg(sequence));

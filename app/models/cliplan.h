@@ -51,6 +51,10 @@ struct RunPlan {
 // its trace under outputDir, named with `sequence` so runs never overwrite each other.
 RunPlan planRun(const RunConfig& config, const QString& outputDir, int sequence);
 
+// The config's strategies, split into CPU and GPU ones (as named). Empty, or why they cannot run:
+// none chosen, an unknown name, GPU strategies with no device to measure or model them on.
+QString splitStrategies(const RunConfig& config, QStringList* cpu, QStringList* gpu);
+
 } // namespace slicescope::models
 
 Q_DECLARE_METATYPE(slicescope::models::CliJob)

@@ -28,23 +28,9 @@ RunPlan planSweep(const SweepConfig& s, const QString& outputDir, int sequence) 
         plan.error = toQString(parsed.error().message);
         return plan;
     }
-    if (c.strategies.isEmpty()) {
-        plan.error = QStringLiteral("Choose at least one strategy.");
-        return plan;
-    }
     QStringList cpu, gpu;
-    for (const QString& name : c.strategies) {
-        const auto id = strategy::parseStrategy(name.toStdString());
-        if (!id) {
-            plan.error = toQString(id.error().message);
-            return plan;
-        }
-        (strategy::isGpu(*id) ? gpu : cpu) << name;
-    }
-    if (!gpu.isEmpty() && c.device.kind == DeviceChoice::Kind::None) {
-        plan.error = QStringLiteral("GPU strategies (%1) need a device: no GPU was found here, so "
-                                    "choose a preset to model them, or untick them.")
-                         .arg(gpu.join(QStringLiteral(", ")));
+    plan.error = splitStrategies(c, &cpu, &gpu);
+    if (!plan.error.isEmpty()) {
         return plan;
     }
     const bool modelled = c.device.kind == DeviceChoice::Kind::Preset;
