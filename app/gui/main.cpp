@@ -4,6 +4,7 @@
 #include "gui/reportrenderer.h"
 #include "gui/timelineview.h"
 #include "models/session.h"
+#include "models/sweepdata.h"
 #include "models/traceloader.h"
 #include "models/viewstate.h"
 #include "slicescope/problem/problem.h"
@@ -30,6 +31,10 @@ QString tr(const char* text) {
 int fail(const QString& message, int status = 1) {
     std::fprintf(stderr, "slicescope: error: %s\n", message.toLocal8Bit().constData());
     return status;
+}
+
+void warn(const QString& message) {
+    std::fprintf(stderr, "slicescope: warning: %s\n", message.toLocal8Bit().constData());
 }
 
 bool parseSize(const QString& text, QSize& size) {
@@ -71,6 +76,18 @@ int exportHeadless(const QString& out, const QStringList& traces, const QSize& s
         }
     }
     state.setSelectedRun(selected);
+    // A sweep chart or roofline asked for by name on runs that have none: the image says so in
+    // a line, and so does the program, so that a script notices.
+    if (options.views.sweep && models::collectSweeps(session.runs()).isEmpty()) {
+        warn(tr("--view sweep: no run in %1 carries a sweep point; the image says so instead "
+                "of drawing a sweep chart")
+                 .arg(traces.join(tr(", "))));
+    }
+    if (options.views.roofline && models::collectRooflines(session.runs()).isEmpty()) {
+        warn(tr("--view roofline: no GPU run in %1 has roofline ceilings; the image says so "
+                "instead of drawing a roofline")
+                 .arg(traces.join(tr(", "))));
+    }
     gui::TimelineView timeline(&session, &state);
     gui::OccupancyView occupancy(&session, &state);
     gui::ReportRenderer renderer(&timeline, &occupancy, &session);
@@ -128,7 +145,7 @@ int main(int argc, char** argv) {
                                  QStringLiteral("[TRACE.json...]"));
     const QCommandLineOption exportImage(
         QStringLiteral("export-image"),
-        tr("Write the timeline and occupancy view of the traces to FILE "
+        tr("Write the report of the traces (the views --view names) to FILE "
            "(.png, .pdf or .svg) and exit; no window is shown."),
         QStringLiteral("FILE"));
     const QCommandLineOption size(
@@ -143,7 +160,9 @@ int main(int argc, char** argv) {
         QStringLiteral("N"), QStringLiteral("96"));
     const QCommandLineOption view(
         QStringLiteral("view"),
-        tr("What --export-image shows: overview, detail, breakdown, occupancy or all, or a "
+        tr("What --export-image shows: overview, detail, breakdown, occupancy, sweep (the "
+           "sweep chart: time per repetition, and occupancy for block sweeps), roofline or all "
+           "(every view; sweep and roofline only where the traces have them), or a "
            "comma-separated list (default overview,breakdown,occupancy)."),
         QStringLiteral("VIEW"), QStringLiteral("overview,breakdown,occupancy"));
     const QCommandLineOption textBoxes(
@@ -211,9 +230,9 @@ int main(int argc, char** argv) {
         }
         const auto views = gui::ReportViews::parse(parser.value(view));
         if (!views) {
-            return fail(tr("--view must be overview, detail, breakdown, occupancy or all, "
-                           "or a comma-separated list of them (got '%1')")
-                            .arg(parser.value(view)),
+            return fail(tr("--view must be one of %1, or a comma-separated list of them "
+                           "(got '%2')")
+                            .arg(gui::ReportViews::names().join(tr(", ")), parser.value(view)),
                         kExitUsage);
         }
         gui::ReportOptions reportOptions;

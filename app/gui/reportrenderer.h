@@ -19,19 +19,31 @@ namespace slicescope::gui {
 
 class OccupancyView;
 class TimelineView;
+struct SweepExport;
 
-// What an export shows. `--view overview|detail|breakdown|occupancy|all`; the default is the
-// overview, the breakdown and the occupancy chart.
+// What an export shows. `--view overview|detail|breakdown|occupancy|sweep|roofline|all`; the
+// default is the overview, the breakdown and the occupancy chart.
 struct ReportViews {
     bool overview = true;     // the timeline, compact (one row per run where the timeline has it)
     bool detail = false;      // the timeline with every lane
     bool breakdown = true;    // where one repetition's time goes, per run
     bool occupancy = true;    // occupancy per GPU run and kernel
     bool selectedRun = false; // the selected run's launch in words, under the occupancy chart
+    // The sweep chart's time view per sweep, with its occupancy view beside it for block sweeps;
+    // asked for on runs with no sweep point, a line in words says there is none.
+    bool sweep = false;
+    // The roofline with the copies per set of ceilings; without any, a line in words says so.
+    bool roofline = false;
+    // `all`: the sweep chart and the roofline where the runs have them, left out without a word
+    // where they have none.
+    bool sweepsIfAny = false;
 
     bool timeline() const { return overview || detail; }
-    // "overview", "detail", "breakdown", "occupancy", "all", or a comma-separated list of them.
+    // "overview", "detail", "breakdown", "occupancy", "sweep", "roofline", "all", or a
+    // comma-separated list of them.
     static std::optional<ReportViews> parse(const QString& text);
+    // The names parse takes, for messages and help.
+    static QStringList names();
 };
 
 struct ReportOptions {
@@ -67,7 +79,8 @@ QVector<TextBox> recordTextBoxes(const QSize& sizePx,
                                  const std::function<void(QCPPainter& painter)>& paint);
 
 // Paints the report: a title, the timeline (one call, overview or detail), the breakdown and
-// occupancy charts (RowsChartPainter) and a legend, onto any paint device: a PNG of a chosen
+// occupancy charts (RowsChartPainter), the sweep chart and roofline (gui/sweepplot.h, under the
+// rest) and a legend, onto any paint device: a PNG of a chosen
 // size and DPI, a PDF or an SVG (both vector). Every font is at least 9 pt at the export DPI;
 // what does not fit is left out with a line saying so, never drawn over other text.
 class ReportRenderer {
@@ -99,6 +112,11 @@ class ReportRenderer {
     // The timeline part: the only call to switch when the timeline gains another mode.
     void paintTimeline(QCPPainter* painter, const QRectF& rect, bool overview) const;
     void paintSelectedRun(QPainter* painter, const QRectF& rect) const;
+    // The sweep chart and roofline part (`--view sweep,roofline`): what it shows, the height it
+    // needs at a width (paper), and its painting.
+    SweepExport sweepExport() const;
+    double sweepNeed(const SweepExport& part, double width, QPaintDevice* device) const;
+    void paintSweeps(QCPPainter* painter, const QRectF& rect, const SweepExport& part) const;
 
     TimelineView* timeline_;
     OccupancyView* occupancy_;

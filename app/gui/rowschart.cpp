@@ -268,8 +268,20 @@ QVector<QRectF> RowsChartPainter::paint(QPainter& painter, const QRectF& rect,
     const double rowsTop = y + legendHeight + 6;
     const double available = rect.bottom() - footer - rowsTop;
     if (available < lineH + 4) {
+        // Not even one row: the title, and a line saying so where one fits.
+        if (y + lineH <= rect.bottom() + 0.5) {
+            painter.setPen(grey);
+            painter.drawText(
+                QRectF(rect.left(), y, rect.width(), lineH), Qt::AlignLeft | Qt::AlignVCenter,
+                fm.elidedText(QStringLiteral("%1 %2 not shown: export a larger size or this view "
+                                             "alone")
+                                  .arg(chart.rows.size())
+                                  .arg(chart.rows.size() == 1 ? QStringLiteral("row")
+                                                              : QStringLiteral("rows")),
+                              Qt::ElideRight, rect.width()));
+        }
         painter.restore();
-        return rowRects; // not even one row: only the title
+        return rowRects;
     }
     for (const auto& place : legend) {
         const auto& item = chart.legend[int(&place - legend.data())];

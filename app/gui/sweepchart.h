@@ -14,7 +14,8 @@ class Session;
 
 namespace slicescope::gui {
 
-// The sweep chart, from the session's runs (models/sweepdata.h), in three views:
+// The sweep chart, from the session's runs (models/sweepdata.h), in three views (drawn by
+// gui/sweepplot.h, which the report's export shares):
 // - Time: time per repetition against the swept parameter, one line per strategy, log axes for
 //   numeric parameters; each crossover a dashed line labelled "interpolated" (or "between" for a
 //   category), listed under the chart in plain words.
@@ -43,10 +44,8 @@ class SweepChart : public QWidget {
     const QList<models::RooflineView>& rooflines() const { return rooflines_; }
 
   private:
+    bool eventFilter(QObject* watched, QEvent* event) override;
     void draw();
-    void drawTime(const models::SweepView& sweep);
-    void drawOccupancy(const models::SweepView& sweep);
-    void drawRoofline(const models::RooflineView& roofline);
     void drawEmpty(const QString& why);
 
     models::Session* session_;

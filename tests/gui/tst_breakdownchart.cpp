@@ -56,6 +56,7 @@ class TestBreakdownChart : public QObject {
     void recordedRunFacts();
     void elideMiddleKeepsBothEnds();
     void timeAxisReadsInOneUnit();
+    void noRoomForOneRowSaysSo();
     void windowDrawsEveryRowInFull_data();
     void windowDrawsEveryRowInFull();
     void occupancyBarsInTheWindowAreLegible_data();
@@ -330,6 +331,26 @@ void TestBreakdownChart::occupancyBarsInTheWindowAreLegible() {
     QVERIFY(boxes.size() > 3 * plot.runIds().size());
     const QString problem = testhelpers::textLayoutProblem(boxes, size, theme::kMinPlotPt);
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
+}
+
+// A chart given room for its title and one line, not for a row: the line says how many rows
+// are left out, rather than the title standing over nothing.
+void TestBreakdownChart::noRoomForOneRowSaysSo() {
+    Session session;
+    loadSample(session, QStringLiteral("seed-100x4000x5-f64-pageable.json"));
+    const RowsChart chart = BreakdownChart::chartFor(session, {}, false);
+    QVERIFY(chart.rows.size() > 1);
+    QImage probe(1, 1, QImage::Format_ARGB32_Premultiplied);
+    const QFontMetricsF fm(theme::plotFont(9), &probe);
+    const QSize size(900, int(fm.height() * 4));
+    const QVector<TextBox> boxes = recordTextBoxes(size, [&](QCPPainter& painter) {
+        RowsChartPainter::paint(painter, QRectF(QPointF(0, 0), QSizeF(size)), chart);
+    });
+    const QString line = QStringLiteral("%1 rows not shown").arg(chart.rows.size());
+    QVERIFY(std::any_of(boxes.begin(), boxes.end(),
+                        [&](const TextBox& box) { return box.text.startsWith(line); }));
+    QVERIFY2(testhelpers::textLayoutProblem(boxes, size, 0).isEmpty(),
+             qPrintable(testhelpers::textLayoutProblem(boxes, size, 0)));
 }
 
 QTEST_MAIN(TestBreakdownChart)

@@ -1,8 +1,10 @@
 // Image export: PNG of the requested size and DPI, PDF and SVG, errors; and the headless
 // `slicescope --export-image` of the real program.
+#include "gui/exportimagedialog.h"
 #include "gui/occupancyview.h"
 #include "gui/qcp.h"
 #include "gui/reportrenderer.h"
+#include "gui/sweepplot.h"
 #include "gui/theme.h"
 #include "gui/timelineview.h"
 #include "models/session.h"
@@ -11,6 +13,7 @@
 #include "testhelpers.h"
 #include "textlayout.h"
 
+#include <QComboBox>
 #include <QDir>
 #include <QFile>
 #include <QHash>
@@ -165,6 +168,12 @@ class TestReportRenderer : public QObject {
     void presetsAndViewsParse();
     void headlessTextBoxesAndPaperPdf();
     void aLabelCutByItsPlotFailsTheLayoutCheck();
+    void sweepViewsAtEveryPreset_data();
+    void sweepViewsAtEveryPreset();
+    void sweepViewsWithoutSweepsSaySo();
+    void headlessSweepViews();
+    void crossoverLabelsKeepClearOfEachOtherAndTheEdge();
+    void exportDialogOffersTheSweepViews();
 
   private:
     QTemporaryDir dir_;
@@ -451,6 +460,23 @@ void TestReportRenderer::presetsAndViewsParse() {
     QVERIFY(two && !two->timeline() && two->breakdown && two->occupancy);
     QVERIFY(!ReportViews::parse(QStringLiteral("pie")));
     QVERIFY(!ReportViews::parse(QString()));
+    // The sweep chart and roofline: by name, alone or with the rest; `all` takes them only where
+    // the runs have them (sweepsIfAny), never as a request that must say "none".
+    QVERIFY(all->sweepsIfAny && !all->sweep && !all->roofline);
+    const auto sweep = ReportViews::parse(QStringLiteral("sweep"));
+    QVERIFY(sweep && sweep->sweep && !sweep->roofline && !sweep->timeline() && !sweep->breakdown &&
+            !sweep->occupancy && !sweep->sweepsIfAny);
+    const auto both = ReportViews::parse(QStringLiteral("Sweep, roofline"));
+    QVERIFY(both && both->sweep && both->roofline && !both->timeline());
+    const auto mixed = ReportViews::parse(QStringLiteral("overview,roofline"));
+    QVERIFY(mixed && mixed->overview && mixed->roofline && !mixed->sweep && !mixed->breakdown);
+    QVERIFY(!ReportViews::parse(QStringLiteral("sweeps")));
+    QVERIFY(!ReportViews::parse(QStringLiteral("sweep,pie")));
+    for (const QString& name : ReportViews::names()) {
+        QVERIFY2(ReportViews::parse(name), qPrintable(name));
+    }
+    QVERIFY(ReportViews::names().contains(QStringLiteral("sweep")));
+    QVERIFY(ReportViews::names().contains(QStringLiteral("roofline")));
 }
 
 void TestReportRenderer::headlessTextBoxesAndPaperPdf() {
@@ -545,6 +571,279 @@ void TestReportRenderer::aLabelCutByItsPlotFailsTheLayoutCheck() {
     QVERIFY2(problem.contains(QStringLiteral("cut")), qPrintable(problem));
     QVERIFY(textBoxesJson(outside).contains("\"cut\": true"));
     QVERIFY(!textBoxesJson(inside).contains("\"cut\""));
+}
+
+void TestReportRenderer::sweepViewsAtEveryPreset_data() {
+    QTest::addColumn<QString>("sample");
+    QTest::addColumn<QString>("view");
+    QTest::addColumn<QString>("preset");
+    const struct {
+        const char* sample;
+        const char* view;
+    } cases[] = {{"sweep-work-1-4096.json", "sweep"},
+                 {"sweep-block-32-1024-counters.json", "sweep"},
+                 {"roofline-seed.json", "roofline"},
+                 {"sweep-work-1-4096.json", "sweep,roofline"},
+                 {"roofline-seed.json", "overview,roofline"},
+                 {"sweep-block-32-1024-counters.json", "all"},
+                 {"roofline-seed.json", "all"}};
+    for (const auto& c : cases) {
+        for (const QString& preset : exportPresetNames()) {
+            QTest::newRow(
+                qPrintable(QStringLiteral("%1 %2 %3")
+                               .arg(QLatin1String(c.sample), QLatin1String(c.view), preset)))
+                << QString::fromLatin1(c.sample) << QString::fromLatin1(c.view) << preset;
+        }
+    }
+}
+
+// The sweep chart and roofline of the shipped samples at every preset: the export is written,
+// its axes are titled, the crossovers and ceilings are labelled on the plot and listed under it,
+// and the text keeps the report's rules (inside the image, none cut, none over another, 9 pt).
+void TestReportRenderer::sweepViewsAtEveryPreset() {
+    QFETCH(QString, sample);
+    QFETCH(QString, view);
+    QFETCH(QString, preset);
+    Session session;
+    ViewState state;
+    LoadResult result = TraceLoader::loadNow(QStringLiteral(SLICESCOPE_SAMPLES_DIR "/") + sample,
+                                             RunOrigin::Sample);
+    QVERIFY2(result.ok(), qPrintable(result.error));
+    session.addRuns(std::move(result.runs));
+    state.setSelectedRun(session.at(0)->id);
+    TimelineView timeline(&session, &state);
+    OccupancyView occupancy(&session, &state);
+    ReportRenderer renderer(&timeline, &occupancy, &session);
+    ReportOptions options;
+    options.views = *ReportViews::parse(view);
+    renderer.setOptions(options);
+    const auto p = exportPreset(preset);
+    QVERIFY(p);
+    const QString out = dir_.filePath(
+        QStringLiteral("%1-%2-%3.png")
+            .arg(sample.chopped(5), view.split(QLatin1Char(',')).join(QLatin1Char('+')), preset));
+    QString error;
+    QVector<TextBox> boxes;
+    QVERIFY2(renderer.exportTo(out, p->sizePx, p->dpi, &error, &boxes), qPrintable(error));
+    const QSize size = renderer.resolvedSize(p->sizePx, p->dpi);
+    QCOMPARE(QImage(out).size(), size);
+    if (preset == QStringLiteral("paper")) {
+        const QString pdf = dir_.filePath(QStringLiteral("sweep-paper.pdf"));
+        QVERIFY2(renderer.exportTo(pdf, p->sizePx, p->dpi, &error), qPrintable(error));
+        QFile file(pdf);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QVERIFY(file.read(5).startsWith("%PDF"));
+    }
+    const QString problem = testhelpers::textLayoutProblem(boxes, size);
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    auto has = [&boxes](const std::function<bool(const QString&)>& match) {
+        return std::any_of(boxes.begin(), boxes.end(),
+                           [&](const TextBox& box) { return match(box.text); });
+    };
+    auto hasText = [&has](const QString& text) {
+        return has([&](const QString& t) { return t == text; });
+    };
+    const bool roofline = sample.startsWith(QStringLiteral("roofline"));
+    // `all` with the rest of the report on a slide leaves the sweep chart half the page: at
+    // least it says what it left out.
+    if (view == QStringLiteral("all") && (preset != QStringLiteral("paper"))) {
+        QVERIFY(has([](const QString& t) {
+            return t.startsWith(QStringLiteral("Roofline with the copies")) ||
+                   t.startsWith(QStringLiteral("Time per repetition:")) ||
+                   t.contains(QStringLiteral("need more room"));
+        }));
+        return;
+    }
+    if (roofline) {
+        QVERIFY(hasText(QStringLiteral("arithmetic intensity (flop/byte)")));
+        QVERIFY(hasText(QStringLiteral("Gflop/s")));
+        // The ceilings on the plot (its legend) and in the notes under it.
+        QVERIFY(has([](const QString& t) {
+            return t.startsWith(QStringLiteral("DRAM roof, ")) &&
+                   t.contains(QStringLiteral("GB/s"));
+        }));
+        QVERIFY(has([](const QString& t) {
+            return t.contains(QStringLiteral("host link roof, ")) &&
+                   t.contains(QStringLiteral("(measured)"));
+        }));
+        QVERIFY(has([](const QString& t) { return t.contains(QStringLiteral("FMA peak, ")); }));
+        // The notes under it: the ceilings' line first, or, where the rest of the report leaves
+        // the plot too little room for it, a line saying how many notes are left out.
+        QVERIFY(has([&view](const QString& t) {
+            return t.startsWith(QStringLiteral("Ceilings: ")) ||
+                   (view != QStringLiteral("roofline") &&
+                    t.contains(QStringLiteral("more lines not shown")));
+        }));
+        // Each run named by its colour in the legend.
+        QVERIFY(hasText(QStringLiteral("elementwise-broadcast")));
+    } else {
+        const bool block = sample.contains(QStringLiteral("block"));
+        QVERIFY(hasText(QStringLiteral("time per repetition (ms)")));
+        QVERIFY(hasText(block ? QStringLiteral("threads per block")
+                              : QStringLiteral("work per element")));
+        if (block) {
+            QVERIFY(hasText(QStringLiteral("occupancy (%)")));
+            QVERIFY(
+                has([](const QString& t) { return t.endsWith(QStringLiteral(": theoretical")); }));
+        }
+        // A crossover on the plot and in words under it.
+        QVERIFY(has([](const QString& t) {
+            return t.startsWith(QStringLiteral("\u2248 ")) &&
+                   t.endsWith(QStringLiteral("(interpolated)"));
+        }));
+        QVERIFY(
+            has([](const QString& t) { return t.startsWith(QStringLiteral("Crossover: from ")); }));
+        if (view.contains(QStringLiteral("roofline"))) {
+            // Asked for on a sweep measured without ceilings: said in words, not drawn empty.
+            QVERIFY(has([](const QString& t) {
+                return t.startsWith(QStringLiteral("Roofline: no GPU run here"));
+            }));
+            QVERIFY(!hasText(QStringLiteral("arithmetic intensity (flop/byte)")));
+        }
+    }
+    // The whole chart is drawn, not a bare frame: plotted ink over a good part of the page.
+    QVERIFY2(inkShare(QImage(out)) > 0.04, qPrintable(QString::number(inkShare(QImage(out)))));
+}
+
+// Asked for by name on runs with no sweep point and no ceilings: a line in words each, no chart;
+// `all` on the same runs adds neither.
+void TestReportRenderer::sweepViewsWithoutSweepsSaySo() {
+    Scene scene; // one measured GPU run, one modelled on a preset without ceilings in the trace
+    auto texts = [&scene](const QString& view, const QString& preset) {
+        ReportOptions options;
+        options.views = *ReportViews::parse(view);
+        scene.renderer.setOptions(options);
+        const auto p = exportPreset(preset);
+        const QVector<TextBox> boxes = scene.renderer.textBoxes(p->sizePx, p->dpi);
+        const QString problem =
+            testhelpers::textLayoutProblem(boxes, scene.renderer.resolvedSize(p->sizePx, p->dpi));
+        QStringList out;
+        for (const auto& box : boxes) {
+            out << box.text;
+        }
+        return std::pair{out.join(QLatin1Char('\n')), problem};
+    };
+    for (const QString& preset : exportPresetNames()) {
+        const auto [sweep, problem] = texts(QStringLiteral("sweep"), preset);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        QVERIFY2(sweep.contains(QStringLiteral("no run here carries a sweep point")),
+                 qPrintable(sweep));
+        QVERIFY(!sweep.contains(QStringLiteral("time per repetition (ms)")));
+        QVERIFY(!sweep.contains(QStringLiteral("Crossover")));
+    }
+    const auto [all, problem] = texts(QStringLiteral("all"), QStringLiteral("hd"));
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    QVERIFY(!all.contains(QStringLiteral("no run here carries a sweep point")));
+    QVERIFY(!all.contains(QStringLiteral("Time per repetition:")));
+}
+
+// `slicescope --export-image --view sweep|roofline`: the views by name, a warning where the
+// traces have none, and the views in --view's error message.
+void TestReportRenderer::headlessSweepViews() {
+    const QString out = dir_.filePath(QStringLiteral("headless-sweep.png"));
+    const QString boxes = dir_.filePath(QStringLiteral("headless-sweep.json"));
+    QProcess process;
+    process.setProcessEnvironment(headlessEnvironment());
+    process.start(testhelpers::guiPath(),
+                  {QStringLiteral("--export-image"), out,
+                   QStringLiteral(SLICESCOPE_SAMPLES_DIR "/sweep-work-1-4096.json"),
+                   QStringLiteral("--size"), QStringLiteral("slide"), QStringLiteral("--view"),
+                   QStringLiteral("sweep"), QStringLiteral("--text-boxes"), boxes});
+    QVERIFY(process.waitForFinished(120'000));
+    QVERIFY2(process.exitCode() == 0, process.readAllStandardError().constData());
+    QVERIFY(!process.readAllStandardError().contains("warning"));
+    QFile file(boxes);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray json = file.readAll();
+    QVERIFY(json.contains("\"work per element\""));
+    QVERIFY(json.contains("(interpolated)"));
+    QVERIFY(!json.contains("\"cut\""));
+
+    // The exit status and stderr of an export of a sample with --view.
+    auto exportWith = [&](const char* sample, const QString& view) {
+        process.start(testhelpers::guiPath(),
+                      {QStringLiteral("--export-image"), out,
+                       QStringLiteral(SLICESCOPE_SAMPLES_DIR "/") + QLatin1String(sample),
+                       QStringLiteral("--view"), view});
+        const bool finished = process.waitForFinished(120'000);
+        return std::pair{finished ? process.exitCode() : -1, process.readAllStandardError()};
+    };
+    // No sweep point in the seed: the image says so, and so does stderr; exit 0.
+    const auto [seedExit, err] =
+        exportWith("seed-100x4000x5-f64-pageable.json", QStringLiteral("sweep,roofline"));
+    QCOMPARE(seedExit, 0);
+    QVERIFY2(err.contains("warning: --view sweep: no run in") &&
+                 err.contains("warning: --view roofline: no GPU run in"),
+             err.constData());
+    const auto [usageExit, usage] = exportWith("roofline-seed.json", QStringLiteral("sweeps"));
+    QCOMPARE(usageExit, 2);
+    QVERIFY2(usage.contains("sweep, roofline"), usage.constData());
+    process.start(testhelpers::guiPath(), {QStringLiteral("--help")});
+    QVERIFY(process.waitForFinished(120'000));
+    const QByteArray help = process.readAllStandardOutput();
+    QVERIFY2(help.contains("roofline") && help.contains("sweep"), help.constData());
+}
+
+// Crossover labels close together go on rows of their own; one near the right edge turns to
+// the left of its line instead of being cut by the plot's edge.
+void TestReportRenderer::crossoverLabelsKeepClearOfEachOtherAndTheEdge() {
+    models::SweepView sweep;
+    sweep.key = QStringLiteral("test|work");
+    sweep.title = QStringLiteral("work sweep");
+    sweep.param = QStringLiteral("work");
+    sweep.values = {QStringLiteral("1"), QStringLiteral("2"), QStringLiteral("4"),
+                    QStringLiteral("8")};
+    sweep.numbers = {1, 2, 4, 8};
+    models::SweepLine a, b;
+    a.strategy = QStringLiteral("a");
+    b.strategy = QStringLiteral("b");
+    a.timesNs = {1e6, 3e6, 1e6, 3e6};
+    b.timesNs = {2e6, 2e6, 2e6, 2e6};
+    sweep.lines = {a, b};
+    for (double at : {1.4, 1.5, 7.6}) {
+        trace::Crossover c;
+        c.at = at;
+        c.interpolated = true;
+        c.lowValue = "1";
+        c.highValue = "2";
+        c.text = "from work " + std::to_string(at);
+        sweep.crossovers.push_back(c);
+    }
+    QCustomPlot plot;
+    sweepplot::setUp(&plot);
+    sweepplot::reset(&plot);
+    const QStringList notes = sweepplot::drawTime(&plot, sweep);
+    QCOMPARE(notes.size(), 3);
+    const QSize size(480, 320);
+    QCOMPARE(sweepplot::layOut(&plot, size), 0);
+    const QVector<TextBox> boxes = recordTextBoxes(
+        size, [&](QCPPainter& painter) { plot.toPainter(&painter, size.width(), size.height()); });
+    int labels = 0;
+    for (const auto& box : boxes) {
+        labels += box.text.endsWith(QStringLiteral("(interpolated)")) ? 1 : 0;
+    }
+    QCOMPARE(labels, 3);
+    const QString problem = testhelpers::textLayoutProblem(boxes, size);
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+}
+
+// The Export image dialog offers the views --view takes, the sweep chart and roofline among them.
+void TestReportRenderer::exportDialogOffersTheSweepViews() {
+    ExportImageDialog dialog(dir_.filePath(QStringLiteral("dialog.png")));
+    QComboBox* views = dialog.viewChoice();
+    for (int i = 0; i < views->count(); ++i) {
+        QVERIFY2(ReportViews::parse(views->itemData(i).toString()),
+                 qPrintable(views->itemData(i).toString()));
+    }
+    for (const char* name : {"sweep", "roofline", "sweep,roofline"}) {
+        const int index = views->findData(QString::fromLatin1(name));
+        QVERIFY2(index >= 0, name);
+        views->setCurrentIndex(index);
+        const ReportViews chosen = dialog.options().views;
+        QCOMPARE(chosen.sweep, QByteArray(name).contains("sweep"));
+        QCOMPARE(chosen.roofline, QByteArray(name).contains("roofline"));
+        QVERIFY(!chosen.timeline() && !chosen.breakdown && !chosen.occupancy);
+    }
 }
 
 QTEST_MAIN(TestReportRenderer)

@@ -1,0 +1,554 @@
+#include "gui/sweepplot.h"
+
+#include "gui/theme.h"
+
+#include <QCoreApplication>
+#include <QFontMetricsF>
+#include <QLocale>
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <numeric>
+#include <vector>
+
+namespace slicescope::gui::sweepplot {
+
+namespace {
+
+// The chart's strings keep the window's translation context.
+QString tr(const char* text) {
+    return QCoreApplication::translate("slicescope::gui::SweepChart", text);
+}
+
+// Up to this many runs on a roofline are named one by one, in the legend and the notes.
+constexpr int kNamedRoofRuns = 7; // one colour each
+
+// The axis title as drawn, before layOut elided it to its axis.
+constexpr char kWholeLabel[] = "slicescopeWholeLabel";
+
+// A text ticker's every tick, before layOut thinned them to the plot's width.
+constexpr char kAllTicks[] = "slicescopeAllTicks";
+
+// A crossover's label, found again by layOut.
+constexpr char kCrossoverLabel[] = "crossoverLabel";
+
+// Okabe-Ito, as the rest of the views: one colour per line, told apart on a projector.
+QColor lineColor(int i) {
+    static const QColor colors[] = {QColor(0x00, 0x72, 0xb2), QColor(0xd5, 0x5e, 0x00),
+                                    QColor(0x00, 0x9e, 0x73), QColor(0xcc, 0x79, 0xa7),
+                                    QColor(0xe6, 0x9f, 0x00), QColor(0x56, 0xb4, 0xe9),
+                                    QColor(0x00, 0x00, 0x00)};
+    return colors[i % int(std::size(colors))];
+}
+
+QString number(double value) {
+    return std::abs(value) >= 100 ? QLocale().toString(value, 'f', 0)
+                                  : QString::number(value, 'g', 3);
+}
+
+// Log ticks labelled as plain numbers ("1,000", "0.01"): QCustomPlot's "10³" draws its
+// exponent smaller than 9 pt, too small for an export.
+class PlainLogTicker : public QCPAxisTickerLog {
+  protected:
+    QString getTickLabel(double tick, const QLocale&, QChar, int) override { return number(tick); }
+};
+
+void useLogAxis(QCPAxis* axis) {
+    axis->setScaleType(QCPAxis::stLogarithmic);
+    axis->setTicker(QSharedPointer<QCPAxisTickerLog>(new PlainLogTicker));
+}
+
+// Ticks at the sweep's own values (32, 64, ... on a log axis): what the user chose.
+void tickAtValues(QCPAxis* axis, const QVector<double>& numbers, const QStringList& values) {
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    for (int i = 0; i < numbers.size(); ++i) {
+        ticker->addTick(numbers[i], values.value(i));
+    }
+    axis->setTicker(ticker);
+}
+
+// The parameter in words, for the axis.
+QString paramLabel(const QString& param) {
+    if (param == QStringLiteral("block")) {
+        return tr("threads per block");
+    }
+    if (param == QStringLiteral("work")) {
+        return tr("work per element");
+    }
+    if (param == QStringLiteral("rows")) {
+        return tr("rows (R)");
+    }
+    if (param == QStringLiteral("columns")) {
+        return tr("columns (C)");
+    }
+    if (param == QStringLiteral("n")) {
+        return tr("inner size (N)");
+    }
+    if (param == QStringLiteral("dtype")) {
+        return tr("element type");
+    }
+    return param == QStringLiteral("memory") ? tr("host memory") : param;
+}
+
+// Extent of finite, positive values, widened for a log axis.
+QCPRange logRange(const QVector<double>& values) {
+    double low = 0, high = 0;
+    for (double v : values) {
+        if (std::isfinite(v) && v > 0) {
+            low = low == 0 ? v : std::min(low, v);
+            high = std::max(high, v);
+        }
+    }
+    if (low == 0) {
+        return QCPRange(1, 10);
+    }
+    return QCPRange(low / 1.6, high * 1.6);
+}
+
+} // namespace
+
+void setUp(QCustomPlot* plot) {
+    auto* legendRow = new QCPLayoutGrid;
+    plot->plotLayout()->addElement(1, 0, legendRow);
+    legendRow->setMargins(QMargins(6, 0, 6, 4));
+    plot->axisRect()->insetLayout()->take(plot->legend);
+    legendRow->addElement(0, 0, plot->legend);
+    plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    plot->legend->setWrap(3);
+    plot->plotLayout()->setRowStretchFactor(1, 0.001);
+}
+
+void reset(QCustomPlot* plot) {
+    plot->clearPlottables();
+    plot->clearItems();
+    plot->xAxis->setScaleType(QCPAxis::stLinear);
+    plot->yAxis->setScaleType(QCPAxis::stLinear);
+    plot->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    plot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    plot->yAxis2->setVisible(false);
+    plot->legend->setVisible(true);
+    plot->legend->setFont(theme::plotFont(9));
+    for (QCPAxis* axis : {plot->xAxis, plot->yAxis, plot->yAxis2}) {
+        axis->setLabelFont(theme::plotFont(10));
+        axis->setTickLabelFont(theme::plotFont(9));
+        axis->setLabel(QString());
+        axis->setProperty(kWholeLabel, QVariant());
+        axis->setProperty(kAllTicks, QVariant());
+    }
+}
+
+QStringList drawTime(QCustomPlot* plot, const models::SweepView& sweep) {
+    const bool numeric = sweep.isNumeric();
+    QVector<double> x = sweep.numbers;
+    if (!numeric) {
+        QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+        for (int i = 0; i < sweep.values.size(); ++i) {
+            x << i;
+            ticker->addTick(i, sweep.values[i]);
+        }
+        plot->xAxis->setTicker(ticker);
+        plot->xAxis->setRange(-0.5, sweep.values.size() - 0.5);
+    } else {
+        useLogAxis(plot->xAxis);
+        tickAtValues(plot->xAxis, x, sweep.values);
+        plot->xAxis->setRange(logRange(x));
+    }
+    useLogAxis(plot->yAxis);
+    plot->xAxis->setLabel(paramLabel(sweep.param));
+    plot->yAxis->setLabel(tr("time per repetition (ms)"));
+    QVector<double> all;
+    for (int k = 0; k < sweep.lines.size(); ++k) {
+        const auto& line = sweep.lines[k];
+        auto* graph = plot->addGraph();
+        graph->setName(line.strategy + (line.modelled ? tr(" (modelled)") : QString()));
+        QPen pen(lineColor(k), 2);
+        if (line.modelled) {
+            pen.setStyle(Qt::DashLine);
+        }
+        graph->setPen(pen);
+        graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 7));
+        for (int i = 0; i < x.size(); ++i) {
+            if (std::isfinite(line.timesNs[i])) {
+                graph->addData(x[i], line.timesNs[i] / 1e6);
+                all << line.timesNs[i] / 1e6;
+            }
+        }
+    }
+    plot->yAxis->setRange(logRange(all));
+    QStringList notes;
+    for (const auto& c : sweep.crossovers) {
+        double at = c.at;
+        if (!numeric || !std::isfinite(at)) {
+            // Categories: between the two values.
+            at = (sweep.values.indexOf(QString::fromStdString(c.lowValue)) +
+                  sweep.values.indexOf(QString::fromStdString(c.highValue))) /
+                 2.0;
+        }
+        auto* line = new QCPItemStraightLine(plot);
+        line->setPen(QPen(Qt::darkGray, 1.5, Qt::DashLine));
+        line->point1->setCoords(at, plot->yAxis->range().lower);
+        line->point2->setCoords(at, plot->yAxis->range().upper);
+        auto* label = new QCPItemText(plot);
+        label->setFont(theme::plotFont(9));
+        label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+        label->setPadding(QMargins(4, 2, 4, 2));
+        // Over every crossover's line (the next one's may pass under it), on a light ground.
+        label->setLayer(QStringLiteral("axes"));
+        label->setBrush(QColor(255, 255, 255, 230));
+        label->setText(c.interpolated ? tr("≈ %1 (interpolated)").arg(number(at))
+                                      : tr("between %1 and %2")
+                                            .arg(QString::fromStdString(c.lowValue),
+                                                 QString::fromStdString(c.highValue)));
+        label->setObjectName(QLatin1String(kCrossoverLabel));
+        // Pixels below the top of its dashed line, wherever the plot is resized to: layOut
+        // puts it on its row.
+        label->position->setParentAnchor(line->point2);
+        label->position->setCoords(0, 0);
+        notes << tr("Crossover: %1").arg(QString::fromStdString(c.text));
+    }
+    if (sweep.crossovers.empty()) {
+        notes << tr("No crossover: the same strategy is fastest at every value.");
+    }
+    return notes;
+}
+QStringList drawOccupancy(QCustomPlot* plot, const models::SweepView& sweep) {
+    useLogAxis(plot->xAxis);
+    tickAtValues(plot->xAxis, sweep.numbers, sweep.values);
+    plot->xAxis->setRange(16, 2048);
+    plot->xAxis->setLabel(tr("threads per block"));
+    plot->yAxis->setLabel(tr("occupancy (%)"));
+    plot->yAxis->setRange(0, 105);
+    plot->yAxis2->setVisible(true);
+    plot->yAxis2->setLabel(tr("time per repetition (ms)"));
+    useLogAxis(plot->yAxis2);
+    QVector<double> times;
+    for (int k = 0; k < sweep.lines.size(); ++k) {
+        const auto& line = sweep.lines[k];
+        if (!line.curveBlockSizes.isEmpty()) {
+            auto* curve = plot->addGraph();
+            curve->setName(tr("%1: theoretical").arg(line.strategy));
+            curve->setPen(QPen(lineColor(k), 1.5, Qt::DotLine));
+            QVector<double> percent;
+            for (double v : line.curveOccupancy) {
+                percent << v * 100;
+            }
+            curve->setData(line.curveBlockSizes, percent, true);
+        }
+        auto* measured = plot->addGraph();
+        measured->setName(sweep.hasAchieved ? tr("%1: achieved").arg(line.strategy)
+                                            : tr("%1: at each point").arg(line.strategy));
+        measured->setLineStyle(QCPGraph::lsNone);
+        measured->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, lineColor(k), 8));
+        auto* time = plot->addGraph(plot->xAxis, plot->yAxis2);
+        time->setName(tr("%1: time").arg(line.strategy));
+        time->setPen(QPen(lineColor(k), 2));
+        time->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, 6));
+        for (int i = 0; i < sweep.numbers.size(); ++i) {
+            const double occupancy =
+                std::isfinite(line.achieved[i]) ? line.achieved[i] : line.theoretical[i];
+            if (std::isfinite(occupancy)) {
+                measured->addData(sweep.numbers[i], occupancy * 100);
+            }
+            if (std::isfinite(line.timesNs[i])) {
+                time->addData(sweep.numbers[i], line.timesNs[i] / 1e6);
+                times << line.timesNs[i] / 1e6;
+            }
+        }
+    }
+    plot->yAxis2->setRange(logRange(times));
+    QStringList notes;
+    for (const auto& d : sweep.divergences) {
+        const auto& line = *std::find_if(sweep.lines.begin(), sweep.lines.end(),
+                                         [&](const auto& l) { return l.strategy == d.strategy; });
+        const double occupancy = std::isfinite(line.achieved[d.point]) ? line.achieved[d.point]
+                                                                       : line.theoretical[d.point];
+        auto* ring = new QCPItemEllipse(plot);
+        ring->setPen(QPen(QColor(0xd5, 0x5e, 0x00), 2));
+        const double x = sweep.numbers[d.point];
+        ring->topLeft->setCoords(x / 1.15, occupancy * 100 + 5);
+        ring->bottomRight->setCoords(x * 1.15, occupancy * 100 - 5);
+        notes << (d.highAndSlow ? tr("High occupancy, slow: %1") : tr("Low occupancy, fast: %1"))
+                     .arg(d.reason);
+    }
+    if (!sweep.hasAchieved) {
+        notes << tr("No achieved occupancy in this sweep: sweep with counters to measure it.");
+    }
+    if (sweep.divergences.isEmpty()) {
+        notes << tr("Occupancy and time agree at every point.");
+    }
+    return notes;
+}
+QStringList drawRoofline(QCustomPlot* plot, const models::RooflineView& r) {
+    useLogAxis(plot->xAxis);
+    useLogAxis(plot->yAxis);
+    plot->xAxis->setLabel(tr("arithmetic intensity (flop/byte)"));
+    plot->yAxis->setLabel(tr("Gflop/s"));
+    const auto& c = r.ceilings;
+    const double peak = r.fp32 ? c.fp32Gflops : c.fp64Gflops;
+    const QString source = QString::fromStdString(c.source);
+    QVector<double> xs, ys;
+    for (const auto& m : r.marks) {
+        for (const auto& p : {m.roof.kernel, m.roof.wholeRun}) {
+            xs << p.intensity;
+            ys << p.achievedGflops << p.attainableGflops;
+        }
+    }
+    QCPRange xRange = logRange(xs);
+    // Past the decades at the ends: a tick in the corner would meet the other axis' labels.
+    xRange.lower = std::min(xRange.lower, 1e-3 / 1.6);
+    xRange.upper = std::max(xRange.upper, 1e4 * 1.6);
+    plot->xAxis->setRange(xRange);
+    struct Roof {
+        QString name;
+        double gbps;
+    };
+    // A link's roof for as many bytes each way (the seed's case): both directions one after the
+    // other, as sweep::runRoofline times them.
+    const auto link = [](double htod, double dtoh) {
+        return htod > 0 && dtoh > 0 ? 2.0 / (1.0 / htod + 1.0 / dtoh) : 0.0;
+    };
+    const Roof roofs[] = {{tr("DRAM"), c.dramGBps},
+                          {tr("pinned host link"), link(c.pinnedHtoDGBps, c.pinnedDtoHGBps)},
+                          {tr("pageable host link"), link(c.pageableHtoDGBps, c.pageableDtoHGBps)}};
+    int k = 0;
+    for (const auto& roof : roofs) {
+        if (!(roof.gbps > 0)) {
+            continue;
+        }
+        auto* graph = plot->addGraph();
+        graph->setName(tr("%1 roof, %2 GB/s (%3)").arg(roof.name, number(roof.gbps), source));
+        // Roofs in greys, told apart by their dashes: the colours are the runs'.
+        static const Qt::PenStyle dashes[] = {Qt::SolidLine, Qt::DashDotLine, Qt::DotLine};
+        graph->setPen(QPen(QColor(0x55, 0x55, 0x55), 1.5, dashes[k++ % 3]));
+        const int steps = 64;
+        for (int i = 0; i <= steps; ++i) {
+            const double x =
+                xRange.lower * std::pow(xRange.upper / xRange.lower, double(i) / steps);
+            const double y = peak > 0 ? std::min(peak, x * roof.gbps) : x * roof.gbps;
+            graph->addData(x, y);
+            ys << y;
+        }
+    }
+    if (peak > 0) {
+        auto* flat = plot->addGraph();
+        flat->setName(tr("%1 FMA peak, %2 Gflop/s (%3)")
+                          .arg(r.fp32 ? QStringLiteral("FP32") : QStringLiteral("FP64"),
+                               number(peak), source));
+        flat->setPen(QPen(Qt::black, 1.5, Qt::DashLine));
+        flat->addData(xRange.lower, peak);
+        flat->addData(xRange.upper, peak);
+    }
+    // Each run's two points in the run's colour. A few runs are named in the legend, one entry
+    // each (the notes say which mark is which); a sweep's many runs would fill it, so then the
+    // legend names the two kinds of point once instead.
+    const bool nameRuns = r.marks.size() <= kNamedRoofRuns;
+    for (int i = 0; i < r.marks.size(); ++i) {
+        const auto& m = r.marks[i];
+        auto* kernel = plot->addGraph();
+        kernel->setName(nameRuns ? m.runId : tr("kernel: flop per DRAM byte"));
+        kernel->setLineStyle(QCPGraph::lsNone);
+        kernel->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, lineColor(i), 8));
+        kernel->addData(m.roof.kernel.intensity, m.roof.kernel.achievedGflops);
+        auto* whole = plot->addGraph();
+        whole->setName(tr("whole run: flop per byte over the host link"));
+        whole->setLineStyle(QCPGraph::lsNone);
+        whole->setScatterStyle(
+            QCPScatterStyle(QCPScatterStyle::ssSquare, QPen(lineColor(i), 2), Qt::NoBrush, 9));
+        whole->addData(m.roof.wholeRun.intensity, m.roof.wholeRun.achievedGflops);
+        if (nameRuns || i > 0) {
+            whole->removeFromLegend();
+        }
+        if (!nameRuns && i > 0) {
+            kernel->removeFromLegend();
+        }
+    }
+    plot->yAxis->setRange(logRange(ys));
+    QStringList notes{tr("Ceilings: %1 (%2). Filled dots: the kernel against device memory; "
+                         "squares: the whole run, copies included, against the host link.")
+                          .arg(r.title, source == QStringLiteral("measured")
+                                            ? tr("measured once on this device")
+                                            : tr("datasheet figures, not measured"))};
+    // One line per run while they fit; a sweep's many runs are summed up.
+    if (!nameRuns) {
+        notes << tr("%1 runs placed.").arg(r.marks.size());
+    }
+    for (const auto& m : nameRuns ? r.marks : QList<models::RooflineMark>()) {
+        notes << tr("%1: kernel %2 flop/B, whole run %3 flop/B, %4-bound under the %5 link")
+                     .arg(m.runId, number(m.roof.kernel.intensity),
+                          number(m.roof.wholeRun.intensity),
+                          m.roof.wholeRun.bound == sweep::Bound::Compute ? tr("compute")
+                                                                         : tr("bandwidth"),
+                          QString::fromStdString(m.roof.hostLink));
+    }
+    return notes;
+}
+
+int layOut(QCustomPlot* plot, const QSize& size) {
+    plot->setViewport(QRect(QPoint(0, 0), size));
+    // Legend columns: the most that fit across the plot, each column as wide as its widest
+    // entry. Entries fill the rows first (entry i in column i % columns) where that fits, else
+    // the columns first (a column of ceilings beside a column of runs).
+    QCPLegend* legend = plot->legend;
+    QVector<double> widths;
+    for (int i = 0; i < legend->itemCount(); ++i) {
+        if (const QCPAbstractLegendItem* item = legend->item(i)) { // an empty cell: none
+            widths << item->minimumOuterSizeHint().width();
+        }
+    }
+    if (legend->visible() && !widths.isEmpty()) {
+        const QMargins outer = legend->margins();
+        const double room = size.width() - 12 - outer.left() - outer.right(); // the row's margins
+        const int n = int(widths.size());
+        const auto fits = [&](int columns, const std::function<int(int)>& columnOf) {
+            QVector<double> column(columns, 0.0);
+            for (int i = 0; i < n; ++i) {
+                column[columnOf(i)] = std::max(column[columnOf(i)], widths[i]);
+            }
+            return std::accumulate(column.begin(), column.end(), 0.0) +
+                       legend->columnSpacing() * (columns - 1) <=
+                   room;
+        };
+        int columns = n;
+        bool byRows = true;
+        for (; columns > 1; --columns) {
+            const int rows = (n + columns - 1) / columns;
+            if (fits(columns, [columns](int i) { return i % columns; })) {
+                break;
+            }
+            if (fits(columns, [rows](int i) { return i / rows; })) {
+                byRows = false;
+                break;
+            }
+        }
+        if (byRows) {
+            legend->setWrap(columns);
+            legend->setFillOrder(QCPLegend::foColumnsFirst, true);
+        } else {
+            legend->setWrap((n + columns - 1) / columns);
+            legend->setFillOrder(QCPLegend::foRowsFirst, true);
+        }
+    }
+    plot->replot(QCustomPlot::rpImmediateRefresh); // the axes' pixel layout
+    // Axis titles longer than their axis are elided rather than left to pass the plot's edge.
+    for (QCPAxis* axis : {plot->xAxis, plot->yAxis, plot->yAxis2}) {
+        const QString whole = axis->property(kWholeLabel).toString();
+        if (whole.isEmpty()) {
+            axis->setProperty(kWholeLabel, axis->label());
+        }
+        const QString label = whole.isEmpty() ? axis->label() : whole;
+        const double length = axis->orientation() == Qt::Horizontal ? plot->axisRect()->width()
+                                                                    : plot->axisRect()->height();
+        axis->setLabel(
+            QFontMetricsF(axis->labelFont()).elidedText(label, Qt::ElideRight, length - 4));
+    }
+    // Tick labels that would touch: text ticks (the sweep's own values) lose every label that
+    // would touch the one before; other tickers are asked for fewer ticks until none touches.
+    if (auto text = plot->xAxis->ticker().dynamicCast<QCPAxisTickerText>()) {
+        // Every tick as drawn first, so that a wider plot gets them back.
+        if (!plot->xAxis->property(kAllTicks).isValid()) {
+            QVariantList all;
+            for (auto it = text->ticks().cbegin(); it != text->ticks().cend(); ++it) {
+                all << it.key() << it.value();
+            }
+            plot->xAxis->setProperty(kAllTicks, all);
+        }
+        QMap<double, QString> ticks;
+        const QVariantList all = plot->xAxis->property(kAllTicks).toList();
+        for (int i = 0; i + 1 < all.size(); i += 2) {
+            ticks.insert(all[i].toDouble(), all[i + 1].toString());
+        }
+        const QFontMetricsF metrics(plot->xAxis->tickLabelFont());
+        QMap<double, QString> kept;
+        double lastRight = -1e9;
+        for (auto it = ticks.cbegin(); it != ticks.cend(); ++it) {
+            if (!plot->xAxis->range().contains(it.key())) {
+                continue;
+            }
+            const double centre = plot->xAxis->coordToPixel(it.key());
+            const double half = metrics.horizontalAdvance(it.value()) / 2;
+            if (centre - half >= lastRight + metrics.height()) {
+                kept.insert(it.key(), it.value());
+                lastRight = centre + half;
+            }
+        }
+        text->setTicks(kept);
+    }
+    for (QCPAxis* axis : {plot->xAxis, plot->yAxis, plot->yAxis2}) {
+        if (!axis->ticker().dynamicCast<QCPAxisTickerText>() && axis->ticker()->tickCount() != 5) {
+            axis->ticker()->setTickCount(5); // QCustomPlot's default; fewer below if crowded
+            plot->replot(QCustomPlot::rpImmediateRefresh);
+        }
+    }
+    for (int round = 0; round < 6; ++round) {
+        bool crowded = false;
+        for (QCPAxis* axis : {plot->xAxis, plot->yAxis, plot->yAxis2}) {
+            if (!axis->visible() || axis->ticker().dynamicCast<QCPAxisTickerText>()) {
+                continue;
+            }
+            const QFontMetricsF metrics(axis->tickLabelFont());
+            const QVector<double> ticks = axis->tickVector();
+            const QVector<QString> labels = axis->tickVectorLabels();
+            bool touch = false;
+            for (int i = 1; i < ticks.size() && i < labels.size(); ++i) {
+                const double gap =
+                    std::abs(axis->coordToPixel(ticks[i]) - axis->coordToPixel(ticks[i - 1]));
+                const double need = axis->orientation() == Qt::Horizontal
+                                        ? (metrics.horizontalAdvance(labels[i]) +
+                                           metrics.horizontalAdvance(labels[i - 1])) /
+                                                  2 +
+                                              metrics.height() / 2
+                                        : metrics.height() + 2;
+                touch = touch || gap < need;
+            }
+            if (touch && axis->ticker()->tickCount() > 2) {
+                axis->ticker()->setTickCount(axis->ticker()->tickCount() - 1);
+                crowded = true;
+            }
+        }
+        if (!crowded) {
+            break;
+        }
+        plot->replot(QCustomPlot::rpImmediateRefresh);
+    }
+    // Crossover labels: a label takes the first row where it covers no other label; near the
+    // right edge it turns to the left of its line.
+    const QRect area = plot->axisRect()->rect();
+    std::vector<std::vector<std::pair<double, double>>> rows;
+    int hidden = 0;
+    for (int i = 0; i < plot->itemCount(); ++i) {
+        auto* label = qobject_cast<QCPItemText*>(plot->item(i));
+        if (!label || label->objectName() != QLatin1String(kCrossoverLabel)) {
+            continue;
+        }
+        const QFontMetricsF metrics(label->font());
+        const QMargins pad = label->padding();
+        const double width = metrics.horizontalAdvance(label->text()) + pad.left() + pad.right();
+        const double height = metrics.height() + pad.top() + pad.bottom();
+        const double x = label->position->parentAnchor()->pixelPosition().x();
+        const bool leftward = x + width > area.right() - 2 && x - width >= area.left();
+        label->setPositionAlignment((leftward ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop);
+        const std::pair<double, double> span =
+            leftward ? std::pair{x - width, x} : std::pair{x, x + width};
+        std::size_t row = 0;
+        const auto covers = [&span](const std::pair<double, double>& other) {
+            return span.first < other.second + 4 && other.first < span.second + 4;
+        };
+        while (row < rows.size() && std::any_of(rows[row].begin(), rows[row].end(), covers)) {
+            ++row;
+        }
+        if (double(row + 1) * (height + 2) > area.height()) {
+            label->setVisible(false);
+            ++hidden;
+            continue;
+        }
+        if (row == rows.size()) {
+            rows.emplace_back();
+        }
+        rows[row].push_back(span);
+        label->setVisible(true);
+        label->position->setCoords(0, double(row) * (height + 2));
+    }
+    return hidden;
+}
+
+} // namespace slicescope::gui::sweepplot

@@ -1,0 +1,41 @@
+#pragma once
+
+#include "gui/qcp.h"
+#include "models/sweepdata.h"
+
+#include <QSize>
+#include <QString>
+#include <QStringList>
+
+// The sweep chart's plots, built into any QCustomPlot: the window's SweepChart and the report's
+// export (ReportRenderer, `--view sweep,roofline`) draw through these functions, so both show
+// the same chart and the same notes. Each draw function returns the notes the chart lists under
+// the plot (crossovers, divergence reasons, ceilings), one line each.
+namespace slicescope::gui::sweepplot {
+
+// Once per plot: the legend in a row of its own under the axis rect (over the plot it would
+// hide the lines).
+void setUp(QCustomPlot* plot);
+// Before each draw: no graphs or items, linear axes, the right axis hidden, the chart's fonts.
+void reset(QCustomPlot* plot);
+
+// Time per repetition against the swept parameter, one line per strategy, log axes for numeric
+// parameters; each crossover a dashed line and a label ("≈ 19.7 (interpolated)", or "between a
+// and b" for categories).
+QStringList drawTime(QCustomPlot* plot, const models::SweepView& sweep);
+// Block sweeps: each strategy's theoretical occupancy curve, its points (achieved with counters,
+// else theoretical) and its time on the right axis; the points where occupancy and time disagree
+// ringed.
+QStringList drawOccupancy(QCustomPlot* plot, const models::SweepView& sweep);
+// Each GPU run's kernel and whole-run point under the DRAM, pinned and pageable link roofs and
+// the FMA peak; the legend names each ceiling with its figure and whether it was measured.
+QStringList drawRoofline(QCustomPlot* plot, const models::RooflineView& roofline);
+
+// Lays the drawn plot out for a viewport of size pixels: as many legend columns as fit across,
+// x tick labels thinned until none touches the next, and the crossover labels on rows under one
+// another so that none covers another, each turned to the left of its line where it would pass
+// the plot's right edge. Returns how many crossover labels had no room (hidden; the notes still
+// say them). Call again after the plot is resized.
+int layOut(QCustomPlot* plot, const QSize& size);
+
+} // namespace slicescope::gui::sweepplot
