@@ -348,12 +348,7 @@ int printRoofline(const std::string& path, bool csv) {
     std::cout << header;
     std::size_t placed = 0;
     for (const auto& run : trace->runs) {
-        std::optional<trace::Ceilings> ceilings = run.ceilings;
-        if (!ceilings && run.mode == trace::RunMode::Modelled) {
-            if (auto preset = device::findPreset(run.device.id)) {
-                ceilings = sweep::datasheetCeilings(*preset);
-            }
-        }
+        const std::optional<trace::Ceilings> ceilings = sweep::ceilingsOf(run);
         if (!ceilings) {
             continue;
         }

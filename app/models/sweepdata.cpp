@@ -180,12 +180,7 @@ QList<RooflineView> collectRooflines(const std::vector<RunEntryPtr>& runs) {
     QList<RooflineView> views;
     for (const auto& entry : runs) {
         const trace::Run& run = *entry->run;
-        std::optional<trace::Ceilings> ceilings = run.ceilings;
-        if (!ceilings && run.mode == trace::RunMode::Modelled) {
-            if (auto preset = device::findPreset(run.device.id)) {
-                ceilings = sweep::datasheetCeilings(*preset);
-            }
-        }
+        const std::optional<trace::Ceilings> ceilings = sweep::ceilingsOf(run);
         if (!ceilings) {
             continue;
         }

@@ -126,5 +126,25 @@ TEST(Roofline, DatasheetCeilingsComeFromThePreset) {
     EXPECT_NEAR(t4.fp32Gflops / t4.fp64Gflops, 32, 1e-9);
 }
 
+
+TEST(Roofline, ARunIsPlacedAgainstItsOwnCeilingsElseItsPresetsIfModelled) {
+    auto measured = seedRun("slice-2d", "pageable");
+    EXPECT_FALSE(ceilingsOf(measured)) << "a measured run without stored ceilings has none";
+    trace::Ceilings stored = datasheetCeilings(measured.device);
+    stored.source = "measured";
+    stored.dramGBps = 4043;
+    measured.ceilings = stored;
+    ASSERT_TRUE(ceilingsOf(measured));
+    EXPECT_EQ(ceilingsOf(measured)->source, "measured");
+    EXPECT_DOUBLE_EQ(ceilingsOf(measured)->dramGBps, 4043);
+
+    auto modelled = seedRun("slice-2d", "pageable");
+    modelled.mode = trace::RunMode::Modelled;
+    ASSERT_TRUE(ceilingsOf(modelled));
+    EXPECT_EQ(*ceilingsOf(modelled), datasheetCeilings(*device::findPreset("h200")));
+    modelled.device.id = "no-such-preset";
+    EXPECT_FALSE(ceilingsOf(modelled));
+}
+
 } // namespace
 } // namespace slicescope::sweep

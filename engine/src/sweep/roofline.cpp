@@ -131,4 +131,16 @@ trace::Ceilings datasheetCeilings(const device::DeviceSpec& device) {
     return c;
 }
 
+std::optional<trace::Ceilings> ceilingsOf(const trace::Run& run) {
+    if (run.ceilings) {
+        return run.ceilings;
+    }
+    if (run.mode == trace::RunMode::Modelled) {
+        if (auto preset = device::findPreset(run.device.id)) {
+            return datasheetCeilings(*preset);
+        }
+    }
+    return std::nullopt;
+}
+
 } // namespace slicescope::sweep
