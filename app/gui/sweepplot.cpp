@@ -274,7 +274,10 @@ QStringList drawOccupancy(QCustomPlot* plot, const models::SweepView& sweep) {
         notes << tr("No achieved occupancy in this sweep: sweep with counters to measure it.");
     }
     if (sweep.divergences.isEmpty()) {
-        notes << tr("Occupancy and time agree at every point.");
+        notes << tr("No divergence: no point is %1 points more occupied yet %2x slower than the "
+                    "fastest, and the fastest is not %1 points below the best occupancy.")
+                     .arg(std::lround(models::kDivergentOccupancy * 100))
+                     .arg(models::kDivergentSlowdown);
     }
     return notes;
 }

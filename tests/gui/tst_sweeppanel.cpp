@@ -151,6 +151,10 @@ void TestSweepPanel::sweepFromThePanelIsDrawn() {
     // Per strategy: the theoretical curve, the points on it, the time.
     QCOMPARE(chart->plot()->graphCount(), 6);
     QVERIFY(chart->notes().contains(QStringLiteral("sweep with counters")));
+    // With no divergence the notes say what a divergence would have been, in figures.
+    QCOMPARE(chart->notes().contains(QStringLiteral(
+                 "No divergence: no point is 25 points more occupied yet 1.2x slower")),
+             chart->sweeps().front().divergences.isEmpty());
     chart->setView(SweepChart::View::Roofline);
     QCOMPARE(chart->rooflines().size(), 1);
     QVERIFY(chart->notes().contains(QStringLiteral("datasheet figures, not measured")));
