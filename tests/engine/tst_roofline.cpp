@@ -126,7 +126,6 @@ TEST(Roofline, DatasheetCeilingsComeFromThePreset) {
     EXPECT_NEAR(t4.fp32Gflops / t4.fp64Gflops, 32, 1e-9);
 }
 
-
 TEST(Roofline, ARunIsPlacedAgainstItsOwnCeilingsElseItsPresetsIfModelled) {
     auto measured = seedRun("slice-2d", "pageable");
     EXPECT_FALSE(ceilingsOf(measured)) << "a measured run without stored ceilings has none";
