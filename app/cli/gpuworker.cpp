@@ -37,16 +37,6 @@ void onWorkerInterrupt(int) {
     gWorkerInterrupted = 1;
 }
 
-std::vector<std::string> splitList(const std::string& list) {
-    std::vector<std::string> items;
-    for (std::size_t start = 0; start <= list.size() && !list.empty();) {
-        const std::size_t comma = std::min(list.find(',', start), list.size());
-        items.push_back(list.substr(start, comma - start));
-        start = comma + 1;
-    }
-    return items;
-}
-
 std::string joinStrategies(const std::vector<StrategyId>& ids) {
     std::string list;
     for (auto id : ids) {
@@ -208,32 +198,17 @@ int runGpuWorker(const RunOptions& o) {
     int status = kExitOk;
     bool hung = false;
     auto parsed = [&]() -> Result<std::pair<backend::RunRequest, std::vector<StrategyId>>> {
-        // The parent validated the options already; parse them the same way.
-        auto shape = problem::parseShape(o.shape);
-        auto dtype = problem::parseDtype(o.dtype);
+        // The parent validated the options already; parse them the same way, with the same
+        // function (a field set by hand here was once forgotten: --warmup).
+        auto request = parseRequest(o);
+        if (!request) {
+            return tl::unexpected(request.error());
+        }
         auto strategies = strategy::parseStrategyList(o.strategies);
-        auto block = strategy::parseBlockOption(o.block);
-        auto memory = backend::parseMemoryMode(o.memory);
-        if (!shape || !dtype || !strategies || !block || !memory) {
-            return fail(Error::Code::InvalidArgument, "the GPU worker got options it cannot parse");
+        if (!strategies) {
+            return tl::unexpected(strategies.error());
         }
-        auto problem = problem::makeProblem(*shape, *dtype, o.work);
-        if (!problem) {
-            return tl::unexpected(problem.error());
-        }
-        backend::RunRequest request;
-        request.problem = *problem;
-        request.block = *block;
-        request.memory = *memory;
-        request.repeat = std::uint32_t(o.repeat);
-        request.pipeline = {std::uint32_t(o.chunks), std::uint32_t(o.streams)};
-        if (!strategy::checkPipeline(request.pipeline)) {
-            return fail(Error::Code::InvalidArgument, "the GPU worker got options it cannot parse");
-        }
-        request.counters = o.counters;
-        request.sampleOccupancy = o.sampleOccupancy;
-        request.deviceIndex = o.device;
-        return std::pair{request, *strategies};
+        return std::pair{*request, *strategies};
     }();
     // Measured once, before any run's CUPTI collection starts.
     std::optional<trace::Ceilings> ceilings;
@@ -252,15 +227,19 @@ int runGpuWorker(const RunOptions& o) {
         // directly, and its default action would lose every point finished.
         struct sigaction action {};
         action.sa_handler = onWorkerInterrupt;
+        action.sa_flags = SA_RESTART; // a write to the parent's pipe is not cut short
         sigemptyset(&action.sa_mask);
         ::sigaction(SIGINT, &action, nullptr);
         ::sigaction(SIGTERM, &action, nullptr);
         const auto param = sweep::parseSweepParam(o.sweepParam);
-        const auto values = splitList(o.sweepValues);
+        const auto values = param ? sweep::parseValues(*param, o.sweepValues)
+                                  : Result<std::vector<std::string>>(tl::unexpected(param.error()));
+        if (!values) {
+            status = reportError(values.error());
+        }
         std::vector<backend::RunRequest> requests;
-        for (const auto& value : values) {
-            auto request = param ? sweep::applyValue(*param, value, parsed->first)
-                                 : Result<backend::RunRequest>(tl::unexpected(param.error()));
+        for (const auto& value : values ? *values : std::vector<std::string>{}) {
+            auto request = sweep::applyValue(*param, value, parsed->first);
             if (!request) {
                 status = reportError(request.error());
                 requests.clear();
@@ -281,7 +260,7 @@ int runGpuWorker(const RunOptions& o) {
                 if (o.progress) {
                     progress.report = [&, point](std::string_view stage, double fraction) {
                         printSweepProgress(true,
-                                           {point, values.size(), o.sweepParam, values[point]},
+                                           {point, values->size(), o.sweepParam, (*values)[point]},
                                            "gpu", 0, ids.size(), stage, fraction);
                     };
                 }
@@ -293,9 +272,9 @@ int runGpuWorker(const RunOptions& o) {
                         auto& run = *gpu.runs[k];
                         // Unique per point: the CLI reads this file back, and a trace refuses
                         // two runs of one id.
-                        run.id = sweep::pointRunId(run.strategy, o.sweepParam, values[point]);
+                        run.id = sweep::pointRunId(run.strategy, o.sweepParam, (*values)[point]);
                         run.sweep =
-                            trace::SweepPoint{o.sweepParam, values[point], std::uint32_t(point)};
+                            trace::SweepPoint{o.sweepParam, (*values)[point], std::uint32_t(point)};
                         run.ceilings = ceilings;
                         trace.runs.push_back(std::move(run));
                         continue;

@@ -5,6 +5,7 @@
 #include "slicescope/sweep/sweepplan.h"
 #include "slicescope/trace/tracejson.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <gtest/gtest.h>
@@ -128,6 +129,31 @@ TEST(GpuSweep, CliSweepUsesOneWorkerAndStoresCeilings) {
     EXPECT_EQ(setupNotes, 1u); // one worker, one session, for all three points
     ASSERT_EQ(t->sweeps.size(), 1u);
     EXPECT_TRUE(t->sweeps[0].complete);
+}
+
+// The CLI's GPU runs go through a worker process: its request must carry every option, warm-up
+// included (the worker once rebuilt the request by hand and dropped --warmup).
+TEST(GpuSweep, CliGpuRunsKeepTheirWarmup) {
+    REQUIRE_DEVICE();
+    const auto out = std::filesystem::temp_directory_path() /
+                     ("tst_gpusweep-warmup-" + std::to_string(::getpid()) + ".json");
+    const std::string command = std::string(SLICESCOPE_CLI) +
+                                " run --shape 10x400x5 --strategy slice-2d --warmup 2 --repeat 1 "
+                                "-q -o " +
+                                out.string() + " > /dev/null";
+    ASSERT_EQ(std::system(command.c_str()), 0) << command;
+    auto t = trace::readTrace(out);
+    std::filesystem::remove(out);
+    ASSERT_TRUE(t) << t.error().message;
+    ASSERT_EQ(t->runs.size(), 1u);
+    const auto& run = t->runs[0];
+    EXPECT_EQ(run.mode, trace::RunMode::MeasuredGpu);
+    EXPECT_EQ(run.warmup, 2u);
+    const auto warmKernels =
+        std::count_if(run.activities.begin(), run.activities.end(), [](const trace::Activity& a) {
+            return a.kind == trace::ActivityKind::Kernel && a.warmup;
+        });
+    EXPECT_EQ(warmKernels, 2);
 }
 
 } // namespace
