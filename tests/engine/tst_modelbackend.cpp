@@ -591,6 +591,25 @@ TEST(ModelBackend, OneChunkIsTodaysModelWhateverTheStreams) {
     EXPECT_EQ(oneChunk.streams, 1u);
 }
 
+// A strategy's host layout passes are the same with and without a pipeline: slice-middle lays
+// discount out as C x R x N and cv back, each repetition (the GPU backend does both either way).
+TEST(ModelBackend, PipelinedRunsKeepEveryHostLayoutPass) {
+    const auto h200 = preset("h200");
+    for (std::uint32_t chunks : {1u, 16u}) {
+        auto request = tenTimesSeed(MemoryMode::Pinned, chunks, 2);
+        request.repeat = 3;
+        auto run = modelRun(StrategyId::SliceMiddle, request, h200);
+        ASSERT_TRUE(run) << run.error().message;
+        int out = 0, back = 0;
+        for (const auto& a : run->activities) {
+            out += run->name(a) == "layout discount as C x R x N" ? 1 : 0;
+            back += run->name(a) == "layout cv back to R x C x N" ? 1 : 0;
+        }
+        EXPECT_EQ(out, 3) << chunks << " chunks";
+        EXPECT_EQ(back, 3) << chunks << " chunks";
+    }
+}
+
 TEST(ModelBackend, EveryStrategyPipelinesAndRefusesBadCounts) {
     const auto h200 = preset("h200");
     for (const auto& s : strategy::allStrategies()) {

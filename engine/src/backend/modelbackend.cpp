@@ -622,6 +622,46 @@ Result<trace::Run> modelRun(StrategyId id, const RunRequest& request, const devi
         }
         return end;
     };
+    // One repetition on one stream: copies in, the kernel, copies out, one after another.
+    const auto modelOneStream = [&](std::int64_t start, std::uint16_t it, bool first) {
+        std::int64_t at = start;
+        double kernelNs = kernel.totalNs;
+        for (const auto& transfer : strategy::transfers(id, p)) {
+            if (transfer.direction != strategy::Direction::HostToDevice) {
+                continue;
+            }
+            if (explicitCopies) {
+                at = add(ActivityKind::HtoD, "copy " + transfer.name, at,
+                         modelCopyNs(transfer.bytes, link.htodGBps, m), it);
+                auto& a = run.activities.back();
+                a.bytes = transfer.bytes;
+                a.srcKind = srcKind;
+                a.dstKind = trace::MemoryKind::Device;
+            } else if (request.memory == MemoryMode::Managed && first) {
+                // Managed pages migrate to the device on first touch: the kernel waits for them.
+                kernelNs +=
+                    modelCopyNs(transfer.bytes, d.pinnedHtoDGBps * m.managedMigrationFraction, m);
+            }
+        }
+        at = add(ActivityKind::Kernel, run.strings[kernelName], at, kernelNs, it);
+        auto& k = run.activities.back();
+        k.grid = geometry->grid;
+        k.block = geometry->block;
+        k.registersPerThread = std::uint16_t(registers);
+        k.theoreticalOccupancy = float(occ->occupancy);
+        for (const auto& transfer : strategy::transfers(id, p)) {
+            if (transfer.direction != strategy::Direction::DeviceToHost || !explicitCopies) {
+                continue;
+            }
+            at = add(ActivityKind::DtoH, "copy " + transfer.name, at,
+                     modelCopyNs(transfer.bytes, link.dtohGBps, m), it);
+            auto& a = run.activities.back();
+            a.bytes = transfer.bytes;
+            a.srcKind = trace::MemoryKind::Device;
+            a.dstKind = srcKind;
+        }
+        return at;
+    };
     for (std::uint32_t iteration = 0; iteration < request.repeat; ++iteration) {
         const auto it = std::uint16_t(std::min<std::uint32_t>(iteration, 0xffff));
         // The strategy's host layout passes are part of every call of it (runsummary.h).
@@ -633,46 +673,8 @@ Result<trace::Run> modelRun(StrategyId id, const RunRequest& request, const devi
         }
         if (pipelined) {
             t = modelPipelined(t, it, iteration == 0);
-            continue;
-        }
-        double kernelNs = kernel.totalNs;
-        for (const auto& transfer : strategy::transfers(id, p)) {
-            if (transfer.direction != strategy::Direction::HostToDevice) {
-                continue;
-            }
-            if (explicitCopies) {
-                const auto start = t;
-                t = add(ActivityKind::HtoD, "copy " + transfer.name, t,
-                        modelCopyNs(transfer.bytes, link.htodGBps, m), it);
-                auto& a = run.activities.back();
-                a.bytes = transfer.bytes;
-                a.srcKind = request.memory == MemoryMode::Pinned ? trace::MemoryKind::Pinned
-                                                                 : trace::MemoryKind::Pageable;
-                a.dstKind = trace::MemoryKind::Device;
-                (void)start;
-            } else if (request.memory == MemoryMode::Managed && iteration == 0) {
-                // Managed pages migrate to the device on first touch: the kernel waits for them.
-                kernelNs +=
-                    modelCopyNs(transfer.bytes, d.pinnedHtoDGBps * m.managedMigrationFraction, m);
-            }
-        }
-        t = add(ActivityKind::Kernel, run.strings[kernelName], t, kernelNs, it);
-        auto& k = run.activities.back();
-        k.grid = geometry->grid;
-        k.block = geometry->block;
-        k.registersPerThread = std::uint16_t(registers);
-        k.theoreticalOccupancy = float(occ->occupancy);
-        for (const auto& transfer : strategy::transfers(id, p)) {
-            if (transfer.direction != strategy::Direction::DeviceToHost || !explicitCopies) {
-                continue;
-            }
-            t = add(ActivityKind::DtoH, "copy " + transfer.name, t,
-                    modelCopyNs(transfer.bytes, link.dtohGBps, m), it);
-            auto& a = run.activities.back();
-            a.bytes = transfer.bytes;
-            a.srcKind = trace::MemoryKind::Device;
-            a.dstKind = request.memory == MemoryMode::Pinned ? trace::MemoryKind::Pinned
-                                                             : trace::MemoryKind::Pageable;
+        } else {
+            t = modelOneStream(t, it, iteration == 0);
         }
         if (geometry->decomposition.layout == strategy::Layout::CRN) {
             t = add(ActivityKind::Host, "layout cv back to R x C x N", t, hostPassNs, it);
