@@ -15,55 +15,74 @@ DetectedDevices detectDevices() {
     return cuda::detect();
 }
 
-GpuResults runGpu(const std::vector<strategy::StrategyId>& ids, const RunRequest& request,
-                  const GpuOptions& options, const Progress& progress) {
+namespace {
+
+// Every strategy failed with the same error, before it started.
+GpuResults cannotRun(const std::vector<strategy::StrategyId>& ids, const Error& error) {
     GpuResults out;
-    if (ids.empty()) {
-        return out;
-    }
-    const auto failAll = [&](const Error& error) {
-        for (auto id : ids) {
-            out.runs.push_back(fail(error.code, std::string(strategy::toString(id)) +
-                                                    " cannot run: " + error.message));
-        }
-        return out;
-    };
     for (auto id : ids) {
-        if (!strategy::isGpu(id)) {
-            return failAll({Error::Code::InvalidArgument,
-                            std::string(strategy::toString(id)) + " runs on the CPU, not the GPU"});
-        }
+        out.runs.push_back(fail(error.code, std::string(strategy::toString(id)) +
+                                                " cannot run: " + error.message));
     }
+    return out;
+}
+
+// What a session cannot run at all, whatever the strategy.
+Status checkRequest(const RunRequest& request) {
     if (request.repeat < 1) {
-        return failAll({Error::Code::InvalidArgument, "repeat must be >= 1"});
+        return fail(Error::Code::InvalidArgument, "repeat must be >= 1");
     }
     if (request.warmup > trace::kMaxWarmup) {
-        return failAll({Error::Code::InvalidArgument,
-                        "warmup must be at most " + std::to_string(trace::kMaxWarmup)});
+        return fail(Error::Code::InvalidArgument,
+                    "warmup must be at most " + std::to_string(trace::kMaxWarmup));
     }
-    auto session = cuda::GpuSession::open(request.deviceIndex, options);
-    if (!session) {
-        for (auto id : ids) {
-            out.runs.push_back(
-                fail(session.error().code, std::string(strategy::toString(id)) +
-                                               " cannot run: " + session.error().message));
-        }
-        return out;
-    }
-    bool faultPending = options.testFault != TestFault::None;
+    return {};
+}
+
+// The strategies at one request on an open session, in order; a strategy after a fault that left
+// the session unusable is not run, and says why. faultPending: the test fault is still to inject
+// (into the first strategy that runs).
+GpuResults runOnSession(cuda::GpuSession& session, const std::vector<strategy::StrategyId>& ids,
+                        const RunRequest& request, const Progress& progress, bool& faultPending) {
+    GpuResults out;
     for (auto id : ids) {
-        if (!(*session)->usable()) {
-            out.runs.push_back(
-                fail(Error::Code::DeviceFault, "not run: " + (*session)->whyUnusable()));
-            if (!(*session)->hung()) {
+        if (!session.usable()) {
+            out.runs.push_back(fail(Error::Code::DeviceFault, "not run: " + session.whyUnusable()));
+            if (!session.hung()) {
                 out.notStarted.push_back(id);
             }
             continue;
         }
-        out.runs.push_back((*session)->run(id, request, progress, faultPending));
+        out.runs.push_back(session.run(id, request, progress, faultPending));
         faultPending = false;
     }
-    out.deviceHung = (*session)->hung();
+    out.deviceHung = session.hung();
+    return out;
+}
+
+} // namespace
+
+GpuResults runGpu(const std::vector<strategy::StrategyId>& ids, const RunRequest& request,
+                  const GpuOptions& options, const Progress& progress) {
+    if (ids.empty()) {
+        return {};
+    }
+    for (auto id : ids) {
+        if (!strategy::isGpu(id)) {
+            return cannotRun(ids,
+                             {Error::Code::InvalidArgument, std::string(strategy::toString(id)) +
+                                                                " runs on the CPU, not the GPU"});
+        }
+    }
+    if (auto checked = checkRequest(request); !checked) {
+        return cannotRun(ids, checked.error());
+    }
+    auto session = cuda::GpuSession::open(request.deviceIndex, options);
+    if (!session) {
+        return cannotRun(ids, session.error());
+    }
+    bool faultPending = options.testFault != TestFault::None;
+    GpuResults out = runOnSession(**session, ids, request, progress, faultPending);
     if (out.deviceHung) {
         // A kernel still runs: destroying the session would wait for it. The caller ends the
         // process; the driver then reclaims everything.
@@ -91,13 +110,7 @@ bool runGpuPoints(const std::vector<strategy::StrategyId>& ids,
     if (!session) {
         // Every point fails the same way: say so for each.
         for (std::size_t point = 0; point < requests.size(); ++point) {
-            GpuResults out;
-            for (auto id : ids) {
-                out.runs.push_back(
-                    fail(session.error().code, std::string(strategy::toString(id)) +
-                                                   " cannot run: " + session.error().message));
-            }
-            if (!onPoint(point, std::move(out))) {
+            if (!onPoint(point, cannotRun(ids, session.error()))) {
                 break;
             }
         }
@@ -105,21 +118,14 @@ bool runGpuPoints(const std::vector<strategy::StrategyId>& ids,
     }
     bool faultPending = options.testFault != TestFault::None;
     for (std::size_t point = 0; point < requests.size(); ++point) {
-        GpuResults out;
-        const Progress progress = progressFor ? progressFor(point) : Progress{};
-        for (auto id : ids) {
-            if (!(*session)->usable()) {
-                out.runs.push_back(
-                    fail(Error::Code::DeviceFault, "not run: " + (*session)->whyUnusable()));
-                if (!(*session)->hung()) {
-                    out.notStarted.push_back(id);
-                }
-                continue;
+        if (auto checked = checkRequest(requests[point]); !checked) {
+            if (!onPoint(point, cannotRun(ids, checked.error()))) {
+                return false;
             }
-            out.runs.push_back((*session)->run(id, requests[point], progress, faultPending));
-            faultPending = false;
+            continue;
         }
-        out.deviceHung = (*session)->hung();
+        const Progress progress = progressFor ? progressFor(point) : Progress{};
+        GpuResults out = runOnSession(**session, ids, requests[point], progress, faultPending);
         const bool hung = out.deviceHung;
         const bool usable = (*session)->usable();
         if (hung) {
