@@ -369,10 +369,13 @@ Status GpuSession::ensureStreams(std::uint32_t count) {
     if (inputsReady_ == nullptr) {
         CUDA_CHECK(cudaEventCreateWithFlags(&inputsReady_, cudaEventDisableTiming));
     }
+    // Two loops, so that a failed creation leaves both lists whole and a retry fills the short one.
     while (pipelineStreams_.size() + 1 < count) {
         cudaStream_t s = nullptr;
         CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
         pipelineStreams_.push_back(s);
+    }
+    while (joinEvents_.size() + 1 < count) {
         cudaEvent_t e = nullptr;
         CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
         joinEvents_.push_back(e);
@@ -836,7 +839,7 @@ Result<trace::Run> GpuSession::runTyped(StrategyId id, const backend::RunRequest
     };
     // One pipelined repetition: chunk i's copy in, poison, kernel and copy out on stream i mod S,
     // issued chunk by chunk; the streams are then joined into stream_ and waited for.
-    const auto runPipelined = [&](std::uint16_t it) -> Status {
+    const auto runPipelined = [&](std::uint32_t it) -> Status {
         if (mode == MemoryMode::Mapped) {
             const std::int64_t poisonStart = now();
             std::memset(cvHost->template host<T>(), 0xff, arrayBytes);

@@ -10,9 +10,9 @@
 //
 // The profiler is enabled by the first profile() and stays enabled until release() or the end: on
 // the H200 the first pass after cuptiRangeProfilerEnable costs about 150 ms, so enabling it per
-// run made counters cost 170 ms a run, against 16 ms kept enabled (a 96-point block sweep with
-// counters: 18.9 s against 5.0 s, docs/performance.md). Traced kernels between counted passes
-// keep their timestamps and durations (checked on the H200).
+// run made counters cost 170 ms a run, against 16 ms kept enabled (a 32-point block sweep
+// of 3 strategies with counters, 96 runs: 18.9 s against 5.0 s, docs/performance.md). Traced
+// kernels between counted passes keep their timestamps and durations (checked on the H200).
 
 #include "countervalues.h"
 #include "cuptiprofilerhost.h"
