@@ -436,12 +436,7 @@ SweepExport ReportRenderer::sweepExport() const {
     if (!v.sweep && !v.roofline && !v.sweepsIfAny) {
         return part;
     }
-    std::vector<models::RunEntryPtr> visible;
-    for (const auto& entry : session_->runs()) {
-        if (entry->visible) {
-            visible.push_back(entry);
-        }
-    }
+    const auto& visible = session_->runs(); // the collectors leave hidden runs out
     if (v.sweep || v.sweepsIfAny) {
         part.sweeps = models::collectSweeps(visible);
         for (int i = 0; i < part.sweeps.size(); ++i) {

@@ -19,12 +19,12 @@ QStringList problemArguments(const RunConfig& c) {
             QStringLiteral("--progress")};
 }
 
-namespace {
-
 // Measured runs warm up first; `model` is left at its 0.
 QStringList warmupArguments(const RunConfig& c) {
     return {QStringLiteral("--warmup"), QString::number(c.warmup)};
 }
+
+namespace {
 
 // GPU jobs only: CPU strategies have no chunks.
 QStringList pipelineArguments(const RunConfig& c) {

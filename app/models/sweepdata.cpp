@@ -1,6 +1,7 @@
 #include "models/sweepdata.h"
 
 #include "models/occupancyfacts.h"
+#include "models/runnaming.h"
 #include "slicescope/device/devicespec.h"
 #include "slicescope/sweep/crossover.h"
 
@@ -84,10 +85,13 @@ QList<SweepView> collectSweeps(const std::vector<RunEntryPtr>& runs) {
     std::map<QString, std::vector<const RunEntry*>> groups;
     std::vector<QString> order;
     for (const auto& entry : runs) {
-        if (!entry->run->sweep) {
+        if (!entry->visible || !entry->run->sweep) {
             continue;
         }
-        const QString key = entry->source + QLatin1Char('|') + toQString(entry->run->sweep->param);
+        // The batch, not the file it was loaded from: restored runs all come from the session
+        // file, yet each sweep keeps its own batch (runnaming.h).
+        const QString key =
+            batchOf(*entry) + QLatin1Char('|') + toQString(entry->run->sweep->param);
         if (groups.find(key) == groups.end()) {
             order.push_back(key);
         }
@@ -167,7 +171,7 @@ QList<SweepView> collectSweeps(const std::vector<RunEntryPtr>& runs) {
                 view.divergences << findDivergences(view.param, view.values, line);
             }
         }
-        const QString file = QFileInfo(members.front()->source).fileName();
+        const QString file = QFileInfo(batchOf(*members.front())).fileName();
         view.title = QStringLiteral("%1 sweep of %2%3")
                          .arg(view.param, strategies.join(QStringLiteral(", ")),
                               file.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(file));
@@ -179,6 +183,9 @@ QList<SweepView> collectSweeps(const std::vector<RunEntryPtr>& runs) {
 QList<RooflineView> collectRooflines(const std::vector<RunEntryPtr>& runs) {
     QList<RooflineView> views;
     for (const auto& entry : runs) {
+        if (!entry->visible) {
+            continue;
+        }
         const trace::Run& run = *entry->run;
         const std::optional<trace::Ceilings> ceilings = sweep::ceilingsOf(run);
         if (!ceilings) {

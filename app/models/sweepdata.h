@@ -49,8 +49,9 @@ struct SweepView {
     bool isNumeric() const { return !numbers.isEmpty(); }
 };
 
-// The sweeps among the runs: runs carrying a sweep point, grouped by the file they came from and
-// the parameter, values ordered by their index in the sweep.
+// The sweeps among the visible runs: runs carrying a sweep point, grouped by their batch (the
+// sweep's file, kept across a session restore) and the parameter, values ordered by their index
+// in the sweep.
 QList<SweepView> collectSweeps(const std::vector<RunEntryPtr>& runs);
 
 // Divergence by this rule: occupancy (achieved where measured, else theoretical) at least
@@ -78,8 +79,8 @@ struct RooflineView {
     QList<RooflineMark> marks;
 };
 
-// GPU runs with ceilings in the trace; modelled runs without them get their preset's datasheet
-// ceilings. Grouped by device and ceilings, in session order.
+// Visible GPU runs with ceilings in the trace; modelled runs without them get their preset's
+// datasheet ceilings. Grouped by device and ceilings, in session order.
 QList<RooflineView> collectRooflines(const std::vector<RunEntryPtr>& runs);
 
 } // namespace slicescope::models

@@ -59,6 +59,9 @@ RunPlan planSweep(const SweepConfig& s, const QString& outputDir, int sequence) 
         job.arguments << QStringLiteral("--device")
                       << (modelled ? c.device.presetId : QString::number(c.device.index));
     }
+    if (!modelled) {
+        job.arguments << warmupArguments(c);
+    }
     if (c.counters && !modelled) {
         job.arguments << QStringLiteral("--counters");
     }

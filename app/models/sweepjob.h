@@ -21,6 +21,8 @@ RunPlan planSweep(const SweepConfig& config, const QString& outputDir, int seque
 
 // The problem and launch options of a run or sweep job, with --progress (cliplan.cpp).
 QStringList problemArguments(const RunConfig& config);
+// `--warmup N` of a measured job (cliplan.cpp); modelled jobs have none.
+QStringList warmupArguments(const RunConfig& config);
 
 // Whether a job is a sweep: on Cancel (SIGTERM) it finishes the GPU point in progress and writes
 // the points finished (exit 130), and the runner keeps that trace.

@@ -3,6 +3,7 @@
 // slicescope-cli on the CPU), and the chart's data from real CLI traces: lines, crossovers the
 // same as the CLI's, occupancy divergences, the roofline's points.
 #include "models/clirunner.h"
+#include "models/runnaming.h"
 #include "models/sweepdata.h"
 #include "models/sweepjob.h"
 #include "models/traceloader.h"
@@ -90,12 +91,14 @@ void TestSweepData::planTakesValuesOrARange() {
     QCOMPARE(a.at(a.indexOf(QStringLiteral("-o")) + 1), job.outputPath);
     QVERIFY(a.contains(QStringLiteral("--progress")));
     QVERIFY(!a.contains(QStringLiteral("--counters"))); // a model has no counters
+    QVERIFY(!a.contains(QStringLiteral("--warmup")));   // nor a warm-up
     QVERIFY(job.label.contains(QStringLiteral("6 values")));
 
     s.values = QStringLiteral("64,128");
     s.run.device.kind = DeviceChoice::Kind::Detected;
     s.run.device.index = 1;
     s.roofline = true;
+    s.run.warmup = 3;
     plan = planSweep(s, dir_.path(), 4);
     QVERIFY2(plan.error.isEmpty(), qPrintable(plan.error));
     const QStringList& b = plan.jobs.front().arguments;
@@ -103,6 +106,7 @@ void TestSweepData::planTakesValuesOrARange() {
     QCOMPARE(b.at(b.indexOf(QStringLiteral("--device")) + 1), QStringLiteral("1"));
     QVERIFY(b.contains(QStringLiteral("--counters")));
     QVERIFY(b.contains(QStringLiteral("--roofline")));
+    QCOMPARE(b.at(b.indexOf(QStringLiteral("--warmup")) + 1), QStringLiteral("3"));
     // The plan is what the CLI accepts: the modelled one runs.
     s.run.device = h200Preset();
     s.values = QStringLiteral("64,128");
@@ -247,6 +251,23 @@ void TestSweepData::linesAndCrossoversComeFromTheRuns() {
         both.push_back(e);
     }
     QCOMPARE(collectSweeps(both).size(), 2);
+    // Restored from one session file, which keeps each run's batch: still two sweeps.
+    std::vector<RunEntryPtr> restored;
+    for (const auto& e : both) {
+        auto copy = std::make_shared<RunEntry>(*e);
+        auto run = std::make_shared<trace::Run>(*e->run);
+        run->batch = batchOf(*e).toStdString();
+        copy->run = run;
+        copy->source = dir_.filePath(QStringLiteral("session.json"));
+        copy->origin = RunOrigin::Restored;
+        restored.push_back(copy);
+    }
+    QCOMPARE(collectSweeps(restored).size(), 2);
+    // Hidden runs are left out, as the timeline leaves them out.
+    for (std::size_t i = r.runs.size(); i < restored.size(); ++i) {
+        restored[i]->visible = false;
+    }
+    QCOMPARE(collectSweeps(restored).size(), 1);
 }
 
 void TestSweepData::blockSweepHasTheOccupancyCurve() {
