@@ -179,10 +179,15 @@ QStringList drawTime(QCustomPlot* plot, const models::SweepView& sweep) {
     for (const auto& c : sweep.crossovers) {
         double at = c.at;
         if (!numeric || !std::isfinite(at)) {
-            // Categories: between the two values.
-            at = (sweep.values.indexOf(QString::fromStdString(c.lowValue)) +
-                  sweep.values.indexOf(QString::fromStdString(c.highValue))) /
-                 2.0;
+            // Not interpolated (categories, or a point without a time): between the two values,
+            // on the axis the values are drawn on.
+            const int lo = int(sweep.values.indexOf(QString::fromStdString(c.lowValue)));
+            const int hi = int(sweep.values.indexOf(QString::fromStdString(c.highValue)));
+            if (lo < 0 || hi < 0) {
+                notes << tr("Crossover: %1").arg(QString::fromStdString(c.text));
+                continue;
+            }
+            at = numeric ? std::sqrt(x[lo] * x[hi]) : (lo + hi) / 2.0;
         }
         auto* line = new QCPItemStraightLine(plot);
         line->setPen(QPen(Qt::darkGray, 1.5, Qt::DashLine));

@@ -825,6 +825,23 @@ void TestReportRenderer::crossoverLabelsKeepClearOfEachOtherAndTheEdge() {
     QCOMPARE(labels, 3);
     const QString problem = testhelpers::textLayoutProblem(boxes, size);
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
+
+    // A crossover the engine could not interpolate (a point without a time) on a numeric axis
+    // stands between its two values, on the plot, not at their indices.
+    sweep.crossovers.clear();
+    trace::Crossover between;
+    between.interpolated = false;
+    between.lowValue = "4";
+    between.highValue = "8";
+    between.text = "between work 4 and 8";
+    sweep.crossovers.push_back(between);
+    sweepplot::reset(&plot);
+    QCOMPARE(sweepplot::drawTime(&plot, sweep).size(), 1);
+    QCOMPARE(plot.itemCount(), 2); // its line and its label
+    auto* line = qobject_cast<QCPItemStraightLine*>(plot.item(0));
+    QVERIFY(line);
+    const double x = line->point1->coords().x();
+    QVERIFY2(x > 4 && x < 8, qPrintable(QString::number(x)));
 }
 
 // The Export image dialog offers the views --view takes, the sweep chart and roofline among them.
