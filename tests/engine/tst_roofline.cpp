@@ -121,7 +121,7 @@ TEST(Roofline, DatasheetCeilingsComeFromThePreset) {
     // 132 SMs x 1980 MHz x 64 FP64 FMA per clock x 2 flop: about the datasheet's 34 Tflop/s.
     EXPECT_NEAR(c.fp64Gflops, 132 * 1980e-3 * 64 * 2, 1e-6);
     EXPECT_NEAR(c.fp32Gflops, 2 * c.fp64Gflops, 1e-6);
-    // A consumer part: FP64 at 1/64 of FP32.
+    // A consumer part (the T4, cc 7.5): FP64 at 1/32 of FP32.
     const auto t4 = datasheetCeilings(*device::findPreset("t4"));
     EXPECT_NEAR(t4.fp32Gflops / t4.fp64Gflops, 32, 1e-9);
 }

@@ -7,54 +7,6 @@
 
 namespace slicescope::sweep {
 
-namespace {
-
-struct FmaRates {
-    double fp64 = 0; // FMA results per SM per clock
-    double fp32 = 0;
-};
-
-// Hook: FP64 and FP32 FMA results per SM per clock by compute capability, from the CUDA C++
-// Programming Guide's arithmetic-instruction throughput table. When resources/devices.json
-// carries per-preset FMA rates, read them from the DeviceSpec here instead.
-FmaRates fmaRatesPerSmPerClock(const device::DeviceSpec& device) {
-    const int cc = device.computeMajor * 10 + device.computeMinor;
-    switch (cc) {
-    case 30:
-    case 32:
-        return {8, 192};
-    case 35:
-    case 37:
-        return {64, 192};
-    case 50:
-    case 52:
-    case 53:
-        return {4, 128};
-    case 60:
-        return {32, 64};
-    case 61:
-    case 62:
-        return {4, 128};
-    case 70:
-    case 72:
-        return {32, 64};
-    case 75:
-        return {2, 64};
-    case 80:
-        return {32, 64};
-    case 86:
-    case 87:
-    case 89:
-        return {2, 128};
-    case 90:
-        return {64, 128};
-    default:
-        return {};
-    }
-}
-
-} // namespace
-
 RooflinePoint place(double flops, double bytes, double timeNs, double bandwidthGBps,
                     double peakGflops) {
     RooflinePoint p;
@@ -123,11 +75,12 @@ trace::Ceilings datasheetCeilings(const device::DeviceSpec& device) {
     c.pinnedDtoHGBps = device.pinnedDtoHGBps;
     c.pageableHtoDGBps = device.pageableHtoDGBps;
     c.pageableDtoHGBps = device.pageableDtoHGBps;
-    const auto rates = fmaRatesPerSmPerClock(device);
-    // 2 flop per FMA; SMs x clock (MHz) x results per clock = 1e6 results per second.
+    // 2 flop per FMA; SMs x clock (MHz) x results per clock = 1e6 results per second. The rates
+    // per SM per clock are the preset's (resources/devices.json, from the CUDA C++ Programming
+    // Guide's arithmetic-instruction throughput table).
     const double perClock = double(device.smCount) * device.clockMHz * 1e-3 * 2.0;
-    c.fp64Gflops = rates.fp64 * perClock;
-    c.fp32Gflops = rates.fp32 * perClock;
+    c.fp64Gflops = device.fp64FmaPerSmPerClock * perClock;
+    c.fp32Gflops = device.fp32FmaPerSmPerClock * perClock;
     return c;
 }
 

@@ -45,7 +45,7 @@ struct RunRoofline {
 Result<RunRoofline> runRoofline(const trace::Run& run, const trace::Ceilings& ceilings);
 
 // Datasheet ceilings of a preset: bandwidths from the preset; FMA peaks from the preset's
-// per-SM FMA rates when it has them (a hook: presets lacking them give 0, unknown).
+// per-SM FMA rates (every preset carries them; a device without them gives 0, unknown).
 trace::Ceilings datasheetCeilings(const device::DeviceSpec& device);
 
 // The ceilings a run is placed against: those measured and stored with it, else, for a modelled
