@@ -187,21 +187,7 @@ int runModelled(RunOptions o) {
     if (!preset) {
         return reportError(preset.error());
     }
-    // 'all' (anywhere in the list) means every GPU strategy here: CPU ones cannot be modelled.
-    std::string gpuStrategies;
-    for (const auto& s : strategy::allStrategies()) {
-        if (s.target == strategy::Target::Gpu) {
-            gpuStrategies += (gpuStrategies.empty() ? "" : ",") + std::string(s.name);
-        }
-    }
-    std::string expanded;
-    for (std::size_t start = 0; start <= o.strategies.size();) {
-        const std::size_t comma = std::min(o.strategies.find(',', start), o.strategies.size());
-        const std::string name = o.strategies.substr(start, comma - start);
-        expanded += (start == 0 ? "" : ",") + (name == "all" ? gpuStrategies : name);
-        start = comma + 1;
-    }
-    o.strategies = expanded;
+    o.strategies = modelledStrategyList(o.strategies);
     auto parsed = parseOptions(o);
     if (!parsed) {
         return reportError(parsed.error());
@@ -299,6 +285,23 @@ void addRunCommands(CLI::App& app, int& exitStatus) {
     model->add_flag("--roofline", modelOptions->roofline,
                     "Store the preset's datasheet roofline ceilings with the runs");
     model->callback([modelOptions, &exitStatus] { exitStatus = runModelled(*modelOptions); });
+}
+
+std::string modelledStrategyList(const std::string& list) {
+    std::string gpuStrategies;
+    for (const auto& s : strategy::allStrategies()) {
+        if (s.target == strategy::Target::Gpu) {
+            gpuStrategies += (gpuStrategies.empty() ? "" : ",") + std::string(s.name);
+        }
+    }
+    std::string expanded;
+    for (std::size_t start = 0; start <= list.size();) {
+        const std::size_t comma = std::min(list.find(',', start), list.size());
+        const std::string name = list.substr(start, comma - start);
+        expanded += (start == 0 ? "" : ",") + (name == "all" ? gpuStrategies : name);
+        start = comma + 1;
+    }
+    return expanded;
 }
 
 Result<backend::RunRequest> parseRequest(const RunOptions& o) {

@@ -51,4 +51,8 @@ std::vector<std::string> childRunArguments(const RunOptions& o, const std::strin
 // it refuses), and the output file refused now rather than after the runs.
 Result<backend::RunRequest> parseRequest(const RunOptions& o);
 
+// A strategy list for a model: 'all' (anywhere in the list) means every GPU strategy, since CPU
+// ones cannot be modelled; other names stay as given.
+std::string modelledStrategyList(const std::string& list);
+
 } // namespace slicescope::cli

@@ -96,17 +96,14 @@ Result<Plan> makePlan(SweepOptions& s) {
     } else if (digits) {
         o.device = std::stoi(s.device.substr(0, 9));
     }
-    auto strategies = strategy::parseStrategyList(o.strategies);
+    // Modelled sweeps: 'all' means the GPU strategies; a CPU strategy named is refused.
+    auto strategies = strategy::parseStrategyList(plan.preset ? modelledStrategyList(o.strategies)
+                                                              : o.strategies);
     if (!strategies) {
         return tl::unexpected(strategies.error());
     }
     for (auto id : *strategies) {
-        // Modelled sweeps: 'all' means the GPU strategies; a CPU strategy named is refused.
         if (plan.preset && !strategy::isGpu(id)) {
-            if (o.strategies.find("all") != std::string::npos &&
-                o.strategies.find(strategy::toString(id)) == std::string::npos) {
-                continue;
-            }
             return fail(Error::Code::InvalidArgument,
                         std::string(strategy::toString(id)) +
                             " runs on the CPU and cannot be modelled; sweep it without a preset");

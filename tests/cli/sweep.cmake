@@ -43,6 +43,9 @@ slicescope_cli_test(sweep_model_block
 # 'all' with a preset: the GPU strategies.
 slicescope_cli_test(sweep_model_all MATCH "sweep of memory over 2 points, 7 strategies.*wrote 14 runs"
     ARGS sweep --param memory --values pageable,pinned ${seed} --strategy all --device h200 -o @WORK@/s.json)
+# ... and a CPU strategy named beside 'all' is still refused ('cpu-parallel' holds "all").
+slicescope_cli_test(sweep_model_all_and_cpu EXIT 2 STDERR "cpu-parallel runs on the CPU and cannot be modelled"
+    ARGS sweep --param memory --values pageable,pinned ${seed} --strategy cpu-parallel,all --device h200 -o @WORK@/s.json)
 # A modelled crossover: with few columns slice-outer's 1000 row workers win; with many,
 # slice-middle's column workers take over.
 slicescope_cli_test(sweep_model_crossover
