@@ -20,6 +20,7 @@
 #include <QPainter>
 #include <QRegularExpression>
 #include <QTest>
+#include <algorithm>
 
 using namespace slicescope;
 using namespace slicescope::models;
@@ -71,10 +72,11 @@ void TestBreakdownChart::figuresComeFromTheActivities() {
     for (const auto& entry : session.runs()) {
         const BreakdownRow* row = rowOf(rows, entry->id);
         QVERIFY(row);
-        // Sums over the activities themselves, not the summary's own figures.
+        // Sums over the activities themselves, not the summary's own figures; the warm-up
+        // iterations are not part of the per-repetition figure.
         std::int64_t htod = 0, kernel = 0, dtoh = 0;
         for (const auto& a : entry->run->activities) {
-            const std::int64_t d = a.durationNs();
+            const std::int64_t d = a.warmup ? 0 : a.durationNs();
             htod += a.kind == trace::ActivityKind::HtoD ? d : 0;
             kernel += a.kind == trace::ActivityKind::Kernel ? d : 0;
             dtoh += a.kind == trace::ActivityKind::DtoH ? d : 0;
@@ -83,6 +85,11 @@ void TestBreakdownChart::figuresComeFromTheActivities() {
         QCOMPARE(row->part(BreakdownPart::Kernel), double(kernel));
         QCOMPARE(row->part(BreakdownPart::DtoH), double(dtoh));
     }
+    // The sample warms up first, GPU runs included, so the warm-up was left out above.
+    const auto& gpu = *session.at(0)->run;
+    QVERIFY(std::any_of(gpu.activities.begin(), gpu.activities.end(), [](const trace::Activity& a) {
+        return a.warmup && a.kind == trace::ActivityKind::Kernel;
+    }));
     // The layout passes the strategies need are their own part; CPU runs are host compute.
     QVERIFY(rowOf(rows, QStringLiteral("slice-middle"))->part(BreakdownPart::HostLayout) > 0);
     QVERIFY(
