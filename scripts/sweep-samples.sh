@@ -9,7 +9,8 @@
 #   sweep-block-32-1024-counters.json block sweep 32..1024 of slice-2d and elementwise-broadcast,
 #                                     with counters
 #   sweep-work-1-4096.json            work sweep 1..4096 of elementwise-broadcast against
-#                                     cpu-parallel at the seed shape (its crossover printed)
+#                                     cpu-parallel at the seed shape, 3 repetitions a point (one
+#                                     noisy repetition made false crossovers), its crossover printed
 #   sweep-rows-100-100000.json        rows 100..100000 of every GPU strategy
 #   roofline-seed.json, roofline-seed.csv, roofline-seed.txt
 #                                     the seed's strategies with measured ceilings, and the table
@@ -57,7 +58,7 @@ rm -f "$OUT/block-sweep-plain.json" "$OUT/block-sweep-counters.json" # timings o
 run sweep-block-32-1024-counters "$CLI" sweep --param block --range 32:1024:x2 "${SEED[@]}" \
     --strategy slice-2d,elementwise-broadcast --counters -o "$OUT/sweep-block-32-1024-counters.json"
 run sweep-work-1-4096 "$CLI" sweep --param work --range 1:4096:x2 "${SEED[@]}" \
-    --strategy elementwise-broadcast,cpu-parallel -o "$OUT/sweep-work-1-4096.json"
+    --strategy elementwise-broadcast,cpu-parallel --repeat 3 -o "$OUT/sweep-work-1-4096.json"
 run roofline-seed-run "$CLI" run "${SEED[@]}" --strategy all --roofline -o "$OUT/roofline-seed.json"
 run roofline-seed-table "$CLI" roofline "$OUT/roofline-seed.json"
 cp "$OUT/roofline-seed-table.log" "$OUT/roofline-seed.txt"

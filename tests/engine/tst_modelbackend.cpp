@@ -1,4 +1,5 @@
 #include "slicescope/backend/modelbackend.h"
+#include "slicescope/backend/modelfit.h"
 #include "slicescope/backend/modelparameters.h"
 #include "slicescope/trace/tracejson.h"
 
@@ -268,6 +269,83 @@ TEST(ModelBackend, StaysWithinOneAndAHalfOfEveryMeasuredTrace) {
     }
     // The seed sample's seven GPU strategies and the 28 out-of-sample runs.
     EXPECT_GE(compared, 35);
+}
+
+// The model is fitted to warm launches, and checked against warm ones: a first launch carries
+// module loading and cold caches that a user's steady state does not.
+TEST(ModelBackend, EveryMeasuredTraceItIsFittedOrCheckedOnWarmedUp) {
+    for (const auto& path : validationTraces()) {
+        SCOPED_TRACE(path);
+        auto measured = trace::readTrace(path);
+        ASSERT_TRUE(measured) << measured.error().message;
+        for (const auto& run : measured->runs) {
+            if (run.mode != trace::RunMode::MeasuredGpu) {
+                continue;
+            }
+            EXPECT_GE(run.warmup, 1u) << run.id;
+            const auto warmKernels = std::count_if(
+                run.activities.begin(), run.activities.end(), [](const trace::Activity& a) {
+                    return a.kind == trace::ActivityKind::Kernel && a.warmup;
+                });
+            EXPECT_GE(warmKernels, 1) << run.id << " has no warm-up launch";
+        }
+    }
+}
+
+// The constants in ModelParameters are the fit of the calibration sample, so re-recording the
+// sample without refitting (slicescope-bench-model --fit) fails here.
+TEST(ModelBackend, ConstantsAreTheFitOfTheCalibrationSample) {
+    auto sample = trace::readTrace(validationTraces().front());
+    ASSERT_TRUE(sample) << sample.error().message;
+    auto fit = fitModelConstants(*sample);
+    ASSERT_TRUE(fit) << fit.error().message;
+    const ModelParameters code;
+    EXPECT_EQ(fit->parameters.l2MissCycles, code.l2MissCycles);
+    EXPECT_EQ(fit->parameters.lineMissCycles, code.lineMissCycles);
+    EXPECT_EQ(fit->parameters.blockLaunchCycles, code.blockLaunchCycles);
+    ASSERT_EQ(fit->residuals.size(), 4u);
+    for (const auto& r : fit->residuals) {
+        EXPECT_NEAR(r.modelledKernelNs / r.measuredKernelNs, 1.0, 0.05) << r.strategy;
+    }
+}
+
+// Runs modelled with known constants, relabelled as measured, give those constants back.
+TEST(ModelBackend, TheFitRecoversTheConstantsThatMadeTheTimes) {
+    ModelParameters truth;
+    truth.l2MissCycles = 300;
+    truth.lineMissCycles = 40;
+    truth.blockLaunchCycles = 200;
+    trace::Trace sample;
+    for (const auto id : {StrategyId::OneWorker, StrategyId::SliceMiddle,
+                          StrategyId::SliceMiddleStrided, StrategyId::ElementwiseMaterialized}) {
+        auto run = modelRun(id, seedRequest(), preset("h200"), truth);
+        ASSERT_TRUE(run) << run.error().message;
+        run->mode = trace::RunMode::MeasuredGpu;
+        sample.runs.push_back(*run);
+    }
+    auto fit = fitModelConstants(sample);
+    ASSERT_TRUE(fit) << fit.error().message;
+    EXPECT_EQ(fit->parameters.l2MissCycles, truth.l2MissCycles);
+    EXPECT_EQ(fit->parameters.lineMissCycles, truth.lineMissCycles);
+    EXPECT_EQ(fit->parameters.blockLaunchCycles, truth.blockLaunchCycles);
+
+    // Too short a block start leaves elementwise-materialized bound by something else: its time
+    // then says nothing of the constant, and the fit says so instead of returning a figure.
+    trace::Trace unbound = sample;
+    truth.blockLaunchCycles = 20;
+    auto fast = modelRun(StrategyId::ElementwiseMaterialized, seedRequest(), preset("h200"), truth);
+    ASSERT_TRUE(fast) << fast.error().message;
+    fast->mode = trace::RunMode::MeasuredGpu;
+    unbound.runs.back() = *fast;
+    auto undetermined = fitModelConstants(unbound);
+    ASSERT_FALSE(undetermined);
+    EXPECT_NE(undetermined.error().message.find("does not determine blockLaunchCycles"),
+              std::string::npos);
+
+    sample.runs.pop_back();
+    auto missing = fitModelConstants(sample);
+    ASSERT_FALSE(missing);
+    EXPECT_NE(missing.error().message.find("elementwise-materialized"), std::string::npos);
 }
 
 TEST(ModelBackend, RegistersAreTheBuildsAndMatchWhatCuptiReportedOnTheH200) {

@@ -357,8 +357,8 @@ double modelCopyNs(std::uint64_t bytes, double bandwidthGBps, const ModelParamet
     return m.copyLatencyNs + double(bytes) / (bandwidthGBps * 1e9) * 1e9;
 }
 
-Result<trace::Run> modelRun(StrategyId id, const RunRequest& request, const device::DeviceSpec& d) {
-    const ModelParameters m;
+Result<trace::Run> modelRun(StrategyId id, const RunRequest& request, const device::DeviceSpec& d,
+                            const ModelParameters& m) {
     const Problem& p = request.problem;
     if (!strategy::isGpu(id)) {
         return fail(Error::Code::InvalidArgument, std::string(strategy::toString(id)) +
@@ -719,7 +719,8 @@ Result<trace::Run> modelRun(StrategyId id, const RunRequest& request, const devi
     return run;
 }
 
-Result<ModelComparison> compareWithModel(const trace::Run& measured) {
+Result<ModelComparison> compareWithModel(const trace::Run& measured,
+                                         const ModelParameters& parameters) {
     if (measured.mode != trace::RunMode::MeasuredGpu || !measured.problem || !measured.launch) {
         return fail(Error::Code::InvalidArgument,
                     "run '" + measured.id +
@@ -753,7 +754,7 @@ Result<ModelComparison> compareWithModel(const trace::Run& measured) {
     request.memory = *memory;
     request.repeat = std::max<std::uint32_t>(1, measured.repeat);
     request.pipeline = {measured.chunks, measured.streams};
-    auto modelled = modelRun(*id, request, *preset);
+    auto modelled = modelRun(*id, request, *preset, parameters);
     if (!modelled) {
         return tl::unexpected(modelled.error());
     }

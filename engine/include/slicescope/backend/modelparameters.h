@@ -49,8 +49,8 @@ struct ModelParameters {
     // kernel's data fits in L2; beyond L2 the generation's published extra latency of DRAM over L2
     // is added (docs/model.md, "Architectures"). Fitted on one-worker, slice-middle-strided and
     // slice-middle at the seed shape; the loop's own work hides behind the wait.
-    double l2MissCycles = 407;    // one miss served by L2
-    double lineMissCycles = 17;   // added to the wait per distinct line the warp's lanes miss
+    double l2MissCycles = 410;    // one miss served by L2
+    double lineMissCycles = 19;   // added to the wait per distinct line the warp's lanes miss
     double loadLineCycles = 1;    // L1 tag stage: one distinct line of a warp's load per clock
     double storeSectorCycles = 1; // write-through to L2: one (partial) sector of a store per clock
     // The SM starts one block at a time: a grid of many short blocks is bound by it (fitted:
