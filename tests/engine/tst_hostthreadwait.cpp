@@ -285,6 +285,16 @@ TEST(HostThreadWait, SpansAreMatchedToRegionsByTimeNotIteration) {
     expectFigures(*wait, expected(noisySeed()));
 }
 
+TEST(HostThreadWait, TheCpuVerdictCarriesTheWarning) {
+    const trace::Run noisy = parallelRun(noisySeed());
+    const trace::Run quiet = parallelRun(quietSeed());
+    const std::vector<SummarizedRun> all = {{&noisy, summarize(noisy), {}, {}},
+                                            {&quiet, summarize(quiet), {}, {}}};
+    const std::string noisyVerdict = verdict(all[0], all);
+    EXPECT_TRUE(contains(noisyVerdict, "; " + hostThreadWaitNote(noisy))) << noisyVerdict;
+    EXPECT_FALSE(contains(verdict(all[1], all), "host threads waited")) << verdict(all[1], all);
+}
+
 TEST(HostThreadWait, OnlyTheHeldRegionOfARealSweepIsFlagged) {
     // cpu-parallel at work 1-32 of a work sweep measured on the H200's host (16 threads, one
     // repetition a point, from resources/samples/sweep-work-1-4096.json). At work 4 the region
