@@ -1,6 +1,7 @@
 #include "clioutput.h"
 
 #include "slicescope/core/progressline.h"
+#include "slicescope/trace/hostthreadwait.h"
 #include "slicescope/trace/runsummary.h"
 
 #include <cstdio>
@@ -89,6 +90,10 @@ void printRunSummary(const trace::Run& run) {
         line << (run.verification->passed ? ", verified" : ", VERIFICATION FAILED");
     }
     std::cout << line.str() << '\n';
+    // A cpu-parallel figure that is mostly threads waiting (trace/hostthreadwait.h).
+    if (const std::string wait = trace::hostThreadWaitNote(run); !wait.empty()) {
+        std::cout << "  note: " << wait << '\n';
+    }
     if (run.chunks > 1) {
         // What the pipeline achieved (trace/runsummary.h).
         const trace::RunSummary s = trace::summarize(run);

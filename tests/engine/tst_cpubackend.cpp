@@ -1,6 +1,7 @@
 #include "slicescope/backend/cpubackend.h"
 #include "slicescope/compute/reference.h"
 #include "slicescope/compute/workchain.h"
+#include "slicescope/trace/hostthreadwait.h"
 #include "slicescope/trace/runsummary.h"
 
 #include <algorithm>
@@ -157,6 +158,26 @@ TEST(CpuBackend, WarmupIterationsAreMarkedAndLeftOutOfTheFigures) {
                 }
             }
         }
+    }
+}
+
+TEST(CpuBackend, NotesThreadWaitExactlyWhenItsActivitiesShowIt) {
+    // Whether threads wait depends on the machine's load, so the test holds the run to its own
+    // activities: the note is there, once and word for word, when they show the wait, and not
+    // otherwise; cpu-serial never has it.
+    for (const StrategyId id : {StrategyId::CpuSerial, StrategyId::CpuParallel}) {
+        auto run = runCpu(id, request({64, 1000, 5}, problem::Dtype::F64, 1, 5));
+        ASSERT_TRUE(run) << run.error().message;
+        const std::string expected = trace::hostThreadWaitNote(*run);
+        const auto waitNotes =
+            std::count_if(run->notes.begin(), run->notes.end(), [](const std::string& note) {
+                return note.starts_with("host threads waited");
+            });
+        EXPECT_EQ(waitNotes, expected.empty() ? 0 : 1);
+        if (!expected.empty()) {
+            EXPECT_NE(std::find(run->notes.begin(), run->notes.end(), expected), run->notes.end());
+        }
+        EXPECT_EQ(trace::measureHostThreadWait(*run).has_value(), id == StrategyId::CpuParallel);
     }
 }
 

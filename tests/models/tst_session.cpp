@@ -2,6 +2,7 @@
 #include "models/session.h"
 #include "models/sessionstore.h"
 #include "models/traceloader.h"
+#include "slicescope/trace/hostthreadwait.h"
 #include "testhelpers.h"
 
 #include <QElapsedTimer>
@@ -9,6 +10,7 @@
 #include <QSet>
 #include <QSignalSpy>
 #include <QTest>
+#include <algorithm>
 
 using namespace slicescope;
 using namespace slicescope::models;
@@ -50,6 +52,7 @@ class TestSession : public QObject {
     void takenIdsAreRenamed();
     void manyRunsGetUniqueIdsQuickly();
     void verdictsCompareRunsOfOneProblem();
+    void verdictWarnsWhenCpuThreadsWaited();
     void removeAndClearSignal();
     void visibilityIsPerRun();
     void toTraceUsesSessionIdsAndSkipsSamples();
@@ -128,6 +131,32 @@ void TestSession::verdictsCompareRunsOfOneProblem() {
     QCOMPARE(updated.count(), 1); // the old run's verdict changed: views are told
     session.removeRun(1);
     QVERIFY(!session.at(0)->verdict.contains(QStringLiteral("CPU is faster")));
+}
+
+// cpu-parallel points of a work sweep measured on the H200's host before runs carried the note
+// (trace/hostthreadwait.h): the Runs panel's verdict still warns at work 4, whose region waited
+// for its threads, and only there.
+void TestSession::verdictWarnsWhenCpuThreadsWaited() {
+    const auto trace =
+        trace::readTrace(SLICESCOPE_TEST_DATA_DIR "/cpu-parallel-h200-work-sweep.json");
+    QVERIFY2(trace, trace ? "" : trace.error().message.c_str());
+    std::vector<RunEntryPtr> entries;
+    for (const trace::Run& run : trace->runs) {
+        QVERIFY(std::none_of(run.notes.begin(), run.notes.end(), [](const std::string& note) {
+            return note.starts_with("host threads waited");
+        }));
+        entries.push_back(entry(run));
+    }
+    Session session;
+    session.addRuns(std::move(entries));
+    QCOMPARE(session.count(), 6);
+    for (const auto& run : session.runs()) {
+        const QString note = toQString(trace::hostThreadWaitNote(*run->run));
+        QCOMPARE(!note.isEmpty(), run->id == QStringLiteral("cpu-parallel@work=4"));
+        QVERIFY2(note.isEmpty() ? !run->verdict.contains(QStringLiteral("host threads waited"))
+                                : run->verdict.endsWith(QStringLiteral("; ") + note),
+                 qPrintable(run->verdict));
+    }
 }
 
 void TestSession::removeAndClearSignal() {

@@ -2,6 +2,7 @@
 
 #include "slicescope/compute/reference.h"
 #include "slicescope/core/clock.h"
+#include "slicescope/trace/hostthreadwait.h"
 #include "slicescope/trace/tracelimits.h"
 
 #include <algorithm>
@@ -129,6 +130,11 @@ Result<trace::Run> runTyped(StrategyId id, const RunRequest& request, const Prog
                         (threads == 1 ? " host thread" : " host threads"));
     std::sort(run.activities.begin(), run.activities.end(),
               [](const Activity& a, const Activity& b) { return a.startNs < b.startNs; });
+    // A region held open by a descheduled thread is not the CPU's speed: the run says so
+    // (trace/hostthreadwait.h).
+    if (std::string wait = trace::hostThreadWaitNote(run); !wait.empty()) {
+        run.notes.push_back(std::move(wait));
+    }
     progress("done", 1.0);
     return run; // a failed verification is part of the result: callers decide what it costs
 }

@@ -1,5 +1,7 @@
 #include "slicescope/trace/runsummary.h"
 
+#include "slicescope/trace/hostthreadwait.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -256,6 +258,10 @@ std::string cpuVerdict(const SummarizedRun& subject, std::span<const SummarizedR
         }
     } else {
         text += "; run GPU strategies of the same problem to compare";
+    }
+    // From the activities, so a trace recorded before runs carried this note warns as well.
+    if (const std::string wait = hostThreadWaitNote(*subject.run); !wait.empty()) {
+        text += "; " + wait;
     }
     return text;
 }
