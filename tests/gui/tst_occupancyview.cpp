@@ -71,6 +71,7 @@ class TestOccupancyView : public QObject {
     void recordedRunShowsEveryKernel();
     void manyKernelConfigurationsListTheLongest();
     void recordedThreadUseIsMeasuredOrUnknown();
+    void threadSlotsBusyIsOneFigure();
 };
 
 void TestOccupancyView::factsOfTheSeedsSliceOuter() {
@@ -291,6 +292,36 @@ void TestOccupancyView::recordedThreadUseIsMeasuredOrUnknown() {
              qPrintable(without.launchWords));
     QVERIFY(SmMapWidget::summary(without.residency).contains(QStringLiteral("unknown")));
     QVERIFY(!occupancyRows({unknown}).front().threadSlotsBusy.has_value());
+}
+
+void TestOccupancyView::threadSlotsBusyIsOneFigure() {
+    // A kernel of many waves whose lanes half work: the kernel's facts and its occupancy row say
+    // the same share of thread slots busy (both from kernelThreadSlotsBusy).
+    trace::Run run = recordedRun();
+    run.activities.clear();
+    trace::Activity a = testhelpers::activity(trace::ActivityKind::Kernel, 0, 1000);
+    a.nameId = run.intern("waves");
+    a.grid = {10000, 1, 1};
+    a.block = {256, 1, 1};
+    a.registersPerThread = 30;
+    a.theoreticalOccupancy = 1.0f;
+    a.activeLaneShare = 0.5f;
+    run.activities.push_back(a);
+    const auto entry = makeRunEntry(run, RunOrigin::Opened);
+    const auto facts = computeOccupancyFacts(*entry, entry->kernels.front());
+    const auto rows = occupancyRows({entry});
+    QCOMPARE(rows.size(), 1);
+    QVERIFY(rows.front().threadSlotsBusy.has_value());
+    QVERIFY(facts.threadSlotsBusyKnown);
+    QVERIFY(facts.threadSlotsBusy > 0);
+    QCOMPARE(*rows.front().threadSlotsBusy, facts.threadSlotsBusy);
+    // The first wave's resident threads all have work: the SM map adds up to the same figure.
+    double busy = 0;
+    for (const auto& sm : facts.residency.sms) {
+        busy += double(sm.busyThreads);
+    }
+    const auto& device = entry->run->device;
+    QCOMPARE(facts.threadSlotsBusy, busy / (double(device.smCount) * device.maxThreadsPerSm));
 }
 
 void TestOccupancyView::manyKernelConfigurationsListTheLongest() {
