@@ -1,5 +1,6 @@
 #include "gui/sweepplot.h"
 
+#include "gui/sweepparams.h"
 #include "gui/theme.h"
 
 #include <QCoreApplication>
@@ -67,29 +68,6 @@ void tickAtValues(QCPAxis* axis, const QVector<double>& numbers, const QStringLi
     axis->setTicker(ticker);
 }
 
-// The parameter in words, for the axis.
-QString paramLabel(const QString& param) {
-    if (param == QStringLiteral("block")) {
-        return tr("threads per block");
-    }
-    if (param == QStringLiteral("work")) {
-        return tr("work per element");
-    }
-    if (param == QStringLiteral("rows")) {
-        return tr("rows (R)");
-    }
-    if (param == QStringLiteral("columns")) {
-        return tr("columns (C)");
-    }
-    if (param == QStringLiteral("n")) {
-        return tr("inner size (N)");
-    }
-    if (param == QStringLiteral("dtype")) {
-        return tr("element type");
-    }
-    return param == QStringLiteral("memory") ? tr("host memory") : param;
-}
-
 // Extent of finite, positive values, widened for a log axis.
 QCPRange logRange(const QVector<double>& values) {
     double low = 0, high = 0;
@@ -154,7 +132,7 @@ QStringList drawTime(QCustomPlot* plot, const models::SweepView& sweep) {
         plot->xAxis->setRange(logRange(x));
     }
     useLogAxis(plot->yAxis);
-    plot->xAxis->setLabel(paramLabel(sweep.param));
+    plot->xAxis->setLabel(sweepParamAxisWords(sweep.param));
     plot->yAxis->setLabel(tr("time per repetition (ms)"));
     QVector<double> all;
     for (int k = 0; k < sweep.lines.size(); ++k) {
