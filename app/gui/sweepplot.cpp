@@ -68,6 +68,16 @@ void tickAtValues(QCPAxis* axis, const QVector<double>& numbers, const QStringLi
     axis->setTicker(ticker);
 }
 
+// The plot's layout at its viewport (axes, margins, tick labels), without painting: what
+// QCustomPlot::replot does before it draws every layer. layOut measures between its steps; the
+// window's chart is repainted once afterwards, and an export draws it with toPainter.
+void measure(QCustomPlot* plot) {
+    for (const auto phase : {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins,
+                             QCPLayoutElement::upLayout}) {
+        plot->plotLayout()->update(phase);
+    }
+}
+
 // Extent of finite, positive values, widened for a log axis.
 QCPRange logRange(const QVector<double>& values) {
     double low = 0, high = 0;
@@ -414,7 +424,7 @@ int layOut(QCustomPlot* plot, const QSize& size) {
             legend->setFillOrder(QCPLegend::foRowsFirst, true);
         }
     }
-    plot->replot(QCustomPlot::rpImmediateRefresh); // the axes' pixel layout
+    measure(plot); // the axes' pixel layout
     // Axis titles longer than their axis are elided rather than left to pass the plot's edge.
     for (QCPAxis* axis : {plot->xAxis, plot->yAxis, plot->yAxis2}) {
         const QString whole = axis->property(kWholeLabel).toString();
@@ -462,7 +472,7 @@ int layOut(QCustomPlot* plot, const QSize& size) {
     for (QCPAxis* axis : {plot->xAxis, plot->yAxis, plot->yAxis2}) {
         if (!axis->ticker().dynamicCast<QCPAxisTickerText>() && axis->ticker()->tickCount() != 5) {
             axis->ticker()->setTickCount(5); // QCustomPlot's default; fewer below if crowded
-            plot->replot(QCustomPlot::rpImmediateRefresh);
+            measure(plot);
         }
     }
     for (int round = 0; round < 6; ++round) {
@@ -494,7 +504,7 @@ int layOut(QCustomPlot* plot, const QSize& size) {
         if (!crowded) {
             break;
         }
-        plot->replot(QCustomPlot::rpImmediateRefresh);
+        measure(plot);
     }
     // Crossover labels: a label takes the first row where it covers no other label; near the
     // right edge it turns to the left of its line.
