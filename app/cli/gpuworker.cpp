@@ -259,8 +259,12 @@ int runGpuWorker(const RunOptions& o) {
                 backend::Progress progress;
                 if (o.progress) {
                     progress.report = [&, point](std::string_view stage, double fraction) {
+                        // The batch at a point is ids.size() runs of the sweep's.
+                        const double batch = double(ids.size());
                         printSweepProgress(true,
-                                           {point, values->size(), o.sweepParam, (*values)[point]},
+                                           {point, values->size(), o.sweepParam, (*values)[point],
+                                            (double(point) + fraction) * batch,
+                                            values->size() * ids.size()},
                                            "gpu", 0, ids.size(), stage, fraction);
                     };
                 }
@@ -340,9 +344,10 @@ pid_t workerToInterrupt() {
 
 namespace {
 
-// One worker for every point: results[point][strategy].
-std::vector<std::vector<Result<trace::Run>>>
-runWorker(const RunOptions& o, const std::vector<StrategyId>& ids, std::size_t points) {
+// One worker for every point: results[point][strategy]. sweepRuns: see runGpuSweepInWorker.
+std::vector<std::vector<Result<trace::Run>>> runWorker(const RunOptions& o,
+                                                       const std::vector<StrategyId>& ids,
+                                                       std::size_t points, std::size_t sweepRuns) {
     std::vector<std::vector<Result<trace::Run>>> grid(
         points, std::vector<Result<trace::Run>>(
                     ids.size(), fail(Error::Code::DeviceFault,
@@ -384,7 +389,12 @@ runWorker(const RunOptions& o, const std::vector<StrategyId>& ids, std::size_t p
                 text.remove_suffix(1);
             }
             if (core::isProgressLine(text)) {
-                if (o.progress) {
+                auto progress = core::parseRunProgressLine(text);
+                if (o.progress && progress && progress->sweep.runs > 0 && sweepRuns > 0) {
+                    // The worker counts the GPU runs only; they come first in the sweep.
+                    progress->sweep.runs = sweepRuns;
+                    std::cout << core::formatProgressLine(*progress) << std::endl;
+                } else if (o.progress) {
                     std::cout << text << std::endl;
                 }
             } else if (text.starts_with("worker-error ")) {
@@ -458,12 +468,14 @@ runWorker(const RunOptions& o, const std::vector<StrategyId>& ids, std::size_t p
 
 std::vector<Result<trace::Run>> runGpuInWorker(const RunOptions& o,
                                                const std::vector<StrategyId>& ids) {
-    return std::move(runWorker(o, ids, 1).front());
+    return std::move(runWorker(o, ids, 1, 0).front());
 }
 
-std::vector<std::vector<Result<trace::Run>>>
-runGpuSweepInWorker(const RunOptions& o, const std::vector<StrategyId>& ids, std::size_t points) {
-    return runWorker(o, ids, points);
+std::vector<std::vector<Result<trace::Run>>> runGpuSweepInWorker(const RunOptions& o,
+                                                                 const std::vector<StrategyId>& ids,
+                                                                 std::size_t points,
+                                                                 std::size_t sweepRuns) {
+    return runWorker(o, ids, points, sweepRuns);
 }
 
 } // namespace slicescope::cli

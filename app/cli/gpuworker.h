@@ -28,10 +28,11 @@ std::vector<Result<trace::Run>> runGpuInWorker(const RunOptions& o,
 // o.sweepValues). results[point][strategy]; a point the worker did not reach (interrupted, or
 // stopped by a fault) holds errors. Its runs carry their sweep point. While it runs, a SIGINT
 // to this process is passed on to the worker (forwardInterruptTo), which finishes its point and
-// reports the points done.
+// reports the points done. sweepRuns: the runs of the whole sweep, CPU strategies' too, which
+// the forwarded progress lines count towards (the worker counts its own only; its runs come first).
 std::vector<std::vector<Result<trace::Run>>>
 runGpuSweepInWorker(const RunOptions& o, const std::vector<strategy::StrategyId>& ids,
-                    std::size_t points);
+                    std::size_t points, std::size_t sweepRuns);
 
 // The worker a SIGINT handler should pass the signal on to (0: none). Set while a worker runs.
 pid_t workerToInterrupt();

@@ -187,7 +187,7 @@ int runSweep(SweepOptions& s) {
         worker.sweepParam = param;
         worker.sweepValues = joinValues(plan->values);
         if (backend::gpuBackendBuilt()) {
-            auto gpu = runGpuSweepInWorker(worker, gpuIds, points);
+            auto gpu = runGpuSweepInWorker(worker, gpuIds, points, points * ids.size());
             for (std::size_t p = 0; p < points && p < gpu.size(); ++p) {
                 for (std::size_t k = 0; k < gpuSlots.size(); ++k) {
                     if (gpu[p][k] || !gInterrupted) {
@@ -205,6 +205,15 @@ int runSweep(SweepOptions& s) {
         }
     }
     // CPU strategies and modelled runs, point by point; Ctrl+C stops after the run in progress.
+    // Their progress counts on from the GPU runs, all done by now: the sweep's runs_done.
+    const std::size_t cpuCount = ids.size() - gpuIds.size();
+    std::vector<std::size_t> cpuOrdinal(ids.size(), 0); // which of the CPU strategies ids[k] is
+    for (std::size_t k = 0, c = 0; k < ids.size(); ++k) {
+        cpuOrdinal[k] = c;
+        if (std::find(gpuSlots.begin(), gpuSlots.end(), k) == gpuSlots.end()) {
+            ++c;
+        }
+    }
     std::size_t pointsDone = 0;
     for (std::size_t p = 0; p < points && !gInterrupted; ++p) {
         for (std::size_t k = 0; k < ids.size() && !gInterrupted; ++k) {
@@ -217,8 +226,11 @@ int runSweep(SweepOptions& s) {
             progress.cancel = &gCancelRun;
             if (o.progress) {
                 progress.report = [&, p, k](std::string_view stage, double fraction) {
-                    printSweepProgress(true, {p, points, param, plan->values[p]}, name, k,
-                                       ids.size(), stage, fraction);
+                    const double runsDone =
+                        double(points * gpuIds.size() + p * cpuCount + cpuOrdinal[k]) + fraction;
+                    printSweepProgress(
+                        true, {p, points, param, plan->values[p], runsDone, points * ids.size()},
+                        name, k, ids.size(), stage, fraction);
                 };
             }
             if (plan->preset) {

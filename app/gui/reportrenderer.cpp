@@ -263,6 +263,13 @@ struct SweepExport {
     QList<models::RooflineView> rooflines;
     QVector<Panel> panels;
     QStringList missing;
+    // Each panel's plot as drawn, and its notes: one per panel. sweepplot::layOut lays a plot out
+    // again for each size (the sizing's trial, the panel's own), so it is drawn only once.
+    struct Drawn {
+        std::unique_ptr<QCustomPlot> plot;
+        QStringList notes;
+    };
+    std::vector<Drawn> drawn;
     bool empty() const { return panels.isEmpty() && missing.isEmpty(); }
 };
 
@@ -375,11 +382,10 @@ int sweepColumns(int panels, double width) {
 // One panel: its title, the plot, the plot's notes under it (crossovers, divergences, ceilings).
 // Notes that do not fit are left out with a line saying how many; a plot with no room is left
 // out with a line saying so, and the notes take its place.
-void paintPanel(QCPPainter* painter, const QRectF& rect, const SweepExport& part,
-                const SweepExport::Panel& panel) {
-    QCustomPlot plot;
-    sweepplot::setUp(&plot);
-    const QStringList notes = drawPanel(&plot, part, panel);
+void paintPanel(QCPPainter* painter, const QRectF& rect, const SweepExport& part, int index) {
+    const SweepExport::Panel& panel = part.panels[index];
+    QCustomPlot& plot = *part.drawn[std::size_t(index)].plot;
+    const QStringList& notes = part.drawn[std::size_t(index)].notes;
     const QFontMetricsF titleFm(panelTitleFont(), painter->device());
     const QFontMetricsF fm(textFont(), painter->device());
     painter->setFont(panelTitleFont());
@@ -430,11 +436,15 @@ void paintPanel(QCPPainter* painter, const QRectF& rect, const SweepExport& part
 
 } // namespace
 
-SweepExport ReportRenderer::sweepExport() const {
-    SweepExport part;
+std::shared_ptr<const SweepExport> ReportRenderer::sweepExport() const {
+    if (sweeps_) {
+        return sweeps_;
+    }
+    sweeps_ = std::make_shared<SweepExport>();
+    SweepExport& part = *sweeps_;
     const ReportViews& v = options_.views;
     if (!v.sweep && !v.roofline && !v.sweepsIfAny) {
-        return part;
+        return sweeps_;
     }
     const auto& visible = session_->runs(); // the collectors leave hidden runs out
     if (v.sweep || v.sweepsIfAny) {
@@ -461,7 +471,14 @@ SweepExport ReportRenderer::sweepExport() const {
                                "to draw.");
         }
     }
-    return part;
+    for (const auto& panel : part.panels) {
+        SweepExport::Drawn drawn{std::make_unique<QCustomPlot>(), {}};
+        sweepplot::setUp(drawn.plot.get());
+        drawn.notes = drawPanel(drawn.plot.get(), part, panel);
+        part.drawn.push_back(std::move(drawn));
+        ++sweepPanelsBuilt_;
+    }
+    return sweeps_;
 }
 
 double ReportRenderer::sweepNeed(const SweepExport& part, double width,
@@ -476,11 +493,10 @@ double ReportRenderer::sweepNeed(const SweepExport& part, double width,
     for (int first = 0; first < part.panels.size(); first += columns) {
         double row = 0;
         for (int i = first; i < std::min<int>(first + columns, int(part.panels.size())); ++i) {
-            QCustomPlot plot;
-            sweepplot::setUp(&plot);
-            const QStringList notes = drawPanel(&plot, part, part.panels[i]);
-            row = std::max(row, titleFm.height() + 4 + preferredPlotHeight(&plot, panelW) + 4 +
-                                    linesHeight(notes, panelW, device));
+            const SweepExport::Drawn& drawn = part.drawn[std::size_t(i)];
+            row =
+                std::max(row, titleFm.height() + 4 + preferredPlotHeight(drawn.plot.get(), panelW) +
+                                  4 + linesHeight(drawn.notes, panelW, device));
         }
         h += row + kGap;
     }
@@ -538,7 +554,7 @@ void ReportRenderer::paintSweeps(QCPPainter* painter, const QRectF& rect,
         paintPanel(
             painter,
             QRectF(rect.left() + column * (panelW + kGap), top + row * (rowH + kGap), panelW, rowH),
-            part, part.panels[i]);
+            part, i);
     }
 }
 
@@ -623,7 +639,16 @@ QByteArray textBoxesJson(const QVector<TextBox>& boxes) {
 
 ReportRenderer::ReportRenderer(TimelineView* timeline, OccupancyView* occupancy,
                                models::Session* session)
-    : timeline_(timeline), occupancy_(occupancy), session_(session) {}
+    : timeline_(timeline), occupancy_(occupancy), session_(session) {
+    // The sweep panels are drawn from the session's runs: drawn again after any change.
+    QObject::connect(session_, &models::Session::changed, &sessionWatch_,
+                     [this] { sweeps_.reset(); });
+}
+
+void ReportRenderer::setOptions(const ReportOptions& options) {
+    options_ = options;
+    sweeps_.reset(); // the views chosen decide the panels
+}
 
 void ReportRenderer::paintTimeline(QCPPainter* painter, const QRectF& rect, bool overview) const {
     // Overview: one row per run; detail: every run expanded to its lanes. The window's own
@@ -795,7 +820,7 @@ double ReportRenderer::contentHeight(double width) const {
     if (v.selectedRun) {
         h += 6 * fm.height();
     }
-    h += sweepNeed(sweepExport(), inner, &probe);
+    h += sweepNeed(*sweepExport(), inner, &probe);
     // paint draws nothing under the title in less than three lines.
     return std::max(h, title.height() + 20 + 3 * fm.height()) + kMargin;
 }
@@ -833,7 +858,8 @@ void ReportRenderer::paint(QCPPainter* painter, const QSizeF& size) const {
 
     // The sweep chart and roofline go under the rest: the height they need on a page as tall as
     // the content needs (paper), else half the page when there is a rest.
-    const SweepExport sweeps = sweepExport();
+    const std::shared_ptr<const SweepExport> kept = sweepExport();
+    const SweepExport& sweeps = *kept;
     const bool rest = v.timeline() || v.breakdown || v.occupancy;
     if (!sweeps.empty()) {
         const bool roomy = size.height() >= contentHeight(size.width()) - 1;

@@ -1,11 +1,13 @@
 #pragma once
 
 #include <QImage>
+#include <QObject>
 #include <QRectF>
 #include <QSize>
 #include <QString>
 #include <QVector>
 #include <functional>
+#include <memory>
 #include <optional>
 
 class QCPPainter;
@@ -87,7 +89,7 @@ class ReportRenderer {
   public:
     ReportRenderer(TimelineView* timeline, OccupancyView* occupancy, models::Session* session);
 
-    void setOptions(const ReportOptions& options) { options_ = options; }
+    void setOptions(const ReportOptions& options);
     const ReportOptions& options() const { return options_; }
 
     // Renders into an image of sizePx; dpi scales the layout (192 dpi draws everything twice as
@@ -104,6 +106,10 @@ class ReportRenderer {
     QSize resolvedSize(const QSize& sizePx, double dpi) const;
     // Paints the whole report in logical pixels.
     void paint(QCPPainter* painter, const QSizeF& logicalSize) const;
+    // How many sweep and roofline panels this renderer has drawn so far: each once, then laid
+    // out again for every size asked (the sizing, the paint), until the session or the options
+    // change. For tests.
+    int sweepPanelsBuilt() const { return sweepPanelsBuilt_; }
 
   private:
     double contentHeight(double logicalWidth) const;
@@ -112,9 +118,10 @@ class ReportRenderer {
     // The timeline part: the only call to switch when the timeline gains another mode.
     void paintTimeline(QCPPainter* painter, const QRectF& rect, bool overview) const;
     void paintSelectedRun(QPainter* painter, const QRectF& rect) const;
-    // The sweep chart and roofline part (`--view sweep,roofline`): what it shows, the height it
+    // The sweep chart and roofline part (`--view sweep,roofline`): what it shows, with each
+    // panel's plot drawn (once, kept until the session or the options change), the height it
     // needs at a width (paper), and its painting.
-    SweepExport sweepExport() const;
+    std::shared_ptr<const SweepExport> sweepExport() const;
     double sweepNeed(const SweepExport& part, double width, QPaintDevice* device) const;
     void paintSweeps(QCPPainter* painter, const QRectF& rect, const SweepExport& part) const;
 
@@ -122,6 +129,9 @@ class ReportRenderer {
     OccupancyView* occupancy_;
     models::Session* session_;
     ReportOptions options_;
+    mutable std::shared_ptr<SweepExport> sweeps_; // sweepExport's, null until asked
+    mutable int sweepPanelsBuilt_ = 0;
+    QObject sessionWatch_; // drops sweeps_ when the session changes
 };
 
 } // namespace slicescope::gui

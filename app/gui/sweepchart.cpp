@@ -106,7 +106,9 @@ void SweepChart::draw() {
     }
     notes_->setText(notes.join(QLatin1Char('\n')));
     sweepplot::layOut(plot_, plot_->size());
-    plot_->replot();
+    // Once, at the next event loop turn: a view change and new sweeps arriving together paint
+    // once, and layOut itself only measured.
+    plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
 bool SweepChart::eventFilter(QObject* watched, QEvent* event) {

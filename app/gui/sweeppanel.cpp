@@ -1,5 +1,6 @@
 #include "gui/sweeppanel.h"
 
+#include "gui/sweepparams.h"
 #include "models/devicelistmodel.h"
 #include "models/runentry.h"
 #include "slicescope/strategy/strategy.h"
@@ -17,33 +18,13 @@
 
 namespace slicescope::gui {
 
-namespace {
-
-// A parameter, its words and the values offered when it is chosen.
-struct ParamChoice {
-    const char* id;
-    const char* text;
-    const char* values;
-};
-constexpr ParamChoice kParams[] = {
-    {"block", QT_TRANSLATE_NOOP("SweepPanel", "Threads per block"), "32:1024:x2"},
-    {"work", QT_TRANSLATE_NOOP("SweepPanel", "Work per element"), "1:4096:x4"},
-    {"rows", QT_TRANSLATE_NOOP("SweepPanel", "Rows (R)"), "100:100000:x10"},
-    {"columns", QT_TRANSLATE_NOOP("SweepPanel", "Columns (C)"), "1000:16000:x2"},
-    {"n", QT_TRANSLATE_NOOP("SweepPanel", "Inner size (N)"), "1:64:x2"},
-    {"dtype", QT_TRANSLATE_NOOP("SweepPanel", "Element type"), "f64,f32"},
-    {"memory", QT_TRANSLATE_NOOP("SweepPanel", "Host memory"), "pageable,pinned,managed,mapped"},
-};
-
-} // namespace
-
 SweepPanel::SweepPanel(models::DeviceListModel* devices, QWidget* parent)
     : QWidget(parent), devices_(devices) {
     auto* form = new QFormLayout;
     param_ = new QComboBox(this);
     param_->setObjectName(QStringLiteral("sweepParam"));
-    for (const auto& p : kParams) {
-        param_->addItem(tr(p.text), QString::fromLatin1(p.id));
+    for (const auto& p : sweepParams()) {
+        param_->addItem(sweepParamWords(QString::fromLatin1(p.id)), QString::fromLatin1(p.id));
     }
     form->addRow(tr("Vary"), param_);
     values_ = new QLineEdit(this);
@@ -113,8 +94,8 @@ SweepPanel::SweepPanel(models::DeviceListModel* devices, QWidget* parent)
 
 void SweepPanel::suggestValues() {
     const int i = param_->currentIndex();
-    if (i >= 0 && i < int(std::size(kParams))) {
-        values_->setText(QString::fromLatin1(kParams[i].values));
+    if (i >= 0 && i < int(sweepParams().size())) {
+        values_->setText(QString::fromLatin1(sweepParams()[std::size_t(i)].values));
     }
 }
 

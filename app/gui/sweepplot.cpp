@@ -1,5 +1,6 @@
 #include "gui/sweepplot.h"
 
+#include "gui/sweepparams.h"
 #include "gui/theme.h"
 
 #include <QCoreApplication>
@@ -67,27 +68,14 @@ void tickAtValues(QCPAxis* axis, const QVector<double>& numbers, const QStringLi
     axis->setTicker(ticker);
 }
 
-// The parameter in words, for the axis.
-QString paramLabel(const QString& param) {
-    if (param == QStringLiteral("block")) {
-        return tr("threads per block");
+// The plot's layout at its viewport (axes, margins, tick labels), without painting: what
+// QCustomPlot::replot does before it draws every layer. layOut measures between its steps; the
+// window's chart is repainted once afterwards, and an export draws it with toPainter.
+void measure(QCustomPlot* plot) {
+    for (const auto phase : {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins,
+                             QCPLayoutElement::upLayout}) {
+        plot->plotLayout()->update(phase);
     }
-    if (param == QStringLiteral("work")) {
-        return tr("work per element");
-    }
-    if (param == QStringLiteral("rows")) {
-        return tr("rows (R)");
-    }
-    if (param == QStringLiteral("columns")) {
-        return tr("columns (C)");
-    }
-    if (param == QStringLiteral("n")) {
-        return tr("inner size (N)");
-    }
-    if (param == QStringLiteral("dtype")) {
-        return tr("element type");
-    }
-    return param == QStringLiteral("memory") ? tr("host memory") : param;
 }
 
 // Extent of finite, positive values, widened for a log axis.
@@ -154,7 +142,7 @@ QStringList drawTime(QCustomPlot* plot, const models::SweepView& sweep) {
         plot->xAxis->setRange(logRange(x));
     }
     useLogAxis(plot->yAxis);
-    plot->xAxis->setLabel(paramLabel(sweep.param));
+    plot->xAxis->setLabel(sweepParamAxisWords(sweep.param));
     plot->yAxis->setLabel(tr("time per repetition (ms)"));
     QVector<double> all;
     for (int k = 0; k < sweep.lines.size(); ++k) {
@@ -436,7 +424,7 @@ int layOut(QCustomPlot* plot, const QSize& size) {
             legend->setFillOrder(QCPLegend::foRowsFirst, true);
         }
     }
-    plot->replot(QCustomPlot::rpImmediateRefresh); // the axes' pixel layout
+    measure(plot); // the axes' pixel layout
     // Axis titles longer than their axis are elided rather than left to pass the plot's edge.
     for (QCPAxis* axis : {plot->xAxis, plot->yAxis, plot->yAxis2}) {
         const QString whole = axis->property(kWholeLabel).toString();
@@ -484,7 +472,7 @@ int layOut(QCustomPlot* plot, const QSize& size) {
     for (QCPAxis* axis : {plot->xAxis, plot->yAxis, plot->yAxis2}) {
         if (!axis->ticker().dynamicCast<QCPAxisTickerText>() && axis->ticker()->tickCount() != 5) {
             axis->ticker()->setTickCount(5); // QCustomPlot's default; fewer below if crowded
-            plot->replot(QCustomPlot::rpImmediateRefresh);
+            measure(plot);
         }
     }
     for (int round = 0; round < 6; ++round) {
@@ -516,7 +504,7 @@ int layOut(QCustomPlot* plot, const QSize& size) {
         if (!crowded) {
             break;
         }
-        plot->replot(QCustomPlot::rpImmediateRefresh);
+        measure(plot);
     }
     // Crossover labels: a label takes the first row where it covers no other label; near the
     // right edge it turns to the left of its line.

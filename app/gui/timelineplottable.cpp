@@ -518,16 +518,19 @@ void TimelinePlottable::layoutLane(int rowIndex, const models::Lane& lane, int l
                     pendingCount = 1;
                     pendingActivity = int(e.activity);
                 }
-                if (laneRow.disjoint && laneRow.warmupEvents == 0 && i + 2 < last) {
+                if (laneRow.disjoint && i + 2 < last) {
                     // Events that start before the block's next pixel all merge into it; in a
                     // row without overlap their ends are sorted, so skip them in one search and
-                    // look only at the last, which may be long. Not in a row with warm-up
-                    // events, which must not merge with measured ones.
+                    // look only at the last, which may be long. The skip stops before the first
+                    // event of the other kind (warm-up or measured): the two never merge, and
+                    // that event starts a block of its own as it would one event at a time.
                     const std::size_t j =
-                        std::min(last, laneRow.firstStartingAt(toNs(pendingX1 + 1.0), i + 1));
+                        std::min({last, laneRow.firstStartingAt(toNs(pendingX1 + 1.0), i + 1),
+                                  laneRow.nextWarmupChange(i) + 1});
                     if (j >= i + 3) {
                         const std::size_t skipped = j - 2 - i; // events i+1 .. j-2
                         pendingCount += std::uint32_t(skipped);
+                        stats.eventsSkipped += skipped;
                         pendingX1 = std::max(pendingX1,
                                              std::min(toX(laneRow.events[j - 2].endNs), right + 2));
                         i = j - 1;

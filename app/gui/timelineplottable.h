@@ -56,6 +56,9 @@ class TimelinePlottable : public QCPAbstractPlottable {
         std::size_t eventsCovered = 0;
         std::size_t individualShapes = 0;
         std::size_t mergedShapes = 0;
+        // Of eventsCovered, those merged into a block by one search (dense rows without
+        // overlap) rather than looked at one by one.
+        std::size_t eventsSkipped = 0;
     };
 
     TimelinePlottable(QCPAxis* keyAxis, QCPAxis* valueAxis);

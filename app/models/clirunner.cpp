@@ -147,8 +147,12 @@ void CliRunner::handleLine(const QString& line) {
     QString stage = QString::fromStdString(p->strategy) + QStringLiteral(": ") +
                     QString::fromStdString(p->stage);
     if (p->sweep.points > 0) {
-        // A sweep's line: the point it is at, then the strategy within the point.
-        withinJob = (double(p->sweep.point) + withinJob) / double(p->sweep.points);
+        // A sweep's line: the runs of the whole sweep done when the CLI says (its GPU strategies
+        // run at every point before its CPU ones start again at the first point); else the
+        // point it is at, then the strategy within the point.
+        withinJob = p->sweep.runs > 0
+                        ? p->sweep.runsDone / double(p->sweep.runs)
+                        : (double(p->sweep.point) + withinJob) / double(p->sweep.points);
         stage =
             QStringLiteral("%1 %2 (point %3 of %4), %5")
                 .arg(QString::fromStdString(p->sweep.param), QString::fromStdString(p->sweep.value))

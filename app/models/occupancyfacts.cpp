@@ -2,6 +2,7 @@
 
 #include "models/runnaming.h"
 #include "slicescope/occupancy/occupancycalculator.h"
+#include "slicescope/strategy/strategy.h"
 
 #include <QHash>
 #include <algorithm>
@@ -109,7 +110,43 @@ void fillFromLaunch(OccupancyFacts& f, const trace::LaunchInfo& l, const device:
     }
 }
 
+// Which of a recorded program's threads work is known only from counters: the share of lanes
+// active per executed warp instruction, times the launched threads, is how many threads' worth
+// of work there was (numba's whole-array gufunc: 1024 launched, one warp's worth, one lane).
+std::uint64_t workersOf(const KernelGroup& kernel) {
+    const std::uint64_t launched = kernel.grid.count() * kernel.block.count();
+    return kernel.activeLaneShare
+               ? std::max<std::uint64_t>(
+                     1, std::uint64_t(std::llround(double(launched) * *kernel.activeLaneShare)))
+               : launched;
+}
+
+occupancy::KernelResources resourcesOf(const KernelGroup& kernel, const device::DeviceSpec& d) {
+    const std::uint64_t sharedBytes =
+        std::uint64_t(kernel.staticSharedBytes) + kernel.dynamicSharedBytes;
+    // A launch that used more shared memory than the default limit must have opted in.
+    return {std::uint32_t(kernel.block.count()), kernel.registersPerThread, sharedBytes,
+            sharedBytes > d.sharedMemoryPerBlockBytes};
+}
+
 } // namespace
+
+std::optional<double> kernelThreadSlotsBusy(const device::DeviceSpec& d,
+                                            const KernelGroup& kernel) {
+    if (!kernel.activeLaneShare) {
+        return std::nullopt;
+    }
+    const auto calc = occupancy::calculate(d, resourcesOf(kernel, d));
+    if (!calc) {
+        return std::nullopt;
+    }
+    strategy::LaunchGeometry geometry;
+    geometry.grid = kernel.grid;
+    geometry.block = kernel.block;
+    geometry.busyThreads = workersOf(kernel);
+    return strategy::threadSlotsBusy(geometry, calc->activeBlocksPerSm, d.smCount,
+                                     d.maxThreadsPerSm);
+}
 
 OccupancyFacts computeOccupancyFacts(const RunEntry& entry) {
     OccupancyFacts f;
@@ -145,15 +182,7 @@ OccupancyFacts computeOccupancyFacts(const RunEntry& entry, const KernelGroup& k
     trace::LaunchInfo l;
     l.grid = kernel.grid;
     l.block = kernel.block;
-    // Which of a recorded program's threads work is known only from counters: the share of lanes
-    // active per executed warp instruction, times the launched threads, is how many threads' worth
-    // of work there was (numba's whole-array gufunc: 1024 launched, one warp's worth, one lane).
-    const std::uint64_t launched = kernel.grid.count() * kernel.block.count();
-    l.workers =
-        kernel.activeLaneShare
-            ? std::max<std::uint64_t>(
-                  1, std::uint64_t(std::llround(double(launched) * *kernel.activeLaneShare)))
-            : launched;
+    l.workers = workersOf(kernel);
     l.registersPerThread = kernel.registersPerThread;
     l.staticSharedBytes = kernel.staticSharedBytes;
     l.dynamicSharedBytes = kernel.dynamicSharedBytes;
@@ -185,12 +214,7 @@ OccupancyFacts computeOccupancyFacts(const RunEntry& entry, const KernelGroup& k
                 .arg(QString::number(*kernel.activeLaneShare * run.device.warpSize, 'f', 1))
                 .arg(run.device.warpSize)
                 .arg(toQString(trace::formatCount(l.workers)));
-        double busy = 0;
-        for (const auto& sm : f.residency.sms) {
-            busy += double(sm.busyThreads);
-        }
-        const double threadSlots = double(run.device.smCount) * run.device.maxThreadsPerSm;
-        f.threadSlotsBusy = threadSlots > 0 ? std::min(1.0, busy / threadSlots) : 0;
+        f.threadSlotsBusy = kernelThreadSlotsBusy(run.device, kernel).value_or(0);
     } else {
         f.launchWords += QStringLiteral("; which threads work is unknown (record with --counters "
                                         "to measure it)");
@@ -305,17 +329,9 @@ QVector<OccupancyRow> occupancyRows(const std::vector<RunEntryPtr>& runs) {
                 sum.achievedNs += *k.achieved * weight;
                 sum.achievedWeight += weight;
             }
-            if (k.activeLaneShare && k.theoretical) {
-                // Thread slots doing work: the resident threads (at most the theoretical
-                // occupancy of every SM) times the measured share of lanes that worked.
-                const double threadSlots = double(run.device.smCount) * run.device.maxThreadsPerSm;
-                const double launched = double(k.grid.count()) * double(k.block.count());
-                const double resident = std::min(launched, *k.theoretical * threadSlots);
-                if (threadSlots > 0) {
-                    sum.busyNs +=
-                        std::min(1.0, resident * *k.activeLaneShare / threadSlots) * weight;
-                    sum.busyWeight += weight;
-                }
+            if (const auto busy = kernelThreadSlotsBusy(run.device, k)) {
+                sum.busyNs += *busy * weight;
+                sum.busyWeight += weight;
             }
         }
         for (const QString& name : order) {

@@ -42,6 +42,13 @@ OccupancyFacts computeOccupancyFacts(const RunEntry& entry);
 // trace gives for it.
 OccupancyFacts computeOccupancyFacts(const RunEntry& entry, const KernelGroup& kernel);
 
+// The share of the device's thread slots (SMs x max threads per SM) doing work while a recorded
+// kernel runs: its launched threads times the measured share of active lanes, given out in order
+// as the seed's measure does (strategy::threadSlotsBusy). Unknown without counters. The kernel's
+// facts and its occupancy row both take it from here, so the two cannot disagree.
+std::optional<double> kernelThreadSlotsBusy(const device::DeviceSpec& device,
+                                            const KernelGroup& kernel);
+
 // One bar group of the per-run occupancy chart: a GPU run with one launch, or one kernel (by
 // name) of a run without one, such as a recorded program.
 struct OccupancyRow {

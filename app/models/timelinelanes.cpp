@@ -21,6 +21,11 @@ std::pair<std::size_t, std::size_t> LaneRow::visibleRange(std::int64_t fromNs,
     return {std::size_t(first), std::size_t(last)};
 }
 
+std::size_t LaneRow::nextWarmupChange(std::size_t index) const {
+    const auto it = std::upper_bound(warmupChanges.begin(), warmupChanges.end(), index);
+    return it == warmupChanges.end() ? events.size() : *it;
+}
+
 std::size_t LaneRow::firstStartingAt(std::int64_t timeNs, std::size_t index) const {
     return std::size_t(
         std::lower_bound(events.begin() + std::ptrdiff_t(std::min(index, events.size())),
@@ -172,6 +177,9 @@ void fillRows(Lane& lane, std::vector<LaneEvent>& events) {
         rowEnd[row] = std::max(rowEnd[row], e.endNs);
         LaneRow& r = lane.rows[row];
         r.maxEndNs.push_back(r.maxEndNs.empty() ? e.endNs : std::max(r.maxEndNs.back(), e.endNs));
+        if (!r.events.empty() && r.events.back().warmup != e.warmup) {
+            r.warmupChanges.push_back(r.events.size());
+        }
         r.events.push_back(e);
         r.warmupEvents += e.warmup ? 1 : 0;
     }

@@ -27,12 +27,18 @@ struct LaneRow {
     std::vector<std::int64_t> maxEndNs; // maxEndNs[i] = max(events[0..i].endNs): non-decreasing
     bool disjoint = true;
     std::size_t warmupEvents = 0; // events of warm-up iterations in this row
+    // The events whose warm-up flag differs from the one before theirs, in order: where a drawing
+    // that merges neighbours must stop, since warm-up and measured events never merge.
+    std::vector<std::size_t> warmupChanges;
 
     // [first, last) of the events that may intersect [fromNs, toNs]: first is the first event
     // whose running maximum end reaches fromNs, last the first that starts after toNs.
     std::pair<std::size_t, std::size_t> visibleRange(std::int64_t fromNs, std::int64_t toNs) const;
     // The first event at or after `index` that starts at or after timeNs.
     std::size_t firstStartingAt(std::int64_t timeNs, std::size_t index) const;
+    // The first event after `index` whose warm-up flag differs from that of event `index`;
+    // events.size() when there is none.
+    std::size_t nextWarmupChange(std::size_t index) const;
 };
 
 enum class LaneKind : std::uint8_t {

@@ -53,9 +53,9 @@ slicescope_cli_test(sweep_model_crossover
     MATCH "crossover: from columns ≈ [0-9.e+]+ slice-middle-strided beats slice-outer \\(interpolated between (1 and 4|4 and 16|16 and 64|64 and 256|256 and 1024|1024 and 4096)\\)"
     MATCH_FILE "@WORK@/s.json|\"crossovers\":.{\"at\":[0-9.e+]+,\"from\":\"slice-outer\",\"high_value\":[0-9]+,\"interpolated\":true,\"low_value\":[0-9]+,"
     ARGS sweep --param columns --range 1:4096:x4 --shape 100x1x5 --strategy slice-outer,slice-middle-strided --device h200 -q -o @WORK@/s.json)
-# CPU sweeps, with progress lines saying the point.
+# CPU sweeps, with progress lines saying the point and the runs of the whole sweep done.
 slicescope_cli_test(sweep_cpu_progress
-    MATCH "progress {[^\n]*\"point\":0,\"points\":2,[^\n]*\"strategy\":\"cpu-serial\".*progress {[^\n]*\"point\":1,\"points\":2,.*sweep of work over 2 points"
+    MATCH "progress {[^\n]*\"point\":0,\"points\":2,\"runs\":2,\"runs_done\":0[^\n]*\"strategy\":\"cpu-serial\".*progress {[^\n]*\"point\":1,\"points\":2,\"runs\":2,\"runs_done\":1[.0-9]*,.*sweep of work over 2 points"
     MATCH_FILE "@WORK@/s.json|\"id\": \"cpu-serial@work=1\".*\"mode\": \"measured-cpu\".*\"id\": \"cpu-serial@work=4\""
     ARGS sweep --param work --values 1,4 --shape 10x20x5 --strategy cpu-serial --progress -o @WORK@/s.json)
 # Ctrl+C: the points finished are written (atomically), the sweep marked incomplete, exit 130.

@@ -46,6 +46,28 @@ TEST(ProgressLine, SweepPointRidesAlongARunLine) {
     EXPECT_FALSE(parseRunProgressLine(R"(progress {"point":"one"})"));
 }
 
+TEST(ProgressLine, SweepRunsDoneRideAlongWhenGiven) {
+    const RunProgressLine written{"cpu-serial", 1,   2,
+                                  "compute",    0.5, {0, 2, "block", "32", 2.5, 4}};
+    const std::string line = formatProgressLine(written);
+    EXPECT_NE(line.find("\"runs_done\":2.5"), std::string::npos) << line;
+    EXPECT_NE(line.find("\"runs\":4"), std::string::npos) << line;
+    const auto read = parseRunProgressLine(line);
+    ASSERT_TRUE(read) << read.error().message;
+    EXPECT_DOUBLE_EQ(read->sweep.runsDone, 2.5);
+    EXPECT_EQ(read->sweep.runs, 4u);
+    // Not given: no keys, and 0 runs (a reader falls back to the point).
+    const std::string plain =
+        formatProgressLine(RunProgressLine{"x", 0, 1, "compute", 0, {1, 2, "block", "64"}});
+    EXPECT_EQ(plain.find("\"runs"), std::string::npos) << plain;
+    EXPECT_EQ(parseRunProgressLine(plain)->sweep.runs, 0u);
+    // More done than there are runs is clamped; a wrong type is an error.
+    const auto past = parseRunProgressLine(R"(progress {"runs_done":9,"runs":4})");
+    ASSERT_TRUE(past);
+    EXPECT_DOUBLE_EQ(past->sweep.runsDone, 4.0);
+    EXPECT_FALSE(parseRunProgressLine(R"(progress {"runs":"four"})"));
+}
+
 TEST(ProgressLine, RecordProgressRoundTrips) {
     const RecordProgressLine written{"counters", 2.54, 3, 40000000000, 7, 6, 5, 4};
     const std::string line = formatProgressLine(written);

@@ -57,6 +57,22 @@ trace::Run recordedRun() {
     return run;
 }
 
+// A recorded run of one kernel launch (30 registers a thread, full theoretical occupancy), with
+// the share of lanes its counters measured active (trace::kNoValue: recorded without them).
+RunEntryPtr oneKernelEntry(const char* name, Dim3 grid, Dim3 block, float laneShare) {
+    trace::Run run = recordedRun();
+    run.activities.clear();
+    trace::Activity a = testhelpers::activity(trace::ActivityKind::Kernel, 0, 1000);
+    a.nameId = run.intern(name);
+    a.grid = grid;
+    a.block = block;
+    a.registersPerThread = 30;
+    a.theoreticalOccupancy = 1.0f;
+    a.activeLaneShare = laneShare;
+    run.activities.push_back(a);
+    return makeRunEntry(run, RunOrigin::Opened);
+}
+
 } // namespace
 
 class TestOccupancyView : public QObject {
@@ -71,6 +87,7 @@ class TestOccupancyView : public QObject {
     void recordedRunShowsEveryKernel();
     void manyKernelConfigurationsListTheLongest();
     void recordedThreadUseIsMeasuredOrUnknown();
+    void threadSlotsBusyIsOneFigure();
 };
 
 void TestOccupancyView::factsOfTheSeedsSliceOuter() {
@@ -248,17 +265,7 @@ void TestOccupancyView::recordedThreadUseIsMeasuredOrUnknown() {
     // numba's whole-array gufunc: one block of 1024 threads, one of which works. With counters the
     // recorder stores the share of lanes active per warp instruction (1 of 32); without, nothing.
     auto gufunc = [](float laneShare) {
-        trace::Run run = recordedRun();
-        run.activities.clear();
-        trace::Activity a = testhelpers::activity(trace::ActivityKind::Kernel, 0, 1000);
-        a.nameId = run.intern("gufunc");
-        a.grid = {1, 1, 1};
-        a.block = {1024, 1, 1};
-        a.registersPerThread = 30;
-        a.theoreticalOccupancy = 1.0f;
-        a.activeLaneShare = laneShare;
-        run.activities.push_back(a);
-        return makeRunEntry(run, RunOrigin::Opened);
+        return oneKernelEntry("gufunc", {1, 1, 1}, {1024, 1, 1}, laneShare);
     };
     const auto measured = gufunc(1.0f / 32);
     const auto facts = computeOccupancyFacts(*measured, measured->kernels.front());
@@ -291,6 +298,26 @@ void TestOccupancyView::recordedThreadUseIsMeasuredOrUnknown() {
              qPrintable(without.launchWords));
     QVERIFY(SmMapWidget::summary(without.residency).contains(QStringLiteral("unknown")));
     QVERIFY(!occupancyRows({unknown}).front().threadSlotsBusy.has_value());
+}
+
+void TestOccupancyView::threadSlotsBusyIsOneFigure() {
+    // A kernel of many waves whose lanes half work: the kernel's facts and its occupancy row say
+    // the same share of thread slots busy (both from kernelThreadSlotsBusy).
+    const auto entry = oneKernelEntry("waves", {10000, 1, 1}, {256, 1, 1}, 0.5f);
+    const auto facts = computeOccupancyFacts(*entry, entry->kernels.front());
+    const auto rows = occupancyRows({entry});
+    QCOMPARE(rows.size(), 1);
+    QVERIFY(rows.front().threadSlotsBusy.has_value());
+    QVERIFY(facts.threadSlotsBusyKnown);
+    QVERIFY(facts.threadSlotsBusy > 0);
+    QCOMPARE(*rows.front().threadSlotsBusy, facts.threadSlotsBusy);
+    // The first wave's resident threads all have work: the SM map adds up to the same figure.
+    double busy = 0;
+    for (const auto& sm : facts.residency.sms) {
+        busy += double(sm.busyThreads);
+    }
+    const auto& device = entry->run->device;
+    QCOMPARE(facts.threadSlotsBusy, busy / (double(device.smCount) * device.maxThreadsPerSm));
 }
 
 void TestOccupancyView::manyKernelConfigurationsListTheLongest() {

@@ -8,6 +8,7 @@
 #include "gui/theme.h"
 #include "gui/timelineview.h"
 #include "models/session.h"
+#include "models/sweepdata.h"
 #include "models/traceloader.h"
 #include "models/viewstate.h"
 #include "testhelpers.h"
@@ -22,6 +23,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QSignalSpy>
 #include <QTest>
 
 using namespace slicescope;
@@ -173,6 +175,7 @@ class TestReportRenderer : public QObject {
     void sweepViewsWithoutSweepsSaySo();
     void headlessSweepViews();
     void crossoverLabelsKeepClearOfEachOtherAndTheEdge();
+    void sweepPanelsAreDrawnOnceAndLaidOutWithoutPainting();
     void exportDialogOffersTheSweepViews();
 
   private:
@@ -842,6 +845,60 @@ void TestReportRenderer::crossoverLabelsKeepClearOfEachOtherAndTheEdge() {
     QVERIFY(line);
     const double x = line->point1->coords().x();
     QVERIFY2(x > 4 && x < 8, qPrintable(QString::number(x)));
+}
+
+// An export draws each sweep panel once, however often it is sized and painted (a paper page is
+// sized first, then painted, which sizes again), and layOut only measures: it does not paint.
+void TestReportRenderer::sweepPanelsAreDrawnOnceAndLaidOutWithoutPainting() {
+    Session session;
+    ViewState state;
+    for (const char* sample : {"sweep-block-32-1024-counters.json", "roofline-seed.json"}) {
+        LoadResult result = TraceLoader::loadNow(
+            QStringLiteral(SLICESCOPE_SAMPLES_DIR "/") + QLatin1String(sample), RunOrigin::Sample);
+        QVERIFY2(result.ok(), qPrintable(result.error));
+        session.addRuns(std::move(result.runs));
+    }
+    state.setSelectedRun(session.at(0)->id);
+    TimelineView timeline(&session, &state);
+    OccupancyView occupancy(&session, &state);
+    ReportRenderer renderer(&timeline, &occupancy, &session);
+    ReportOptions options;
+    options.views = *ReportViews::parse(QStringLiteral("sweep,roofline"));
+    renderer.setOptions(options);
+    // The panels: each sweep's time, a block sweep's occupancy beside it, each roofline.
+    const auto sweeps = models::collectSweeps(session.runs());
+    int panels = int(models::collectRooflines(session.runs()).size());
+    for (const auto& sweep : sweeps) {
+        panels += sweep.param == QStringLiteral("block") ? 2 : 1;
+    }
+    QVERIFY(panels >= 3);
+    const auto paper = exportPreset(QStringLiteral("paper"));
+    QVERIFY(paper);
+    QString error;
+    QVERIFY2(renderer.exportTo(dir_.filePath(QStringLiteral("once.png")), paper->sizePx, paper->dpi,
+                               &error),
+             qPrintable(error));
+    QCOMPARE(renderer.sweepPanelsBuilt(), panels);
+    // A change to the session draws them again, once.
+    session.setVisible(0, false);
+    session.setVisible(0, true);
+    QVERIFY2(renderer.exportTo(dir_.filePath(QStringLiteral("again.png")), paper->sizePx,
+                               paper->dpi, &error),
+             qPrintable(error));
+    QCOMPARE(renderer.sweepPanelsBuilt(), 2 * panels);
+
+    QCustomPlot plot;
+    sweepplot::setUp(&plot);
+    sweepplot::reset(&plot);
+    sweepplot::drawTime(&plot, sweeps.front());
+    QSignalSpy replots(&plot, &QCustomPlot::beforeReplot);
+    for (const QSize size : {QSize(480, 320), QSize(1200, 700), QSize(300, 600)}) {
+        sweepplot::layOut(&plot, size);
+        // Measured all the same: the axes fill the viewport less the legend and the tick labels.
+        QVERIFY(plot.axisRect()->width() > size.width() / 2);
+        QVERIFY(plot.axisRect()->rect().bottom() < size.height());
+    }
+    QCOMPARE(replots.count(), 0);
 }
 
 // The Export image dialog offers the views --view takes, the sweep chart and roofline among them.

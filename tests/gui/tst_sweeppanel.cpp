@@ -17,6 +17,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <tuple>
 
 using namespace slicescope;
 using namespace slicescope::models;
@@ -38,12 +39,14 @@ class TestSweepPanel : public QObject {
   private slots:
     void initTestCase();
     void sweepFromThePanelIsDrawn();
+    void mixedSweepProgressNeverGoesBack();
     void cancelKeepsThePointsFinished();
 
   private:
     // A stand-in CLI: `devices` is the real one's; `sweep` writes its arguments to args.txt,
-    // prints a sweep progress line, then runs body with $out set to the -o argument.
-    QString fakeCli(const QString& name, const QByteArray& body);
+    // prints a sweep progress line (unless told not to), then runs body with $out set to the -o
+    // argument.
+    QString fakeCli(const QString& name, const QByteArray& body, bool pointLine = true);
     StartOptions options(const QString& name) const;
     void chooseSweep(MainWindow& window);
     QTemporaryDir dir_;
@@ -67,7 +70,7 @@ void TestSweepPanel::initTestCase() {
              0);
 }
 
-QString TestSweepPanel::fakeCli(const QString& name, const QByteArray& body) {
+QString TestSweepPanel::fakeCli(const QString& name, const QByteArray& body, bool pointLine) {
     const QString path = dir_.filePath(name);
     QFile script(path);
     if (!script.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
@@ -80,10 +83,12 @@ QString TestSweepPanel::fakeCli(const QString& name, const QByteArray& body) {
                  QFile::encodeName(dir_.filePath(name + QStringLiteral(".args"))) +
                  "\"\nout=; previous=\n"
                  "for argument in \"$@\"; do [ \"$previous\" = -o ] && out=$argument; "
-                 "previous=$argument; done\n"
-                 "echo 'progress {\"strategy\":\"slice-2d\",\"index\":0,\"count\":2,"
-                 "\"stage\":\"model\",\"fraction\":0,\"point\":1,\"points\":6,\"param\":\"block\","
-                 "\"value\":\"64\"}'\n" +
+                 "previous=$argument; done\n" +
+                 (pointLine ? QByteArray("echo 'progress {\"strategy\":\"slice-2d\",\"index\":0,"
+                                         "\"count\":2,\"stage\":\"model\",\"fraction\":0,"
+                                         "\"point\":1,\"points\":6,\"param\":\"block\","
+                                         "\"value\":\"64\"}'\n")
+                            : QByteArray()) +
                  body + "\n");
     script.close();
     QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
@@ -176,6 +181,56 @@ void TestSweepPanel::sweepFromThePanelIsDrawn() {
             }
         }
     }
+}
+
+void TestSweepPanel::mixedSweepProgressNeverGoesBack() {
+    // A measured sweep of a GPU and a CPU strategy over 2 points, as the CLI reports it
+    // (app/cli/sweepcommand.cpp): the GPU worker's batch at every point first, then the CPU
+    // strategy from the first point again. 4 runs in all.
+    const QString line =
+        QStringLiteral("echo 'progress {\"strategy\":\"%1\",\"index\":%2,\"count\":%3,\"stage\":"
+                       "\"compute\",\"fraction\":%4,\"point\":%5,\"points\":2,\"param\":\"block\","
+                       "\"value\":\"%6\",\"runs_done\":%7,\"runs\":4}'\n");
+    QByteArray body;
+    for (const auto& [strategy, index, count, fraction, point, runsDone] :
+         {std::tuple{"gpu", 0, 1, 0.0, 0, 0.0}, std::tuple{"gpu", 0, 1, 1.0, 0, 1.0},
+          std::tuple{"gpu", 0, 1, 0.5, 1, 1.5}, std::tuple{"gpu", 0, 1, 1.0, 1, 2.0},
+          std::tuple{"cpu-serial", 1, 2, 0.0, 0, 2.0}, std::tuple{"cpu-serial", 1, 2, 1.0, 0, 3.0},
+          std::tuple{"cpu-serial", 1, 2, 0.5, 1, 3.5}}) {
+        body += line.arg(QLatin1String(strategy))
+                    .arg(index)
+                    .arg(count)
+                    .arg(fraction)
+                    .arg(point)
+                    .arg(point == 0 ? QStringLiteral("32") : QStringLiteral("64"))
+                    .arg(runsDone)
+                    .toLatin1();
+    }
+    body += "cp \"" + QFile::encodeName(blockSweep_) + "\" \"$out\"";
+    qputenv("SLICESCOPE_CLI", fakeCli(QStringLiteral("mixed"), body, false).toUtf8());
+    MainWindow window(options(QStringLiteral("mixed")));
+    window.show();
+    window.start();
+    chooseSweep(window);
+    SweepPanel* panel = window.sweepPanel();
+    auto* progress = panel->findChild<QProgressBar*>(QStringLiteral("sweepProgress"));
+    QVERIFY(progress);
+    QSignalSpy values(progress, &QProgressBar::valueChanged);
+    QSignalSpy finished(window.controller(), &SessionController::runFinished);
+    QTest::mouseClick(panel->findChild<QPushButton*>(QStringLiteral("sweepButton")),
+                      Qt::LeftButton);
+    QVERIFY(finished.wait(kGenerousMs));
+    QVERIFY(values.count() >= 5);
+    int previous = 0;
+    for (const auto& args : values) {
+        const int value = args.at(0).toInt();
+        QVERIFY2(value >= previous,
+                 qPrintable(
+                     QStringLiteral("progress went back from %1 to %2").arg(previous).arg(value)));
+        previous = value;
+    }
+    // Its furthest is the last line's: 3.5 of the 4 runs done.
+    QCOMPARE(previous, 875);
 }
 
 void TestSweepPanel::cancelKeepsThePointsFinished() {

@@ -110,6 +110,7 @@ class TestTimelineView : public QObject {
     void measuredCpuTraceDrawsEveryEventPerLane();
     void shippedSamplesDrawEveryEventPerLane();
     void subPixelEventsMergeAndStillCountOnce();
+    void denseRowsWithWarmupTakeTheFastPathAndDrawTheSame();
     void zoomedInDrawsOnlyVisibleEventsOneByOne();
     void millionEventsDrawInPixelTime();
     void hoverFindsTheEventAndClickSelectsIt();
@@ -170,6 +171,60 @@ void TestTimelineView::subPixelEventsMergeAndStillCountOnce() {
     QVERIFY(kernels->mergedShapes > 0);
     QVERIFY2(kernels->mergedShapes + kernels->individualShapes <= 2 * 1920,
              qPrintable(QString::number(kernels->mergedShapes + kernels->individualShapes)));
+}
+
+// Dense rows without overlap merge their sub-pixel events by one search instead of one by one;
+// warm-up events, drawn greyed, never merge with measured ones. With warm-up stretches in the row
+// (every GPU run warms up first) the search is still taken, and draws what looking at each event
+// draws: the same pixels and shapes as the same row marked as overlapping (one by one).
+void TestTimelineView::denseRowsWithWarmupTakeTheFastPathAndDrawTheSame() {
+    constexpr std::size_t kCount = 200'000;
+    trace::Run run = testhelpers::denseRun("dense", kCount); // kernel i: [2000 i, 2000 i + 1000)
+    for (std::size_t i = 0; i < kCount; ++i) {
+        // A warm-up iteration first, then stretches and single warm-up events among measured
+        // ones, so that blocks end at every kind of change.
+        run.activities[i].warmup = i < 30'000 || (i / 7919) % 5 == 3 || i % 10'007 == 0;
+    }
+    const RunEntryPtr fast = makeRunEntry(std::move(run), RunOrigin::Opened);
+    auto oneByOne = std::make_shared<RunLanes>(*fast->lanes);
+    for (auto& lane : oneByOne->lanes) {
+        for (auto& row : lane.rows) {
+            row.disjoint = false;
+        }
+    }
+    const RunEntryPtr slow = std::make_shared<RunEntry>(*fast);
+    slow->lanes = oneByOne;
+    const QSize size(1920, 600);
+    for (const auto& [from, to] : {std::pair{0.0, 1.0}, std::pair{0.13, 0.17}}) {
+        std::vector<QImage> images;
+        std::vector<std::vector<TimelinePlottable::LaneStats>> stats;
+        for (const RunEntryPtr& entry : {fast, slow}) {
+            Session session;
+            ViewState state;
+            session.addRuns({entry});
+            TimelineView view(&session, &state);
+            view.resize(size);
+            view.setAllRunsExpanded(true);
+            view.fitRows(size.height());
+            const QCPRange extent = view.plottable()->extentKeyRange();
+            view.xAxis->setRange(extent.lower + extent.size() * from,
+                                 extent.lower + extent.size() * to);
+            images.push_back(view.toPixmap(size.width(), size.height()).toImage());
+            stats.push_back(view.plottable()->lastDrawStats());
+        }
+        QVERIFY(images[0] == images[1]);
+        QCOMPARE(stats[0].size(), stats[1].size());
+        std::size_t skipped = 0;
+        for (std::size_t k = 0; k < stats[0].size(); ++k) {
+            QCOMPARE(stats[0][k].eventsCovered, stats[1][k].eventsCovered);
+            QCOMPARE(stats[0][k].individualShapes, stats[1][k].individualShapes);
+            QCOMPARE(stats[0][k].mergedShapes, stats[1][k].mergedShapes);
+            QCOMPARE(stats[1][k].eventsSkipped, std::size_t(0));
+            skipped += stats[0][k].eventsSkipped;
+        }
+        // Most of the kernels are merged by the search, warm-up ones too.
+        QVERIFY2(skipped > kCount * (to - from) / 2, qPrintable(QString::number(skipped)));
+    }
 }
 
 void TestTimelineView::zoomedInDrawsOnlyVisibleEventsOneByOne() {

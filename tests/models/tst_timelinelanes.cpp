@@ -349,6 +349,15 @@ void TestTimelineLanes::warmupEventsAreFlaggedAndOutsideTheMeasuredPart() {
             }
             QCOMPARE(row.warmupEvents, inRow);
             flagged += inRow;
+            // Where a merge of neighbours must stop: the next event of the other kind.
+            for (std::size_t i = 0; i < row.events.size(); ++i) {
+                std::size_t next = i + 1;
+                while (next < row.events.size() &&
+                       row.events[next].warmup == row.events[i].warmup) {
+                    ++next;
+                }
+                QCOMPARE(row.nextWarmupChange(i), next);
+            }
         }
     }
     QCOMPARE(flagged, std::size_t(3));

@@ -61,6 +61,10 @@ std::string formatProgressLine(const RunProgressLine& p) {
         j["points"] = p.sweep.points;
         j["param"] = p.sweep.param;
         j["value"] = p.sweep.value;
+        if (p.sweep.runs > 0) {
+            j["runs_done"] = p.sweep.runsDone;
+            j["runs"] = p.sweep.runs;
+        }
     }
     return std::string(kProgressPrefix) + j.dump();
 }
@@ -91,7 +95,9 @@ Result<RunProgressLine> parseRunProgressLine(std::string_view line) {
                                   std::pair{"point", read(*j, "point", p.sweep.point)},
                                   std::pair{"points", read(*j, "points", p.sweep.points)},
                                   std::pair{"param", read(*j, "param", p.sweep.param)},
-                                  std::pair{"value", read(*j, "value", p.sweep.value)}}) {
+                                  std::pair{"value", read(*j, "value", p.sweep.value)},
+                                  std::pair{"runs_done", read(*j, "runs_done", p.sweep.runsDone)},
+                                  std::pair{"runs", read(*j, "runs", p.sweep.runs)}}) {
         if (!ok) {
             return tl::unexpected(wrongType(key));
         }
@@ -99,6 +105,9 @@ Result<RunProgressLine> parseRunProgressLine(std::string_view line) {
     if (p.sweep.points > 0) {
         p.sweep.point = std::min(p.sweep.point, p.sweep.points - 1);
     }
+    p.sweep.runsDone = std::isfinite(p.sweep.runsDone)
+                           ? std::clamp(p.sweep.runsDone, 0.0, double(p.sweep.runs))
+                           : 0.0;
     p.count = std::max<std::uint64_t>(1, p.count);
     p.index = std::min(p.index, p.count - 1);
     p.fraction = std::isfinite(p.fraction) ? std::clamp(p.fraction, 0.0, 1.0) : 0.0;

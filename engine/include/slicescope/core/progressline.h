@@ -18,11 +18,15 @@ inline constexpr std::string_view kProgressPrefix = "progress ";
 
 // `sweep`: which point of the sweep a run line belongs to. {"point","points","param","value"}
 // ride along in the same object, so a reader that knows only `run`'s lines still follows a sweep.
+// {"runs_done","runs"} say how far the whole sweep is: its GPU strategies run at every point
+// before its CPU ones start again from the first point, so the point alone goes back to 0.
 struct SweepProgressPoint {
     std::uint64_t point = 0;  // which of `points`, from 0
     std::uint64_t points = 0; // 0: not a sweep
     std::string param;        // e.g. "block"
     std::string value;        // e.g. "256"
+    double runsDone = 0;      // runs of the whole sweep finished, the one running by its fraction
+    std::uint64_t runs = 0;   // runs in the whole sweep (points x strategies); 0: not said
 };
 
 // `run`: one strategy's stage. {"strategy","index","count","stage","fraction"}
