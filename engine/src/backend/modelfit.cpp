@@ -23,8 +23,7 @@ constexpr Range kBlockLaunchRange{1, 1000};
 // A coarse pass every `step` cycles, then every cycle around the coarse best. The error is
 // smooth in each constant (sums of latencies), so the whole-cycle optimum lies within one coarse
 // step of the coarse one.
-template <typename Error>
-std::pair<int, int> searchTwo(Range a, Range b, const Error& error) {
+template <typename Error> std::pair<int, int> searchTwo(Range a, Range b, const Error& error) {
     constexpr int kStep = 8;
     double best = std::numeric_limits<double>::infinity();
     std::pair<int, int> at{a.low, b.low};
