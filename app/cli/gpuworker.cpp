@@ -7,6 +7,7 @@
 #include "slicescope/sweep/sweepplan.h"
 #include "slicescope/trace/tracejson.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -164,8 +165,12 @@ backend::GpuResults runGpuHere(const RunOptions& o, const std::vector<StrategyId
                                const backend::RunRequest& request) {
     backend::Progress progress;
     if (o.progress) {
-        progress.report = [count = ids.size()](std::string_view stage, double fraction) {
-            printProgress(true, "gpu", 0, count, stage, fraction);
+        // The backend reports the fraction of the whole batch; a line says which strategy of
+        // the batch it is at and how far that one is.
+        progress.report = [count = ids.size()](std::string_view stage, double batchFraction) {
+            const double runs = batchFraction * double(count);
+            const auto index = std::min<std::size_t>(count - 1, std::size_t(std::max(0.0, runs)));
+            printProgress(true, "gpu", index, count, stage, runs - double(index));
         };
     }
     backend::GpuOptions options;

@@ -2,10 +2,12 @@
 // ceilings, and `slicescope-cli sweep` with one worker for the whole sweep. Skips without a device.
 #include "slicescope/backend/ceilingsprobe.h"
 #include "slicescope/backend/gpubackend.h"
+#include "slicescope/core/progressline.h"
 #include "slicescope/sweep/sweepplan.h"
 #include "slicescope/trace/tracejson.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <gtest/gtest.h>
@@ -70,6 +72,70 @@ TEST(GpuSweep, EveryPointRunsInOneSession) {
     }
     EXPECT_EQ(runs[0].launch->block.x, 32u);
     EXPECT_EQ(runs[5].launch->block.x, 1024u);
+}
+
+// A point's strategies share one progress: it never goes back when the next strategy starts, and
+// it ends at 1 (each strategy's own fraction used to start again at 0).
+TEST(GpuSweep, ProgressOverAPointsStrategiesNeverGoesBack) {
+    REQUIRE_DEVICE();
+    backend::RunRequest base;
+    base.problem = *problem::makeProblem({10, 400, 5}, problem::Dtype::F64, 1);
+    const std::vector<backend::RunRequest> requests{base, base};
+    const std::vector<StrategyId> ids{StrategyId::Slice2d, StrategyId::SliceOuter,
+                                      StrategyId::ElementwiseBroadcast};
+    std::vector<std::vector<double>> fractions(requests.size());
+    backend::runGpuPoints(
+        ids, requests, {},
+        [&](std::size_t point) {
+            backend::Progress progress;
+            progress.report = [&, point](std::string_view, double fraction) {
+                fractions[point].push_back(fraction);
+            };
+            return progress;
+        },
+        [](std::size_t, backend::GpuResults&&) { return true; });
+    for (const auto& point : fractions) {
+        ASSERT_FALSE(point.empty());
+        EXPECT_TRUE(std::is_sorted(point.begin(), point.end()));
+        EXPECT_DOUBLE_EQ(point.back(), 1.0);
+        EXPECT_LT(point.front(), 1.0 / double(ids.size()));
+    }
+}
+
+// The CLI's progress lines of a sweep with GPU and CPU strategies: runs_done never goes back,
+// through the GPU worker's points and then the CPU strategy's, and ends at every run.
+TEST(GpuSweep, CliSweepProgressNeverGoesBack) {
+    REQUIRE_DEVICE();
+    const auto out = std::filesystem::temp_directory_path() /
+                     ("tst_gpusweep-progress-" + std::to_string(::getpid()) + ".json");
+    const std::string command = std::string(SLICESCOPE_CLI) +
+                                " sweep --param block --values 64,128,256 --shape 10x400x5 "
+                                "--strategy slice-2d,elementwise-broadcast,cpu-serial --progress "
+                                "-q -o " +
+                                out.string();
+    FILE* pipe = ::popen(command.c_str(), "r");
+    ASSERT_NE(pipe, nullptr);
+    std::vector<double> done;
+    std::size_t runs = 0;
+    char line[4096];
+    while (std::fgets(line, sizeof line, pipe) != nullptr) {
+        std::string text(line);
+        while (!text.empty() && text.back() == '\n') {
+            text.pop_back();
+        }
+        if (auto p = core::parseRunProgressLine(text); core::isProgressLine(text) && p) {
+            done.push_back(p->sweep.runsDone);
+            runs = p->sweep.runs;
+        }
+    }
+    EXPECT_EQ(::pclose(pipe), 0) << command;
+    std::filesystem::remove(out);
+    ASSERT_FALSE(done.empty());
+    EXPECT_EQ(runs, 9u);
+    for (std::size_t i = 1; i < done.size(); ++i) {
+        EXPECT_GE(done[i], done[i - 1]) << "line " << i << " went back";
+    }
+    EXPECT_DOUBLE_EQ(done.back(), 9.0);
 }
 
 TEST(GpuSweep, StopsWhenAskedAfterAPoint) {

@@ -45,7 +45,8 @@ Status checkRequest(const RunRequest& request) {
 GpuResults runOnSession(cuda::GpuSession& session, const std::vector<strategy::StrategyId>& ids,
                         const RunRequest& request, const Progress& progress, bool& faultPending) {
     GpuResults out;
-    for (auto id : ids) {
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+        const auto id = ids[i];
         if (!session.usable()) {
             out.runs.push_back(fail(Error::Code::DeviceFault, "not run: " + session.whyUnusable()));
             if (!session.hung()) {
@@ -53,7 +54,15 @@ GpuResults runOnSession(cuda::GpuSession& session, const std::vector<strategy::S
             }
             continue;
         }
-        out.runs.push_back(session.run(id, request, progress, faultPending));
+        // The fraction reported is the batch's: each strategy's own starts again at 0, and a
+        // reader would see the batch's progress go back at every strategy.
+        Progress batch = progress;
+        if (progress.report) {
+            batch.report = [&progress, i, n = ids.size()](std::string_view stage, double fraction) {
+                progress.report(stage, (double(i) + fraction) / double(n));
+            };
+        }
+        out.runs.push_back(session.run(id, request, batch, faultPending));
         faultPending = false;
     }
     out.deviceHung = session.hung();
