@@ -69,6 +69,8 @@ python3 -c 'import json,sys
 for a in json.load(open(sys.argv[1]))["runs"][0]["activities"]:
     if a["kind"] == "kernel": print(a.get("name","")[:60], a["grid"], a["block"], "active_lane_share", a.get("active_lane_share"))' \
     "$OUT/gpu/recorded-numba.json" 2>&1 | tee -a "$summary"
+# A measured sweep of GPU and CPU strategies with --progress: runs_done never goes back.
+step sweep-progress 120 env OUT="$OUT/gpu" bash "$SRC/scripts/sweep-progress-check.sh" "$BUILD/bin/slicescope-cli"
 # The rows sweep (389 s) does not fit beside the rest: run it alone with
 # `OUT=... bash scripts/sweep-samples.sh CLI` when its sample needs re-measuring.
 step sweep-samples 480 env OUT="$OUT/gpu" SLICESCOPE_SWEEP_ROWS=0 bash "$SRC/scripts/sweep-samples.sh" "$BUILD/bin/slicescope-cli"
