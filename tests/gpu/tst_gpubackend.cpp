@@ -413,6 +413,33 @@ TEST(GpuBackend, OccupancySamplesCoverTheRun) {
     EXPECT_GT(top->value, 0.05f) << "some sample sees the element-wise kernel at work";
 }
 
+// A long kernel after a warm-up one: the series covers the measured kernel to its end. Sampling
+// used to start with the warm-up, whose 110 ms filled the decode's 10,000 samples, so the
+// measured kernel had none (and a second decode of the rest found nothing).
+TEST(GpuBackend, OccupancySamplesCoverTheMeasuredKernelAfterAWarmUp) {
+    REQUIRE_DEVICE();
+    auto r = request({100, 4000, 5}, Dtype::F64, MemoryMode::Pinned, 1);
+    r.warmup = 1;
+    r.sampleOccupancy = true;
+    auto results = runGpu({StrategyId::OneWorker}, r);
+    ASSERT_TRUE(results[0]) << results[0].error().message;
+    const auto& run = *results[0];
+    if (run.occupancySeries.empty() && hasNote(run, "no occupancy samples")) {
+        GTEST_SKIP() << "PM sampling unavailable here:" << notes(run);
+    }
+    const trace::Activity* warm = nullptr;
+    const trace::Activity* measured = nullptr;
+    for (const auto* k : ofKind(run, ActivityKind::Kernel)) {
+        (k->warmup ? warm : measured) = k;
+    }
+    ASSERT_TRUE(warm && measured);
+    ASSERT_FALSE(run.occupancySeries.empty()) << notes(run);
+    EXPECT_GE(run.occupancySeries.front().timeNs, warm->endNs) << "no warm-up samples";
+    EXPECT_GE(run.occupancySeries.back().timeNs, measured->endNs - 2'000'000)
+        << "the series reaches the measured kernel's end";
+    EXPECT_FALSE(hasNote(run, "overflowed")) << notes(run);
+}
+
 // Both options on, as a user may tick them: the PM sampler and the Range Profiler each hold the
 // counters, so the session must hand them over between passes (CUPTI_ERROR_HARDWARE_BUSY before).
 TEST(GpuBackend, CountersAndSamplingTogetherGiveBoth) {

@@ -907,7 +907,7 @@ Result<trace::Run> GpuSession::runTyped(StrategyId id, const backend::RunRequest
         return wait("the pipelined chunks of " + name);
     };
 
-    // PM sampling spans the traced iterations.
+    // PM sampling spans the measured iterations (started below).
     SamplingGuard sampling(nullptr);
     if (request.sampleOccupancy && !samplingUnavailable_) {
         if (!pmSampler_) {
@@ -922,14 +922,18 @@ Result<trace::Run> GpuSession::runTyped(StrategyId id, const backend::RunRequest
                 samplingUnavailable_ = sampler.error().message;
             }
         }
-        if (pmSampler_) {
+    }
+    // Sampling starts with the first measured iteration: the series keeps only those, and the
+    // samples of warm-up iterations would fill the counter data image first (pmsampler.cpp).
+    const auto startSampling = [&] {
+        if (request.sampleOccupancy && pmSampler_) {
             if (auto started = pmSampler_->start(); started) {
                 sampling.arm(pmSampler_.get());
             } else {
                 run.notes.push_back("no occupancy samples: " + started.error().message);
             }
         }
-    }
+    };
 
     // The traced pass: lay out, copy in, poison, launch, copy out, lay back, verify; `warmup`
     // warm-up iterations, then `repeat` measured ones. The host layout passes are part of every
@@ -947,6 +951,9 @@ Result<trace::Run> GpuSession::runTyped(StrategyId id, const backend::RunRequest
         progress(name + (warm ? ": warm-up " : ": iteration ") + std::to_string(iteration + 1) +
                      " of " + std::to_string(warm ? request.warmup : request.repeat),
                  warm ? 0.0 : double(iteration) / request.repeat);
+        if (it == request.warmup) {
+            startSampling();
+        }
         iterationStarts.push_back(now());
         if (crn) {
             t0 = now();

@@ -8,7 +8,11 @@ namespace slicescope::cuda {
 
 namespace {
 constexpr std::size_t kHardwareBufferBytes = std::size_t(256) << 20;
-constexpr std::uint32_t kSamplesPerDecode = 10'000;
+// One decode reads every sample of a sampled span, so the counter data image must hold them all:
+// on the H200 a decode that fills the image leaves nothing for the next one (a second decode after
+// re-initialising the image ended at once with no samples), so what did not fit is lost. 100,000
+// samples are 1 s at the default 10 us interval; a longer span is cut short and says so.
+constexpr std::uint32_t kSamplesPerDecode = 100'000;
 } // namespace
 
 Result<std::unique_ptr<PmSampler>> PmSampler::create(int deviceIndex, int computeMajor,
@@ -107,51 +111,40 @@ Status PmSampler::stop() {
 
 Result<std::vector<PmSample>> PmSampler::decode() {
     std::vector<PmSample> samples;
-    // The counter data image holds kSamplesPerDecode samples: decode, read, reset, until the
-    // hardware buffer is empty.
-    for (;;) {
-        auto decode = cuptiParams<CUpti_PmSampling_DecodeData_Params>(
-            CUpti_PmSampling_DecodeData_Params_STRUCT_SIZE);
-        decode.pPmSamplingObject = object_;
-        decode.pCounterDataImage = counterData_.data();
-        decode.counterDataImageSize = counterData_.size();
-        CUPTI_CHECK(cuptiPmSamplingDecodeData(&decode));
-        overflowed_ = overflowed_ || decode.overflow != 0;
+    auto decode = cuptiParams<CUpti_PmSampling_DecodeData_Params>(
+        CUpti_PmSampling_DecodeData_Params_STRUCT_SIZE);
+    decode.pPmSamplingObject = object_;
+    decode.pCounterDataImage = counterData_.data();
+    decode.counterDataImageSize = counterData_.size();
+    CUPTI_CHECK(cuptiPmSamplingDecodeData(&decode));
+    // A full image means samples were left undecoded, and they cannot be decoded later.
+    overflowed_ = overflowed_ || decode.overflow != 0 ||
+                  decode.decodeStopReason == CUPTI_PM_SAMPLING_DECODE_STOP_REASON_COUNTER_DATA_FULL;
 
-        auto info = cuptiParams<CUpti_PmSampling_GetCounterDataInfo_Params>(
-            CUpti_PmSampling_GetCounterDataInfo_Params_STRUCT_SIZE);
-        info.pCounterDataImage = counterData_.data();
-        info.counterDataImageSize = counterData_.size();
-        CUPTI_CHECK(cuptiPmSamplingGetCounterDataInfo(&info));
-        for (std::size_t i = 0; i < info.numCompletedSamples; ++i) {
-            auto sample = cuptiParams<CUpti_PmSampling_CounterData_GetSampleInfo_Params>(
-                CUpti_PmSampling_CounterData_GetSampleInfo_Params_STRUCT_SIZE);
-            sample.pPmSamplingObject = object_;
-            sample.pCounterDataImage = counterData_.data();
-            sample.counterDataImageSize = counterData_.size();
-            sample.sampleIndex = i;
-            CUPTI_CHECK(cuptiPmSamplingCounterDataGetSampleInfo(&sample));
-            auto values = host_->evaluate(counterData_, i);
-            if (!values) {
-                return tl::unexpected(values.error());
-            }
-            if (dropFirst_) {
-                dropFirst_ = false;
-                continue;
-            }
-            // Clamped: a sample at a kernel's edge can read a little above 100 %.
-            samples.push_back({std::int64_t(sample.startTimestamp),
-                               std::int64_t(sample.endTimestamp), fractionOfPercent((*values)[0])});
+    auto info = cuptiParams<CUpti_PmSampling_GetCounterDataInfo_Params>(
+        CUpti_PmSampling_GetCounterDataInfo_Params_STRUCT_SIZE);
+    info.pCounterDataImage = counterData_.data();
+    info.counterDataImageSize = counterData_.size();
+    CUPTI_CHECK(cuptiPmSamplingGetCounterDataInfo(&info));
+    for (std::size_t i = 0; i < info.numCompletedSamples; ++i) {
+        auto sample = cuptiParams<CUpti_PmSampling_CounterData_GetSampleInfo_Params>(
+            CUpti_PmSampling_CounterData_GetSampleInfo_Params_STRUCT_SIZE);
+        sample.pPmSamplingObject = object_;
+        sample.pCounterDataImage = counterData_.data();
+        sample.counterDataImageSize = counterData_.size();
+        sample.sampleIndex = i;
+        CUPTI_CHECK(cuptiPmSamplingCounterDataGetSampleInfo(&sample));
+        auto values = host_->evaluate(counterData_, i);
+        if (!values) {
+            return tl::unexpected(values.error());
         }
-        auto reset = cuptiParams<CUpti_PmSampling_CounterDataImage_Initialize_Params>(
-            CUpti_PmSampling_CounterDataImage_Initialize_Params_STRUCT_SIZE);
-        reset.pPmSamplingObject = object_;
-        reset.counterDataSize = counterData_.size();
-        reset.pCounterData = counterData_.data();
-        CUPTI_CHECK(cuptiPmSamplingCounterDataImageInitialize(&reset));
-        if (decode.decodeStopReason != CUPTI_PM_SAMPLING_DECODE_STOP_REASON_COUNTER_DATA_FULL) {
-            break;
+        if (dropFirst_) {
+            dropFirst_ = false;
+            continue;
         }
+        // Clamped: a sample at a kernel's edge can read a little above 100 %.
+        samples.push_back({std::int64_t(sample.startTimestamp), std::int64_t(sample.endTimestamp),
+                           fractionOfPercent((*values)[0])});
     }
     return samples;
 }
