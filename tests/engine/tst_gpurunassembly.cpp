@@ -286,6 +286,18 @@ TEST(CounterValues, PmSamplingFallsBackToClockCyclesOnTuringAndGa100) {
     }
 }
 
+// The decode's image holds the sampled span's samples with some slack, within its bounds.
+TEST(CounterValues, PmDecodeImageIsSizedForTheSpan) {
+    // one-worker's 110 ms kernel at 10 us: 11,000 samples, and room to spare.
+    const auto oneWorker = cuda::pmDecodeCapacity(110'000'000, 10'000, 50'000);
+    EXPECT_GE(oneWorker, 11'000u);
+    EXPECT_LE(oneWorker, 13'000u);
+    EXPECT_EQ(cuda::pmDecodeCapacity(5'000'000'000, 10'000, 50'000), 50'000u); // capped
+    EXPECT_EQ(cuda::pmDecodeCapacity(0, 10'000, 50'000), 64u);                 // never empty
+    EXPECT_EQ(cuda::pmDecodeCapacity(-5, 10'000, 50'000), 64u);                // clock skew
+    EXPECT_GE(cuda::pmDecodeCapacity(1'000'000, 0, 50'000), 64u);              // no division by 0
+}
+
 TEST(GpuRunAssembly, SamplesThatCouldNotBeTakenAreNoted) {
     GpuRunRecords r = twoIterations();
     r.sampled = true;

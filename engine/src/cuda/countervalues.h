@@ -40,4 +40,18 @@ inline PmTriggerPlan pmTriggerPlan(int computeMajor, int computeMinor, double cl
     return {PmTrigger::SysClockInterval, std::uint64_t(cycles)};
 }
 
+// The samples a PM sampling decode must hold for a sampled span of spanNs at intervalNs: the span's
+// samples and some slack (the first, dropped, spans enable to start, and a clock-cycle trigger's
+// spacing is approximate), never more than maxSamples. A decode that fills its image loses the
+// rest (pmsampler.cpp), and each sample takes about 7 KB of image on the H200, so the image is
+// sized for the span it decodes rather than for the longest one.
+inline std::uint32_t pmDecodeCapacity(std::int64_t spanNs, std::uint64_t intervalNs,
+                                      std::uint32_t maxSamples) {
+    constexpr double kSlack = 1.1;
+    constexpr std::uint32_t kMinimum = 64;
+    const double span = double(std::max<std::int64_t>(0, spanNs));
+    const double wanted = span / double(std::max<std::uint64_t>(1, intervalNs)) * kSlack + kMinimum;
+    return std::uint32_t(std::min(wanted, double(std::max(maxSamples, kMinimum))));
+}
+
 } // namespace slicescope::cuda

@@ -2,6 +2,7 @@
 
 #include "cupticheck.h"
 
+#include <cupti_activity.h>
 #include <cupti_pmsampling.h>
 
 namespace slicescope::cuda {
@@ -10,9 +11,17 @@ namespace {
 constexpr std::size_t kHardwareBufferBytes = std::size_t(256) << 20;
 // One decode reads every sample of a sampled span, so the counter data image must hold them all:
 // on the H200 a decode that fills the image leaves nothing for the next one (a second decode after
-// re-initialising the image ended at once with no samples), so what did not fit is lost. 100,000
-// samples are 1 s at the default 10 us interval; a longer span is cut short and says so.
-constexpr std::uint32_t kSamplesPerDecode = 100'000;
+// re-initialising the image ended at once with no samples), so what did not fit is lost. The
+// image is sized for the span at decode time (pmDecodeCapacity), up to 50,000 samples: 0.5 s at
+// 10 us and about 350 MB of image on the H200 (7 KB a sample); a longer span is cut short and
+// says so. Beyond about 1.4 s the 256 MB hardware buffer itself fails the decode.
+constexpr std::uint32_t kMaxSamplesPerDecode = 50'000;
+
+std::int64_t cuptiNowNs() {
+    std::uint64_t ts = 0;
+    cuptiGetTimestamp(&ts);
+    return std::int64_t(ts);
+}
 } // namespace
 
 Result<std::unique_ptr<PmSampler>> PmSampler::create(int deviceIndex, int computeMajor,
@@ -65,15 +74,7 @@ Result<std::unique_ptr<PmSampler>> PmSampler::create(int deviceIndex, int comput
     setConfig.hwBufferAppendMode = CUPTI_PM_SAMPLING_HARDWARE_BUFFER_APPEND_MODE_KEEP_OLDEST;
     CUPTI_CHECK(cuptiPmSamplingSetConfig(&setConfig));
 
-    auto names = sampler->host_->metricPointers();
-    auto size = cuptiParams<CUpti_PmSampling_GetCounterDataSize_Params>(
-        CUpti_PmSampling_GetCounterDataSize_Params_STRUCT_SIZE);
-    size.pPmSamplingObject = sampler->object_;
-    size.pMetricNames = names.data();
-    size.numMetrics = names.size();
-    size.maxSamples = kSamplesPerDecode;
-    CUPTI_CHECK(cuptiPmSamplingGetCounterDataSize(&size));
-    sampler->counterData_.resize(size.counterDataSize);
+    sampler->intervalNs_ = intervalNs;
     return sampler;
 }
 
@@ -87,17 +88,13 @@ PmSampler::~PmSampler() {
 }
 
 Status PmSampler::start() {
-    auto init = cuptiParams<CUpti_PmSampling_CounterDataImage_Initialize_Params>(
-        CUpti_PmSampling_CounterDataImage_Initialize_Params_STRUCT_SIZE);
-    init.pPmSamplingObject = object_;
-    init.counterDataSize = counterData_.size();
-    init.pCounterData = counterData_.data();
-    CUPTI_CHECK(cuptiPmSamplingCounterDataImageInitialize(&init));
     auto params =
         cuptiParams<CUpti_PmSampling_Start_Params>(CUpti_PmSampling_Start_Params_STRUCT_SIZE);
     params.pPmSamplingObject = object_;
     CUPTI_CHECK(cuptiPmSamplingStart(&params));
     dropFirst_ = true;
+    startNs_ = cuptiNowNs();
+    stopNs_ = startNs_;
     return {};
 }
 
@@ -106,11 +103,39 @@ Status PmSampler::stop() {
         cuptiParams<CUpti_PmSampling_Stop_Params>(CUpti_PmSampling_Stop_Params_STRUCT_SIZE);
     params.pPmSamplingObject = object_;
     CUPTI_CHECK(cuptiPmSamplingStop(&params));
+    stopNs_ = cuptiNowNs();
+    return {};
+}
+
+Status PmSampler::prepareImage() {
+    auto names = host_->metricPointers();
+    auto size = cuptiParams<CUpti_PmSampling_GetCounterDataSize_Params>(
+        CUpti_PmSampling_GetCounterDataSize_Params_STRUCT_SIZE);
+    size.pPmSamplingObject = object_;
+    size.pMetricNames = names.data();
+    size.numMetrics = names.size();
+    size.maxSamples = pmDecodeCapacity(stopNs_ - startNs_, intervalNs_, kMaxSamplesPerDecode);
+    CUPTI_CHECK(cuptiPmSamplingGetCounterDataSize(&size));
+    counterData_.assign(size.counterDataSize, 0);
+    auto init = cuptiParams<CUpti_PmSampling_CounterDataImage_Initialize_Params>(
+        CUpti_PmSampling_CounterDataImage_Initialize_Params_STRUCT_SIZE);
+    init.pPmSamplingObject = object_;
+    init.counterDataSize = counterData_.size();
+    init.pCounterData = counterData_.data();
+    CUPTI_CHECK(cuptiPmSamplingCounterDataImageInitialize(&init));
     return {};
 }
 
 Result<std::vector<PmSample>> PmSampler::decode() {
     std::vector<PmSample> samples;
+    if (auto prepared = prepareImage(); !prepared) {
+        return tl::unexpected(prepared.error());
+    }
+    // The image is large (about 7 KB a sample): it lives for the decode only.
+    struct Release {
+        std::vector<std::uint8_t>& image;
+        ~Release() { std::vector<std::uint8_t>().swap(image); }
+    } release{counterData_};
     auto decode = cuptiParams<CUpti_PmSampling_DecodeData_Params>(
         CUpti_PmSampling_DecodeData_Params_STRUCT_SIZE);
     decode.pPmSamplingObject = object_;

@@ -43,6 +43,8 @@ class PmSampler {
 
   private:
     PmSampler() = default;
+    // The counter data image, sized for the span since start() (pmDecodeCapacity) and initialised.
+    Status prepareImage();
     std::shared_ptr<ProfilerInitialization> initialization_;
     std::unique_ptr<ProfilerHost> host_;
     CUpti_PmSampling_Object* object_ = nullptr;
@@ -50,6 +52,9 @@ class PmSampler {
     bool dropFirst_ = true;
     bool overflowed_ = false;
     PmTriggerPlan plan_;
+    std::uint64_t intervalNs_ = 0;
+    std::int64_t startNs_ = 0; // CUPTI's clock, at start() and stop()
+    std::int64_t stopNs_ = 0;
 };
 
 } // namespace slicescope::cuda
