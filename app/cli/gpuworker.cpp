@@ -202,19 +202,9 @@ backend::GpuResults runGpuHere(const RunOptions& o, const std::vector<StrategyId
 int runGpuWorker(const RunOptions& o) {
     int status = kExitOk;
     bool hung = false;
-    auto parsed = [&]() -> Result<std::pair<backend::RunRequest, std::vector<StrategyId>>> {
-        // The parent validated the options already; parse them the same way, with the same
-        // function (a field set by hand here was once forgotten: --warmup).
-        auto request = parseRequest(o);
-        if (!request) {
-            return tl::unexpected(request.error());
-        }
-        auto strategies = strategy::parseStrategyList(o.strategies);
-        if (!strategies) {
-            return tl::unexpected(strategies.error());
-        }
-        return std::pair{*request, *strategies};
-    }();
+    // The parent validated the options already; parse them the same way, with the same function
+    // (a field set by hand here was once forgotten: --warmup).
+    auto parsed = parseRunOptions(o);
     // Measured once, before any run's CUPTI collection starts.
     std::optional<trace::Ceilings> ceilings;
     if (parsed && o.roofline) {
@@ -244,7 +234,7 @@ int runGpuWorker(const RunOptions& o) {
         }
         std::vector<backend::RunRequest> requests;
         for (const auto& value : values ? *values : std::vector<std::string>{}) {
-            auto request = sweep::applyValue(*param, value, parsed->first);
+            auto request = sweep::applyValue(*param, value, parsed->request);
             if (!request) {
                 status = reportError(request.error());
                 requests.clear();
@@ -252,7 +242,7 @@ int runGpuWorker(const RunOptions& o) {
             }
             requests.push_back(*request);
         }
-        const auto& ids = parsed->second;
+        const auto& ids = parsed->strategies;
         backend::GpuOptions options;
         options.kernelTimeoutS = o.kernelTimeoutS;
         options.cupti = !o.noCupti;
@@ -303,8 +293,8 @@ int runGpuWorker(const RunOptions& o) {
     } else if (!parsed) {
         status = reportError(parsed.error());
     } else {
-        const auto& ids = parsed->second;
-        auto gpu = runGpuHere(o, ids, parsed->first);
+        const auto& ids = parsed->strategies;
+        auto gpu = runGpuHere(o, ids, parsed->request);
         for (auto& run : gpu.runs) {
             if (run && ceilings) {
                 run->ceilings = ceilings;

@@ -64,23 +64,6 @@ void addSharedOptions(CLI::App* cmd, RunOptions& o) {
     cmd->add_flag("-q,--quiet", o.quiet, "Print no run summaries");
 }
 
-struct Parsed {
-    RunRequest request;
-    std::vector<StrategyId> strategies;
-};
-
-Result<Parsed> parseOptions(const RunOptions& o) {
-    auto request = parseRequest(o);
-    if (!request) {
-        return tl::unexpected(request.error());
-    }
-    auto strategies = strategy::parseStrategyList(o.strategies);
-    if (!strategies) {
-        return tl::unexpected(strategies.error());
-    }
-    return Parsed{*request, *strategies};
-}
-
 // Writes the runs that succeeded, prints what the user asked for, and returns the exit status:
 // 1 when any strategy failed or any run failed verification.
 int finish(const RunOptions& o, const std::vector<StrategyId>& ids,
@@ -149,7 +132,7 @@ int runMeasured(const RunOptions& o) {
     if (o.gpuWorker) {
         return runGpuWorker(o);
     }
-    auto parsed = parseOptions(o);
+    auto parsed = parseRunOptions(o);
     if (!parsed) {
         return reportError(parsed.error());
     }
@@ -188,7 +171,7 @@ int runModelled(RunOptions o) {
         return reportError(preset.error());
     }
     o.strategies = modelledStrategyList(o.strategies);
-    auto parsed = parseOptions(o);
+    auto parsed = parseRunOptions(o);
     if (!parsed) {
         return reportError(parsed.error());
     }
@@ -357,6 +340,18 @@ Result<backend::RunRequest> parseRequest(const RunOptions& o) {
     request.sampleOccupancy = o.sampleOccupancy;
     request.deviceIndex = o.device;
     return request;
+}
+
+Result<ParsedRun> parseRunOptions(const RunOptions& o) {
+    auto request = parseRequest(o);
+    if (!request) {
+        return tl::unexpected(request.error());
+    }
+    auto strategies = strategy::parseStrategyList(o.strategies);
+    if (!strategies) {
+        return tl::unexpected(strategies.error());
+    }
+    return ParsedRun{*request, *strategies};
 }
 
 } // namespace slicescope::cli

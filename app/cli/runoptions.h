@@ -51,6 +51,14 @@ std::vector<std::string> childRunArguments(const RunOptions& o, const std::strin
 // it refuses), and the output file refused now rather than after the runs.
 Result<backend::RunRequest> parseRequest(const RunOptions& o);
 
+// The request and the strategy list of `run`, each checked: what `run` and its GPU worker both
+// parse (one function, so the worker cannot drop an option the parent kept).
+struct ParsedRun {
+    backend::RunRequest request;
+    std::vector<strategy::StrategyId> strategies;
+};
+Result<ParsedRun> parseRunOptions(const RunOptions& o);
+
 // A strategy list for a model: 'all' (anywhere in the list) means every GPU strategy, since CPU
 // ones cannot be modelled; other names stay as given.
 std::string modelledStrategyList(const std::string& list);
