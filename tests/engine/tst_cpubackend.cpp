@@ -5,7 +5,9 @@
 #include "slicescope/trace/runsummary.h"
 
 #include <algorithm>
+#include <cmath>
 #include <gtest/gtest.h>
+#include <limits>
 #include <set>
 
 using namespace slicescope;
@@ -59,6 +61,32 @@ TEST(CpuBackend, CompareFindsTheLargestErrorAndPoison) {
     EXPECT_DOUBLE_EQ(bad.maxAbsError, 0.5);
     std::vector<float> poisoned{1.f, std::numeric_limits<float>::quiet_NaN(), 3.f};
     EXPECT_FALSE(compareOutputs(expected, poisoned.data(), poisoned.size()).withinTolerance);
+}
+
+TEST(CpuBackend, CompareOnALargeOutputFindsTheSameErrorAndPoisonAsOnASmallOne) {
+    // Large enough that the comparison is split over the host's threads.
+    auto p = *problem::makeProblem({64, 4096, 5}, problem::Dtype::F64, 2);
+    const auto expected = referenceOutput<double>(p);
+    ASSERT_EQ(expected.size(), 64u * 4096 * 5);
+    std::vector<double> discount, multBy;
+    compute::fillInputs(p, discount, multBy);
+    std::vector<double> serial(p.elements());
+    for (std::uint64_t r = 0; r < 64; ++r) { // one thread, slice after slice
+        compute::computeSlice(p, r, discount.data(), multBy.data(), serial.data());
+    }
+    EXPECT_TRUE(serial == expected) << "the reference depends on how it was split over threads";
+    auto actual = expected;
+    EXPECT_TRUE(compareOutputs(expected, actual.data(), actual.size()).withinTolerance);
+    EXPECT_EQ(compareOutputs(expected, actual.data(), actual.size()).maxAbsError, 0.0);
+    actual.back() += 0.25; // the largest error in the last thread's share
+    actual[actual.size() / 3] += 0.125;
+    auto off = compareOutputs(expected, actual.data(), actual.size());
+    EXPECT_FALSE(off.withinTolerance);
+    EXPECT_DOUBLE_EQ(off.maxAbsError, 0.25);
+    actual[7] = std::numeric_limits<double>::quiet_NaN(); // poison in the first thread's share
+    auto poisoned = compareOutputs(expected, actual.data(), actual.size());
+    EXPECT_FALSE(poisoned.withinTolerance);
+    EXPECT_TRUE(std::isinf(poisoned.maxAbsError));
 }
 
 struct CpuCase {
@@ -212,4 +240,20 @@ TEST(CpuBackend, CancelStopsTheRun) {
         runCpu(StrategyId::CpuSerial, request({10, 10, 10}, problem::Dtype::F64, 1), progress);
     ASSERT_FALSE(run);
     EXPECT_EQ(run.error().code, Error::Code::Cancelled);
+}
+
+TEST(CpuBackend, PeriodicFillAndPoisonCoverEveryElementAtAnySplit) {
+    for (const std::uint64_t count : {0ull, 1ull, 96ull, 97ull, 1000003ull}) {
+        std::vector<double> out(count, -1.0);
+        compute::fillPeriodic(out.data(), count, compute::kDiscountPeriod,
+                              &compute::discountValue<double>);
+        for (std::uint64_t i = 0; i < count; ++i) {
+            ASSERT_EQ(out[i], compute::discountValue<double>(i))
+                << "element " << i << " of " << count;
+        }
+        compute::poison(out.data(), count * sizeof(double));
+        for (std::uint64_t i = 0; i < count; ++i) {
+            ASSERT_TRUE(std::isnan(out[i])) << "element " << i << " of " << count;
+        }
+    }
 }

@@ -16,6 +16,16 @@ namespace slicescope::compute {
 template <typename T>
 void fillInputs(const problem::Problem& problem, std::vector<T>& discount, std::vector<T>& multBy);
 
+// out[i] = value(i % period) for i < count: the inputs' values (workchain.h) repeat with a
+// short period, so a table of one period is copied instead of computing each element. Split over
+// the host's threads for large buffers: the first touch of fresh pages is most of the cost.
+template <typename T>
+void fillPeriodic(T* out, std::uint64_t count, unsigned period, T (*value)(unsigned long long));
+
+// Every byte of [out, out + bytes) set to 0xff (a NaN in every element of f32 or f64: unwritten
+// output shows up in the comparison), over the host's threads for large buffers.
+void poison(void* out, std::uint64_t bytes);
+
 // One outer slice r: cv[r][c][n] for every c, n.
 template <typename T>
 void computeSlice(const problem::Problem& problem, std::uint64_t r, const T* discount,
