@@ -201,7 +201,6 @@ backend::GpuResults runGpuHere(const RunOptions& o, const std::vector<StrategyId
 
 int runGpuWorker(const RunOptions& o) {
     int status = kExitOk;
-    bool hung = false;
     // The parent validated the options already; parse them the same way, with the same function
     // (a field set by hand here was once forgotten: --warmup).
     auto parsed = parseRunOptions(o);
@@ -248,7 +247,7 @@ int runGpuWorker(const RunOptions& o) {
         options.cupti = !o.noCupti;
         trace::Trace trace;
         trace.generator = "slicescope-cli 0.1.0";
-        hung = backend::runGpuPoints(
+        (void)backend::runGpuPoints( // a hung device needs nothing more: this process _Exits
             ids, requests, options,
             [&](std::size_t point) {
                 backend::Progress progress;
@@ -300,7 +299,6 @@ int runGpuWorker(const RunOptions& o) {
                 run->ceilings = ceilings;
             }
         }
-        hung = gpu.deviceHung;
         trace::Trace trace;
         trace.generator = "slicescope-cli 0.1.0";
         for (std::size_t k = 0; k < gpu.runs.size() && k < ids.size(); ++k) {
@@ -327,10 +325,13 @@ int runGpuWorker(const RunOptions& o) {
         ::dup2(devNull, STDOUT_FILENO);
         ::dup2(devNull, STDERR_FILENO);
     }
-    if (hung) {
-        std::_Exit(status); // CUDA's exit-time cleanup would wait for the kernel
-    }
-    return status;
+    // Every run's session is closed (CUPTI flushed, buffers freed) and the trace is written: what
+    // is left is the CUDA runtime's exit-time teardown of the context, which the parent waits for
+    // before it measures the CPU strategies (it reaps this process first, so that no teardown
+    // competes with them for a core). The driver frees the context when the process ends
+    // whichever way it ends, so skip the runtime's: with a hung kernel it would wait for the
+    // kernel, and otherwise it costs every measured `run` its time (docs/performance.md).
+    std::_Exit(status);
 }
 
 pid_t workerToInterrupt() {
