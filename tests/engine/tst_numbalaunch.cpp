@@ -1,0 +1,80 @@
+#include "slicescope/explain/numbalaunch.h"
+
+#include <gtest/gtest.h>
+
+using namespace slicescope;
+using slicescope::explain::explainNumbaLaunch;
+using slicescope::explain::NumbaLaunch;
+
+namespace {
+
+// The kernels of resources/samples/recorded-numba.json (docs/recording/seed_numba.py on the H200).
+constexpr std::string_view kWholeArray =
+    "__main__::__gufunc_whole_array[abi:v2][abi:cw51cXTLSUwv1sDUaKthqaNgoKmjgOR3W3Cw6igA9duC0hkwnN"
+    "GiHEkYkrqQBFBTDEwCyQe21eqwcFW3UoDGjzpQEsgzrtUEAA_3d_3d](Array<double, 3, A, mutable, "
+    "aligned>, Array<double, 4, A, mutable, aligned>, Array<double, 4, A, mutable, aligned>)";
+constexpr std::string_view kOuterSlice =
+    "__main__::__gufunc_outer_slice[abi:v4][abi:cw51cXTL](Array<double, 3, A, mutable, aligned>, "
+    "Array<double, 3, A, mutable, aligned>, Array<double, 3, A, mutable, aligned>)";
+constexpr std::string_view kVectorized =
+    "__main__::__vectorized_multiply[abi:v6][abi:cw51cXTLSU](Array<double, 1, C, mutable, "
+    "aligned>, Array<double, 1, C, mutable, aligned>, Array<double, 1, C, mutable, aligned>)";
+
+} // namespace
+
+TEST(NumbaLaunch, TheSeedsWholeArrayGufuncHasALoopOfOneAndOneWorkingThread) {
+    const auto launch = explainNumbaLaunch(kWholeArray, {1, 1, 1}, {1024, 1, 1}, 0.031253994);
+    ASSERT_TRUE(launch);
+    EXPECT_EQ(launch->kind, NumbaLaunch::Kind::Guvectorize);
+    EXPECT_EQ(launch->function, "whole_array");
+    ASSERT_EQ(launch->arrays.size(), 3u);
+    EXPECT_EQ(launch->arrays[0].elementType, "double");
+    EXPECT_EQ(launch->arrays[0].dimensions, 3u);
+    EXPECT_EQ(launch->arrays[1].dimensions, 4u);
+    EXPECT_EQ(launch->minWorkers, 1u);
+    EXPECT_EQ(launch->maxWorkers, 1024u);
+    const auto& text = launch->explanation;
+    EXPECT_NE(text.find("3, 4 and 4 dimensions"), std::string::npos) << text;
+    EXPECT_NE(text.find("1 block of 1,024 threads"), std::string::npos) << text;
+    EXPECT_NE(text.find("one thread of its warp did the work"), std::string::npos) << text;
+    EXPECT_NE(text.find("(c,n),(c,n)->(c,n) leaves R"), std::string::npos) << text;
+}
+
+TEST(NumbaLaunch, ASlicedGufuncIsNotCalledOneThreadWhenItsLanesWorked) {
+    const auto launch = explainNumbaLaunch(kOuterSlice, {1, 1, 1}, {1024, 1, 1}, 0.78127587);
+    ASSERT_TRUE(launch);
+    EXPECT_EQ(launch->function, "outer_slice");
+    EXPECT_EQ(launch->explanation.find("one thread of its warp"), std::string::npos);
+    EXPECT_NE(launch->explanation.find("1 to 1,024 elements"), std::string::npos);
+    // Without counters nothing is said of the lanes either.
+    const auto unmeasured = explainNumbaLaunch(kWholeArray, {1, 1, 1}, {1024, 1, 1}, std::nullopt);
+    ASSERT_TRUE(unmeasured);
+    EXPECT_EQ(unmeasured->explanation.find("lane share"), std::string::npos);
+}
+
+TEST(NumbaLaunch, VectorizeIsOneThreadPerElementOverItsBlocks) {
+    const auto launch = explainNumbaLaunch(kVectorized, {1954, 1, 1}, {1024, 1, 1}, 1.0);
+    ASSERT_TRUE(launch);
+    EXPECT_EQ(launch->kind, NumbaLaunch::Kind::Vectorize);
+    EXPECT_EQ(launch->function, "multiply");
+    EXPECT_EQ(launch->minWorkers, 1953u * 1024 + 1);
+    EXPECT_EQ(launch->maxWorkers, 1954u * 1024);
+    EXPECT_NE(launch->explanation.find("1,954 blocks of 1,024 threads cover 1,999,873 to "
+                                       "2,000,896 elements"),
+              std::string::npos)
+        << launch->explanation;
+}
+
+TEST(NumbaLaunch, OtherKernelsAreNotNumbas) {
+    EXPECT_FALSE(explainNumbaLaunch("void slicescope::kernels::oneWorkerKernel<double>(KernelArgs)",
+                                    {1, 1, 1}, {64, 1, 1}, std::nullopt));
+    EXPECT_FALSE(
+        explainNumbaLaunch("my__gufunc_lookalike(float*)", {1, 1, 1}, {64, 1, 1}, std::nullopt));
+    EXPECT_FALSE(explainNumbaLaunch("", {1, 1, 1}, {1, 1, 1}, std::nullopt));
+    // A truncated name still explains what it can.
+    const auto truncated =
+        explainNumbaLaunch("m::__gufunc_f(Array<float, 2", {2, 1, 1}, {128, 1, 1}, std::nullopt);
+    ASSERT_TRUE(truncated);
+    EXPECT_EQ(truncated->function, "f");
+    EXPECT_EQ(truncated->minWorkers, 129u);
+}
