@@ -8,6 +8,7 @@
 #include "slicescope/compute/reference.h"
 #include "slicescope/compute/workchain.h"
 #include "slicescope/core/clock.h"
+#include "strategykernel.h"
 
 #include <algorithm>
 #include <atomic>
@@ -26,27 +27,6 @@ using problem::Problem;
 using strategy::StrategyId;
 using trace::Activity;
 using trace::ActivityKind;
-
-kernels::Family familyOf(StrategyId id) {
-    switch (id) {
-    case StrategyId::OneWorker:
-        return kernels::Family::OneWorker;
-    case StrategyId::SliceOuter:
-        return kernels::Family::SliceOuter;
-    case StrategyId::SliceMiddle:
-        return kernels::Family::SliceMiddle;
-    case StrategyId::SliceMiddleStrided:
-        return kernels::Family::SliceMiddleStrided;
-    case StrategyId::Slice2d:
-        return kernels::Family::Slice2d;
-    case StrategyId::ElementwiseMaterialized:
-        return kernels::Family::ElementwiseMaterialized;
-    case StrategyId::ElementwiseBroadcast:
-        return kernels::Family::ElementwiseBroadcast;
-    default:
-        return kernels::Family::OneWorker; // CPU strategies never get here
-    }
-}
 
 std::string seconds(double s) {
     char text[32];
@@ -620,8 +600,7 @@ Result<trace::Run> GpuSession::runTyped(StrategyId id, const backend::RunRequest
 
     progress(name + ": prepare", 0.0);
     // The kernel and the launch the strategy's data prescribes.
-    const auto& entry = kernels::kernelEntry(familyOf(id));
-    const void* kernel = std::is_same_v<T, double> ? entry.f64 : entry.f32;
+    const void* kernel = strategyKernel(id, p.dtype);
     const void* launched = kernel;
     if (injectFault) {
         launched = kernels::kernelEntry(options_.testFault == backend::TestFault::Trap
@@ -634,18 +613,18 @@ Result<trace::Run> GpuSession::runTyped(StrategyId id, const backend::RunRequest
     }
     cudaFuncAttributes attributes{};
     CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
-    int maxGridX = 0;
-    CUDA_CHECK(cudaDeviceGetAttribute(&maxGridX, cudaDevAttrMaxGridDimX, deviceIndex_));
-    strategy::LaunchLimits limits;
-    limits.kernelMaxThreadsPerBlock = std::uint32_t(attributes.maxThreadsPerBlock);
-    limits.maxGridX = std::uint32_t(maxGridX);
+    const auto limitsFound = launchLimits(kernel, attributes, deviceIndex_, request.block);
+    if (!limitsFound) {
+        return tl::unexpected(limitsFound.error());
+    }
+    const strategy::LaunchLimits& limits = *limitsFound;
     auto geometry = strategy::launchGeometry(id, p, request.block, limits);
     if (!geometry) {
         return tl::unexpected(geometry.error());
     }
     const auto& decomposition = geometry->decomposition;
     const bool crn = decomposition.layout == strategy::Layout::CRN;
-    const bool materialized = id == StrategyId::ElementwiseMaterialized;
+    const bool materialized = strategy::info(id).materializesMultBy;
 
     // Pipelined: each chunk is launched as a problem of its own, on its own part of the arrays.
     const strategy::PipelinePlan plan = strategy::planPipeline(id, p, request.pipeline);
