@@ -16,7 +16,8 @@ template <typename T> __global__ void elementwiseGridStrideKernel(KernelArgs a) 
     const std::uint64_t rowElements = a.c * a.n; // multBy is one C x N row, shared by every r
     const std::uint64_t stride = std::uint64_t(gridDim.x) * blockDim.x;
     for (std::uint64_t i = workerIndex(); i < elements; i += stride) {
-        cv[i] = compute::workChain<T>(__ldg(multBy + i % rowElements), discount[i], a.workPerElement);
+        cv[i] =
+            compute::workChain<T>(__ldg(multBy + i % rowElements), discount[i], a.workPerElement);
     }
 }
 
