@@ -67,8 +67,11 @@ template <typename T> __global__ void elementwiseBroadcastKernel(KernelArgs a) {
     }
 }
 
-extern const KernelEntry kElementwiseBroadcastKernels{
+// This file's entry in the strategy kernel table (kernels/CMakeLists.txt generates it).
+namespace elementwisebroadcast {
+extern const KernelEntry kKernels{
     reinterpret_cast<const void*>(&elementwiseBroadcastKernel<double>),
     reinterpret_cast<const void*>(&elementwiseBroadcastKernel<float>)};
+} // namespace elementwisebroadcast
 
 } // namespace slicescope::kernels

@@ -17,8 +17,11 @@ template <typename T> __global__ void elementwiseMaterializedKernel(KernelArgs a
     cv[i] = compute::workChain<T>(multBy[i], discount[i], a.workPerElement);
 }
 
-extern const KernelEntry kElementwiseMaterializedKernels{
+// This file's entry in the strategy kernel table (kernels/CMakeLists.txt generates it).
+namespace elementwisematerialized {
+extern const KernelEntry kKernels{
     reinterpret_cast<const void*>(&elementwiseMaterializedKernel<double>),
     reinterpret_cast<const void*>(&elementwiseMaterializedKernel<float>)};
+} // namespace elementwisematerialized
 
 } // namespace slicescope::kernels

@@ -1,22 +1,18 @@
 #pragma once
 
 // The addresses of the compiled kernels, for host code to pass to cudaLaunchKernel,
-// cudaFuncGetAttributes and the occupancy API. One family per strategy, plus two test-only
-// kernels that fault on purpose (docs/gpu-backend.md, "Faults": a trap and a spin past the kernel
-// timeout).
+// cudaFuncGetAttributes and the occupancy API. The strategy kernels, one file each, are found by
+// their file's name (strategyKernel()); the other kernels are families: two test-only kernels that
+// fault on purpose (docs/gpu-backend.md, "Faults": a trap and a spin past the kernel timeout) and
+// the roofline's FMA peak.
 
 #include "kernels/kernelargs.h"
+
+#include <string_view>
 
 namespace slicescope::kernels {
 
 enum class Family : unsigned {
-    OneWorker,
-    SliceOuter,
-    SliceMiddle,
-    SliceMiddleStrided,
-    Slice2d,
-    ElementwiseMaterialized,
-    ElementwiseBroadcast,
     TestTrap, // executes a trap instruction: a sticky "unspecified launch failure"
     TestSpin, // spins for KernelArgs::spinNs of GPU time
     FmaPeak,  // roofline ceiling: independent FMA chains, workPerElement steps per thread
@@ -29,14 +25,12 @@ struct KernelEntry {
 
 const KernelEntry& kernelEntry(Family family);
 
-// Defined in each family's .cu file.
-extern const KernelEntry kOneWorkerKernels;
-extern const KernelEntry kSliceOuterKernels;
-extern const KernelEntry kSliceMiddleKernels;
-extern const KernelEntry kSliceMiddleStridedKernels;
-extern const KernelEntry kSlice2dKernels;
-extern const KernelEntry kElementwiseMaterializedKernels;
-extern const KernelEntry kElementwiseBroadcastKernels;
+// The kernels of kernels/<file>.cu (strategy::StrategyInfo::kernel), each file defining
+// kernels::<file>::kKernels; null for a name that is no strategy kernel file. The table is
+// generated from the list of strategy kernel files in kernels/CMakeLists.txt.
+const KernelEntry* strategyKernel(std::string_view file);
+
+// Defined in the non-strategy kernels' .cu files.
 extern const KernelEntry kTestTrapKernels;
 extern const KernelEntry kTestSpinKernels;
 extern const KernelEntry kFmaPeakKernels;

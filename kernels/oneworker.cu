@@ -22,7 +22,10 @@ template <typename T> __global__ void oneWorkerKernel(KernelArgs a) {
     }
 }
 
-extern const KernelEntry kOneWorkerKernels{reinterpret_cast<const void*>(&oneWorkerKernel<double>),
-                                           reinterpret_cast<const void*>(&oneWorkerKernel<float>)};
+// This file's entry in the strategy kernel table (kernels/CMakeLists.txt generates it).
+namespace oneworker {
+extern const KernelEntry kKernels{reinterpret_cast<const void*>(&oneWorkerKernel<double>),
+                                  reinterpret_cast<const void*>(&oneWorkerKernel<float>)};
+} // namespace oneworker
 
 } // namespace slicescope::kernels

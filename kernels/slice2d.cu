@@ -18,7 +18,10 @@ template <typename T> __global__ void slice2dKernel(KernelArgs a) {
     }
 }
 
-extern const KernelEntry kSlice2dKernels{reinterpret_cast<const void*>(&slice2dKernel<double>),
-                                         reinterpret_cast<const void*>(&slice2dKernel<float>)};
+// This file's entry in the strategy kernel table (kernels/CMakeLists.txt generates it).
+namespace slice2d {
+extern const KernelEntry kKernels{reinterpret_cast<const void*>(&slice2dKernel<double>),
+                                  reinterpret_cast<const void*>(&slice2dKernel<float>)};
+} // namespace slice2d
 
 } // namespace slicescope::kernels

@@ -23,8 +23,10 @@ template <typename T> __global__ void sliceMiddleKernel(KernelArgs a) {
     }
 }
 
-extern const KernelEntry kSliceMiddleKernels{
-    reinterpret_cast<const void*>(&sliceMiddleKernel<double>),
-    reinterpret_cast<const void*>(&sliceMiddleKernel<float>)};
+// This file's entry in the strategy kernel table (kernels/CMakeLists.txt generates it).
+namespace slicemiddle {
+extern const KernelEntry kKernels{reinterpret_cast<const void*>(&sliceMiddleKernel<double>),
+                                  reinterpret_cast<const void*>(&sliceMiddleKernel<float>)};
+} // namespace slicemiddle
 
 } // namespace slicescope::kernels

@@ -23,8 +23,10 @@ template <typename T> __global__ void sliceMiddleStridedKernel(KernelArgs a) {
     }
 }
 
-extern const KernelEntry kSliceMiddleStridedKernels{
-    reinterpret_cast<const void*>(&sliceMiddleStridedKernel<double>),
-    reinterpret_cast<const void*>(&sliceMiddleStridedKernel<float>)};
+// This file's entry in the strategy kernel table (kernels/CMakeLists.txt generates it).
+namespace slicemiddlestrided {
+extern const KernelEntry kKernels{reinterpret_cast<const void*>(&sliceMiddleStridedKernel<double>),
+                                  reinterpret_cast<const void*>(&sliceMiddleStridedKernel<float>)};
+} // namespace slicemiddlestrided
 
 } // namespace slicescope::kernels

@@ -19,8 +19,10 @@ template <typename T> __global__ void sliceOuterKernel(KernelArgs a) {
     }
 }
 
-extern const KernelEntry kSliceOuterKernels{
-    reinterpret_cast<const void*>(&sliceOuterKernel<double>),
-    reinterpret_cast<const void*>(&sliceOuterKernel<float>)};
+// This file's entry in the strategy kernel table (kernels/CMakeLists.txt generates it).
+namespace sliceouter {
+extern const KernelEntry kKernels{reinterpret_cast<const void*>(&sliceOuterKernel<double>),
+                                  reinterpret_cast<const void*>(&sliceOuterKernel<float>)};
+} // namespace sliceouter
 
 } // namespace slicescope::kernels

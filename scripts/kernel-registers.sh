@@ -49,15 +49,17 @@ release=$("$nvcc" --version | sed -n 's/.*release \([0-9.]*\),.*/\1/p')
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# kernel file -> strategy name (strategy::toString).
-declare -A strategies=(
-    [oneworker]=one-worker [sliceouter]=slice-outer [slicemiddle]=slice-middle
-    [slicemiddlestrided]=slice-middle-strided [slice2d]=slice-2d
-    [elementwisematerialized]=elementwise-materialized [elementwisebroadcast]=elementwise-broadcast
-)
+# The strategy kernel files: the SLICESCOPE_STRATEGY_KERNELS list of kernels/CMakeLists.txt, the
+# names strategy::StrategyInfo::kernel uses.
+files=$(sed -n '/^set(SLICESCOPE_STRATEGY_KERNELS$/,/^)$/p' "$root/kernels/CMakeLists.txt" |
+    sed '1d;$d' | tr -d ' ')
+if [ -z "$files" ]; then
+    echo "kernel-registers.sh: no SLICESCOPE_STRATEGY_KERNELS list in kernels/CMakeLists.txt" >&2
+    exit 2
+fi
 rows="$work/rows"
 : >"$rows"
-for file in "${!strategies[@]}"; do
+for file in $files; do
     # The flags the build compiles the kernels with (kernels/CMakeLists.txt) that reach ptxas.
     "$nvcc" -O2 -std=c++17 -I"$root" -I"$root/engine/include" "${gencode[@]}" --resource-usage \
         -c "$root/kernels/$file.cu" -o "$work/$file.o" >"$work/$file.log" 2>&1 || {
@@ -65,19 +67,19 @@ for file in "${!strategies[@]}"; do
         exit 1
     }
     # "Compiling entry function '_Z...IdE...' for 'sm_90'" then "Used 34 registers".
-    awk -v strategy="${strategies[$file]}" '
+    awk -v kernel="$file" '
         /Compiling entry function/ {
             match($0, /I[df]EEv/); type = substr($0, RSTART + 1, 1)
             match($0, /sm_[0-9]+/); sm = substr($0, RSTART + 3, RLENGTH - 3)
         }
         /Used [0-9]+ registers/ && sm != "" {
             match($0, /Used [0-9]+ registers/); regs = substr($0, RSTART + 5, RLENGTH - 15)
-            print strategy, (type == "d" ? "f64" : "f32"), sm, regs
+            print kernel, (type == "d" ? "f64" : "f32"), sm, regs
             sm = ""
         }' "$work/$file.log" >>"$rows"
 done
 
-expected=$((7 * 2 * $(echo "$numbers" | wc -l)))
+expected=$(($(echo "$files" | wc -l) * 2 * $(echo "$numbers" | wc -l)))
 if [ "$(wc -l <"$rows")" -ne "$expected" ]; then
     echo "kernel-registers.sh: expected $expected kernel entries, ptxas reported $(wc -l <"$rows")" >&2
     exit 1
@@ -86,11 +88,11 @@ fi
 {
     echo '{'
     echo '  "format": "slicescope-kernel-registers",'
-    echo '  "version": 1,'
+    echo '  "version": 2,'
     echo "  \"generated_by\": \"scripts/kernel-registers.sh: nvcc $release --resource-usage -O2\","
     echo '  "kernels": ['
     sort -k1,1 -k2,2 -k3,3n "$rows" | awk '{
-        printf "%s    {\"strategy\": \"%s\", \"dtype\": \"%s\", \"sm\": %s, \"registers\": %s}",
+        printf "%s    {\"kernel\": \"%s\", \"dtype\": \"%s\", \"sm\": %s, \"registers\": %s}",
                (NR > 1 ? ",\n" : ""), $1, $2, $3, $4 }
         END { print "" }'
     echo '  ]'

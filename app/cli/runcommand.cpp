@@ -32,9 +32,8 @@ void addSharedOptions(CLI::App* cmd, RunOptions& o) {
     cmd->add_option("--work", o.work, "Work per element k >= 1 (dependent multiply-adds)")
         ->capture_default_str();
     cmd->add_option("--strategy", o.strategies,
-                    "Comma-separated strategies, or 'all'. Known: one-worker, slice-outer, "
-                    "slice-middle, slice-middle-strided, slice-2d, elementwise-materialized, "
-                    "elementwise-broadcast, cpu-serial, cpu-parallel")
+                    "Comma-separated strategies, or 'all'. Known: " +
+                        strategy::knownStrategyNames())
         ->required();
     cmd->add_option("--block", o.block,
                     "Block size: numba (64 threads, numba 0.38), numba-cuda (largest the kernel "

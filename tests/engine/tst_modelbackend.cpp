@@ -66,7 +66,11 @@ TEST(ModelBackend, RunsAreMarkedModelledAndFollowTheStrategyData) {
         EXPECT_EQ(run->device.fp64FmaPerSmPerClock, 0);
         EXPECT_EQ(run->device.fp32FmaPerSmPerClock, 0);
 
+        // The device-sized grid (elementwise-grid-stride) takes the preset's SMs and the run's
+        // resident blocks per SM.
         strategy::LaunchLimits limits;
+        limits.smCount = h200.smCount;
+        limits.residentBlocksPerSm = run->occupancy->activeBlocksPerSm;
         const auto geometry =
             *strategy::launchGeometry(s.id, *run->problem, seedRequest().block, limits);
         EXPECT_EQ(run->launch->grid, geometry.grid);

@@ -1,7 +1,11 @@
+#include "slicescope/device/devicespec.h"
+#include "slicescope/occupancy/occupancycalculator.h"
 #include "slicescope/strategy/strategy.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <gtest/gtest.h>
+#include <set>
 
 using namespace slicescope;
 using namespace slicescope::strategy;
@@ -22,7 +26,161 @@ TEST(Strategy, NamesRoundTrip) {
         EXPECT_EQ(toString(s.id), s.name);
         EXPECT_FALSE(s.description.empty());
     }
-    EXPECT_EQ(allStrategies().size(), 9u);
+    EXPECT_EQ(allStrategies().size(), 10u);
+}
+
+// Every row says everything about its strategy, and the parts agree: the rest of the engine reads
+// these fields instead of switching on the id.
+TEST(StrategyRegistry, EveryRowIsCompleteAndConsistent) {
+    const auto rows = allStrategies();
+    std::set<std::string_view> names, kernels;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const StrategyInfo& s = rows[i];
+        SCOPED_TRACE(std::string(s.name));
+        EXPECT_EQ(std::size_t(s.id), i) << "rows follow StrategyId, one each";
+        EXPECT_EQ(&info(s.id), &s);
+        EXPECT_TRUE(names.insert(s.name).second) << "a name twice";
+        EXPECT_EQ(s.name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-"),
+                  std::string_view::npos);
+        EXPECT_NE(s.name, "all");
+        EXPECT_FALSE(s.description.empty());
+        EXPECT_NE(knownStrategyNames().find(s.name), std::string::npos);
+
+        const bool gpu = s.target == Target::Gpu;
+        EXPECT_EQ(isGpu(s.id), gpu);
+        EXPECT_EQ(!s.kernel.empty(), gpu) << "a kernel file for GPU strategies only";
+        EXPECT_EQ(s.launch != LaunchStyle::NoLaunch, gpu);
+        EXPECT_EQ(s.access != AccessPattern::NoKernel, gpu);
+        if (gpu) {
+            EXPECT_TRUE(kernels.insert(s.kernel).second) << "a kernel file for two strategies";
+            const auto file = std::filesystem::path(SLICESCOPE_TEST_DATA_DIR) / ".." / ".." /
+                              "kernels" / (std::string(s.kernel) + ".cu");
+            EXPECT_TRUE(std::filesystem::exists(file)) << file;
+        } else {
+            EXPECT_FALSE(s.materializesMultBy);
+            EXPECT_EQ(s.layout, Layout::RCN);
+            EXPECT_TRUE(transfers(s.id, seed()).empty());
+        }
+
+        // The layout passes: the transposed layout serves the C workers; the copies and the
+        // footprint follow the materialized multBy.
+        const auto p = seed();
+        EXPECT_EQ(decompose(s.id, p).layout, s.layout);
+        if (s.layout == Layout::CRN) {
+            EXPECT_EQ(s.workers, WorkerCut::PerMiddle);
+        }
+        if (gpu) {
+            EXPECT_EQ(bytesToDevice(s.id, p),
+                      p.arrayBytes() + (s.materializesMultBy ? p.arrayBytes() : p.multByBytes()));
+        }
+        // The access pattern matches how the workers are cut.
+        switch (s.access) {
+        case AccessPattern::NoKernel:
+            break;
+        case AccessPattern::OneLane:
+            EXPECT_EQ(s.workers, WorkerCut::Whole);
+            break;
+        case AccessPattern::RowPerLane:
+            EXPECT_EQ(s.workers, WorkerCut::PerOuter);
+            break;
+        case AccessPattern::BlockPerLane:
+            EXPECT_EQ(s.layout, Layout::CRN);
+            break;
+        case AccessPattern::RunPerLane:
+            EXPECT_TRUE(s.workers == WorkerCut::PerMiddle || s.workers == WorkerCut::PerRow);
+            EXPECT_EQ(s.layout, Layout::RCN);
+            break;
+        case AccessPattern::ElementPerLane:
+            EXPECT_EQ(s.workers, WorkerCut::PerElement);
+            break;
+        }
+    }
+}
+
+namespace {
+
+const device::DeviceSpec& h200() {
+    const auto& all = device::presets();
+    return *std::find_if(all.begin(), all.end(),
+                         [](const device::DeviceSpec& d) { return d.id == "h200"; });
+}
+
+// The limits the GPU backend and the model give a device-sized grid: SMs and resident blocks of
+// the chosen size, here for a kernel of 32 registers per thread.
+LaunchLimits deviceLimits(const device::DeviceSpec& d, const BlockOption& block) {
+    LaunchLimits limits;
+    limits.smCount = d.smCount;
+    const auto threads = blockThreads(block, limits);
+    const auto occ = occupancy::calculate(d, {*threads, 32, 0});
+    limits.residentBlocksPerSm = occ->activeBlocksPerSm;
+    return limits;
+}
+
+} // namespace
+
+TEST(Strategy, GridStrideDeviceSizesItsGridToTheGpu) {
+    const auto& d = h200();
+    ASSERT_EQ(d.smCount, 132u);
+    for (const char* text : {"numba", "256", "numba-cuda"}) {
+        SCOPED_TRACE(text);
+        const auto block = *parseBlockOption(text);
+        const LaunchLimits limits = deviceLimits(d, block);
+        ASSERT_GT(limits.residentBlocksPerSm, 0u);
+        auto g = launchGeometry(StrategyId::ElementwiseGridStride, seed(), block, limits);
+        ASSERT_TRUE(g) << g.error().message;
+        EXPECT_EQ(g->grid, (Dim3{132 * limits.residentBlocksPerSm, 1, 1}));
+        EXPECT_EQ(g->block.x, *blockThreads(block, limits));
+        EXPECT_TRUE(g->gridStride);
+        EXPECT_EQ(g->vectorWidth, 1u);
+        EXPECT_EQ(g->decomposition.workers, seed().elements());
+        // The seed's 2,000,000 elements outnumber one wave's threads: every thread is busy.
+        ASSERT_LT(g->threadsLaunched(), seed().elements());
+        EXPECT_EQ(g->busyThreads, g->threadsLaunched());
+        // One wave of resident blocks fills every SM's thread slots the occupancy allows.
+        EXPECT_LE(g->threadsLaunched(), std::uint64_t(d.smCount) * d.maxThreadsPerSm);
+    }
+    // 64-thread blocks (numba): the SM's block limit, 32 on Hopper, decides: 132 x 32.
+    EXPECT_EQ(deviceLimits(d, *parseBlockOption("numba")).residentBlocksPerSm, d.maxBlocksPerSm);
+}
+
+TEST(Strategy, GridStrideDeviceGridDoesNotGrowWithTheData) {
+    const auto block = *parseBlockOption("256");
+    const LaunchLimits limits = deviceLimits(h200(), block);
+    const auto small = *problem::makeProblem({1, 1, 10}, problem::Dtype::F64, 1);
+    const auto large = *problem::makeProblem({1000, 4000, 5}, problem::Dtype::F32, 1);
+    const auto a = *launchGeometry(StrategyId::ElementwiseGridStride, small, block, limits);
+    const auto b = *launchGeometry(StrategyId::ElementwiseGridStride, large, block, limits);
+    EXPECT_EQ(a.grid, b.grid);
+    EXPECT_EQ(a.busyThreads, 10u); // ten elements: ten busy threads, the rest idle
+    EXPECT_EQ(b.busyThreads, b.threadsLaunched());
+    // The broadcast strategy's grid is sized to the data instead.
+    EXPECT_NE(launchGeometry(StrategyId::ElementwiseBroadcast, small, block, limits)->grid,
+              launchGeometry(StrategyId::ElementwiseBroadcast, large, block, limits)->grid);
+}
+
+TEST(Strategy, GridStrideDeviceNeedsTheDeviceAndAFittingBlock) {
+    const auto block = *parseBlockOption("256");
+    auto noDevice = launchGeometry(StrategyId::ElementwiseGridStride, seed(), block, {});
+    ASSERT_FALSE(noDevice);
+    EXPECT_NE(noDevice.error().message.find("SM count"), std::string::npos);
+    LaunchLimits limits = deviceLimits(h200(), block);
+    limits.kernelMaxThreadsPerBlock = 128;
+    EXPECT_EQ(launchGeometry(StrategyId::ElementwiseGridStride, seed(), block, limits).error().code,
+              Error::Code::OutOfRange);
+    // A grid over the device limit is cut to it, as the loop covers the rest.
+    limits = deviceLimits(h200(), block);
+    limits.maxGridX = 100;
+    EXPECT_EQ(launchGeometry(StrategyId::ElementwiseGridStride, seed(), block, limits)->grid.x,
+              100u);
+}
+
+TEST(Strategy, BlockThreadsFollowTheOption) {
+    LaunchLimits limits;
+    limits.kernelMaxThreadsPerBlock = 768;
+    EXPECT_EQ(*blockThreads(*parseBlockOption("numba"), limits), kNumbaBlockThreads);
+    EXPECT_EQ(*blockThreads(*parseBlockOption("numba-cuda"), limits), 768u);
+    EXPECT_EQ(*blockThreads(*parseBlockOption("96"), limits), 96u);
+    EXPECT_FALSE(blockThreads(*parseBlockOption("1024"), limits));
 }
 
 TEST(Strategy, ParsesListsAndAll) {

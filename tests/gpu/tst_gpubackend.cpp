@@ -23,15 +23,16 @@ using trace::ActivityKind;
 
 namespace {
 
-const std::vector<StrategyId> kGpuStrategies{
-    StrategyId::OneWorker,
-    StrategyId::SliceOuter,
-    StrategyId::SliceMiddle,
-    StrategyId::SliceMiddleStrided,
-    StrategyId::Slice2d,
-    StrategyId::ElementwiseMaterialized,
-    StrategyId::ElementwiseBroadcast,
-};
+// Every GPU strategy of the registry.
+const std::vector<StrategyId> kGpuStrategies = [] {
+    std::vector<StrategyId> ids;
+    for (const auto& s : strategy::allStrategies()) {
+        if (s.target == strategy::Target::Gpu) {
+            ids.push_back(s.id);
+        }
+    }
+    return ids;
+}();
 
 const device::DeviceSpec* firstDevice() {
     static const DetectedDevices detected = detectDevices();
@@ -84,10 +85,8 @@ std::string notes(const trace::Run& run) {
 
 // What the strategy data says the launch is, on this device.
 strategy::LaunchGeometry expectedGeometry(StrategyId id, const RunRequest& r) {
-    strategy::LaunchLimits limits;
-    limits.kernelMaxThreadsPerBlock =
-        *cuda::probes::kernelMaxThreadsPerBlock(0, id, r.problem.dtype);
-    return *strategy::launchGeometry(id, r.problem, r.block, limits);
+    const auto limits = cuda::probes::launchLimits(0, id, r.problem.dtype, r.block);
+    return *strategy::launchGeometry(id, r.problem, r.block, *limits);
 }
 
 // The records of one run of a strategy with explicit copies.

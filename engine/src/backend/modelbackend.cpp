@@ -44,7 +44,7 @@ LinkRates linkRates(const device::DeviceSpec& d, MemoryMode memory) {
 // Whether adjacent lanes of a warp touch adjacent elements (one thread per element) or each lane
 // walks its own run of elements (a worker per slice).
 bool coalesced(StrategyId id) {
-    return id == StrategyId::ElementwiseBroadcast || id == StrategyId::ElementwiseMaterialized;
+    return strategy::info(id).access == strategy::AccessPattern::ElementPerLane;
 }
 
 // Newest first, in the order of docs/model.md's "Architectures" table, which says for each figure
@@ -125,11 +125,11 @@ Result<KernelRegisters> kernelRegisters(StrategyId id, problem::Dtype dtype,
         return tl::unexpected(table.error());
     }
     std::vector<Entry> entries;
-    const std::string strategyName(strategy::toString(id));
+    const std::string kernelName(strategy::info(id).kernel);
     const std::string dtypeName(problem::toString(dtype));
     try {
         for (const auto& k : table->at("kernels")) {
-            if (k.at("strategy").get<std::string>() == strategyName &&
+            if (k.at("kernel").get<std::string>() == kernelName &&
                 k.at("dtype").get<std::string>() == dtypeName) {
                 entries.push_back(
                     {k.at("sm").get<std::uint32_t>(), k.at("registers").get<std::uint32_t>()});
@@ -140,8 +140,8 @@ Result<KernelRegisters> kernelRegisters(StrategyId id, problem::Dtype dtype,
                     std::string("resources/kernel-registers.json is broken: ") + e.what());
     }
     if (entries.empty()) {
-        return fail(Error::Code::Internal, "resources/kernel-registers.json has no " +
-                                               strategyName + " " + dtypeName + " kernel");
+        return fail(Error::Code::Internal, "resources/kernel-registers.json has no " + dtypeName +
+                                               " kernel of " + kernelName + ".cu");
     }
     std::sort(entries.begin(), entries.end(), [](Entry a, Entry b) { return a.sm < b.sm; });
     // The CUDA runtime loads the cubin of the device's major version with the largest minor not
@@ -211,23 +211,26 @@ StreamStrides streamStrides(StrategyId id, const Problem& p, const LaunchGeometr
     const double s = double(p.elementBytes());
     const double access = s * g.vectorWidth;
     const double n = double(p.shape.n) * s;
-    switch (id) {
-    case StrategyId::OneWorker:
+    using strategy::AccessPattern;
+    switch (strategy::info(id).access) {
+    case AccessPattern::NoKernel: // never modelled: modelRun refuses CPU strategies
+    case AccessPattern::OneLane:
         return {{0, access}, {0, access}, {0, access}};
-    case StrategyId::SliceOuter: { // lane r walks row r; every lane reads the same multBy element
+    case AccessPattern::RowPerLane: { // lane r walks row r; every lane reads one multBy element
         const double row = double(p.shape.c) * n;
         return {{row, access}, {0, access}, {row, access}};
     }
-    case StrategyId::SliceMiddle: { // C x R x N: lane c walks its own R x N block
+    case AccessPattern::BlockPerLane: { // C x R x N: lane c walks its own R x N block
         const double block = double(p.shape.r) * n;
         return {{block, access}, {n, access}, {block, access}};
     }
-    case StrategyId::SliceMiddleStrided: // lane c reads the N-run at c * N of each row
-    case StrategyId::Slice2d:            // lane (r, c) reads the N-run at (r * C + c) * N
+    case AccessPattern::RunPerLane: // lane c (or (r, c)) reads the N-run at c * N (or (r * C + c) *
+                                    // N)
         return {{n, access}, {n, access}, {n, access}};
-    default: // element-wise: neighbouring lanes, neighbouring elements (or vectors)
+    case AccessPattern::ElementPerLane: // neighbouring lanes, neighbouring elements (or vectors)
         return {{access, access}, {access, access}, {access, access}};
     }
+    return {{access, access}, {access, access}, {access, access}};
 }
 
 } // namespace
@@ -282,12 +285,14 @@ KernelEstimate estimateKernel(StrategyId id, const Problem& p, const LaunchGeome
     //    strided and 2-D slices, the element-wise kernels) once per run of N steps, or every step.
     //    Where global loads bypass L1 by default, every step waits for L2.
     double missesPerStep = 1;
+    const strategy::AccessPattern access = strategy::info(id).access;
     if (!lat.architecture->globalLoadsCachedInL1) {
         missesPerStep = 1;
-    } else if (id == StrategyId::OneWorker || id == StrategyId::SliceOuter ||
-               id == StrategyId::SliceMiddle) {
+    } else if (access == strategy::AccessPattern::OneLane ||
+               access == strategy::AccessPattern::RowPerLane ||
+               access == strategy::AccessPattern::BlockPerLane) {
         missesPerStep = std::min(1.0, s * g.vectorWidth / m.sectorBytes);
-    } else if (id == StrategyId::SliceMiddleStrided || id == StrategyId::Slice2d) {
+    } else if (access == strategy::AccessPattern::RunPerLane) {
         missesPerStep = 1 / double(std::max<std::uint64_t>(p.shape.n, 1));
     }
     const double stepCycles = warpStepCycles + (work - 1) * lat.dependentFmaCycles +
@@ -381,18 +386,24 @@ Result<trace::Run> modelRun(StrategyId id, const RunRequest& request, const devi
 
     strategy::LaunchLimits limits;
     limits.kernelMaxThreadsPerBlock = std::min(d.maxThreadsPerBlock, m.kernelMaxThreadsPerBlock);
-    auto geometry = strategy::launchGeometry(id, p, request.block, limits);
-    if (!geometry) {
-        return tl::unexpected(geometry.error());
+    const auto threads = strategy::blockThreads(request.block, limits);
+    if (!threads) {
+        return tl::unexpected(threads.error());
     }
     const auto kernelRegs = kernelRegisters(id, p.dtype, d);
     if (!kernelRegs) {
         return tl::unexpected(kernelRegs.error());
     }
     const std::uint32_t registers = kernelRegs->registers;
-    auto occ = occupancy::calculate(d, {std::uint32_t(geometry->block.count()), registers, 0});
+    auto occ = occupancy::calculate(d, {*threads, registers, 0});
     if (!occ) {
         return tl::unexpected(occ.error());
+    }
+    limits.smCount = d.smCount;
+    limits.residentBlocksPerSm = occ->activeBlocksPerSm;
+    auto geometry = strategy::launchGeometry(id, p, request.block, limits);
+    if (!geometry) {
+        return tl::unexpected(geometry.error());
     }
     const auto footprint = strategy::memoryFootprint(id, p);
     if (d.globalMemoryBytes > 0 && footprint.deviceBytes > d.globalMemoryBytes) {
@@ -668,7 +679,7 @@ Result<trace::Run> modelRun(StrategyId id, const RunRequest& request, const devi
         if (geometry->decomposition.layout == strategy::Layout::CRN) {
             t = add(ActivityKind::Host, "layout discount as C x R x N", t, hostPassNs, it);
         }
-        if (id == StrategyId::ElementwiseMaterialized) {
+        if (strategy::info(id).materializesMultBy) {
             t = add(ActivityKind::Host, "materialize multBy to R x C x N", t, hostPassNs, it);
         }
         if (pipelined) {

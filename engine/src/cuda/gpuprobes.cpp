@@ -4,7 +4,8 @@
 #include "cudadevice.h"
 #include "cuptiactivitycollector.h"
 #include "gpusession.h"
-#include "kernels/kerneltable.h"
+#include "kernels/kernelargs.h"
+#include "strategykernel.h"
 
 #include <algorithm>
 #include <cuda_runtime_api.h>
@@ -15,35 +16,6 @@
 namespace slicescope::cuda::probes {
 
 namespace {
-
-const void* kernelOf(strategy::StrategyId id, problem::Dtype dtype) {
-    using strategy::StrategyId;
-    kernels::Family family = kernels::Family::OneWorker;
-    switch (id) {
-    case StrategyId::SliceOuter:
-        family = kernels::Family::SliceOuter;
-        break;
-    case StrategyId::SliceMiddle:
-        family = kernels::Family::SliceMiddle;
-        break;
-    case StrategyId::SliceMiddleStrided:
-        family = kernels::Family::SliceMiddleStrided;
-        break;
-    case StrategyId::Slice2d:
-        family = kernels::Family::Slice2d;
-        break;
-    case StrategyId::ElementwiseMaterialized:
-        family = kernels::Family::ElementwiseMaterialized;
-        break;
-    case StrategyId::ElementwiseBroadcast:
-        family = kernels::Family::ElementwiseBroadcast;
-        break;
-    default:
-        break;
-    }
-    const auto& entry = kernels::kernelEntry(family);
-    return dtype == problem::Dtype::F64 ? entry.f64 : entry.f32;
-}
 
 struct Event {
     cudaEvent_t event = nullptr;
@@ -117,7 +89,7 @@ Result<OccupancyComparison> compareOccupancy(int deviceIndex, strategy::Strategy
         return tl::unexpected(device.error());
     }
     CUDA_CHECK(cudaSetDevice(deviceIndex));
-    const void* kernel = kernelOf(id, dtype);
+    const void* kernel = strategyKernel(id, dtype);
     cudaFuncAttributes attributes{};
     CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
     auto check = crossCheckOccupancy(*device, kernel, blockThreads,
@@ -138,8 +110,22 @@ Result<std::uint32_t> kernelMaxThreadsPerBlock(int deviceIndex, strategy::Strate
                                                problem::Dtype dtype) {
     CUDA_CHECK(cudaSetDevice(deviceIndex));
     cudaFuncAttributes attributes{};
-    CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernelOf(id, dtype)));
+    CUDA_CHECK(cudaFuncGetAttributes(&attributes, strategyKernel(id, dtype)));
     return std::uint32_t(attributes.maxThreadsPerBlock);
+}
+
+bool hasCompiledKernel(strategy::StrategyId id, problem::Dtype dtype) {
+    return strategyKernel(id, dtype) != nullptr;
+}
+
+Result<strategy::LaunchLimits> launchLimits(int deviceIndex, strategy::StrategyId id,
+                                            problem::Dtype dtype,
+                                            const strategy::BlockOption& block) {
+    CUDA_CHECK(cudaSetDevice(deviceIndex));
+    const void* kernel = strategyKernel(id, dtype);
+    cudaFuncAttributes attributes{};
+    CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+    return cuda::launchLimits(kernel, attributes, deviceIndex, block);
 }
 
 Result<double> deviceCopyGBps(int deviceIndex, std::uint64_t bytes, int repeats) {
@@ -184,7 +170,7 @@ kernelTimingCuptiVsEvents(int deviceIndex, const problem::Problem& problem,
     }
     CUDA_CHECK(cudaSetDevice(deviceIndex));
     const auto id = strategy::StrategyId::ElementwiseBroadcast;
-    const void* kernel = kernelOf(id, problem.dtype);
+    const void* kernel = strategyKernel(id, problem.dtype);
     cudaFuncAttributes attributes{};
     CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
     strategy::LaunchLimits limits;

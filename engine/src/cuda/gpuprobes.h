@@ -30,6 +30,16 @@ Result<OccupancyComparison> compareOccupancy(int deviceIndex, strategy::Strategy
 Result<std::uint32_t> kernelMaxThreadsPerBlock(int deviceIndex, strategy::StrategyId id,
                                                problem::Dtype dtype);
 
+// Whether the strategy's kernel file (its registry row's kernel) is compiled into the kernel table,
+// for this element type. Needs no device.
+bool hasCompiledKernel(strategy::StrategyId id, problem::Dtype dtype);
+
+// The launch limits the GPU backend gives strategy::launchGeometry for this strategy's kernel on
+// the device, with the block option: block and grid limits, SMs, resident blocks per SM.
+Result<strategy::LaunchLimits> launchLimits(int deviceIndex, strategy::StrategyId id,
+                                            problem::Dtype dtype,
+                                            const strategy::BlockOption& block);
+
 // Median bandwidth of a plain device-to-device cudaMemcpy of `bytes`, counting bytes read plus
 // bytes written, timed with CUDA events.
 Result<double> deviceCopyGBps(int deviceIndex, std::uint64_t bytes, int repeats);

@@ -5,9 +5,11 @@
 #include "cupticheck.h"
 #include "kernels/kerneltable.h"
 #include "record/gpurunassembly.h"
+#include "runbuffers.h"
 #include "slicescope/compute/reference.h"
 #include "slicescope/compute/workchain.h"
 #include "slicescope/core/clock.h"
+#include "strategykernel.h"
 
 #include <algorithm>
 #include <atomic>
@@ -27,152 +29,11 @@ using strategy::StrategyId;
 using trace::Activity;
 using trace::ActivityKind;
 
-kernels::Family familyOf(StrategyId id) {
-    switch (id) {
-    case StrategyId::OneWorker:
-        return kernels::Family::OneWorker;
-    case StrategyId::SliceOuter:
-        return kernels::Family::SliceOuter;
-    case StrategyId::SliceMiddle:
-        return kernels::Family::SliceMiddle;
-    case StrategyId::SliceMiddleStrided:
-        return kernels::Family::SliceMiddleStrided;
-    case StrategyId::Slice2d:
-        return kernels::Family::Slice2d;
-    case StrategyId::ElementwiseMaterialized:
-        return kernels::Family::ElementwiseMaterialized;
-    case StrategyId::ElementwiseBroadcast:
-        return kernels::Family::ElementwiseBroadcast;
-    default:
-        return kernels::Family::OneWorker; // CPU strategies never get here
-    }
-}
-
 std::string seconds(double s) {
     char text[32];
     std::snprintf(text, sizeof text, "%g", s);
     return text;
 }
-
-// Set once a kernel outlives --kernel-timeout. From then on every CUDA free or stop would wait for
-// that kernel, so buffers and samplers are abandoned instead: the process is about to end, and the
-// driver reclaims everything with the context. Process-wide because the CUDA context is.
-std::atomic<bool> gDeviceHung{false};
-
-// Host memory in one of the four modes. Managed and mapped buffers are also what the kernel uses.
-class HostBuffer {
-  public:
-    HostBuffer() = default;
-    HostBuffer(HostBuffer&& other) noexcept { *this = std::move(other); }
-    HostBuffer& operator=(HostBuffer&& other) noexcept {
-        std::swap(mode_, other.mode_);
-        std::swap(host_, other.host_);
-        std::swap(device_, other.device_);
-        return *this;
-    }
-    ~HostBuffer() { reset(); }
-
-    static Result<HostBuffer> allocate(MemoryMode mode, std::uint64_t bytes) {
-        HostBuffer b;
-        b.mode_ = mode;
-        switch (mode) {
-        case MemoryMode::Pageable:
-            b.host_ = ::operator new(bytes, std::align_val_t(64), std::nothrow);
-            if (b.host_ == nullptr) {
-                return fail(Error::Code::InsufficientMemory, "could not allocate " +
-                                                                 std::to_string(bytes >> 20) +
-                                                                 " MiB of host memory");
-            }
-            break;
-        case MemoryMode::Pinned:
-            CUDA_CHECK(cudaMallocHost(&b.host_, bytes));
-            break;
-        case MemoryMode::Managed:
-            CUDA_CHECK(cudaMallocManaged(&b.host_, bytes, cudaMemAttachGlobal));
-            b.device_ = b.host_;
-            break;
-        case MemoryMode::Mapped:
-            CUDA_CHECK(cudaHostAlloc(&b.host_, bytes, cudaHostAllocMapped));
-            CUDA_CHECK(cudaHostGetDevicePointer(&b.device_, b.host_, 0));
-            break;
-        }
-        return b;
-    }
-    void reset() {
-        if (host_ == nullptr) {
-            return;
-        }
-        switch (mode_) {
-        case MemoryMode::Pageable:
-            ::operator delete(host_, std::align_val_t(64));
-            break;
-        case MemoryMode::Pinned:
-        case MemoryMode::Mapped:
-            if (!gDeviceHung.load()) {
-                (void)cudaFreeHost(host_);
-            }
-            break;
-        case MemoryMode::Managed:
-            if (!gDeviceHung.load()) {
-                (void)cudaFree(host_);
-            }
-            break;
-        }
-        host_ = device_ = nullptr;
-    }
-    template <typename T> T* host() const { return static_cast<T*>(host_); }
-    void* device() const { return device_; } // managed and mapped only
-
-  private:
-    MemoryMode mode_ = MemoryMode::Pageable;
-    void* host_ = nullptr;
-    void* device_ = nullptr;
-};
-
-class DeviceBuffer {
-  public:
-    DeviceBuffer() = default;
-    DeviceBuffer(DeviceBuffer&& other) noexcept { std::swap(ptr_, other.ptr_); }
-    DeviceBuffer& operator=(DeviceBuffer&& other) noexcept {
-        std::swap(ptr_, other.ptr_);
-        return *this;
-    }
-    ~DeviceBuffer() { reset(); }
-    static Result<DeviceBuffer> allocate(std::uint64_t bytes) {
-        DeviceBuffer b;
-        CUDA_CHECK(cudaMalloc(&b.ptr_, bytes));
-        return b;
-    }
-    void reset() {
-        if (ptr_ != nullptr && !gDeviceHung.load()) {
-            (void)cudaFree(ptr_);
-            ptr_ = nullptr;
-        }
-    }
-    void* get() const { return ptr_; }
-
-  private:
-    void* ptr_ = nullptr;
-};
-
-// Stops PM sampling on every way out of a run.
-class SamplingGuard {
-  public:
-    explicit SamplingGuard(PmSampler* sampler) : sampler_(sampler) {}
-    ~SamplingGuard() { stop(); }
-    SamplingGuard(const SamplingGuard&) = delete;
-    SamplingGuard& operator=(const SamplingGuard&) = delete;
-    void arm(PmSampler* sampler) { sampler_ = sampler; }
-    void stop() {
-        if (sampler_ != nullptr && !gDeviceHung.load()) {
-            (void)sampler_->stop();
-            sampler_ = nullptr;
-        }
-    }
-
-  private:
-    PmSampler* sampler_;
-};
 
 // The inputs repeat with a short period (compute/workchain.h): fill them from one period's values,
 // computed by the same functions, instead of dividing once per element.
@@ -199,80 +60,6 @@ void transpose(const T* from, T* to, std::uint64_t outer, std::uint64_t middle, 
 }
 
 } // namespace
-
-Result<OccupancyCrossCheck> crossCheckOccupancy(const device::DeviceSpec& device,
-                                                const void* kernel, std::uint32_t blockThreads,
-                                                std::uint32_t registersPerThread,
-                                                std::uint64_t sharedBytes) {
-    int cudaBlocks = 0;
-    CUDA_CHECK(
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&cudaBlocks, kernel, int(blockThreads), 0));
-    OccupancyCrossCheck out;
-    out.cudaActiveBlocksPerSm = std::uint32_t(cudaBlocks);
-    const std::uint32_t warpSize = device.warpSize ? device.warpSize : 32;
-    const std::uint32_t warpsPerBlock = (blockThreads + warpSize - 1) / warpSize;
-    auto calculated = occupancy::calculate(device, {blockThreads, registersPerThread, sharedBytes});
-    if (calculated) {
-        out.calculatorActiveBlocksPerSm = calculated->activeBlocksPerSm;
-        out.info.theoretical = calculated->occupancy;
-        out.info.activeBlocksPerSm = calculated->activeBlocksPerSm;
-        out.info.limiter = std::string(occupancy::toString(calculated->limiter));
-        out.info.explanation = calculated->explanation;
-    } else {
-        // Keep the run: the CUDA API's own figure, labelled as such.
-        out.calculatorError = calculated.error().message;
-        out.info.activeBlocksPerSm = out.cudaActiveBlocksPerSm;
-        out.info.theoretical = device.maxWarpsPerSm > 0
-                                   ? std::min(1.0, double(out.cudaActiveBlocksPerSm) *
-                                                       warpsPerBlock / device.maxWarpsPerSm)
-                                   : 0.0;
-        out.info.explanation =
-            "From cudaOccupancyMaxActiveBlocksPerMultiprocessor: " +
-            std::to_string(out.cudaActiveBlocksPerSm) +
-            " blocks per SM (the engine's occupancy calculator failed: " + out.calculatorError +
-            ").";
-    }
-    return out;
-}
-
-Result<LaunchFacts> launchFacts(const device::DeviceSpec& device, const void* kernel,
-                                const cudaFuncAttributes& attributes,
-                                const strategy::LaunchGeometry& geometry,
-                                const strategy::BlockOption& blockOption) {
-    auto occupancy =
-        crossCheckOccupancy(device, kernel, geometry.block.x, std::uint32_t(attributes.numRegs),
-                            attributes.sharedSizeBytes);
-    if (!occupancy) {
-        return tl::unexpected(occupancy.error());
-    }
-    LaunchFacts facts;
-    facts.occupancy = occupancy->info;
-    facts.occupancy.threadSlotsBusy = strategy::threadSlotsBusy(
-        geometry, facts.occupancy.activeBlocksPerSm, device.smCount, device.maxThreadsPerSm);
-    if (occupancy->calculatorActiveBlocksPerSm && !occupancy->agree()) {
-        facts.notes.push_back("theoretical occupancy mismatch: the engine's calculator gives " +
-                              std::to_string(*occupancy->calculatorActiveBlocksPerSm) +
-                              " blocks per SM, cudaOccupancyMaxActiveBlocksPerMultiprocessor " +
-                              std::to_string(occupancy->cudaActiveBlocksPerSm));
-    } else if (!occupancy->calculatorActiveBlocksPerSm) {
-        facts.notes.push_back(
-            "theoretical occupancy from the CUDA API: the engine's calculator failed (" +
-            occupancy->calculatorError + ")");
-    }
-    const auto& decomposition = geometry.decomposition;
-    trace::LaunchInfo& info = facts.launch;
-    info.grid = geometry.grid;
-    info.block = geometry.block;
-    info.workers = decomposition.workers;
-    info.elementsPerWorker = decomposition.elementsPerWorker;
-    info.layout = std::string(strategy::toString(decomposition.layout));
-    info.blockOption = strategy::toString(blockOption);
-    info.gridStride = geometry.gridStride;
-    info.registersPerThread = std::uint32_t(attributes.numRegs);
-    info.staticSharedBytes = std::uint32_t(attributes.sharedSizeBytes);
-    info.dynamicSharedBytes = 0;
-    return facts;
-}
 
 std::int64_t GpuSession::now() const {
     return collector_ ? CuptiActivityCollector::timestampNs() : hostNowNs();
@@ -415,7 +202,7 @@ Status GpuSession::wait(std::string_view what) {
         const auto waited = waiter_->wait(stream_, options_.kernelTimeoutS);
         if (!waited) {
             hung_ = true;
-            gDeviceHung = true;
+            markDeviceHung();
             whyUnusable_ = std::string(what) + " did not finish within " +
                            seconds(options_.kernelTimeoutS) + " s";
             return fail(
@@ -620,8 +407,7 @@ Result<trace::Run> GpuSession::runTyped(StrategyId id, const backend::RunRequest
 
     progress(name + ": prepare", 0.0);
     // The kernel and the launch the strategy's data prescribes.
-    const auto& entry = kernels::kernelEntry(familyOf(id));
-    const void* kernel = std::is_same_v<T, double> ? entry.f64 : entry.f32;
+    const void* kernel = strategyKernel(id, p.dtype);
     const void* launched = kernel;
     if (injectFault) {
         launched = kernels::kernelEntry(options_.testFault == backend::TestFault::Trap
@@ -634,18 +420,18 @@ Result<trace::Run> GpuSession::runTyped(StrategyId id, const backend::RunRequest
     }
     cudaFuncAttributes attributes{};
     CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
-    int maxGridX = 0;
-    CUDA_CHECK(cudaDeviceGetAttribute(&maxGridX, cudaDevAttrMaxGridDimX, deviceIndex_));
-    strategy::LaunchLimits limits;
-    limits.kernelMaxThreadsPerBlock = std::uint32_t(attributes.maxThreadsPerBlock);
-    limits.maxGridX = std::uint32_t(maxGridX);
+    const auto limitsFound = launchLimits(kernel, attributes, deviceIndex_, request.block);
+    if (!limitsFound) {
+        return tl::unexpected(limitsFound.error());
+    }
+    const strategy::LaunchLimits& limits = *limitsFound;
     auto geometry = strategy::launchGeometry(id, p, request.block, limits);
     if (!geometry) {
         return tl::unexpected(geometry.error());
     }
     const auto& decomposition = geometry->decomposition;
     const bool crn = decomposition.layout == strategy::Layout::CRN;
-    const bool materialized = id == StrategyId::ElementwiseMaterialized;
+    const bool materialized = strategy::info(id).materializesMultBy;
 
     // Pipelined: each chunk is launched as a problem of its own, on its own part of the arrays.
     const strategy::PipelinePlan plan = strategy::planPipeline(id, p, request.pipeline);

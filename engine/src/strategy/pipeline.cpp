@@ -27,7 +27,7 @@ PipelinePlan planPipeline(StrategyId id, const problem::Problem& problem,
                           const PipelineOptions& options) {
     PipelinePlan plan;
     const bool crn = decompose(id, problem).layout == Layout::CRN;
-    const bool materialized = id == StrategyId::ElementwiseMaterialized;
+    const bool materialized = info(id).materializesMultBy;
     const auto& s = problem.shape;
     const std::uint64_t outer = crn ? s.c : s.r;
     const std::uint64_t count =

@@ -8,37 +8,58 @@ namespace slicescope::strategy {
 
 namespace {
 
-constexpr std::uint64_t kItemsPerThread =
-    2; // grid-stride steps of each elementwise-broadcast thread
+constexpr std::uint64_t kItemsPerThread = 2; // grid-stride steps of a GridStrideSized thread
 
 using problem::Problem;
 
-constexpr std::array<StrategyInfo, 9> kStrategies{{
-    {StrategyId::OneWorker, "one-worker",
-     "Whole array to one worker: one block, one busy thread walks every element (the seed's "
-     "gufunc).",
-     Target::Gpu},
-    {StrategyId::SliceOuter, "slice-outer", "R workers, each walks one C x N slice.", Target::Gpu},
-    {StrategyId::SliceMiddle, "slice-middle",
-     "C workers, each walks one R x N slice of data laid out C x R x N on the host (the seed's "
-     "fix).",
-     Target::Gpu},
-    {StrategyId::SliceMiddleStrided, "slice-middle-strided",
-     "C workers, each walks one R x N slice on the original R x C x N layout (strided access).",
-     Target::Gpu},
-    {StrategyId::Slice2d, "slice-2d", "R x C workers, each walks the N elements of one row.",
-     Target::Gpu},
-    {StrategyId::ElementwiseMaterialized, "elementwise-materialized",
-     "One thread per element; multBy expanded to the full shape on the host (more bytes copied).",
-     Target::Gpu},
-    {StrategyId::ElementwiseBroadcast, "elementwise-broadcast",
-     "Element-wise with broadcast indexing: a grid-stride loop in which each thread takes two "
-     "steps, of 16-byte vectors where the row allows (the hand-written kernel).",
-     Target::Gpu},
-    {StrategyId::CpuSerial, "cpu-serial", "One host thread walks every element.", Target::Cpu},
-    {StrategyId::CpuParallel, "cpu-parallel", "All host cores, one task per outer slice.",
-     Target::Cpu},
-}};
+using enum WorkerCut;
+using enum LaunchStyle;
+using enum AccessPattern;
+
+// One row per strategy; tst_strategy checks every row is complete and consistent.
+constexpr std::array kStrategies{
+    StrategyInfo{StrategyId::OneWorker, "one-worker",
+                 "Whole array to one worker: one block, one busy thread walks every element (the "
+                 "seed's gufunc).",
+                 Target::Gpu, "oneworker", Whole, Layout::RCN, false, ThreadPerWorker, OneLane},
+    StrategyInfo{StrategyId::SliceOuter, "slice-outer", "R workers, each walks one C x N slice.",
+                 Target::Gpu, "sliceouter", PerOuter, Layout::RCN, false, ThreadPerWorker,
+                 RowPerLane},
+    StrategyInfo{StrategyId::SliceMiddle, "slice-middle",
+                 "C workers, each walks one R x N slice of data laid out C x R x N on the host "
+                 "(the seed's fix).",
+                 Target::Gpu, "slicemiddle", PerMiddle, Layout::CRN, false, ThreadPerWorker,
+                 BlockPerLane},
+    StrategyInfo{StrategyId::SliceMiddleStrided, "slice-middle-strided",
+                 "C workers, each walks one R x N slice on the original R x C x N layout "
+                 "(strided access).",
+                 Target::Gpu, "slicemiddlestrided", PerMiddle, Layout::RCN, false, ThreadPerWorker,
+                 RunPerLane},
+    StrategyInfo{StrategyId::Slice2d, "slice-2d",
+                 "R x C workers, each walks the N elements of one row.", Target::Gpu, "slice2d",
+                 PerRow, Layout::RCN, false, ThreadPerWorker, RunPerLane},
+    StrategyInfo{StrategyId::ElementwiseMaterialized, "elementwise-materialized",
+                 "One thread per element; multBy expanded to the full shape on the host (more "
+                 "bytes copied).",
+                 Target::Gpu, "elementwisematerialized", PerElement, Layout::RCN, true,
+                 ThreadPerWorker, ElementPerLane},
+    StrategyInfo{StrategyId::ElementwiseBroadcast, "elementwise-broadcast",
+                 "Element-wise with broadcast indexing: a grid-stride loop in which each thread "
+                 "takes two steps, of 16-byte vectors where the row allows (the hand-written "
+                 "kernel).",
+                 Target::Gpu, "elementwisebroadcast", PerElement, Layout::RCN, false,
+                 GridStrideSized, ElementPerLane},
+    StrategyInfo{StrategyId::ElementwiseGridStride, "elementwise-grid-stride",
+                 "Element-wise with broadcast indexing: a grid of SMs x resident blocks per SM "
+                 "loops over the array (the grid-stride loop CUDA's guides recommend).",
+                 Target::Gpu, "elementwisegridstride", PerElement, Layout::RCN, false,
+                 GridStrideDevice, ElementPerLane},
+    StrategyInfo{StrategyId::CpuSerial, "cpu-serial", "One host thread walks every element.",
+                 Target::Cpu, "", Whole, Layout::RCN, false, NoLaunch, NoKernel},
+    StrategyInfo{StrategyId::CpuParallel, "cpu-parallel",
+                 "All host cores, one task per outer slice.", Target::Cpu, "", PerOuter,
+                 Layout::RCN, false, NoLaunch, NoKernel},
+};
 
 std::uint64_t ceilDiv(std::uint64_t a, std::uint64_t b) {
     return a / b + (a % b != 0);
@@ -67,18 +88,22 @@ bool isGpu(StrategyId id) {
     return info(id).target == Target::Gpu;
 }
 
+std::string knownStrategyNames() {
+    std::string known;
+    for (const auto& s : kStrategies) {
+        known += (known.empty() ? "" : ", ") + std::string(s.name);
+    }
+    return known;
+}
+
 Result<StrategyId> parseStrategy(std::string_view name) {
     for (const auto& s : kStrategies) {
         if (s.name == name) {
             return s.id;
         }
     }
-    std::string known;
-    for (const auto& s : kStrategies) {
-        known += (known.empty() ? "" : ", ") + std::string(s.name);
-    }
-    return fail(Error::Code::InvalidArgument,
-                "unknown strategy '" + std::string(name) + "'; known: " + known + ", all");
+    return fail(Error::Code::InvalidArgument, "unknown strategy '" + std::string(name) +
+                                                  "'; known: " + knownStrategyNames() + ", all");
 }
 
 Result<std::vector<StrategyId>> parseStrategyList(std::string_view list) {
@@ -115,25 +140,18 @@ Result<std::vector<StrategyId>> parseStrategyList(std::string_view list) {
 
 Decomposition decompose(StrategyId id, const Problem& p) {
     const auto& s = p.shape;
-    switch (id) {
-    case StrategyId::OneWorker:
-        return {1, p.elements(), Layout::RCN};
-    case StrategyId::SliceOuter:
-        return {s.r, s.c * s.n, Layout::RCN};
-    case StrategyId::SliceMiddle:
-        return {s.c, s.r * s.n, Layout::CRN};
-    case StrategyId::SliceMiddleStrided:
-        return {s.c, s.r * s.n, Layout::RCN};
-    case StrategyId::Slice2d:
-        return {s.r * s.c, s.n, Layout::RCN};
-    case StrategyId::ElementwiseMaterialized:
-        return {p.elements(), 1, Layout::RCN};
-    case StrategyId::ElementwiseBroadcast:
-        return {p.elements(), 1, Layout::RCN};
-    case StrategyId::CpuSerial:
-        return {1, p.elements(), Layout::RCN};
-    case StrategyId::CpuParallel:
-        return {s.r, s.c * s.n, Layout::RCN};
+    const StrategyInfo& row = info(id);
+    switch (row.workers) {
+    case WorkerCut::Whole:
+        return {1, p.elements(), row.layout};
+    case WorkerCut::PerOuter:
+        return {s.r, s.c * s.n, row.layout};
+    case WorkerCut::PerMiddle:
+        return {s.c, s.r * s.n, row.layout};
+    case WorkerCut::PerRow:
+        return {s.r * s.c, s.n, row.layout};
+    case WorkerCut::PerElement:
+        return {p.elements(), 1, row.layout};
     }
     return {};
 }
@@ -167,12 +185,7 @@ std::string toString(const BlockOption& option) {
     return {};
 }
 
-Result<LaunchGeometry> launchGeometry(StrategyId id, const Problem& problem,
-                                      const BlockOption& block, const LaunchLimits& limits) {
-    if (!isGpu(id)) {
-        return fail(Error::Code::InvalidArgument,
-                    std::string(toString(id)) + " runs on the CPU and has no launch geometry");
-    }
+Result<std::uint32_t> blockThreads(const BlockOption& block, const LaunchLimits& limits) {
     std::uint32_t threads = 0;
     switch (block.mode) {
     case BlockOption::Mode::Numba:
@@ -191,13 +204,32 @@ Result<LaunchGeometry> launchGeometry(StrategyId id, const Problem& problem,
                                                  std::to_string(limits.kernelMaxThreadsPerBlock) +
                                                  ")");
     }
+    return threads;
+}
+
+Result<LaunchGeometry> launchGeometry(StrategyId id, const Problem& problem,
+                                      const BlockOption& block, const LaunchLimits& limits) {
+    const StrategyInfo& row = info(id);
+    if (row.launch == LaunchStyle::NoLaunch) {
+        return fail(Error::Code::InvalidArgument,
+                    std::string(row.name) + " runs on the CPU and has no launch geometry");
+    }
+    const auto threads = blockThreads(block, limits);
+    if (!threads) {
+        return tl::unexpected(threads.error());
+    }
 
     LaunchGeometry g;
     g.decomposition = decompose(id, problem);
-    g.block = {threads, 1, 1};
-
+    g.block = {*threads, 1, 1};
     std::uint64_t threadsNeeded = g.decomposition.workers;
-    if (id == StrategyId::ElementwiseBroadcast) {
+    std::uint64_t blocks = 0;
+    switch (row.launch) {
+    case LaunchStyle::NoLaunch:
+    case LaunchStyle::ThreadPerWorker:
+        blocks = ceilDiv(threadsNeeded, *threads);
+        break;
+    case LaunchStyle::GridStrideSized: {
         // 16-byte vector accesses when every vector stays within one multBy row (C*N divisible
         // by the width), so the broadcast operand is read with the same vector loads.
         const std::uint32_t width = std::uint32_t(16 / problem.elementBytes());
@@ -205,22 +237,30 @@ Result<LaunchGeometry> launchGeometry(StrategyId id, const Problem& problem,
         g.vectorWidth = (cn % width == 0) ? width : 1;
         threadsNeeded = ceilDiv(problem.elements(), g.vectorWidth);
         g.gridStride = true;
+        // A thread per two items. On a 2 GB problem on the H200 (`slicescope-bench-gpu
+        // --grid-sweep`, docs/performance.md) a grid of one resident wave reached 0.93 of a
+        // device-to-device copy at every block size; a thread per item 0.99 with 128 threads but
+        // 0.80 with numba's 64, where blocks end too fast to be replaced; a thread per two items
+        // 0.97-1.01 from 64 to 1024.
+        blocks = std::min<std::uint64_t>(
+            ceilDiv(threadsNeeded, std::uint64_t(*threads) * kItemsPerThread), limits.maxGridX);
+        break;
     }
-
-    // The grid-stride kernel gets a thread per two items. On a 2 GB problem on the H200
-    // (`slicescope-bench-gpu --grid-sweep`, docs/performance.md) a grid of one resident wave
-    // reached 0.93 of a device-to-device copy at every block size; a thread per item 0.99 with 128
-    // threads but 0.80 with numba's 64, where blocks end too fast to be replaced; a thread per two
-    // items 0.97-1.01 from 64 to 1024.
-    std::uint64_t blocks =
-        ceilDiv(threadsNeeded,
-                g.gridStride ? std::uint64_t(threads) * kItemsPerThread : std::uint64_t(threads));
-    if (g.gridStride) {
-        blocks = std::min<std::uint64_t>(blocks, limits.maxGridX);
+    case LaunchStyle::GridStrideDevice:
+        // Sized to the GPU, not the data: one full wave of resident blocks on every SM.
+        if (limits.smCount == 0 || limits.residentBlocksPerSm == 0) {
+            return fail(Error::Code::InvalidArgument,
+                        std::string(row.name) +
+                            " needs the device's SM count and resident blocks per SM");
+        }
+        g.gridStride = true;
+        blocks = std::min<std::uint64_t>(std::uint64_t(limits.smCount) * limits.residentBlocksPerSm,
+                                         limits.maxGridX);
+        break;
     }
     if (blocks > limits.maxGridX) {
         return fail(Error::Code::OutOfRange,
-                    std::string(toString(id)) + " needs " + std::to_string(blocks) +
+                    std::string(row.name) + " needs " + std::to_string(blocks) +
                         " blocks, more than the device's grid limit of " +
                         std::to_string(limits.maxGridX) + "; use a larger block");
     }
@@ -249,7 +289,7 @@ std::vector<Transfer> transfers(StrategyId id, const Problem& p) {
     }
     std::vector<Transfer> out;
     out.push_back({"discount", Direction::HostToDevice, p.arrayBytes()});
-    if (id == StrategyId::ElementwiseMaterialized) {
+    if (info(id).materializesMultBy) {
         out.push_back({"multBy (materialized)", Direction::HostToDevice, p.arrayBytes()});
     } else {
         out.push_back({"multBy", Direction::HostToDevice, p.multByBytes()});
@@ -279,7 +319,7 @@ MemoryFootprint memoryFootprint(StrategyId id, const Problem& p) {
     // reference output and the reference's own discount and multBy (compute/reference.h).
     MemoryFootprint f;
     f.hostBytes = 4 * p.arrayBytes() + 2 * p.multByBytes();
-    if (id == StrategyId::ElementwiseMaterialized) {
+    if (info(id).materializesMultBy) {
         f.hostBytes += p.arrayBytes(); // multBy expanded to R x C x N
     }
     if (decompose(id, p).layout == Layout::CRN) {

@@ -22,6 +22,7 @@ enum class StrategyId {
     Slice2d,
     ElementwiseMaterialized,
     ElementwiseBroadcast,
+    ElementwiseGridStride,
     CpuSerial,
     CpuParallel,
 };
@@ -32,11 +33,49 @@ enum class Target { Gpu, Cpu };
 // slice-middle: the host transposes the input to C x R x N and the output back.
 enum class Layout { RCN, CRN };
 
+// How the work is cut into workers (decompose()).
+enum class WorkerCut {
+    Whole,      // one worker walks every element
+    PerOuter,   // R workers, each a C x N slice
+    PerMiddle,  // C workers, each an R x N slice
+    PerRow,     // R x C workers, each the N elements of one row
+    PerElement, // one worker per element
+};
+
+// How the kernel hands workers to threads (launchGeometry()).
+enum class LaunchStyle {
+    NoLaunch,         // a CPU strategy
+    ThreadPerWorker,  // one thread per worker, the grid sized to the workers
+    GridStrideSized,  // grid-stride loop, a thread per two items (of 16-byte vectors where the
+                      // row allows): the grid is sized to the data
+    GridStrideDevice, // grid-stride loop over a grid of SMs x resident blocks per SM: the grid
+                      // is sized to the GPU
+};
+
+// How the neighbouring lanes of a warp address memory, as the kernel indexes it: what the model
+// reads (docs/model.md).
+enum class AccessPattern {
+    NoKernel,       // a CPU strategy
+    OneLane,        // one busy lane walks everything
+    RowPerLane,     // lane r walks row r (C x N apart); every lane reads the same multBy element
+    BlockPerLane,   // C x R x N: lane c walks its own R x N block; multBy rows N apart
+    RunPerLane,     // lanes read N-element runs N elements apart
+    ElementPerLane, // neighbouring lanes, neighbouring elements (or vectors): coalesced
+};
+
+// One strategy, everything the engine knows about it. Adding a strategy adds a row here (and its
+// StrategyId) and its kernel file kernels/<kernel>.cu; nothing else switches on the id.
 struct StrategyInfo {
     StrategyId id;
     std::string_view name;        // the CLI and trace name, e.g. "slice-middle"
     std::string_view description; // one line for --help and the GUI
     Target target;
+    std::string_view kernel; // GPU: the kernel file's stem, kernels/<kernel>.cu; CPU: empty
+    WorkerCut workers;
+    Layout layout;           // CRN: the host transposes the input in and the output back
+    bool materializesMultBy; // the host expands multBy to R x C x N before every copy
+    LaunchStyle launch;
+    AccessPattern access;
 };
 
 std::span<const StrategyInfo> allStrategies();
@@ -44,6 +83,8 @@ const StrategyInfo& info(StrategyId id);
 std::string_view toString(StrategyId id);
 std::string_view toString(Layout layout);
 Result<StrategyId> parseStrategy(std::string_view name);
+// Every strategy's name in the registry's order, comma-separated: for help texts and errors.
+std::string knownStrategyNames();
 // A comma-separated list of names, where "all" stands for every strategy not named before it
 // ("all", "slice-outer,all", "all,all"); keeps the order given, drops duplicates.
 Result<std::vector<StrategyId>> parseStrategyList(std::string_view list);
@@ -74,6 +115,10 @@ std::string toString(const BlockOption& option);
 struct LaunchLimits {
     std::uint32_t kernelMaxThreadsPerBlock = 1024; // cudaFuncAttributes::maxThreadsPerBlock
     std::uint32_t maxGridX = 2147483647u;
+    // LaunchStyle::GridStrideDevice only: the device's SMs and how many blocks of the chosen size
+    // (blockThreads()) one SM holds at once, from the occupancy calculator or the CUDA API.
+    std::uint32_t smCount = 0;
+    std::uint32_t residentBlocksPerSm = 0;
 };
 
 struct LaunchGeometry {
@@ -86,6 +131,9 @@ struct LaunchGeometry {
     std::uint64_t threadsLaunched() const { return grid.count() * block.count(); }
     friend bool operator==(const LaunchGeometry&, const LaunchGeometry&) = default;
 };
+
+// The threads per block the option gives, or an error when the kernel cannot take that many.
+Result<std::uint32_t> blockThreads(const BlockOption& block, const LaunchLimits& limits);
 
 // Grid and block for a GPU strategy; an error for CPU strategies, for a block the kernel
 // cannot take, and for a grid over the device limit.
