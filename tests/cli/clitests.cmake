@@ -62,14 +62,14 @@ slicescope_cli_test(export_missing_file EXIT 1 STDERR "no-such-trace.json" ARGS 
 
 # Modelled runs.
 slicescope_cli_test(model_seed_all
-    MATCH "one-worker \\[modelled\\].*elementwise-broadcast \\[modelled\\].*wrote 7 runs"
+    MATCH "one-worker \\[modelled\\].*elementwise-broadcast \\[modelled\\].*wrote 8 runs"
     MATCH_FILE "@WORK@/model.json|\"mode\": *\"modelled\".*\"mode\": *\"modelled\""
     ARGS model --device h200 --shape 100x4000x5 --strategy all -o @WORK@/model.json)
 # 'all' anywhere in a list: every strategy not named before it, once.
-slicescope_cli_test(model_all_twice MATCH "one-worker \\[modelled\\].*wrote 7 runs"
+slicescope_cli_test(model_all_twice MATCH "one-worker \\[modelled\\].*wrote 8 runs"
     ARGS model --device h200 --shape 100x4000x5 --strategy all,all -o @WORK@/model.json)
 slicescope_cli_test(model_named_then_all
-    MATCH "^slice-outer \\[modelled\\][^\n]*\none-worker \\[modelled\\].*wrote 7 runs"
+    MATCH "^slice-outer \\[modelled\\][^\n]*\none-worker \\[modelled\\].*wrote 8 runs"
     ARGS model --device h200 --shape 100x4000x5 --strategy slice-outer,all -o @WORK@/model.json)
 slicescope_cli_test(model_gpu_trace MATCH "modelled"
     ARGS model --device gtx-970 --shape 100x4000x5 --strategy slice-outer --print-gpu-trace -o @WORK@/m.json)

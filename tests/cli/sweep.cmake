@@ -41,7 +41,7 @@ slicescope_cli_test(sweep_model_block
     ARGS sweep --param block --range 32:1024 ${seed} --strategy slice-2d,slice-outer,elementwise-broadcast
          --device h200 -o @WORK@/s.json)
 # 'all' with a preset: the GPU strategies.
-slicescope_cli_test(sweep_model_all MATCH "sweep of memory over 2 points, 7 strategies.*wrote 14 runs"
+slicescope_cli_test(sweep_model_all MATCH "sweep of memory over 2 points, 8 strategies.*wrote 16 runs"
     ARGS sweep --param memory --values pageable,pinned ${seed} --strategy all --device h200 -o @WORK@/s.json)
 # ... and a CPU strategy named beside 'all' is still refused ('cpu-parallel' holds "all").
 slicescope_cli_test(sweep_model_all_and_cpu EXIT 2 STDERR "cpu-parallel runs on the CPU and cannot be modelled"

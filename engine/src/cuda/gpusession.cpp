@@ -7,6 +7,7 @@
 #include "record/gpurunassembly.h"
 #include "runbuffers.h"
 #include "slicescope/compute/reference.h"
+#include "slicescope/compute/transpose.h"
 #include "slicescope/compute/workchain.h"
 #include "slicescope/core/clock.h"
 #include "strategykernel.h"
@@ -33,30 +34,6 @@ std::string seconds(double s) {
     char text[32];
     std::snprintf(text, sizeof text, "%g", s);
     return text;
-}
-
-// The inputs repeat with a short period (compute/workchain.h): fill them from one period's values,
-// computed by the same functions, instead of dividing once per element.
-template <typename T>
-void fillPeriodic(T* out, std::uint64_t count, unsigned period, T (*value)(unsigned long long)) {
-    std::vector<T> table(period);
-    for (unsigned k = 0; k < period; ++k) {
-        table[k] = value(k);
-    }
-    for (std::uint64_t i = 0, k = 0; i < count; ++i) {
-        out[i] = table[k];
-        k = k + 1 == period ? 0 : k + 1;
-    }
-}
-
-// C x R x N from R x C x N (and back with the roles of R and C swapped): N-element rows move whole.
-template <typename T>
-void transpose(const T* from, T* to, std::uint64_t outer, std::uint64_t middle, std::uint64_t n) {
-    for (std::uint64_t a = 0; a < outer; ++a) {
-        for (std::uint64_t b = 0; b < middle; ++b) {
-            std::memcpy(to + (b * outer + a) * n, from + (a * middle + b) * n, n * sizeof(T));
-        }
-    }
 }
 
 } // namespace
@@ -531,11 +508,11 @@ Result<trace::Run> GpuSession::runTyped(StrategyId id, const backend::RunRequest
     }
 
     t0 = now();
-    fillPeriodic(crn ? discountRcn.data() : discountHost->template host<T>(), elements,
-                 compute::kDiscountPeriod, &compute::discountValue<T>);
-    fillPeriodic(materialized ? multByRow.data() : multByHost->template host<T>(), cn,
-                 compute::kMultByPeriod, &compute::multByValue<T>);
-    std::memset(cvHost->template host<T>(), 0xff, arrayBytes); // NaN until written
+    compute::fillPeriodic(crn ? discountRcn.data() : discountHost->template host<T>(), elements,
+                          compute::kDiscountPeriod, &compute::discountValue<T>);
+    compute::fillPeriodic(materialized ? multByRow.data() : multByHost->template host<T>(), cn,
+                          compute::kMultByPeriod, &compute::multByValue<T>);
+    compute::poison(cvHost->template host<T>(), arrayBytes); // NaN until written
     span("fill inputs", t0);
     const bool referenceCached =
         referenceProblem_ && *referenceProblem_ == p &&
@@ -628,7 +605,7 @@ Result<trace::Run> GpuSession::runTyped(StrategyId id, const backend::RunRequest
     const auto runPipelined = [&](std::uint32_t it) -> Status {
         if (mode == MemoryMode::Mapped) {
             const std::int64_t poisonStart = now();
-            std::memset(cvHost->template host<T>(), 0xff, arrayBytes);
+            compute::poison(cvHost->template host<T>(), arrayBytes);
             span("poison output", poisonStart, it);
         }
         if (copies && plan.sharedMultBy) {
@@ -743,8 +720,8 @@ Result<trace::Run> GpuSession::runTyped(StrategyId id, const backend::RunRequest
         iterationStarts.push_back(now());
         if (crn) {
             t0 = now();
-            transpose(discountRcn.data(), discountHost->template host<T>(), p.shape.r, p.shape.c,
-                      p.shape.n);
+            compute::transposeRows(discountRcn.data(), discountHost->template host<T>(), p.shape.r,
+                                   p.shape.c, p.shape.n);
             span("layout: discount to C x R x N", t0, it);
         }
         if (materialized) {
@@ -782,7 +759,7 @@ Result<trace::Run> GpuSession::runTyped(StrategyId id, const backend::RunRequest
             // Done chunk by chunk above.
         } else if (mode == MemoryMode::Mapped) {
             t0 = now();
-            std::memset(cvHost->template host<T>(), 0xff, arrayBytes);
+            compute::poison(cvHost->template host<T>(), arrayBytes);
             span("poison output", t0, it);
         } else {
             const cudaError_t e = cudaMemsetAsync(args.cv, 0xff, arrayBytes, stream_);
@@ -816,7 +793,7 @@ Result<trace::Run> GpuSession::runTyped(StrategyId id, const backend::RunRequest
         const T* result = cvHost->template host<T>();
         if (crn) {
             t0 = now();
-            transpose(result, cvRcn.data(), p.shape.c, p.shape.r, p.shape.n);
+            compute::transposeRows(result, cvRcn.data(), p.shape.c, p.shape.r, p.shape.n);
             span("layout: cv back to R x C x N", t0, it);
             result = cvRcn.data();
         }
