@@ -202,6 +202,18 @@ std::string checkJsonCursorInput(std::string_view data) {
         cursor.failHere("text after the value");
         accepted = false;
     }
+    // A NUL byte is never JSON (not space, and not raw inside a string), but nlohmann::json
+    // stops at the first one as at the end of the input, so it accepts "0" followed by NULs:
+    // the cursor must refuse any text holding one, and the reference has nothing to add.
+    if (data.find('\0') != std::string_view::npos) {
+        if (accepted) {
+            return "the cursor accepts text that holds a NUL byte";
+        }
+        return saysWhere(*cursor.error(), data.size())
+                   ? std::string()
+                   : "a rejection is not a Parse error starting \"byte N\" within the text: " +
+                         cursor.error()->message;
+    }
     ReferenceEvents reference;
     const bool referenceAccepts = nlohmann::json::sax_parse(data, &reference);
 
