@@ -365,8 +365,8 @@ struct SweepPointValue {
 template <typename S, typename Value>
 constexpr Field<S> whole(std::string_view name, Presence presence,
                          bool (*written)(const WriteContext&, const S&) = nullptr) {
-    return Field<S>{name, presence == Presence::Required, &Value::read, &Value::write, written,
-                    &Value::check};
+    return Field<S>{
+        name, presence == Presence::Required, &Value::read, &Value::write, written, &Value::check};
 }
 
 using P = problem::Problem;
@@ -422,31 +422,26 @@ const std::array<Field<A>, 20> ActivitySchema::kFields{
     member<&A::kind, Name<ActivityKind, parseActivityKind>>("kind", kRequired),
     member<&A::startNs, Timestamp>("start_ns", kRequired),
     member<&A::endNs, Timestamp>("end_ns", kRequired),
-    Field<A>{"name", false,
-             [](ReadContext& c, A& a, std::string_view) {
-                 return ActivityName::read(c, a, *c.names);
-             },
-             [](WriteContext& c, const A& a, Layout) {
-                 appendJsonString(c.out, c.run->name(a));
-             },
-             [](const WriteContext& c, const A& a) { return !c.run->name(a).empty(); }, nullptr},
-    member<&A::bytes, Unsigned<kMaxU64>>("bytes", kOptional,
-                                         writtenFor<isCopyOrMemset, &A::bytes>),
-    member<&A::srcKind, Name<MemoryKind, parseMemoryKind>>(
-        "src_kind", kOptional,
-        [](const WriteContext&, const A& a) {
-            return isCopy(a.kind) || a.srcKind != MemoryKind::Unknown;
-        }),
+    Field<A>{
+        "name", false,
+        [](ReadContext& c, A& a, std::string_view) { return ActivityName::read(c, a, *c.names); },
+        [](WriteContext& c, const A& a, Layout) { appendJsonString(c.out, c.run->name(a)); },
+        [](const WriteContext& c, const A& a) { return !c.run->name(a).empty(); }, nullptr},
+    member<&A::bytes, Unsigned<kMaxU64>>("bytes", kOptional, writtenFor<isCopyOrMemset, &A::bytes>),
+    member<&A::srcKind, Name<MemoryKind, parseMemoryKind>>("src_kind", kOptional,
+                                                           [](const WriteContext&, const A& a) {
+                                                               return isCopy(a.kind) ||
+                                                                      a.srcKind !=
+                                                                          MemoryKind::Unknown;
+                                                           }),
     member<&A::dstKind, Name<MemoryKind, parseMemoryKind>>("dst_kind", kOptional,
-                                                          writtenFor<isCopyOrMemset, &A::dstKind>),
-    member<&A::grid, Extent<false>>("grid", kOptional,
-                                   [](const WriteContext&, const A& a) {
-                                       return isKernel(a) || a.grid != Dim3{};
-                                   }),
-    member<&A::block, Extent<true>>("block", kOptional,
-                                   [](const WriteContext&, const A& a) {
-                                       return isKernel(a) || a.block != Dim3{};
-                                   }),
+                                                           writtenFor<isCopyOrMemset, &A::dstKind>),
+    member<&A::grid, Extent<false>>(
+        "grid", kOptional,
+        [](const WriteContext&, const A& a) { return isKernel(a) || a.grid != Dim3{}; }),
+    member<&A::block, Extent<true>>(
+        "block", kOptional,
+        [](const WriteContext&, const A& a) { return isKernel(a) || a.block != Dim3{}; }),
     member<&A::registersPerThread, Unsigned<kMaxRegistersPerThread>>(
         "registers_per_thread", kOptional, writtenFor<isKernel, &A::registersPerThread>),
     member<&A::staticSharedBytes, Unsigned<kMaxSharedMemoryBytes>>(
@@ -456,25 +451,23 @@ const std::array<Field<A>, 20> ActivitySchema::kFields{
     member<&A::stream, Unsigned<kMaxU32>>(
         "stream", kOptional,
         [](const WriteContext&, const A& a) { return isDeviceActivity(a.kind) || a.stream != 0; }),
-    member<&A::correlationId, Unsigned<kMaxU32>>(
-        "correlation_id", kOptional,
-        [](const WriteContext&, const A& a) {
-            return isDeviceActivity(a.kind) || a.kind == ActivityKind::Api ||
-                   a.correlationId != 0;
-        }),
-    member<&A::threadId, Unsigned<kMaxU32>>(
-        "thread_id", kOptional,
-        [](const WriteContext&, const A& a) {
-            return !isDeviceActivity(a.kind) || a.threadId != 0;
-        }),
-    member<&A::iteration, Unsigned<kMaxU16>>("iteration", kOptional,
-                                            writtenIfSet<&A::iteration>),
+    member<&A::correlationId, Unsigned<kMaxU32>>("correlation_id", kOptional,
+                                                 [](const WriteContext&, const A& a) {
+                                                     return isDeviceActivity(a.kind) ||
+                                                            a.kind == ActivityKind::Api ||
+                                                            a.correlationId != 0;
+                                                 }),
+    member<&A::threadId, Unsigned<kMaxU32>>("thread_id", kOptional,
+                                            [](const WriteContext&, const A& a) {
+                                                return !isDeviceActivity(a.kind) || a.threadId != 0;
+                                            }),
+    member<&A::iteration, Unsigned<kMaxU16>>("iteration", kOptional, writtenIfSet<&A::iteration>),
     member<&A::theoreticalOccupancy, Fraction<true>>("theoretical_occupancy", kOptional,
-                                                    writtenIfSet<&A::theoreticalOccupancy>),
+                                                     writtenIfSet<&A::theoreticalOccupancy>),
     member<&A::achievedOccupancy, Fraction<true>>("achieved_occupancy", kOptional,
-                                                 writtenIfSet<&A::achievedOccupancy>),
+                                                  writtenIfSet<&A::achievedOccupancy>),
     member<&A::activeLaneShare, Fraction<true>>("active_lane_share", kOptional,
-                                               writtenIfSet<&A::activeLaneShare>),
+                                                writtenIfSet<&A::activeLaneShare>),
     member<&A::warmup, Flag>("warmup", kOptional, writtenIfSet<&A::warmup>),
 };
 

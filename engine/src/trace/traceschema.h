@@ -39,8 +39,8 @@ class ReadContext {
 
     JsonCursor& json;
     NameTable* names = nullptr; // while a run's activities are read: the run's names
-    long long activity = -1;  // index of the activity being read, for messages
-    std::size_t namesCut = 0; // names of the current run cut to kMaxNameBytes
+    long long activity = -1;    // index of the activity being read, for messages
+    std::size_t namesCut = 0;   // names of the current run cut to kMaxNameBytes
 };
 
 // The writer's state: where the text goes. drain, when set, is handed the text in ~1 MiB pieces
@@ -121,17 +121,15 @@ template <std::int64_t Max> struct Nanoseconds {
             return false;
         }
         if (value < 0 || value > Max) {
-            return c.json.failAt(
-                at, field(name) + (Max == std::numeric_limits<std::int64_t>::max()
-                                       ? " must be >= 0, not " + std::to_string(value)
-                                       : " must be from 0 to " + std::to_string(Max)));
+            return c.json.failAt(at,
+                                 field(name) + (Max == std::numeric_limits<std::int64_t>::max()
+                                                    ? " must be >= 0, not " + std::to_string(value)
+                                                    : " must be from 0 to " + std::to_string(Max)));
         }
         out = value;
         return true;
     }
-    static void write(WriteContext& c, std::int64_t value, Layout) {
-        appendInteger(c.out, value);
-    }
+    static void write(WriteContext& c, std::int64_t value, Layout) { appendInteger(c.out, value); }
     static Refusal check(std::int64_t value, std::string_view name) {
         if (value < 0) {
             return field(name) + " (" + std::to_string(value) + ") is negative";
@@ -328,23 +326,24 @@ enum class Presence { Optional, Required };
 // A field held in one member, of one value kind.
 template <auto Member, typename Kind, typename S = typename MemberOf<decltype(Member)>::Owner>
 constexpr Field<S> member(std::string_view name, Presence presence = Presence::Optional,
-                         bool (*written)(const WriteContext&,
-                                         const std::type_identity_t<S>&) = nullptr) {
+                          bool (*written)(const WriteContext&,
+                                          const std::type_identity_t<S>&) = nullptr) {
     using T = typename MemberOf<decltype(Member)>::Type;
-    Field<S> row{name, presence == Presence::Required,
-                 [](ReadContext& c, S& s, std::string_view n) { return Kind::read(c, s.*Member, n); },
-                 [](WriteContext& c, const S& s, Layout layout) {
-                     Kind::write(c, s.*Member, layout);
-                 },
-                 written, nullptr};
+    Field<S> row{
+        name,
+        presence == Presence::Required,
+        [](ReadContext& c, S& s, std::string_view n) { return Kind::read(c, s.*Member, n); },
+        [](WriteContext& c, const S& s, Layout layout) { Kind::write(c, s.*Member, layout); },
+        written,
+        nullptr};
     if constexpr (Kind::template kChecks<T>) {
         row.check = [](const S& s, std::string_view n) { return Kind::check(s.*Member, n); };
     }
     return row;
 }
 
-template <typename Schema> constexpr std::size_t kFieldCount =
-    std::tuple_size_v<std::remove_cv_t<decltype(Schema::kFields)>>;
+template <typename Schema>
+constexpr std::size_t kFieldCount = std::tuple_size_v<std::remove_cv_t<decltype(Schema::kFields)>>;
 
 template <typename Schema> auto keysOf() {
     std::array<std::string_view, kFieldCount<Schema>> keys{};
@@ -388,8 +387,9 @@ void writeObject(WriteContext& c, const typename Schema::Type& s, Layout layout)
     static constexpr Punctuation kLines{"    {\n      ", ",\n      ", "\": ", "\n    }"};
     static constexpr Punctuation kInline{"{", ", ", "\": ", "}"};
     static constexpr Punctuation kCompact{"{", ",", "\":", "}"};
-    const Punctuation& p =
-        layout == Layout::Lines ? kLines : layout == Layout::Inline ? kInline : kCompact;
+    const Punctuation& p = layout == Layout::Lines    ? kLines
+                           : layout == Layout::Inline ? kInline
+                                                      : kCompact;
     c.out += p.open;
     bool first = true;
     for (const auto& row : Schema::kFields) {
