@@ -256,7 +256,7 @@ struct Activities {
         c.run = &run;
         for (std::size_t i = 0; i < run.activities.size() && !c.stopped; ++i) {
             c.out += i == 0 ? "\n        " : ",\n        ";
-            writeObject<ActivitySchema>(c, run.activities[i], Layout::Compact);
+            writeObject<ActivitySchema, Layout::Compact>(c, run.activities[i]);
             c.drainIfLarge();
         }
         c.out += run.activities.empty() ? "]" : "\n      ]";

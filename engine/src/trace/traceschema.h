@@ -256,8 +256,8 @@ template <bool IsBlock> struct Extent {
                 if (json.peekIs(']')) {
                     return json.failHere(field(name) + " must have exactly 3 elements");
                 }
-                if (!json.expect(',', field(name))) {
-                    return false;
+                if (!json.consume(',') && !json.expect(',', field(name))) {
+                    return false; // (the quoted name only for the message)
                 }
                 json.skipSpace();
             }
@@ -297,7 +297,9 @@ template <typename E, Result<E> (*Parse)(std::string_view)> struct Name {
     static bool read(ReadContext& c, E& out, std::string_view name) {
         const char* at = c.json.position();
         std::string_view text;
-        if (!c.json.parseString(text, field(name))) {
+        // The quoted name only for the message of a value that is no string: this is the
+        // activity's kind, read a million times.
+        if (!c.json.parseString(text, c.json.peekIs('"') ? name : field(name))) {
             return false;
         }
         const auto parsed = Parse(text);
@@ -308,7 +310,9 @@ template <typename E, Result<E> (*Parse)(std::string_view)> struct Name {
         return true;
     }
     static void write(WriteContext& c, E value, Layout) {
-        appendJsonString(c.out, toString(value));
+        c.out += '"'; // the names are plain lower-case words: nothing to escape
+        c.out += toString(value);
+        c.out += '"';
     }
     static Refusal check(E, std::string_view) { return std::nullopt; }
 };
@@ -379,33 +383,39 @@ template <typename Schema> bool readObject(ReadContext& c, typename Schema::Type
     return true;
 }
 
-template <typename Schema>
-void writeObject(WriteContext& c, const typename Schema::Type& s, Layout layout) {
-    struct Punctuation {
-        std::string_view open, between, afterName, close;
-    };
-    static constexpr Punctuation kLines{"    {\n      ", ",\n      ", "\": ", "\n    }"};
-    static constexpr Punctuation kInline{"{", ", ", "\": ", "}"};
-    static constexpr Punctuation kCompact{"{", ",", "\":", "}"};
-    const Punctuation& p = layout == Layout::Lines    ? kLines
-                           : layout == Layout::Inline ? kInline
-                                                      : kCompact;
-    c.out += p.open;
+// The text before each field's value in a layout: [0] as the first field, [1] after another.
+template <typename Schema, Layout kLayout> const auto& keyTextOf() {
+    static const auto texts = [] {
+        std::array<std::array<std::string, 2>, kFieldCount<Schema>> out;
+        const std::string_view between = kLayout == Layout::Lines    ? ",\n      "
+                                         : kLayout == Layout::Inline ? ", "
+                                                                     : ",";
+        const std::string_view afterName = kLayout == Layout::Compact ? "\":" : "\": ";
+        for (std::size_t i = 0; i < out.size(); ++i) {
+            const std::string key =
+                '"' + std::string(Schema::kFields[i].name) + std::string(afterName);
+            out[i] = {key, std::string(between) + key};
+        }
+        return out;
+    }();
+    return texts;
+}
+
+template <typename Schema, Layout kLayout>
+void writeObject(WriteContext& c, const typename Schema::Type& s) {
+    const auto& keys = keyTextOf<Schema, kLayout>();
+    c.out += kLayout == Layout::Lines ? "    {\n      " : "{";
     bool first = true;
-    for (const auto& row : Schema::kFields) {
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+        const auto& row = Schema::kFields[i];
         if (row.written != nullptr && !row.written(c, s)) {
             continue;
         }
-        if (!first) {
-            c.out += p.between;
-        }
+        c.out += keys[i][first ? 0 : 1];
         first = false;
-        c.out += '"';
-        c.out += row.name;
-        c.out += p.afterName;
-        row.write(c, s, layout);
+        row.write(c, s, kLayout);
     }
-    c.out += p.close;
+    c.out += kLayout == Layout::Lines ? "\n    }" : "}";
 }
 
 // What in s's fields the reader would refuse (the first refusal).
@@ -444,7 +454,7 @@ template <typename Schema> struct Nested {
     }
     static void write(WriteContext& c, const Value& value, Layout) {
         if (value) {
-            writeObject<Schema>(c, *value, Layout::Inline);
+            writeObject<Schema, Layout::Inline>(c, *value);
         } else {
             c.out += "null";
         }
@@ -458,58 +468,45 @@ template <typename Schema> struct Nested {
     }
 };
 
-template <typename T> Refusal nothingSpansFields(const T&) {
-    return std::nullopt;
-}
-
 // ---- The structures --------------------------------------------------------------------------
+// Each names its type, how messages call it (kWhat: not an object; kWhole: a field missing), its
+// rows (traceschema.cpp), and checkWhole: what the reader refuses across fields.
 
-struct ProblemSchema {
-    using Type = problem::Problem;
-    static constexpr std::string_view kWhat = "\"problem\"";
-    static constexpr std::string_view kWhole = "\"problem\"";
+template <typename T> struct ObjectOf {
+    using Type = T;
+    static Refusal checkWhole(const T&) { return std::nullopt; }
+};
+
+struct ProblemSchema : ObjectOf<problem::Problem> {
+    static constexpr std::string_view kWhat = "\"problem\"", kWhole = kWhat;
     static const std::array<Field<Type>, 3> kFields;
     static Refusal checkWhole(const Type& problem); // makeProblem's rules
 };
 
-struct LaunchSchema {
-    using Type = LaunchInfo;
-    static constexpr std::string_view kWhat = "\"launch\"";
-    static constexpr std::string_view kWhole = "\"launch\"";
+struct LaunchSchema : ObjectOf<LaunchInfo> {
+    static constexpr std::string_view kWhat = "\"launch\"", kWhole = kWhat;
     static const std::array<Field<Type>, 10> kFields;
-    static Refusal checkWhole(const Type& launch) { return nothingSpansFields(launch); }
 };
 
-struct OccupancySchema {
-    using Type = OccupancyInfo;
-    static constexpr std::string_view kWhat = "\"occupancy\"";
-    static constexpr std::string_view kWhole = "\"occupancy\"";
+struct OccupancySchema : ObjectOf<OccupancyInfo> {
+    static constexpr std::string_view kWhat = "\"occupancy\"", kWhole = kWhat;
     static const std::array<Field<Type>, 7> kFields;
-    static Refusal checkWhole(const Type& occupancy) { return nothingSpansFields(occupancy); }
 };
 
-struct VerificationSchema {
-    using Type = Verification;
-    static constexpr std::string_view kWhat = "\"verification\"";
-    static constexpr std::string_view kWhole = "\"verification\"";
+struct VerificationSchema : ObjectOf<Verification> {
+    static constexpr std::string_view kWhat = "\"verification\"", kWhole = kWhat;
     static const std::array<Field<Type>, 2> kFields;
-    static Refusal checkWhole(const Type& v) { return nothingSpansFields(v); }
 };
 
-struct ActivitySchema {
-    using Type = Activity;
-    static constexpr std::string_view kWhat = "an activity";
-    static constexpr std::string_view kWhole = "the activity";
+struct ActivitySchema : ObjectOf<Activity> {
+    static constexpr std::string_view kWhat = "an activity", kWhole = "the activity";
     static const std::array<Field<Type>, 20> kFields;
     static Refusal checkWhole(const Type& activity); // the interval: end >= start, duration
 };
 
-struct RunSchema {
-    using Type = Run;
-    static constexpr std::string_view kWhat = "a run";
-    static constexpr std::string_view kWhole = "the run";
+struct RunSchema : ObjectOf<Run> {
+    static constexpr std::string_view kWhat = "a run", kWhole = "the run";
     static const std::array<Field<Type>, 23> kFields;
-    static Refusal checkWhole(const Type& run) { return nothingSpansFields(run); }
 };
 
 } // namespace slicescope::trace::schema

@@ -25,7 +25,7 @@ void writeTraceText(const Trace& trace, std::string& out,
     out += ",\n  \"runs\": [";
     for (std::size_t i = 0; i < trace.runs.size() && !context.stopped; ++i) {
         out += i == 0 ? "\n" : ",\n";
-        schema::writeObject<schema::RunSchema>(context, trace.runs[i], schema::Layout::Lines);
+        schema::writeObject<schema::RunSchema, schema::Layout::Lines>(context, trace.runs[i]);
     }
     out += trace.runs.empty() ? "]" : "\n  ]";
     if (!trace.sweeps.empty()) {
