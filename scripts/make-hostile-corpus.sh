@@ -8,6 +8,8 @@
 # Writes into OUTDIR (created, emptied of earlier results):
 #   long-name.json        a kernel name of 200,000,000 bytes (200 MB)
 #   same-id-4000.json     4,000 runs with one id
+#   notes-10m.json       a run with 10,000,000 empty notes (40 MB; before the
+#                         notes limit, 100,000,000 of them took 4.5 GB of memory)
 #   sparse-2g.json        2 GiB, sparse (truncate): a valid start, then zeros; no disk used
 #   fifo-no-writer.json   a FIFO nobody writes to
 #   fifo-yes-cli.json, fifo-yes-gui.json
@@ -22,7 +24,7 @@ if [ $# -ne 1 ]; then
 fi
 out=$1
 mkdir -p "$out"
-rm -f "$out"/long-name.json "$out"/same-id-4000.json "$out"/sparse-2g.json "$out"/fifo-*.json
+rm -f "$out"/long-name.json "$out"/notes-10m.json "$out"/same-id-4000.json "$out"/sparse-2g.json "$out"/fifo-*.json
 
 head='{"format": "slicescope-trace", "version": 1, "runs": ['
 device='"device": {"name": "NVIDIA H200", "sm_count": 132}'
@@ -43,6 +45,12 @@ device='"device": {"name": "NVIDIA H200", "sm_count": 132}'
     done
     printf ']}\n'
 } >"$out/same-id-4000.json"
+
+{
+    printf '%s{"id": "notes", "strategy": "recorded", "mode": "recorded", %s, "notes": [""' "$head" "$device"
+    awk 'BEGIN { for (i = 1; i < 10000000; i++) printf ", \"\"" }'
+    printf '], "activities": []}]}\n'
+} >"$out/notes-10m.json"
 
 printf '%s' "$head" >"$out/sparse-2g.json"
 truncate -s 2G "$out/sparse-2g.json"

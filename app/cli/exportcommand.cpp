@@ -23,6 +23,9 @@ struct ExportOptions {
 };
 
 int exportTrace(const ExportOptions& o) {
+    if (o.input.empty()) {
+        return reportUsageError("export needs a trace file: TRACE is an empty name");
+    }
     if (o.csv.empty() && o.chrome.empty()) {
         return reportUsageError("export needs --csv FILE or --chrome FILE (or both)");
     }

@@ -56,7 +56,7 @@ struct SweepOptions {
     std::string values;
     std::string range;
     std::string device;                   // a CUDA ordinal (measured) or a preset (modelled)
-    std::string testSignal = "interrupt"; // hidden, tests only: "interrupt" or "terminate"
+    std::string testSignal = "interrupt"; // hidden, tests only: "interrupt", "terminate", "hangup"
 };
 
 struct Plan {
@@ -147,112 +147,131 @@ std::string joinValues(const std::vector<std::string>& values) {
     return list;
 }
 
-int runSweep(SweepOptions& s) {
-    auto plan = makePlan(s);
-    if (!plan) {
-        return reportError(plan.error());
-    }
-    RunOptions& o = s.run;
-    const std::size_t points = plan->values.size();
-    const auto& ids = plan->strategies;
-    const std::string param(sweep::toString(plan->param));
-
+// Ctrl+C, SIGTERM (the GUI's Cancel) and SIGHUP (a closed terminal): keep the points finished.
+void keepFinishedPointsOnInterrupt() {
     struct sigaction action {};
     action.sa_handler = onInterrupt;
     action.sa_flags = SA_RESTART; // the worker's pipe keeps being read
     sigemptyset(&action.sa_mask);
-    // Ctrl+C, and SIGTERM (the GUI's Cancel): keep the points finished.
-    ::sigaction(SIGINT, &action, nullptr);
-    ::sigaction(SIGTERM, &action, nullptr);
+    for (const int signal : {SIGINT, SIGTERM, SIGHUP}) {
+        ::sigaction(signal, &action, nullptr);
+    }
+}
 
-    // results[point][strategy]; a point not reached stays "not run".
-    std::vector<std::vector<std::optional<Result<trace::Run>>>> grid(
-        points, std::vector<std::optional<Result<trace::Run>>>(ids.size()));
-    std::vector<StrategyId> gpuIds;
-    std::vector<std::size_t> gpuSlots;
-    for (std::size_t k = 0; k < ids.size(); ++k) {
-        if (strategy::isGpu(ids[k]) && !plan->preset) {
-            gpuIds.push_back(ids[k]);
-            gpuSlots.push_back(k);
+int testSignalNumber(const std::string& name) {
+    return name == "terminate" ? SIGTERM : name == "hangup" ? SIGHUP : SIGINT;
+}
+
+// results[point][strategy]; a point not reached stays "not run".
+using ResultGrid = std::vector<std::vector<std::optional<Result<trace::Run>>>>;
+
+// Where the measured GPU strategies sit among the sweep's strategies (none for a modelled sweep).
+struct GpuSlots {
+    std::vector<StrategyId> ids;
+    std::vector<std::size_t> slots; // index of ids[i] among the plan's strategies
+};
+
+GpuSlots gpuSlotsOf(const Plan& plan) {
+    GpuSlots gpu;
+    for (std::size_t k = 0; k < plan.strategies.size(); ++k) {
+        if (strategy::isGpu(plan.strategies[k]) && !plan.preset) {
+            gpu.ids.push_back(plan.strategies[k]);
+            gpu.slots.push_back(k);
         }
     }
-    std::optional<trace::Ceilings> datasheet;
-    if (plan->preset && o.roofline) {
-        datasheet = sweep::datasheetCeilings(*plan->preset);
-    }
+    return gpu;
+}
 
-    // Measured GPU strategies: one worker for the whole sweep (one CUDA context).
-    if (!gpuIds.empty()) {
-        RunOptions worker = o;
-        worker.sweepParam = param;
-        worker.sweepValues = joinValues(plan->values);
-        if (backend::gpuBackendBuilt()) {
-            auto gpu = runGpuSweepInWorker(worker, gpuIds, points, points * ids.size());
-            for (std::size_t p = 0; p < points && p < gpu.size(); ++p) {
-                for (std::size_t k = 0; k < gpuSlots.size(); ++k) {
-                    if (gpu[p][k] || !gInterrupted) {
-                        grid[p][gpuSlots[k]] = std::move(gpu[p][k]);
-                    }
-                }
-            }
-        } else {
-            for (std::size_t p = 0; p < points; ++p) {
-                auto runs = runGpuHere(worker, gpuIds, plan->requests[p]).runs;
-                for (std::size_t k = 0; k < gpuSlots.size() && k < runs.size(); ++k) {
-                    grid[p][gpuSlots[k]] = std::move(runs[k]);
+// Measured GPU strategies: one worker for the whole sweep (one CUDA context).
+void runGpuPoints(const RunOptions& o, const Plan& plan, const GpuSlots& gpu, ResultGrid& grid) {
+    const std::size_t points = plan.values.size();
+    RunOptions worker = o;
+    worker.sweepParam = std::string(sweep::toString(plan.param));
+    worker.sweepValues = joinValues(plan.values);
+    if (backend::gpuBackendBuilt()) {
+        auto results =
+            runGpuSweepInWorker(worker, gpu.ids, points, points * plan.strategies.size());
+        for (std::size_t p = 0; p < points && p < results.size(); ++p) {
+            for (std::size_t k = 0; k < gpu.slots.size(); ++k) {
+                if (results[p][k] || !gInterrupted) {
+                    grid[p][gpu.slots[k]] = std::move(results[p][k]);
                 }
             }
         }
+        return;
     }
-    // CPU strategies and modelled runs, point by point; Ctrl+C stops after the run in progress.
-    // Their progress counts on from the GPU runs, all done by now: the sweep's runs_done.
-    const std::size_t cpuCount = ids.size() - gpuIds.size();
+    for (std::size_t p = 0; p < points; ++p) {
+        auto runs = runGpuHere(worker, gpu.ids, plan.requests[p]).runs;
+        for (std::size_t k = 0; k < gpu.slots.size() && k < runs.size(); ++k) {
+            grid[p][gpu.slots[k]] = std::move(runs[k]);
+        }
+    }
+}
+
+// CPU strategies and modelled runs, point by point; an interrupt stops after the run in
+// progress. Their progress counts on from the GPU runs, all done by now: the sweep's runs_done.
+void runHostPoints(const SweepOptions& s, const Plan& plan, const GpuSlots& gpu, ResultGrid& grid) {
+    const RunOptions& o = s.run;
+    const auto& ids = plan.strategies;
+    const std::size_t points = plan.values.size();
+    const std::size_t cpuCount = ids.size() - gpu.ids.size();
     std::vector<std::size_t> cpuOrdinal(ids.size(), 0); // which of the CPU strategies ids[k] is
     for (std::size_t k = 0, c = 0; k < ids.size(); ++k) {
         cpuOrdinal[k] = c;
-        if (std::find(gpuSlots.begin(), gpuSlots.end(), k) == gpuSlots.end()) {
+        if (std::find(gpu.slots.begin(), gpu.slots.end(), k) == gpu.slots.end()) {
             ++c;
         }
     }
-    std::size_t pointsDone = 0;
+    const std::string param(sweep::toString(plan.param));
     for (std::size_t p = 0; p < points && !gInterrupted; ++p) {
         for (std::size_t k = 0; k < ids.size() && !gInterrupted; ++k) {
             if (grid[p][k]) {
                 continue;
             }
-            const auto id = ids[k];
-            const std::string name(strategy::toString(id));
+            const std::string name(strategy::toString(ids[k]));
             backend::Progress progress;
             progress.cancel = &gCancelRun;
             if (o.progress) {
                 progress.report = [&, p, k](std::string_view stage, double fraction) {
                     const double runsDone =
-                        double(points * gpuIds.size() + p * cpuCount + cpuOrdinal[k]) + fraction;
+                        double(points * gpu.ids.size() + p * cpuCount + cpuOrdinal[k]) + fraction;
                     printSweepProgress(
-                        true, {p, points, param, plan->values[p], runsDone, points * ids.size()},
+                        true, {p, points, param, plan.values[p], runsDone, points * ids.size()},
                         name, k, ids.size(), stage, fraction);
                 };
             }
-            if (plan->preset) {
+            if (plan.preset) {
                 progress("model", 0.0);
-                grid[p][k] = backend::modelRun(id, plan->requests[p], *plan->preset);
+                grid[p][k] = backend::modelRun(ids[k], plan.requests[p], *plan.preset);
             } else {
-                grid[p][k] = backend::runCpu(id, plan->requests[p], progress);
+                grid[p][k] = backend::runCpu(ids[k], plan.requests[p], progress);
             }
             if (gInterrupted && !*grid[p][k]) {
                 grid[p][k].reset(); // stopped by the interrupt: not a finished point
             }
         }
-        ++pointsDone;
-        if (o.testInterruptAfter > 0 && pointsDone == std::size_t(o.testInterruptAfter)) {
-            ::raise(s.testSignal == "terminate" ? SIGTERM : SIGINT);
+        if (o.testInterruptAfter > 0 && p + 1 == std::size_t(o.testInterruptAfter)) {
+            ::raise(testSignalNumber(s.testSignal));
         }
     }
+}
 
-    // One trace: the runs point by point, each with its sweep point; the crossovers on top.
+struct SweepTrace {
     trace::Trace trace;
-    trace.generator = "slicescope-cli 0.1.0";
-    int failures = 0;
+    int failures = 0; // runs that failed or did not verify, each reported on stderr
+};
+
+// One trace: the runs point by point, each with its sweep point; the crossovers on top.
+SweepTrace assembleTrace(const RunOptions& o, const Plan& plan, ResultGrid& grid) {
+    const auto& ids = plan.strategies;
+    const std::size_t points = plan.values.size();
+    const std::string param(sweep::toString(plan.param));
+    std::optional<trace::Ceilings> datasheet;
+    if (plan.preset && o.roofline) {
+        datasheet = sweep::datasheetCeilings(*plan.preset);
+    }
+    SweepTrace out;
+    out.trace.generator = "slicescope-cli 0.1.0";
     std::vector<sweep::Series> series(ids.size());
     for (std::size_t k = 0; k < ids.size(); ++k) {
         series[k].strategy = std::string(strategy::toString(ids[k]));
@@ -267,39 +286,46 @@ int runSweep(SweepOptions& s) {
                 continue;
             }
             if (!*slot) {
-                reportError(Error{slot->error().code, param + " " + plan->values[p] + ": " +
+                reportError(Error{slot->error().code, param + " " + plan.values[p] + ": " +
                                                           series[k].strategy + ": " +
                                                           slot->error().message});
-                ++failures;
+                ++out.failures;
                 continue;
             }
             trace::Run run = std::move(**slot);
-            run.id = sweep::pointRunId(series[k].strategy, param, plan->values[p]);
-            run.sweep = trace::SweepPoint{param, plan->values[p], std::uint32_t(p)};
+            run.id = sweep::pointRunId(series[k].strategy, param, plan.values[p]);
+            run.sweep = trace::SweepPoint{param, plan.values[p], std::uint32_t(p)};
             if (datasheet) {
                 run.ceilings = datasheet;
             }
             if (run.verification && !run.verification->passed) {
                 reportError(Error{Error::Code::VerificationFailed,
                                   run.id + ": output differs from the CPU reference"});
-                ++failures;
+                ++out.failures;
             }
             series[k].timesNs[p] = double(trace::summarize(run).perRepetitionNs());
-            trace.runs.push_back(std::move(run));
+            out.trace.runs.push_back(std::move(run));
         }
     }
-    trace::Sweep summary;
+    trace::Sweep& summary = out.trace.sweeps.emplace_back();
     summary.param = param;
-    summary.values = plan->values;
-    summary.scale = sweep::isNumeric(plan->param) ? "log" : "category";
+    summary.values = plan.values;
+    summary.scale = sweep::isNumeric(plan.param) ? "log" : "category";
     for (const auto& line : series) {
         summary.strategies.push_back(line.strategy);
     }
     summary.complete = complete;
     summary.crossovers =
-        sweep::findCrossovers(param, plan->values, series, sweep::isNumeric(plan->param));
-    trace.sweeps.push_back(summary);
+        sweep::findCrossovers(param, plan.values, series, sweep::isNumeric(plan.param));
+    return out;
+}
 
+// Writes the trace (when a run succeeded) and says what the sweep found; the exit status.
+int finishSweep(const RunOptions& o, const Plan& plan, const SweepTrace& result) {
+    const trace::Trace& trace = result.trace;
+    const trace::Sweep& summary = trace.sweeps.front();
+    const std::size_t points = plan.values.size();
+    const std::size_t strategies = plan.strategies.size();
     if (!trace.runs.empty()) {
         if (auto written = trace::writeTrace(trace, o.output); !written) {
             return reportError(written.error());
@@ -309,9 +335,9 @@ int runSweep(SweepOptions& s) {
         for (const auto& run : trace.runs) {
             printRunSummary(run);
         }
-        std::cout << "sweep of " << param << " over " << points
-                  << (points == 1 ? " point" : " points") << ", " << ids.size()
-                  << (ids.size() == 1 ? " strategy" : " strategies") << '\n';
+        std::cout << "sweep of " << summary.param << " over " << points
+                  << (points == 1 ? " point" : " points") << ", " << strategies
+                  << (strategies == 1 ? " strategy" : " strategies") << '\n';
     }
     // Crossovers are the sweep's answer: printed even with --quiet.
     if (summary.crossovers.empty()) {
@@ -331,12 +357,28 @@ int runSweep(SweepOptions& s) {
                   << " runs of the points finished were kept\n";
         return kExitInterrupted;
     }
-    if (failures > 0 || trace.runs.empty()) {
-        std::cerr << "slicescope-cli: " << failures << " of " << points * ids.size()
+    if (result.failures > 0 || trace.runs.empty()) {
+        std::cerr << "slicescope-cli: " << result.failures << " of " << points * strategies
                   << " runs failed\n";
         return kExitFailure;
     }
     return kExitOk;
+}
+
+int runSweep(SweepOptions& s) {
+    auto plan = makePlan(s);
+    if (!plan) {
+        return reportError(plan.error());
+    }
+    keepFinishedPointsOnInterrupt();
+    ResultGrid grid(plan->values.size(),
+                    std::vector<std::optional<Result<trace::Run>>>(plan->strategies.size()));
+    const GpuSlots gpu = gpuSlotsOf(*plan);
+    if (!gpu.ids.empty()) {
+        runGpuPoints(s.run, *plan, gpu, grid);
+    }
+    runHostPoints(s, *plan, gpu, grid);
+    return finishSweep(s.run, *plan, assembleTrace(s.run, *plan, grid));
 }
 
 std::string formatNumber(double value) {
@@ -453,7 +495,7 @@ void addSweepCommands(CLI::App& app, int& exitStatus) {
     cmd->add_option("--test-interrupt-after", o.testInterruptAfter, "Tests: SIGINT after N points")
         ->group("");
     cmd->add_option("--test-interrupt-signal", s->testSignal, "Tests: the signal to send")
-        ->check(CLI::IsMember({"interrupt", "terminate"}))
+        ->check(CLI::IsMember({"interrupt", "terminate", "hangup"}))
         ->group("");
     cmd->callback([s, &exitStatus] { exitStatus = runSweep(*s); });
 

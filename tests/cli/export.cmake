@@ -28,3 +28,11 @@ slicescope_cli_test(export_missing_file_chrome EXIT 1
 slicescope_cli_test(export_unwritable EXIT 1
     STDERR "cannot write /nonexistent-dir/out.csv: No such file or directory"
     ARGS export @DATA@/format-example.json --csv /nonexistent-dir/out.csv)
+
+# An empty trace name is a usage error (it was "internal error: filesystem error"). The ARGS of
+# slicescope_cli_test cannot hold an empty argument (CMake drops empty list elements): sh does.
+add_test(NAME cli.export_empty_trace_name
+    COMMAND sh -c "\"$0\" export '' --csv \"$1\" 2>&1; echo \"exit $?\""
+        $<TARGET_FILE:slicescope-cli> ${CMAKE_CURRENT_BINARY_DIR}/work/export_empty_trace_name.csv)
+set_tests_properties(cli.export_empty_trace_name PROPERTIES LABELS cli
+    PASS_REGULAR_EXPRESSION "error: export needs a trace file: TRACE is an empty name\nexit 2")

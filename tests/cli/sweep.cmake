@@ -68,6 +68,11 @@ slicescope_cli_test(sweep_cpu_terminated EXIT 130 STDERR "interrupted: 2 runs of
     MATCH_FILE "@WORK@/s.json|\"id\": \"cpu-serial@rows=20\".*\"sweeps\": .{\"complete\":false"
     ARGS sweep --param rows --values 10,20,40 --shape 10x20x5 --strategy cpu-serial
          --test-interrupt-after 2 --test-interrupt-signal terminate -o @WORK@/s.json)
+# SIGHUP (a closed terminal) keeps them as well.
+slicescope_cli_test(sweep_cpu_hung_up EXIT 130 STDERR "interrupted: 2 runs of the points finished were kept"
+    MATCH_FILE "@WORK@/s.json|\"id\": \"cpu-serial@rows=20\".*\"sweeps\": .{\"complete\":false"
+    ARGS sweep --param rows --values 10,20,40 --shape 10x20x5 --strategy cpu-serial
+         --test-interrupt-after 2 --test-interrupt-signal hangup -o @WORK@/s.json)
 slicescope_cli_test(sweep_model_interrupted EXIT 130 STDERR "interrupted: 1 runs"
     ARGS sweep --param work --values 1,2,4 ${seed} --strategy slice-2d --device h200
          --test-interrupt-after 1 -o @WORK@/s.json)

@@ -1,5 +1,6 @@
 #include "slicescope/trace/tracejson.h"
 #include "slicescope/trace/tracelimits.h"
+#include "trace/tracewriter.h" // engine-internal: writeTraceLimited
 
 #include <atomic>
 #include <chrono>
@@ -1265,6 +1266,8 @@ TEST(TraceJson, RefusesToWriteATraceItCouldNotReadBackAndKeepsTheOldFile) {
         {"wall_ns", [](Trace& t) { t.runs[0].wallNs = -1; }},
         {"occupancy_series value", [](Trace& t) { t.runs[0].occupancySeries[0].value = 2; }},
         {"id", [](Trace& t) { t.runs[0].id = std::string(kMaxShortTextBytes + 1, 'x'); }},
+        {"notes", [](Trace& t) { t.runs[0].notes.assign(kMaxNotes + 1, ""); }},
+        {"notes", [](Trace& t) { t.runs[0].notes[0] = std::string(kMaxLongTextBytes + 1, 'n'); }},
     };
     for (const auto& [expected, breakIt] : cases) {
         Trace bad = fullTrace();
@@ -1283,6 +1286,49 @@ TEST(TraceJson, RefusesToWriteATraceItCouldNotReadBackAndKeepsTheOldFile) {
         EXPECT_EQ(readFile(path), good);
         EXPECT_TRUE(othersIn(dir.path(), path).empty());
     }
+}
+
+// The reader refuses a file over kMaxTraceFileBytes, so the writer refuses to write one (a
+// 4096-chunk model run of every strategy made 1.26 GB that replaced a good trace): it stops,
+// and the old file stays. The limit is a parameter here, so the test need not write 1 GiB.
+TEST(TraceJson, RefusesToWriteATraceLargerThanTheFileLimitAndKeepsTheOldFile) {
+    TempDir dir;
+    const fs::path path = dir.path() / "trace.json";
+    ASSERT_TRUE(writeTrace(fullTrace(), path));
+    const std::string good = readFile(path);
+
+    const Trace large = largeTrace();
+    const std::uint64_t size = toJson(large).size();
+    ASSERT_GT(size, std::uint64_t(4) << 20) << "larger than the writer's pieces, to stop mid-way";
+    auto refused = writeTraceLimited(large, path, size - 1);
+    ASSERT_FALSE(refused);
+    EXPECT_EQ(refused.error().code, Error::Code::InvalidArgument);
+    EXPECT_NE(refused.error().message.find(path.string()), std::string::npos);
+    EXPECT_NE(refused.error().message.find("more than " + std::to_string(size - 1) + " bytes"),
+              std::string::npos)
+        << refused.error().message;
+    EXPECT_EQ(readFile(path), good);
+    EXPECT_TRUE(othersIn(dir.path(), path).empty());
+
+    // At the limit exactly, it is written, and reads back.
+    ASSERT_TRUE(writeTraceLimited(large, path, size));
+    EXPECT_EQ(fs::file_size(path), size);
+    EXPECT_TRUE(readTrace(path));
+}
+
+TEST(TraceJson, ReadsAtMostTheLimitOfNotesPerRun) {
+    std::string notes;
+    for (std::size_t i = 0; i < kMaxNotes; ++i) {
+        notes += i == 0 ? "\"\"" : ", \"\"";
+    }
+    auto atTheLimit = parseTrace(withRun("\"notes\": [" + notes + "]"));
+    ASSERT_TRUE(atTheLimit) << atTheLimit.error().message;
+    EXPECT_EQ(atTheLimit->runs[0].notes.size(), kMaxNotes);
+    const Error error = parseError(withRun("\"notes\": [" + notes + ", \"\"]"));
+    EXPECT_EQ(error.code, Error::Code::Parse);
+    EXPECT_NE(error.message.find("\"notes\" has more than the 1024 notes a run may have"),
+              std::string::npos)
+        << error.message;
 }
 
 // A writer killed at any moment (SIGKILL: no handler, no clean-up) leaves the old file whole.

@@ -139,6 +139,7 @@ bool JsonCursor::parseObject(const std::array<std::string_view, N>& keys, std::s
         return true;
     }
     std::unordered_set<std::string> unknown; // allocates only when an unknown key comes
+    std::size_t next = 0;
     for (bool done = false; !done;) {
         skipSpace();
         const char* keyAt = p_;
@@ -146,10 +147,13 @@ bool JsonCursor::parseObject(const std::array<std::string_view, N>& keys, std::s
         if (!parseString(key, "a field name")) {
             return false;
         }
+        // Keys usually come in the schema's order: look from the one after the last found.
         std::size_t index = N;
-        for (std::size_t i = 0; i < N; ++i) {
-            if (keys[i] == key) {
-                index = i;
+        for (std::size_t i = next; i < N + next; ++i) {
+            const std::size_t candidate = i < N ? i : i - N;
+            if (keys[candidate] == key) {
+                index = candidate;
+                next = candidate + 1;
                 break;
             }
         }

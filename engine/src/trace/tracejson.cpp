@@ -2,7 +2,6 @@
 // (tracereader.cpp) and the writer (tracewriter.cpp).
 #include "slicescope/trace/tracejson.h"
 
-#include "slicescope/trace/atomicfile.h"
 #include "slicescope/trace/tracelimits.h"
 #include "tracereader.h"
 #include "tracewriter.h"
@@ -136,18 +135,7 @@ std::string toJson(const Trace& trace) {
 }
 
 Status writeTrace(const Trace& trace, const std::filesystem::path& path) {
-    if (auto readable = checkReadsBack(trace); !readable) {
-        return fail(readable.error().code,
-                    "cannot write " + path.string() + ": " + readable.error().message);
-    }
-    return writeFileAtomically(path, [&trace](std::ostream& stream) {
-        std::string buffer;
-        buffer.reserve((std::size_t(1) << 20) + 65536);
-        writeTraceText(trace, buffer, [&stream](std::string& text) {
-            stream.write(text.data(), std::streamsize(text.size()));
-            text.clear();
-        });
-    });
+    return writeTraceLimited(trace, path, kMaxTraceFileBytes);
 }
 
 } // namespace slicescope::trace

@@ -4,20 +4,30 @@
 #include "slicescope/core/result.h"
 #include "slicescope/trace/trace.h"
 
+#include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <string>
 
 namespace slicescope::trace {
 
 // Appends trace's JSON text to out. When drain is set it is handed out in ~1 MiB pieces (it must
-// consume and clear them), so a million-event trace streams to a file without a second copy.
+// consume and clear them), so a million-event trace streams to a file without a second copy;
+// when it returns false the writing stops there (the text is then incomplete).
 void writeTraceText(const Trace& trace, std::string& out,
-                    const std::function<void(std::string&)>& drain);
+                    const std::function<bool(std::string&)>& drain);
 
 // Whether the reader would take trace's text back: the in-memory model allows what the format
-// rejects (a negative timestamp, an end before its start, an invalid problem, a device figure
-// that is not a finite number >= 0). writeTrace refuses such a trace instead of replacing a good
-// file with one that can never be opened. InvalidArgument naming the run and the field.
+// rejects (a negative timestamp, an end before its start, an invalid problem, a figure beyond
+// tracelimits.h). writeTrace refuses such a trace instead of replacing a good file with one that
+// can never be opened. InvalidArgument naming the run and the field.
 Status checkReadsBack(const Trace& trace);
+
+// writeTrace with the file size limit as a parameter (tests use a small one): a text longer than
+// maxBytes, which the reader would refuse, is not written: the write stops, the temporary file
+// is removed and path is left as it was (a FIFO or device written through gets a cut stream),
+// and the error (InvalidArgument) says so.
+Status writeTraceLimited(const Trace& trace, const std::filesystem::path& path,
+                         std::uint64_t maxBytes);
 
 } // namespace slicescope::trace

@@ -53,6 +53,8 @@ inline constexpr std::uint32_t kMaxRegistersPerThread = 256;
 inline constexpr std::int64_t kMaxDurationNs = std::int64_t(1) << 53;
 inline constexpr std::uint32_t kMaxRepeat = 65'536; // iterations are numbered in 16 bits
 inline constexpr std::uint32_t kMaxWarmup = 65'536; // so are warm-up iterations
+// Notes a run may carry (warnings for its reader: a few per run; 10^8 empty ones took 4.5 GB).
+inline constexpr std::size_t kMaxNotes = 1024;
 
 // Sweeps (slicescope-cli sweep) and roofline ceilings. A sweep's chart draws a marker per value
 // and strategy: 4096 points is above any sweep the CLI plans (a range of x2 steps, or +1 steps of
