@@ -558,46 +558,6 @@ void ReportRenderer::paintSweeps(QCPPainter* painter, const QRectF& rect,
     }
 }
 
-std::optional<ReportViews> ReportViews::parse(const QString& text) {
-    ReportViews views;
-    views.overview = views.breakdown = views.occupancy = false;
-    const QStringList names = text.split(QLatin1Char(','), Qt::SkipEmptyParts);
-    if (names.isEmpty()) {
-        return std::nullopt;
-    }
-    for (const QString& raw : names) {
-        const QString name = raw.trimmed().toLower();
-        if (name == QStringLiteral("overview")) {
-            views.overview = true;
-        } else if (name == QStringLiteral("detail")) {
-            views.detail = true;
-        } else if (name == QStringLiteral("breakdown")) {
-            views.breakdown = true;
-        } else if (name == QStringLiteral("occupancy")) {
-            views.occupancy = true;
-        } else if (name == QStringLiteral("sweep")) {
-            views.sweep = true;
-        } else if (name == QStringLiteral("roofline")) {
-            views.roofline = true;
-        } else if (name == QStringLiteral("all")) {
-            views.detail = views.breakdown = views.occupancy = views.selectedRun = true;
-            views.sweepsIfAny = true;
-        } else {
-            return std::nullopt;
-        }
-    }
-    if (views.overview && views.detail) {
-        views.overview = false; // one timeline: the detailed one
-    }
-    return views;
-}
-
-QStringList ReportViews::names() {
-    return {QStringLiteral("overview"),  QStringLiteral("detail"), QStringLiteral("breakdown"),
-            QStringLiteral("occupancy"), QStringLiteral("sweep"),  QStringLiteral("roofline"),
-            QStringLiteral("all")};
-}
-
 std::optional<ExportPreset> exportPreset(const QString& name) {
     const QString key = name.trimmed().toLower();
     if (key == QStringLiteral("slide")) {

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "gui/exportviews.h"
+
 #include <QImage>
 #include <QObject>
 #include <QRectF>
@@ -22,31 +24,6 @@ namespace slicescope::gui {
 class OccupancyView;
 class TimelineView;
 struct SweepExport;
-
-// What an export shows. `--view overview|detail|breakdown|occupancy|sweep|roofline|all`; the
-// default is the overview, the breakdown and the occupancy chart.
-struct ReportViews {
-    bool overview = true;     // the timeline, compact (one row per run where the timeline has it)
-    bool detail = false;      // the timeline with every lane
-    bool breakdown = true;    // where one repetition's time goes, per run
-    bool occupancy = true;    // occupancy per GPU run and kernel
-    bool selectedRun = false; // the selected run's launch in words, under the occupancy chart
-    // The sweep chart's time view per sweep, with its occupancy view beside it for block sweeps;
-    // asked for on runs with no sweep point, a line in words says there is none.
-    bool sweep = false;
-    // The roofline with the copies per set of ceilings; without any, a line in words says so.
-    bool roofline = false;
-    // `all`: the sweep chart and the roofline where the runs have them, left out without a word
-    // where they have none.
-    bool sweepsIfAny = false;
-
-    bool timeline() const { return overview || detail; }
-    // "overview", "detail", "breakdown", "occupancy", "sweep", "roofline", "all", or a
-    // comma-separated list of them.
-    static std::optional<ReportViews> parse(const QString& text);
-    // The names parse takes, for messages and help.
-    static QStringList names();
-};
 
 struct ReportOptions {
     ReportViews views;
