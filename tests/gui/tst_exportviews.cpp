@@ -81,10 +81,11 @@ void TestExportViews::everyViewChoosesSomething() {
 void TestExportViews::everyViewIsTakenByTheCommandLine() {
     for (const ExportView& view : exportViews()) {
         const QString out = dir_.filePath(view.name + QStringLiteral(".png"));
-        const Finished done = runGui({QStringLiteral("--export-image"), out, kSeed,
-                                      QStringLiteral("--size"), QStringLiteral("slide"),
-                                      QStringLiteral("--view"), view.name});
-        QVERIFY2(done.exitCode == 0, qPrintable(view.name + QLatin1Char(' ') + QString::fromUtf8(done.err)));
+        const Finished done =
+            runGui({QStringLiteral("--export-image"), out, kSeed, QStringLiteral("--size"),
+                    QStringLiteral("slide"), QStringLiteral("--view"), view.name});
+        QVERIFY2(done.exitCode == 0,
+                 qPrintable(view.name + QLatin1Char(' ') + QString::fromUtf8(done.err)));
         QVERIFY2(QFileInfo(out).size() > 0, qPrintable(view.name));
     }
 }
@@ -95,9 +96,8 @@ void TestExportViews::everyViewIsInTheHelp() {
     // QCommandLineParser wraps the help: compare it with the line breaks and indents removed.
     const QString help = QString::fromUtf8(done.out).simplified();
     for (const ExportView& view : exportViews()) {
-        const QString item = view.name + QStringLiteral(" (") +
-                             view.description.left(1).toLower() + view.description.mid(1) +
-                             QLatin1Char(')');
+        const QString item = view.name + QStringLiteral(" (") + view.description.left(1).toLower() +
+                             view.description.mid(1) + QLatin1Char(')');
         QVERIFY2(help.contains(item), qPrintable(item + QStringLiteral("\n") + help));
     }
 }
