@@ -176,8 +176,8 @@ double linesHeight(const QStringList& lines, double width, QPaintDevice* device)
     return h;
 }
 
-std::shared_ptr<SweepExport> buildSweepExport(const models::Session& session,
-                                              const ReportViews& v, int* panelsBuilt) {
+std::shared_ptr<SweepExport> buildSweepExport(const models::Session& session, const ReportViews& v,
+                                              int* panelsBuilt) {
     auto built = std::make_shared<SweepExport>();
     SweepExport& part = *built;
     if (!v.sweep && !v.roofline && !v.sweepsIfAny) {
