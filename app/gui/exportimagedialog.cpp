@@ -65,18 +65,10 @@ ExportImageDialog::ExportImageDialog(const QString& path, QWidget* parent) : QDi
     form->addRow(tr("DPI"), dpi_);
     view_ = new QComboBox(this);
     view_->setObjectName(QStringLiteral("exportView"));
-    view_->addItem(tr("Overview, breakdown and occupancy"),
-                   QStringLiteral("overview,breakdown,occupancy"));
-    view_->addItem(tr("Everything: timeline lanes, breakdown, occupancy, selected run, and the "
-                      "sweep chart and roofline where the runs have them"),
-                   QStringLiteral("all"));
-    view_->addItem(tr("Timeline overview"), QStringLiteral("overview"));
-    view_->addItem(tr("Timeline with every lane"), QStringLiteral("detail"));
-    view_->addItem(tr("Time breakdown per run"), QStringLiteral("breakdown"));
-    view_->addItem(tr("Occupancy per run"), QStringLiteral("occupancy"));
-    view_->addItem(tr("Sweep chart: time per repetition (and occupancy for block sweeps)"),
-                   QStringLiteral("sweep"));
-    view_->addItem(tr("Roofline with the copies"), QStringLiteral("roofline"));
+    view_->addItem(tr("Overview, breakdown and occupancy"), defaultExportViews());
+    for (const ExportView& view : exportViews()) {
+        view_->addItem(view.description, view.name);
+    }
     view_->addItem(tr("Sweep chart and roofline"), QStringLiteral("sweep,roofline"));
     form->addRow(tr("Show"), view_);
     log_ = new QCheckBox(tr("Breakdown on a log scale"), this);

@@ -16,6 +16,7 @@
 #include <QRegularExpression>
 #include <QSaveFile>
 #include <cstdio>
+#include <optional>
 
 namespace {
 
@@ -110,11 +111,9 @@ int exportHeadless(const QString& out, const QStringList& traces, const QSize& s
     return 0;
 }
 
-} // namespace
-
-int main(int argc, char** argv) {
-    // The headless export, --help and --version must work with no display: choose the offscreen
-    // platform before Qt looks for one, unless the user chose a platform.
+// The headless export, --help and --version must work with no display: the offscreen platform is
+// chosen before Qt looks for one, unless the user chose a platform.
+void chooseOffscreenWhenHeadless(int argc, char** argv) {
     bool headless = false;
     for (int i = 1; i < argc && qstrcmp(argv[i], "--") != 0; ++i) {
         for (const char* option :
@@ -126,6 +125,150 @@ int main(int argc, char** argv) {
     if (headless && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
         qputenv("QT_QPA_PLATFORM", "offscreen");
     }
+}
+
+// The command line's options: the headless export's, then the window's.
+struct Options {
+    QCommandLineOption exportImage{
+        QStringLiteral("export-image"),
+        tr("Write the report of the traces (the views --view names) to FILE "
+           "(.png, .pdf or .svg) and exit; no window is shown."),
+        QStringLiteral("FILE")};
+    QCommandLineOption size{
+        QStringLiteral("size"),
+        tr("Image size for --export-image: WxH in pixels (default 1920x1080), or a preset: "
+           "slide (1280x720), hd (1920x1080), 4k (3840x2160), each the same 16:9 slide, "
+           "or paper (7 in wide, vector PDF/SVG or a 300 dpi PNG)."),
+        QStringLiteral("SIZE"), QStringLiteral("1920x1080")};
+    QCommandLineOption dpi{
+        QStringLiteral("dpi"),
+        tr("DPI for --export-image (default 96, or the preset's: hd 144, 4k 288, paper 300)."),
+        QStringLiteral("N"), QStringLiteral("96")};
+    QCommandLineOption view{QStringLiteral("view"), gui::exportViewsHelp(), QStringLiteral("VIEW"),
+                            gui::defaultExportViews()};
+    QCommandLineOption textBoxes{
+        QStringLiteral("text-boxes"),
+        tr("With --export-image: also write every text drawn, as a JSON array of "
+           "{text, x, y, w, h} in output pixels, to FILE."),
+        QStringLiteral("FILE")};
+    QCommandLineOption restore{QStringLiteral("restore-session"),
+                               tr("Restore the autosaved session without asking.")};
+    QCommandLineOption noSamples{QStringLiteral("no-samples"),
+                                 tr("Do not open the shipped sample traces.")};
+    QCommandLineOption sessionFile{QStringLiteral("session-file"),
+                                   tr("Autosave the session to FILE instead of the default place."),
+                                   QStringLiteral("FILE")};
+    QCommandLineOption shape{QStringLiteral("shape"), tr("Problem shape for the run panel, RxCxN."),
+                             QStringLiteral("RxCxN")};
+    QCommandLineOption dtype{QStringLiteral("dtype"),
+                             tr("Element type for the run panel: f64 or f32."),
+                             QStringLiteral("TYPE")};
+    QCommandLineOption work{QStringLiteral("work"), tr("Work per element for the run panel."),
+                            QStringLiteral("K")};
+    QCommandLineOption strategies{QStringLiteral("strategies"),
+                                  tr("Comma-separated strategies to check in the run panel."),
+                                  QStringLiteral("LIST")};
+    QCommandLineOption device{
+        QStringLiteral("device"),
+        tr("GPU for GPU strategies: gpu:N, or a preset id such as h200 (modelled)."),
+        QStringLiteral("DEVICE")};
+    QCommandLineOption block{QStringLiteral("block"),
+                             tr("Block size: numba, numba-cuda or 1..1024."),
+                             QStringLiteral("BLOCK")};
+    QCommandLineOption memory{QStringLiteral("memory"),
+                              tr("Host memory: pageable, pinned, managed or mapped."),
+                              QStringLiteral("MODE")};
+    QCommandLineOption repeat{QStringLiteral("repeat"), tr("Repetitions of each run."),
+                              QStringLiteral("N")};
+    QCommandLineOption run{QStringLiteral("run"), tr("Start the run at once.")};
+
+    void addTo(QCommandLineParser& parser) const {
+        // --view and --text-boxes first: the order --help has always listed them in.
+        parser.addOption(view);
+        parser.addOption(textBoxes);
+        for (const auto& option : {exportImage, size, dpi, restore, noSamples, sessionFile, shape,
+                                   dtype, work, strategies, device, block, memory, repeat, run}) {
+            parser.addOption(option);
+        }
+    }
+};
+
+// `--export-image`: the size, DPI and views asked for, then the export; the exit status.
+int exportFromCommandLine(const QCommandLineParser& parser, const Options& o) {
+    QSize imageSize;
+    double dpiValue = 96;
+    if (const auto preset = gui::exportPreset(parser.value(o.size))) {
+        imageSize = preset->sizePx;
+        dpiValue = preset->dpi;
+    } else if (!parseSize(parser.value(o.size), imageSize)) {
+        return fail(tr("--size must look like 1920x1080 or be one of %1 (got '%2')")
+                        .arg(gui::exportPresetNames().join(tr(", ")), parser.value(o.size)),
+                    kExitUsage);
+    }
+    if (parser.isSet(o.dpi)) {
+        bool ok = false;
+        dpiValue = parser.value(o.dpi).toDouble(&ok);
+        if (!ok) {
+            return fail(tr("--dpi must be a number (got '%1')").arg(parser.value(o.dpi)),
+                        kExitUsage);
+        }
+    }
+    const auto views = gui::ReportViews::parse(parser.value(o.view));
+    if (!views) {
+        return fail(tr("--view must be one of %1, or a comma-separated list of them "
+                       "(got '%2')")
+                        .arg(gui::ReportViews::names().join(tr(", ")), parser.value(o.view)),
+                    kExitUsage);
+    }
+    gui::ReportOptions reportOptions;
+    reportOptions.views = *views;
+    return exportHeadless(parser.value(o.exportImage), parser.positionalArguments(), imageSize,
+                          dpiValue, reportOptions, parser.value(o.textBoxes));
+}
+
+// The run panel's settings from --shape, --dtype, --work, --block, --memory, --repeat and
+// --strategies, when any is given; an error message for a bad shape.
+std::optional<models::RunConfig> runConfigFrom(const QCommandLineParser& parser, const Options& o,
+                                               QString* error) {
+    if (!parser.isSet(o.shape) && !parser.isSet(o.strategies) && !parser.isSet(o.dtype) &&
+        !parser.isSet(o.work) && !parser.isSet(o.block) && !parser.isSet(o.memory) &&
+        !parser.isSet(o.repeat)) {
+        return std::nullopt;
+    }
+    models::RunConfig config;
+    if (parser.isSet(o.shape)) {
+        const auto parsed = problem::parseShape(parser.value(o.shape).toStdString());
+        if (!parsed) {
+            *error = tr("--shape: %1").arg(QString::fromStdString(parsed.error().message));
+            return std::nullopt;
+        }
+        config.r = parsed->r;
+        config.c = parsed->c;
+        config.n = parsed->n;
+    }
+    if (parser.isSet(o.dtype)) {
+        config.dtype = parser.value(o.dtype);
+    }
+    if (parser.isSet(o.work)) {
+        config.work = parser.value(o.work).toInt();
+    }
+    if (parser.isSet(o.block)) {
+        config.block = parser.value(o.block);
+    }
+    if (parser.isSet(o.memory)) {
+        config.memory = parser.value(o.memory);
+    }
+    if (parser.isSet(o.repeat)) {
+        config.repeat = parser.value(o.repeat).toInt();
+    }
+    config.strategies = parser.value(o.strategies).split(QLatin1Char(','), Qt::SkipEmptyParts);
+    return config;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    chooseOffscreenWhenHeadless(argc, argv);
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("SliceScope"));
     QApplication::setOrganizationName(
@@ -143,141 +286,24 @@ int main(int argc, char** argv) {
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("traces"), tr("Trace files to open."),
                                  QStringLiteral("[TRACE.json...]"));
-    const QCommandLineOption exportImage(
-        QStringLiteral("export-image"),
-        tr("Write the report of the traces (the views --view names) to FILE "
-           "(.png, .pdf or .svg) and exit; no window is shown."),
-        QStringLiteral("FILE"));
-    const QCommandLineOption size(
-        QStringLiteral("size"),
-        tr("Image size for --export-image: WxH in pixels (default 1920x1080), or a preset: "
-           "slide (1280x720), hd (1920x1080), 4k (3840x2160), each the same 16:9 slide, "
-           "or paper (7 in wide, vector PDF/SVG or a 300 dpi PNG)."),
-        QStringLiteral("SIZE"), QStringLiteral("1920x1080"));
-    const QCommandLineOption dpi(
-        QStringLiteral("dpi"),
-        tr("DPI for --export-image (default 96, or the preset's: hd 144, 4k 288, paper 300)."),
-        QStringLiteral("N"), QStringLiteral("96"));
-    const QCommandLineOption view(
-        QStringLiteral("view"),
-        tr("What --export-image shows: overview, detail, breakdown, occupancy, sweep (the "
-           "sweep chart: time per repetition, and occupancy for block sweeps), roofline or all "
-           "(every view; sweep and roofline only where the traces have them), or a "
-           "comma-separated list (default overview,breakdown,occupancy)."),
-        QStringLiteral("VIEW"), QStringLiteral("overview,breakdown,occupancy"));
-    const QCommandLineOption textBoxes(
-        QStringLiteral("text-boxes"),
-        tr("With --export-image: also write every text drawn, as a JSON array of "
-           "{text, x, y, w, h} in output pixels, to FILE."),
-        QStringLiteral("FILE"));
-    parser.addOption(view);
-    parser.addOption(textBoxes);
-    const QCommandLineOption restore(QStringLiteral("restore-session"),
-                                     tr("Restore the autosaved session without asking."));
-    const QCommandLineOption noSamples(QStringLiteral("no-samples"),
-                                       tr("Do not open the shipped sample traces."));
-    const QCommandLineOption sessionFile(
-        QStringLiteral("session-file"),
-        tr("Autosave the session to FILE instead of the default place."), QStringLiteral("FILE"));
-    const QCommandLineOption shape(QStringLiteral("shape"),
-                                   tr("Problem shape for the run panel, RxCxN."),
-                                   QStringLiteral("RxCxN"));
-    const QCommandLineOption dtype(QStringLiteral("dtype"),
-                                   tr("Element type for the run panel: f64 or f32."),
-                                   QStringLiteral("TYPE"));
-    const QCommandLineOption work(QStringLiteral("work"), tr("Work per element for the run panel."),
-                                  QStringLiteral("K"));
-    const QCommandLineOption strategies(QStringLiteral("strategies"),
-                                        tr("Comma-separated strategies to check in the run panel."),
-                                        QStringLiteral("LIST"));
-    const QCommandLineOption device(
-        QStringLiteral("device"),
-        tr("GPU for GPU strategies: gpu:N, or a preset id such as h200 (modelled)."),
-        QStringLiteral("DEVICE"));
-    const QCommandLineOption block(QStringLiteral("block"),
-                                   tr("Block size: numba, numba-cuda or 1..1024."),
-                                   QStringLiteral("BLOCK"));
-    const QCommandLineOption memory(QStringLiteral("memory"),
-                                    tr("Host memory: pageable, pinned, managed or mapped."),
-                                    QStringLiteral("MODE"));
-    const QCommandLineOption repeat(QStringLiteral("repeat"), tr("Repetitions of each run."),
-                                    QStringLiteral("N"));
-    const QCommandLineOption run(QStringLiteral("run"), tr("Start the run at once."));
-    for (const auto& option : {exportImage, size, dpi, restore, noSamples, sessionFile, shape,
-                               dtype, work, strategies, device, block, memory, repeat, run}) {
-        parser.addOption(option);
-    }
+    const Options o;
+    o.addTo(parser);
     parser.process(app);
 
-    if (parser.isSet(exportImage)) {
-        QSize imageSize;
-        double dpiValue = 96;
-        if (const auto preset = gui::exportPreset(parser.value(size))) {
-            imageSize = preset->sizePx;
-            dpiValue = preset->dpi;
-        } else if (!parseSize(parser.value(size), imageSize)) {
-            return fail(tr("--size must look like 1920x1080 or be one of %1 (got '%2')")
-                            .arg(gui::exportPresetNames().join(tr(", ")), parser.value(size)),
-                        kExitUsage);
-        }
-        if (parser.isSet(dpi)) {
-            bool ok = false;
-            dpiValue = parser.value(dpi).toDouble(&ok);
-            if (!ok) {
-                return fail(tr("--dpi must be a number (got '%1')").arg(parser.value(dpi)),
-                            kExitUsage);
-            }
-        }
-        const auto views = gui::ReportViews::parse(parser.value(view));
-        if (!views) {
-            return fail(tr("--view must be one of %1, or a comma-separated list of them "
-                           "(got '%2')")
-                            .arg(gui::ReportViews::names().join(tr(", ")), parser.value(view)),
-                        kExitUsage);
-        }
-        gui::ReportOptions reportOptions;
-        reportOptions.views = *views;
-        return exportHeadless(parser.value(exportImage), parser.positionalArguments(), imageSize,
-                              dpiValue, reportOptions, parser.value(textBoxes));
+    if (parser.isSet(o.exportImage)) {
+        return exportFromCommandLine(parser, o);
     }
-
     gui::StartOptions options;
     options.traces = parser.positionalArguments();
-    options.restoreSession = parser.isSet(restore);
-    options.noSamples = parser.isSet(noSamples);
-    options.sessionFile = parser.value(sessionFile);
-    options.device = parser.value(device);
-    options.runNow = parser.isSet(run);
-    if (parser.isSet(shape) || parser.isSet(strategies) || parser.isSet(dtype) ||
-        parser.isSet(work) || parser.isSet(block) || parser.isSet(memory) || parser.isSet(repeat)) {
-        models::RunConfig config;
-        if (parser.isSet(shape)) {
-            const auto parsed = problem::parseShape(parser.value(shape).toStdString());
-            if (!parsed) {
-                return fail(tr("--shape: %1").arg(QString::fromStdString(parsed.error().message)),
-                            kExitUsage);
-            }
-            config.r = parsed->r;
-            config.c = parsed->c;
-            config.n = parsed->n;
-        }
-        if (parser.isSet(dtype)) {
-            config.dtype = parser.value(dtype);
-        }
-        if (parser.isSet(work)) {
-            config.work = parser.value(work).toInt();
-        }
-        if (parser.isSet(block)) {
-            config.block = parser.value(block);
-        }
-        if (parser.isSet(memory)) {
-            config.memory = parser.value(memory);
-        }
-        if (parser.isSet(repeat)) {
-            config.repeat = parser.value(repeat).toInt();
-        }
-        config.strategies = parser.value(strategies).split(QLatin1Char(','), Qt::SkipEmptyParts);
-        options.run = config;
+    options.restoreSession = parser.isSet(o.restore);
+    options.noSamples = parser.isSet(o.noSamples);
+    options.sessionFile = parser.value(o.sessionFile);
+    options.device = parser.value(o.device);
+    options.runNow = parser.isSet(o.run);
+    QString shapeError;
+    options.run = runConfigFrom(parser, o, &shapeError);
+    if (!shapeError.isEmpty()) {
+        return fail(shapeError, kExitUsage);
     }
     gui::MainWindow window(options);
     window.show();

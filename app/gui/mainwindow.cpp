@@ -11,6 +11,7 @@
 #include "gui/reportrenderer.h"
 #include "gui/runsetupwidget.h"
 #include "gui/runspanel.h"
+#include "gui/samplesmenu.h"
 #include "gui/statusindicator.h"
 #include "gui/sweepchart.h"
 #include "gui/sweeppanel.h"
@@ -42,6 +43,7 @@
 #include <QTableView>
 #include <QToolBar>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace slicescope::gui {
 
@@ -117,23 +119,21 @@ void MainWindow::createCentralWidget() {
 void MainWindow::createDocks() {
     setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks |
                    QMainWindow::AllowNestedDocks);
-    auto* setupDock = new QDockWidget(tr("Run"), this);
-    setupDock->setObjectName(QStringLiteral("runDock"));
-    auto* setupScroll = new QScrollArea(setupDock);
-    setupScroll->setWidget(setup_);
-    setupScroll->setWidgetResizable(true);
-    setupScroll->setMinimumWidth(330);
-    setupDock->setWidget(setupScroll);
-    addDockWidget(Qt::LeftDockWidgetArea, setupDock);
-    // The sweep panel beside the run panel: it sweeps the run panel's problem.
+    // The run panel, and beside it the sweep panel (it sweeps the run panel's problem): scrolled.
+    auto addLeftDock = [this](const QString& title, const QString& name, QWidget* panel) {
+        auto* dock = new QDockWidget(title, this);
+        dock->setObjectName(name);
+        auto* scroll = new QScrollArea(dock);
+        scroll->setWidget(panel);
+        scroll->setWidgetResizable(true);
+        dock->setWidget(scroll);
+        addDockWidget(Qt::LeftDockWidgetArea, dock);
+        return dock;
+    };
+    auto* setupDock = addLeftDock(tr("Run"), QStringLiteral("runDock"), setup_);
+    setupDock->widget()->setMinimumWidth(330);
     sweepPanel_ = new SweepPanel(controller_->devices());
-    auto* sweepDock = new QDockWidget(tr("Sweep"), this);
-    sweepDock->setObjectName(QStringLiteral("sweepDock"));
-    auto* sweepScroll = new QScrollArea(sweepDock);
-    sweepScroll->setWidget(sweepPanel_);
-    sweepScroll->setWidgetResizable(true);
-    sweepDock->setWidget(sweepScroll);
-    addDockWidget(Qt::LeftDockWidgetArea, sweepDock);
+    auto* sweepDock = addLeftDock(tr("Sweep"), QStringLiteral("sweepDock"), sweepPanel_);
     tabifyDockWidget(setupDock, sweepDock);
     setupDock->raise();
     connect(sweepPanel_, &SweepPanel::sweepRequested, this, &MainWindow::startSweep);
@@ -192,12 +192,10 @@ void MainWindow::createActions() {
     recentMenu_ = new RecentFilesMenu(tr("Open &recent"), file);
     file->addMenu(recentMenu_);
     connect(recentMenu_, &RecentFilesMenu::fileChosen, this, &MainWindow::openTrace);
-    auto* samplesMenu = file->addMenu(tr("Open &sample (measured on an H200)"));
-    for (const QString& path : sampleTraces()) {
-        samplesMenu->addAction(QFileInfo(path).completeBaseName(), this,
-                               [this, path] { controller_->openSample(path); });
-    }
-    samplesMenu->setEnabled(!samplesMenu->isEmpty());
+    auto* samples = new SamplesMenu(tr("Open &sample (measured on an H200)"), file);
+    file->addMenu(samples);
+    connect(samples, &SamplesMenu::sampleChosen, this,
+            [this](const QString& path) { controller_->openSample(path); });
     file->addSeparator();
     add(file, tr("&Save session as\u2026"), {QKeySequence::Save},
         [this] { exportSessionDialog(ExportFormat::Trace); });
@@ -403,31 +401,11 @@ void MainWindow::discardSavedSession() {
     }
 }
 
-QStringList MainWindow::sampleTraces() {
-    QStringList paths;
-    const QDir dir(QStringLiteral(":/samples"));
-    for (const QString& name : dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name)) {
-        paths << dir.filePath(name);
-    }
-    return paths;
-}
-
-QString MainWindow::startSample() {
-    // The seed's story on a real GPU; the other samples are a click away in File > Open sample.
-    const QStringList samples = sampleTraces();
-    for (const QString& path : samples) {
-        if (path.endsWith(QStringLiteral("/seed-100x4000x5-f64-pageable.json"))) {
-            return path;
-        }
-    }
-    return samples.isEmpty() ? QString() : samples.first();
-}
-
 void MainWindow::loadSamples() {
     if (options_.noSamples) {
         return;
     }
-    const QString sample = startSample();
+    const QString sample = SamplesMenu::startSample();
     if (sample.isEmpty()) {
         appendLog(tr("no sample traces were shipped with this build"));
         return;
@@ -452,7 +430,7 @@ void MainWindow::onDevicesListed(const QString& error) {
                "model GPU strategies on a device preset: modelled runs are hatched and labelled "
                "\u201cmodelled\u201d.")
                 .arg(why.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(why.toHtmlEscaped()),
-                     sampleTraces().isEmpty()
+                     SamplesMenu::sampleTraces().isEmpty()
                          ? QString()
                          : tr(" (a shipped sample trace, measured on a real H200, opens at start; "
                               "File > Open sample has the others)")));
@@ -653,13 +631,9 @@ void MainWindow::closeEvent(QCloseEvent* event) {
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
-    if (event->mimeData()->hasUrls()) {
-        for (const QUrl& url : event->mimeData()->urls()) {
-            if (url.isLocalFile()) {
-                event->acceptProposedAction();
-                return;
-            }
-        }
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (std::any_of(urls.begin(), urls.end(), [](const QUrl& url) { return url.isLocalFile(); })) {
+        event->acceptProposedAction();
     }
 }
 

@@ -66,10 +66,6 @@ class MainWindow : public QMainWindow {
     void recordProgramDialog();
     // Records an outside program with `slicescope-cli record`; its run joins the session.
     void startRecording(const models::RecordConfig& config);
-    // Shipped sample traces, from the program's resources (empty when none were shipped).
-    static QStringList sampleTraces();
-    // The sample opened at start: the seed's shape, every strategy, pageable memory.
-    static QString startSample();
 
   protected:
     void closeEvent(QCloseEvent* event) override;

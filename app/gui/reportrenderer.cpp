@@ -4,42 +4,33 @@
 #include "gui/occupancybarsplot.h"
 #include "gui/occupancyview.h"
 #include "gui/qcp.h"
+#include "gui/reportstyle.h"
+#include "gui/reportsweeps.h"
 #include "gui/rowschart.h"
-#include "gui/sweepplot.h"
 #include "gui/theme.h"
 #include "gui/timelineplottable.h"
 #include "gui/timelineview.h"
 #include "models/session.h"
-#include "models/sweepdata.h"
 
 #include <QBuffer>
-#include <QCoreApplication>
 #include <QFileInfo>
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
-#include <QPaintEngine>
 #include <QPdfWriter>
 #include <QSaveFile>
 #include <QScopeGuard>
 #include <QSvgGenerator>
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <numeric>
 #include <set>
 #include <vector>
 
 namespace slicescope::gui {
 
+using namespace reportstyle;
+
 namespace {
 
-// ReportRenderer is no QObject: its strings are translated in its class's context all the same.
-QString tr(const char* text) {
-    return QCoreApplication::translate("slicescope::gui::ReportRenderer", text);
-}
-
-constexpr double kMargin = 10;
-constexpr double kGap = 16;
 constexpr double kWideLayoutPx = 900; // narrower pages stack the parts
 // Timeline rows in an export: never smaller than this (9 pt text and its sub-rows stay apart)...
 constexpr double kMinTimelineUnitPx = 22;
@@ -47,7 +38,6 @@ constexpr double kMinTimelineUnitPx = 22;
 constexpr double kMaxTimelineUnitPx = 34;
 // The smallest font the timeline draws is 8.5 pt: exports scale it to 9 pt.
 constexpr double kSmallestTimelinePt = 8.5;
-constexpr double kMinExportPt = 9;
 
 QString titleText(const models::Session& session) {
     std::set<std::string> problems;
@@ -76,92 +66,6 @@ QString titleText(const models::Session& session) {
     return text;
 }
 
-// A paint device that draws nothing and keeps every text item: where it lies (after the
-// painter's transform and clip) and in what font. QCustomPlot draws its labels as text when
-// label caching is off (QCPPainter::pmNoCaching).
-class TextBoxEngine : public QPaintEngine {
-  public:
-    TextBoxEngine() : QPaintEngine(QPaintEngine::AllFeatures) {}
-    bool begin(QPaintDevice*) override { return true; }
-    bool end() override { return true; }
-    void updateState(const QPaintEngineState&) override {}
-    void drawPixmap(const QRectF&, const QPixmap&, const QRectF&) override {}
-    void drawImage(const QRectF&, const QImage&, const QRectF&, Qt::ImageConversionFlags) override {
-    }
-    void drawTiledPixmap(const QRectF&, const QPixmap&, const QPointF&) override {}
-    void drawPath(const QPainterPath&) override {}
-    void drawPolygon(const QPointF*, int, PolygonDrawMode) override {}
-    void drawPolygon(const QPoint*, int, PolygonDrawMode) override {}
-    void drawRects(const QRectF*, int) override {}
-    void drawRects(const QRect*, int) override {}
-    void drawLines(const QLineF*, int) override {}
-    void drawLines(const QLine*, int) override {}
-    void drawEllipse(const QRectF&) override {}
-    void drawPoints(const QPointF*, int) override {}
-    void drawTextItem(const QPointF& p, const QTextItem& item) override {
-        const QString text = item.text();
-        if (text.trimmed().isEmpty()) {
-            return;
-        }
-        const QTransform transform = painter()->combinedTransform();
-        const QRectF whole = transform.mapRect(
-            QRectF(p.x(), p.y() - item.ascent(), item.width(), item.ascent() + item.descent()));
-        QRectF box = whole;
-        if (painter()->hasClipping()) {
-            box &= transform.mapRect(painter()->clipBoundingRect());
-        }
-        if (box.width() <= 0.01 || box.height() <= 0.01) {
-            return; // clipped away: not visible
-        }
-        // Half a pixel of slack: a clip rectangle rounded to whole pixels is no cut label.
-        const bool cut = box.width() < whole.width() - 0.5 || box.height() < whole.height() - 0.5;
-        boxes.push_back({text, box, item.font().pointSizeF(), cut});
-    }
-    Type type() const override { return QPaintEngine::User; }
-
-    QVector<TextBox> boxes;
-};
-
-class TextBoxDevice : public QPaintDevice {
-  public:
-    explicit TextBoxDevice(const QSize& size) : size_(size) {}
-    QPaintEngine* paintEngine() const override { return &engine_; }
-    TextBoxEngine& engine() const { return engine_; }
-
-  protected:
-    int metric(PaintDeviceMetric metric) const override {
-        switch (metric) {
-        case PdmWidth:
-            return size_.width();
-        case PdmHeight:
-            return size_.height();
-        case PdmWidthMM:
-            return int(size_.width() * 25.4 / 96);
-        case PdmHeightMM:
-            return int(size_.height() * 25.4 / 96);
-        case PdmNumColors:
-            return 0x7fffffff;
-        case PdmDepth:
-            return 32;
-        case PdmDpiX:
-        case PdmDpiY:
-        case PdmPhysicalDpiX:
-        case PdmPhysicalDpiY:
-            return 96; // as a QImage: fonts resolve to the same pixels
-        case PdmDevicePixelRatio:
-            return 1;
-        case PdmDevicePixelRatioScaled:
-            return int(QPaintDevice::devicePixelRatioFScale());
-        default:
-            return 0;
-        }
-    }
-
-  private:
-    QSize size_;
-    mutable TextBoxEngine engine_;
-};
-
 // Raises the presentation scale so the timeline's smallest font is 9 pt, for one export.
 class ExportFonts {
   public:
@@ -175,13 +79,6 @@ class ExportFonts {
   private:
     double saved_;
 };
-
-QFont titleFont() {
-    return theme::plotFont(12, true);
-}
-QFont textFont() {
-    return theme::plotFont(kMinExportPt);
-}
 
 struct LegendEntry {
     QColor color;
@@ -251,351 +148,11 @@ double legendLayout(QPainter* painter, const QVector<LegendEntry>& entries, cons
 
 } // namespace
 
-// What the sweep part of an export shows: the sweeps and rooflines of the visible runs, one
-// panel per chart, and the lines saying what was asked for and is not there.
-struct SweepExport {
-    enum class Kind { Time, Occupancy, Roofline };
-    struct Panel {
-        Kind kind;
-        int index; // into sweeps or rooflines
-    };
-    QList<models::SweepView> sweeps;
-    QList<models::RooflineView> rooflines;
-    QVector<Panel> panels;
-    QStringList missing;
-    // Each panel's plot as drawn, and its notes: one per panel. sweepplot::layOut lays a plot out
-    // again for each size (the sizing's trial, the panel's own), so it is drawn only once.
-    struct Drawn {
-        std::unique_ptr<QCustomPlot> plot;
-        QStringList notes;
-    };
-    std::vector<Drawn> drawn;
-    bool empty() const { return panels.isEmpty() && missing.isEmpty(); }
-};
-
-namespace {
-
-// A sweep panel narrower than this shares no row with another (its ticks and legend need room).
-constexpr double kMinSweepPanelPx = 420;
-// A plot shorter than this is not drawn: a line says the chart needs more room.
-constexpr double kMinSweepPlotPx = 180;
-// ... nor one whose axes (the plot less its legend and tick labels) are shorter than this.
-constexpr double kMinSweepAxesPx = 110;
-
-QFont panelTitleFont() {
-    return theme::plotFont(10, true);
-}
-
-double wrappedHeight(const QString& text, double width, QPaintDevice* device) {
-    const QFontMetricsF fm(textFont(), device);
-    return fm.boundingRect(QRectF(0, 0, std::max(10.0, width), 1e6), Qt::TextWordWrap, text)
-        .height();
-}
-
-// Draws the lines one under another from area's top while they fit; when one does not, the rest
-// are left out and a last line says how many. Returns the height used.
-double paintLines(QPainter* painter, const QStringList& lines, const QRectF& area) {
-    const QFontMetricsF fm(textFont(), painter->device());
-    painter->setFont(textFont());
-    painter->setPen(QColor(0x22, 0x22, 0x22));
-    double y = area.top();
-    for (int i = 0; i < lines.size(); ++i) {
-        const double h = wrappedHeight(lines[i], area.width(), painter->device());
-        // The last line that fits must leave room for the line that says what was left out.
-        const bool last = i == lines.size() - 1;
-        if (y + h > area.bottom() + 0.5 ||
-            (!last && y + h + 2 + fm.height() > area.bottom() + 0.5 &&
-             y + h + 2 + wrappedHeight(lines[i + 1], area.width(), painter->device()) >
-                 area.bottom() + 0.5)) {
-            const QString more = tr("%1 more %2 not shown: a larger size shows them")
-                                     .arg(lines.size() - i)
-                                     .arg(lines.size() - i == 1 ? tr("line") : tr("lines"));
-            if (y + fm.height() <= area.bottom() + 0.5) {
-                painter->setPen(QColor(0x55, 0x55, 0x55));
-                painter->drawText(QRectF(area.left(), y, area.width(), fm.height()),
-                                  Qt::AlignLeft | Qt::AlignVCenter,
-                                  fm.elidedText(more, Qt::ElideRight, area.width()));
-                y += fm.height() + 2;
-            }
-            break;
-        }
-        painter->drawText(QRectF(area.left(), y, area.width(), h), Qt::TextWordWrap, lines[i]);
-        y += h + 2;
-    }
-    return y - area.top();
-}
-
-double linesHeight(const QStringList& lines, double width, QPaintDevice* device) {
-    double h = 0;
-    for (const QString& line : lines) {
-        h += wrappedHeight(line, width, device) + 2;
-    }
-    return h;
-}
-
-QString panelTitle(const SweepExport& part, const SweepExport::Panel& panel) {
-    switch (panel.kind) {
-    case SweepExport::Kind::Time:
-        return tr("Time per repetition: %1").arg(part.sweeps[panel.index].title);
-    case SweepExport::Kind::Occupancy:
-        return tr("Occupancy and time: %1").arg(part.sweeps[panel.index].title);
-    case SweepExport::Kind::Roofline:
-        return tr("Roofline with the copies: %1").arg(part.rooflines[panel.index].title);
-    }
-    return {};
-}
-
-// The panel's chart drawn into plot (set up by sweepplot::setUp); returns its notes.
-QStringList drawPanel(QCustomPlot* plot, const SweepExport& part, const SweepExport::Panel& panel) {
-    sweepplot::reset(plot);
-    switch (panel.kind) {
-    case SweepExport::Kind::Time:
-        return sweepplot::drawTime(plot, part.sweeps[panel.index]);
-    case SweepExport::Kind::Occupancy:
-        return sweepplot::drawOccupancy(plot, part.sweeps[panel.index]);
-    case SweepExport::Kind::Roofline:
-        return sweepplot::drawRoofline(plot, part.rooflines[panel.index]);
-    }
-    return {};
-}
-
-// The height a drawn plot needs at a width for axes of kMinSweepAxesPx: its legend and tick
-// labels take the rest, and a roofline's legend of ceilings and runs is tall on a narrow page.
-double minPlotHeight(QCustomPlot* plot, double width) {
-    const int trial = 600;
-    sweepplot::layOut(plot, QSize(int(width), trial));
-    return std::max(kMinSweepPlotPx, trial - plot->axisRect()->height() + kMinSweepAxesPx);
-}
-
-// The plot's preferred height at a width: a little wider than tall, within reason, and axes of
-// at least twice their minimum.
-double preferredPlotHeight(QCustomPlot* plot, double width) {
-    return std::max(std::clamp(width * 0.6, 260.0, 460.0),
-                    minPlotHeight(plot, width) + kMinSweepAxesPx);
-}
-
-// How many panels go side by side at a width.
-int sweepColumns(int panels, double width) {
-    return std::clamp(int((width + kGap) / (kMinSweepPanelPx + kGap)), 1, std::max(1, panels));
-}
-
-// One panel: its title, the plot, the plot's notes under it (crossovers, divergences, ceilings).
-// Notes that do not fit are left out with a line saying how many; a plot with no room is left
-// out with a line saying so, and the notes take its place.
-void paintPanel(QCPPainter* painter, const QRectF& rect, const SweepExport& part, int index) {
-    const SweepExport::Panel& panel = part.panels[index];
-    QCustomPlot& plot = *part.drawn[std::size_t(index)].plot;
-    const QStringList& notes = part.drawn[std::size_t(index)].notes;
-    const QFontMetricsF titleFm(panelTitleFont(), painter->device());
-    const QFontMetricsF fm(textFont(), painter->device());
-    painter->setFont(panelTitleFont());
-    painter->setPen(QColor(0x11, 0x11, 0x11));
-    const double titleH = titleFm.height() + 4;
-    painter->drawText(QRectF(rect.left(), rect.top(), rect.width(), titleFm.height()),
-                      Qt::AlignLeft | Qt::AlignVCenter,
-                      titleFm.elidedText(panelTitle(part, panel), Qt::ElideRight, rect.width()));
-    const QRectF below(rect.left(), rect.top() + titleH, rect.width(), rect.height() - titleH);
-    const double notesWant = linesHeight(notes, rect.width(), painter->device());
-    // The plot gets what the notes leave, but never less than its minimum (axes of
-    // kMinSweepAxesPx and its legend) while the notes can be cut down instead.
-    const double minPlot = minPlotHeight(&plot, rect.width());
-    double plotH = std::max(below.height() - notesWant - 4, minPlot);
-    // The first note (the first crossover, the ceilings) and the line saying how many more are
-    // left out stay, unless the plot then has less than its minimum.
-    if (!notes.isEmpty()) {
-        const double first = wrappedHeight(notes.front(), rect.width(), painter->device()) + 2 +
-                             (notes.size() > 1 ? fm.height() + 2 : 0);
-        plotH = std::min(plotH, std::max(minPlot, below.height() - first - 4));
-    }
-    plotH = std::min(plotH, below.height() - fm.height() - 6);
-    QStringList lines = notes;
-    const double plotTop = below.top();
-    bool drawn = false;
-    if (plotH >= minPlot) {
-        const QSize viewport(int(rect.width()), int(plotH));
-        sweepplot::layOut(&plot, viewport);
-        // The legend (a roofline's ceilings and runs) can leave the axes too little: then the
-        // plot is left out rather than drawn with its tick labels over one another.
-        if (plot.axisRect()->height() >= kMinSweepAxesPx) {
-            painter->save();
-            painter->translate(QPointF(std::round(rect.left()), std::round(plotTop)));
-            plot.toPainter(painter, viewport.width(), viewport.height());
-            painter->restore();
-            plotH += 4;
-            drawn = true;
-        }
-    }
-    if (!drawn) {
-        lines.prepend(tr("The chart needs more room than this size leaves: a larger size, or "
-                         "fewer views, shows it."));
-        plotH = 0;
-    }
-    paintLines(painter, lines,
-               QRectF(below.left(), plotTop + plotH, below.width(), below.height() - plotH));
-}
-
-} // namespace
-
 std::shared_ptr<const SweepExport> ReportRenderer::sweepExport() const {
-    if (sweeps_) {
-        return sweeps_;
-    }
-    sweeps_ = std::make_shared<SweepExport>();
-    SweepExport& part = *sweeps_;
-    const ReportViews& v = options_.views;
-    if (!v.sweep && !v.roofline && !v.sweepsIfAny) {
-        return sweeps_;
-    }
-    const auto& visible = session_->runs(); // the collectors leave hidden runs out
-    if (v.sweep || v.sweepsIfAny) {
-        part.sweeps = models::collectSweeps(visible);
-        for (int i = 0; i < part.sweeps.size(); ++i) {
-            part.panels.push_back({SweepExport::Kind::Time, i});
-            if (part.sweeps[i].param == QStringLiteral("block")) {
-                part.panels.push_back({SweepExport::Kind::Occupancy, i});
-            }
-        }
-        if (v.sweep && part.sweeps.isEmpty()) {
-            part.missing << tr("Sweep chart: no run here carries a sweep point (slicescope-cli "
-                               "sweep writes them), so there is no sweep to draw.");
-        }
-    }
-    if (v.roofline || v.sweepsIfAny) {
-        part.rooflines = models::collectRooflines(visible);
-        for (int i = 0; i < part.rooflines.size(); ++i) {
-            part.panels.push_back({SweepExport::Kind::Roofline, i});
-        }
-        if (v.roofline && part.rooflines.isEmpty()) {
-            part.missing << tr("Roofline: no GPU run here has roofline ceilings (run or sweep "
-                               "with --roofline, or model on a preset), so there is no roofline "
-                               "to draw.");
-        }
-    }
-    for (const auto& panel : part.panels) {
-        SweepExport::Drawn drawn{std::make_unique<QCustomPlot>(), {}};
-        sweepplot::setUp(drawn.plot.get());
-        drawn.notes = drawPanel(drawn.plot.get(), part, panel);
-        part.drawn.push_back(std::move(drawn));
-        ++sweepPanelsBuilt_;
+    if (!sweeps_) {
+        sweeps_ = buildSweepExport(*session_, options_.views, &sweepPanelsBuilt_);
     }
     return sweeps_;
-}
-
-double ReportRenderer::sweepNeed(const SweepExport& part, double width,
-                                 QPaintDevice* device) const {
-    if (part.empty()) {
-        return 0;
-    }
-    double h = linesHeight(part.missing, width, device);
-    const int columns = sweepColumns(int(part.panels.size()), width);
-    const double panelW = (width - kGap * (columns - 1)) / columns;
-    const QFontMetricsF titleFm(panelTitleFont(), device);
-    for (int first = 0; first < part.panels.size(); first += columns) {
-        double row = 0;
-        for (int i = first; i < std::min<int>(first + columns, int(part.panels.size())); ++i) {
-            const SweepExport::Drawn& drawn = part.drawn[std::size_t(i)];
-            row =
-                std::max(row, titleFm.height() + 4 + preferredPlotHeight(drawn.plot.get(), panelW) +
-                                  4 + linesHeight(drawn.notes, panelW, device));
-        }
-        h += row + kGap;
-    }
-    return h;
-}
-
-void ReportRenderer::paintSweeps(QCPPainter* painter, const QRectF& rect,
-                                 const SweepExport& part) const {
-    const QFontMetricsF fm(textFont(), painter->device());
-    double top = rect.top();
-    if (!part.missing.isEmpty()) {
-        top += paintLines(painter, part.missing, rect) + 4;
-    }
-    const int n = int(part.panels.size());
-    if (n == 0) {
-        return;
-    }
-    const int columns = sweepColumns(n, rect.width());
-    const double panelW = (rect.width() - kGap * (columns - 1)) / columns;
-    const int rows = (n + columns - 1) / columns;
-    const double room = rect.bottom() - top;
-    // As many rows as leave each panel its title, a plot and a line of notes.
-    const double minPanelH = fm.height() * 3 + kMinSweepPlotPx + 10;
-    int fit = rows;
-    while (fit > 0 &&
-           (room - kGap * (fit - 1) - (fit < rows ? fm.height() + 4 : 0)) / fit < minPanelH) {
-        --fit;
-    }
-    const int shown = std::min(n, fit * columns);
-    double bottom = rect.bottom();
-    if (shown < n) {
-        const QString more =
-            shown == 0 ? tr("The sweep chart and roofline need more room than this size leaves: "
-                            "a larger size, or --view sweep or roofline alone, shows them.")
-                       : tr("Sweep chart and roofline: %1 of %2 charts shown; a larger size, or "
-                            "fewer views, shows the rest.")
-                             .arg(shown)
-                             .arg(n);
-        const double h = wrappedHeight(more, rect.width(), painter->device());
-        if (top + h <= rect.bottom() + 0.5) {
-            painter->setFont(textFont());
-            painter->setPen(QColor(0x55, 0x55, 0x55));
-            painter->drawText(QRectF(rect.left(), rect.bottom() - h, rect.width(), h),
-                              Qt::TextWordWrap, more);
-        }
-        bottom -= h + 4;
-    }
-    if (shown == 0) {
-        return;
-    }
-    const double rowH = (bottom - top - kGap * (fit - 1)) / fit;
-    for (int i = 0; i < shown; ++i) {
-        const int row = i / columns;
-        const int column = i % columns;
-        paintPanel(
-            painter,
-            QRectF(rect.left() + column * (panelW + kGap), top + row * (rowH + kGap), panelW, rowH),
-            part, i);
-    }
-}
-
-std::optional<ReportViews> ReportViews::parse(const QString& text) {
-    ReportViews views;
-    views.overview = views.breakdown = views.occupancy = false;
-    const QStringList names = text.split(QLatin1Char(','), Qt::SkipEmptyParts);
-    if (names.isEmpty()) {
-        return std::nullopt;
-    }
-    for (const QString& raw : names) {
-        const QString name = raw.trimmed().toLower();
-        if (name == QStringLiteral("overview")) {
-            views.overview = true;
-        } else if (name == QStringLiteral("detail")) {
-            views.detail = true;
-        } else if (name == QStringLiteral("breakdown")) {
-            views.breakdown = true;
-        } else if (name == QStringLiteral("occupancy")) {
-            views.occupancy = true;
-        } else if (name == QStringLiteral("sweep")) {
-            views.sweep = true;
-        } else if (name == QStringLiteral("roofline")) {
-            views.roofline = true;
-        } else if (name == QStringLiteral("all")) {
-            views.detail = views.breakdown = views.occupancy = views.selectedRun = true;
-            views.sweepsIfAny = true;
-        } else {
-            return std::nullopt;
-        }
-    }
-    if (views.overview && views.detail) {
-        views.overview = false; // one timeline: the detailed one
-    }
-    return views;
-}
-
-QStringList ReportViews::names() {
-    return {QStringLiteral("overview"),  QStringLiteral("detail"), QStringLiteral("breakdown"),
-            QStringLiteral("occupancy"), QStringLiteral("sweep"),  QStringLiteral("roofline"),
-            QStringLiteral("all")};
 }
 
 std::optional<ExportPreset> exportPreset(const QString& name) {
@@ -618,23 +175,6 @@ std::optional<ExportPreset> exportPreset(const QString& name) {
 QStringList exportPresetNames() {
     return {QStringLiteral("slide"), QStringLiteral("hd"), QStringLiteral("4k"),
             QStringLiteral("paper")};
-}
-
-QByteArray textBoxesJson(const QVector<TextBox>& boxes) {
-    QJsonArray array;
-    for (const auto& box : boxes) {
-        QJsonObject o;
-        o.insert(QStringLiteral("text"), box.text);
-        o.insert(QStringLiteral("x"), std::round(box.rect.x() * 100) / 100);
-        o.insert(QStringLiteral("y"), std::round(box.rect.y() * 100) / 100);
-        o.insert(QStringLiteral("w"), std::round(box.rect.width() * 100) / 100);
-        o.insert(QStringLiteral("h"), std::round(box.rect.height() * 100) / 100);
-        if (box.cut) {
-            o.insert(QStringLiteral("cut"), true);
-        }
-        array.append(o);
-    }
-    return QJsonDocument(array).toJson(QJsonDocument::Indented);
 }
 
 ReportRenderer::ReportRenderer(TimelineView* timeline, OccupancyView* occupancy,
@@ -820,19 +360,96 @@ double ReportRenderer::contentHeight(double width) const {
     if (v.selectedRun) {
         h += 6 * fm.height();
     }
-    h += sweepNeed(*sweepExport(), inner, &probe);
+    h += sweepExportHeight(*sweepExport(), inner, &probe);
     // paint draws nothing under the title in less than three lines.
     return std::max(h, title.height() + 20 + 3 * fm.height()) + kMargin;
 }
 
-void ReportRenderer::paint(QCPPainter* painter, const QSizeF& size) const {
-    const ExportFonts exportFonts;
-    painter->fillRect(QRectF(QPointF(0, 0), size), Qt::white);
-    const QFontMetricsF titleFm(titleFont(), painter->device());
-    const QFontMetricsF fm(textFont(), painter->device());
-    const ReportViews& v = options_.views;
+namespace {
 
-    // Title.
+// The heights of charts stacked in room: each gets what it prefers (want); when they do not all
+// fit, each gets its compact height (small: every row on one line) and those that then fit in
+// full with what is left get that; when not even the compact ones fit, each its fair share of
+// what the smaller ones leave.
+QVector<double> stackHeights(const QVector<double>& want, const QVector<double>& small,
+                             double room) {
+    const double total = std::accumulate(want.begin(), want.end(), 0.0);
+    const double totalSmall = std::accumulate(small.begin(), small.end(), 0.0);
+    QVector<double> heights(want.size());
+    QVector<int> order(want.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(), [&](int a, int b) { return want[a] < want[b]; });
+    double left = room;
+    if (total > room && totalSmall <= room) {
+        heights = small;
+        left = room - totalSmall;
+        for (int i : order) {
+            if (want[i] - small[i] <= left) {
+                left -= want[i] - small[i];
+                heights[i] = want[i];
+            }
+        }
+        return heights;
+    }
+    for (int k = 0; k < order.size(); ++k) {
+        const int i = order[k];
+        heights[i] = total <= room ? want[i] : std::min(want[i], left / double(order.size() - k));
+        left -= heights[i];
+    }
+    return heights;
+}
+
+// The breakdown and occupancy charts a report shows, in the order they stack, and the selected
+// run's words under the occupancy chart (paintWords, when asked for).
+struct ReportCharts {
+    enum class Chart { Breakdown, Occupancy };
+    RowsChart breakdown;
+    RowsChart occupancy;
+    QVector<Chart> shown;
+    double wordsH = 0; // the words' height under the occupancy chart; 0: none
+    std::function<void(const QRectF& rect)> paintWords;
+
+    const RowsChart& rows(Chart chart) const {
+        return chart == Chart::Breakdown ? breakdown : occupancy;
+    }
+    double words(Chart chart) const { return chart == Chart::Occupancy ? wordsH : 0; }
+    double preferred(Chart chart, double width, QPaintDevice* device) const {
+        return RowsChartPainter::preferredHeight(rows(chart), width, device) + words(chart);
+    }
+    double compact(Chart chart, double width, QPaintDevice* device) const {
+        return RowsChartPainter::compactHeight(rows(chart), width, device) + words(chart);
+    }
+    void paint(QPainter& painter, Chart chart, const QRectF& rect) const {
+        QRectF chartRect = rect;
+        if (words(chart) > 0) {
+            const double h = std::min(rect.height() * 0.3, wordsH);
+            chartRect.setBottom(rect.bottom() - h - 6);
+            paintWords(QRectF(rect.left(), chartRect.bottom() + 6, rect.width(), h));
+        }
+        RowsChartPainter::paint(painter, chartRect, rows(chart));
+    }
+    // One under another in area, at the heights stackHeights gives them.
+    void stack(QPainter& painter, const QRectF& area) const {
+        QVector<double> want;
+        QVector<double> small;
+        for (Chart chart : shown) {
+            want << preferred(chart, area.width(), painter.device());
+            small << std::min(want.back(), compact(chart, area.width(), painter.device()));
+        }
+        const double room = area.height() - kGap * double(std::max<qsizetype>(0, shown.size() - 1));
+        const QVector<double> heights = stackHeights(want, small, room);
+        double y = area.top();
+        for (int i = 0; i < shown.size(); ++i) {
+            paint(painter, shown[i], QRectF(area.left(), y, area.width(), heights[i]));
+            y += heights[i] + kGap;
+        }
+    }
+};
+
+} // namespace
+
+QRectF ReportRenderer::paintTitleAndLegend(QCPPainter* painter, const QSizeF& size) const {
+    const QFontMetricsF titleFm(titleFont(), painter->device());
     painter->setPen(QColor(0x11, 0x11, 0x11));
     painter->setFont(titleFont());
     const double titleH = titleFm.height() + 6;
@@ -843,138 +460,89 @@ void ReportRenderer::paint(QCPPainter* painter, const QSizeF& size) const {
     painter->drawLine(QPointF(0, titleH + 3), QPointF(size.width(), titleH + 3));
 
     // The legend of the timeline's colours, at the bottom.
-    const auto legend = v.timeline() ? laneLegend(*session_) : QVector<LegendEntry>();
+    const auto legend = options_.views.timeline() ? laneLegend(*session_) : QVector<LegendEntry>();
     const double legendH =
         legendLayout(nullptr, legend, QRectF(kMargin, 0, inner, 1), painter->device());
-    QRectF body(kMargin, titleH + 10, inner,
-                size.height() - titleH - 10 - legendH - (legendH > 0 ? 8 : 4));
     if (legendH > 0) {
         legendLayout(painter, legend, QRectF(kMargin, size.height() - legendH - 4, inner, legendH),
                      painter->device());
     }
+    return QRectF(kMargin, titleH + 10, inner,
+                  size.height() - titleH - 10 - legendH - (legendH > 0 ? 8 : 4));
+}
+
+double ReportRenderer::paintSweepsAtBottom(QCPPainter* painter, const QSizeF& size,
+                                           const QRectF& body) const {
+    const std::shared_ptr<const SweepExport> kept = sweepExport();
+    const SweepExport& sweeps = *kept;
+    if (sweeps.empty()) {
+        return 0;
+    }
+    const ReportViews& v = options_.views;
+    const bool rest = v.timeline() || v.breakdown || v.occupancy;
+    // The height they need on a page as tall as the content needs (paper), else half the page
+    // when there is a rest.
+    const bool roomy = size.height() >= contentHeight(size.width()) - 1;
+    double sweepH = body.height();
+    if (rest) {
+        sweepH = roomy ? sweepExportHeight(sweeps, body.width(), painter->device())
+                       : std::round(body.height() * 0.5);
+        if (sweeps.panels.isEmpty()) {
+            sweepH = std::min(sweepH, linesHeight(sweeps.missing, body.width(), painter->device()));
+        }
+    }
+    paintSweepExport(painter, QRectF(body.left(), body.bottom() - sweepH, body.width(), sweepH),
+                     sweeps);
+    return sweepH;
+}
+
+void ReportRenderer::paint(QCPPainter* painter, const QSizeF& size) const {
+    const ExportFonts exportFonts;
+    painter->fillRect(QRectF(QPointF(0, 0), size), Qt::white);
+    const QFontMetricsF fm(textFont(), painter->device());
+    const ReportViews& v = options_.views;
+    QRectF body = paintTitleAndLegend(painter, size);
     if (body.height() < fm.height() * 3) {
         return;
     }
-
-    // The sweep chart and roofline go under the rest: the height they need on a page as tall as
-    // the content needs (paper), else half the page when there is a rest.
-    const std::shared_ptr<const SweepExport> kept = sweepExport();
-    const SweepExport& sweeps = *kept;
-    const bool rest = v.timeline() || v.breakdown || v.occupancy;
-    if (!sweeps.empty()) {
-        const bool roomy = size.height() >= contentHeight(size.width()) - 1;
-        double sweepH = body.height();
-        if (rest) {
-            sweepH = roomy ? sweepNeed(sweeps, body.width(), painter->device())
-                           : std::round(body.height() * 0.5);
-            if (sweeps.panels.isEmpty()) {
-                sweepH =
-                    std::min(sweepH, linesHeight(sweeps.missing, body.width(), painter->device()));
-            }
-        }
-        paintSweeps(painter, QRectF(body.left(), body.bottom() - sweepH, body.width(), sweepH),
-                    sweeps);
-        if (!rest) {
+    // The sweep chart and roofline go under the rest.
+    const double sweepH = paintSweepsAtBottom(painter, size, body);
+    if (sweepH > 0) {
+        if (!(v.timeline() || v.breakdown || v.occupancy)) {
             return;
         }
         body.setBottom(body.bottom() - sweepH - kGap);
     }
 
     const QString selected = occupancy_->shownRun();
-    const RowsChart breakdown =
-        BreakdownChart::chartFor(*session_, selected, options_.breakdownLog);
-    const RowsChart occupancy = OccupancyBarsPlot::chartFor(*session_, selected);
-    QVector<int> charts; // 0 breakdown, 1 occupancy
+    ReportCharts charts;
+    charts.breakdown = BreakdownChart::chartFor(*session_, selected, options_.breakdownLog);
+    charts.occupancy = OccupancyBarsPlot::chartFor(*session_, selected);
     if (v.breakdown) {
-        charts << 0;
+        charts.shown << ReportCharts::Chart::Breakdown;
     }
     if (v.occupancy) {
-        charts << 1;
+        charts.shown << ReportCharts::Chart::Occupancy;
     }
-    const double wordsH = v.selectedRun ? 6 * fm.height() : 0;
-    auto preferred = [&](int chart, double width) {
-        return RowsChartPainter::preferredHeight(chart == 0 ? breakdown : occupancy, width,
-                                                 painter->device()) +
-               (chart == 1 ? wordsH : 0);
-    };
-    auto paintChart = [&](int chart, const QRectF& rect) {
-        if (chart == 0) {
-            RowsChartPainter::paint(*painter, rect, breakdown);
-            return;
-        }
-        QRectF chartRect = rect;
-        if (v.selectedRun) {
-            const double words = std::min(rect.height() * 0.3, wordsH);
-            chartRect.setBottom(rect.bottom() - words - 6);
-            paintSelectedRun(painter,
-                             QRectF(rect.left(), chartRect.bottom() + 6, rect.width(), words));
-        }
-        RowsChartPainter::paint(*painter, chartRect, occupancy);
-    };
-    auto compact = [&](int chart, double width) {
-        return RowsChartPainter::compactHeight(chart == 0 ? breakdown : occupancy, width,
-                                               painter->device()) +
-               (chart == 1 ? wordsH : 0);
-    };
-    // Stacked charts: each gets what it prefers; when they do not all fit, each gets its compact
-    // height (every row on one line) and those that then fit in full with what is left get that;
-    // when not even the compact ones fit, each its fair share of what the smaller ones leave.
-    auto stack = [&](const QRectF& area) {
-        QVector<double> want;
-        QVector<double> small;
-        double total = 0;
-        double totalSmall = 0;
-        for (int c : charts) {
-            want << preferred(c, area.width());
-            small << std::min(want.back(), compact(c, area.width()));
-            total += want.back();
-            totalSmall += small.back();
-        }
-        const double room =
-            area.height() - kGap * double(std::max<qsizetype>(0, charts.size() - 1));
-        QVector<double> heights(charts.size());
-        QVector<int> order(charts.size());
-        std::iota(order.begin(), order.end(), 0);
-        std::sort(order.begin(), order.end(), [&](int a, int b) { return want[a] < want[b]; });
-        double left = room;
-        if (total > room && totalSmall <= room) {
-            heights = small;
-            left = room - totalSmall;
-            for (int i : order) {
-                if (want[i] - small[i] <= left) {
-                    left -= want[i] - small[i];
-                    heights[i] = want[i];
-                }
-            }
-        } else {
-            for (int k = 0; k < order.size(); ++k) {
-                const int i = order[k];
-                heights[i] =
-                    total <= room ? want[i] : std::min(want[i], left / double(order.size() - k));
-                left -= heights[i];
-            }
-        }
-        double y = area.top();
-        for (int i = 0; i < charts.size(); ++i) {
-            paintChart(charts[i], QRectF(area.left(), y, area.width(), heights[i]));
-            y += heights[i] + kGap;
-        }
-    };
+    if (v.selectedRun) {
+        charts.wordsH = 6 * fm.height();
+        charts.paintWords = [&](const QRectF& rect) { paintSelectedRun(painter, rect); };
+    }
 
     const bool wide = size.width() >= kWideLayoutPx;
-    if (v.timeline() && charts.isEmpty()) {
+    if (v.timeline() && charts.shown.isEmpty()) {
         paintTimeline(painter, body, v.overview);
     } else if (v.timeline() && wide) {
         const double timelineW = std::round(body.width() * 0.6);
         paintTimeline(painter, QRectF(body.left(), body.top(), timelineW, body.height()),
                       v.overview);
-        stack(QRectF(body.left() + timelineW + kGap, body.top(), body.width() - timelineW - kGap,
-                     body.height()));
+        charts.stack(*painter, QRectF(body.left() + timelineW + kGap, body.top(),
+                                      body.width() - timelineW - kGap, body.height()));
     } else if (v.timeline()) {
         // Narrow (paper): the timeline above, the charts under it.
         double chartsH = 0;
-        for (int c : charts) {
-            chartsH += preferred(c, body.width()) + kGap;
+        for (auto chart : charts.shown) {
+            chartsH += charts.preferred(chart, body.width(), painter->device()) + kGap;
         }
         // At least a third of the page, unless the runs need less (the height contentHeight
         // gave them): then the charts keep their full rows.
@@ -983,14 +551,16 @@ void ReportRenderer::paint(QCPPainter* painter, const QSizeF& size) const {
                      body.height() - chartsH);
         paintTimeline(painter, QRectF(body.left(), body.top(), body.width(), timelineH),
                       v.overview);
-        stack(QRectF(body.left(), body.top() + timelineH + kGap, body.width(),
-                     body.height() - timelineH - kGap));
-    } else if (wide && charts.size() == 2) {
+        charts.stack(*painter, QRectF(body.left(), body.top() + timelineH + kGap, body.width(),
+                                      body.height() - timelineH - kGap));
+    } else if (wide && charts.shown.size() == 2) {
         const double half = (body.width() - kGap) / 2;
-        paintChart(0, QRectF(body.left(), body.top(), half, body.height()));
-        paintChart(1, QRectF(body.left() + half + kGap, body.top(), half, body.height()));
+        charts.paint(*painter, charts.shown[0],
+                     QRectF(body.left(), body.top(), half, body.height()));
+        charts.paint(*painter, charts.shown[1],
+                     QRectF(body.left() + half + kGap, body.top(), half, body.height()));
     } else {
-        stack(body);
+        charts.stack(*painter, body);
     }
 }
 
@@ -1024,17 +594,6 @@ QImage ReportRenderer::renderImage(const QSize& requested, double dpi) const {
     // Redraw the live charts at their own size: toPainter left their layout at the export's.
     timeline_->replot(QCustomPlot::rpQueuedReplot);
     return image;
-}
-
-QVector<TextBox> recordTextBoxes(const QSize& sizePx,
-                                 const std::function<void(QCPPainter& painter)>& paint) {
-    TextBoxDevice device(sizePx);
-    {
-        QCPPainter painter(&device);
-        painter.setMode(QCPPainter::pmNoCaching); // labels as text, not cached pixmaps
-        paint(painter);
-    }
-    return device.engine().boxes;
 }
 
 QVector<TextBox> ReportRenderer::textBoxes(const QSize& requested, double dpi) const {

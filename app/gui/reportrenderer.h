@@ -1,5 +1,8 @@
 #pragma once
 
+#include "gui/exportviews.h"
+#include "gui/textboxes.h"
+
 #include <QImage>
 #include <QObject>
 #include <QRectF>
@@ -23,31 +26,6 @@ class OccupancyView;
 class TimelineView;
 struct SweepExport;
 
-// What an export shows. `--view overview|detail|breakdown|occupancy|sweep|roofline|all`; the
-// default is the overview, the breakdown and the occupancy chart.
-struct ReportViews {
-    bool overview = true;     // the timeline, compact (one row per run where the timeline has it)
-    bool detail = false;      // the timeline with every lane
-    bool breakdown = true;    // where one repetition's time goes, per run
-    bool occupancy = true;    // occupancy per GPU run and kernel
-    bool selectedRun = false; // the selected run's launch in words, under the occupancy chart
-    // The sweep chart's time view per sweep, with its occupancy view beside it for block sweeps;
-    // asked for on runs with no sweep point, a line in words says there is none.
-    bool sweep = false;
-    // The roofline with the copies per set of ceilings; without any, a line in words says so.
-    bool roofline = false;
-    // `all`: the sweep chart and the roofline where the runs have them, left out without a word
-    // where they have none.
-    bool sweepsIfAny = false;
-
-    bool timeline() const { return overview || detail; }
-    // "overview", "detail", "breakdown", "occupancy", "sweep", "roofline", "all", or a
-    // comma-separated list of them.
-    static std::optional<ReportViews> parse(const QString& text);
-    // The names parse takes, for messages and help.
-    static QStringList names();
-};
-
 struct ReportOptions {
     ReportViews views;
     bool breakdownLog = false;
@@ -64,21 +42,6 @@ struct ExportPreset {
 };
 std::optional<ExportPreset> exportPreset(const QString& name);
 QStringList exportPresetNames();
-
-// One text item as drawn, in output pixels (the image's, or the page's at the export DPI).
-struct TextBox {
-    QString text;
-    QRectF rect;          // the part drawn: the text's extent less what a clip hid
-    double pointSize = 0; // at the export DPI
-    bool cut = false;     // a clip (a plot's area, a cell) hid part of it: a cut label
-};
-// `[{"text", "x", "y", "w", "h"}, ...]`, and `"cut": true` on a box a clip cut.
-QByteArray textBoxesJson(const QVector<TextBox>& boxes);
-// Every text item that paint draws on a page of sizePx logical pixels, in those pixels. Text a
-// clip hides entirely is not drawn and not listed. QCustomPlot labels are drawn as text
-// (QCPPainter::pmNoCaching), not as cached pixmaps.
-QVector<TextBox> recordTextBoxes(const QSize& sizePx,
-                                 const std::function<void(QCPPainter& painter)>& paint);
 
 // Paints the report: a title, the timeline (one call, overview or detail), the breakdown and
 // occupancy charts (RowsChartPainter), the sweep chart and roofline (gui/sweepplot.h, under the
@@ -118,12 +81,13 @@ class ReportRenderer {
     // The timeline part: the only call to switch when the timeline gains another mode.
     void paintTimeline(QCPPainter* painter, const QRectF& rect, bool overview) const;
     void paintSelectedRun(QPainter* painter, const QRectF& rect) const;
-    // The sweep chart and roofline part (`--view sweep,roofline`): what it shows, with each
-    // panel's plot drawn (once, kept until the session or the options change), the height it
-    // needs at a width (paper), and its painting.
+    // The title at the top and the timeline's legend at the bottom; returns the body between.
+    QRectF paintTitleAndLegend(QCPPainter* painter, const QSizeF& size) const;
+    // The sweep chart and roofline at the body's bottom; returns their height (0: none).
+    double paintSweepsAtBottom(QCPPainter* painter, const QSizeF& size, const QRectF& body) const;
+    // The sweep chart and roofline part (`--view sweep,roofline`, gui/reportsweeps.h): what it
+    // shows, with each panel's plot drawn once, kept until the session or the options change.
     std::shared_ptr<const SweepExport> sweepExport() const;
-    double sweepNeed(const SweepExport& part, double width, QPaintDevice* device) const;
-    void paintSweeps(QCPPainter* painter, const QRectF& rect, const SweepExport& part) const;
 
     TimelineView* timeline_;
     OccupancyView* occupancy_;

@@ -4,6 +4,7 @@
 
 #include <QFontMetricsF>
 #include <QPainter>
+#include <QScopeGuard>
 #include <algorithm>
 #include <cmath>
 
@@ -185,6 +186,211 @@ double fullRowHeight(const ChartRow& row, int bars, double lineH) {
     return std::max(double(labelLines), double(bars)) * lineH + 2 * kRowPad;
 }
 
+QColor inkColor() {
+    return {0x22, 0x22, 0x22};
+}
+QColor greyColor() {
+    return {0x5a, 0x5a, 0x5a};
+}
+
+// Where paint puts the rows in its rectangle: full rows (two-line labels, value texts) when they
+// fit, else compact ones, else as many compact rows as fit; the label and value columns and the
+// value scale between them.
+struct RowsLayout {
+    bool compact = false;
+    int shown = 0;
+    int bars = 1;
+    double lineH = 0;
+    double labelW = 0;
+    double valueW = 0;
+    Scale scale;
+    double rowHeight(const ChartRow& row) const {
+        return compact ? lineH + 4 : fullRowHeight(row, bars, lineH);
+    }
+    QString labelOf(const ChartRow& row) const {
+        return compact && !row.subLabel.isEmpty()
+                   ? row.label + QStringLiteral(" \u00b7 ") + row.subLabel
+                   : row.label;
+    }
+};
+
+RowsLayout layOutRows(const RowsChart& chart, const QRectF& rect, const QFontMetricsF& fm,
+                      double available) {
+    RowsLayout layout;
+    layout.lineH = fm.height();
+    layout.bars = maxBars(chart);
+    double full = 0;
+    for (const auto& row : chart.rows) {
+        full += fullRowHeight(row, layout.bars, layout.lineH);
+    }
+    layout.compact = full > available;
+    const double compactRow = layout.lineH + 4;
+    layout.shown = int(chart.rows.size());
+    if (layout.compact && double(layout.shown) * compactRow > available) {
+        layout.shown = std::max(0, int((available - layout.lineH) / compactRow));
+    }
+    double labelW = 0;
+    double valueW = 0;
+    for (int i = 0; i < layout.shown; ++i) {
+        const auto& row = chart.rows[i];
+        labelW = std::max(labelW, fm.horizontalAdvance(layout.labelOf(row)));
+        if (!layout.compact) {
+            labelW = std::max(labelW, fm.horizontalAdvance(row.subLabel));
+            for (const auto& bar : row.bars) {
+                valueW = std::max(valueW, bar.valueText.isEmpty()
+                                              ? 0.0
+                                              : fm.horizontalAdvance(bar.valueText) + kValueGap);
+            }
+        }
+    }
+    layout.labelW = std::min(std::ceil(labelW) + 1, rect.width() * 0.42);
+    layout.valueW = std::ceil(valueW) + 2;
+    layout.scale = makeScale(chart);
+    layout.scale.left = rect.left() + layout.labelW + kLabelGap;
+    layout.scale.right = rect.right() - layout.valueW - 2;
+    return layout;
+}
+
+// A row's label: one line (the name, then the second line's words in grey after it), or two.
+void paintRowLabel(QPainter& painter, const QFontMetricsF& fm, const ChartRow& row,
+                   const QRectF& rowRect, const RowsLayout& layout) {
+    const double lineH = layout.lineH;
+    const double labelW = layout.labelW;
+    painter.setPen(inkColor());
+    if (!layout.compact && !row.subLabel.isEmpty()) {
+        const double top = rowRect.top() + (rowRect.height() - 2 * lineH) / 2;
+        painter.drawText(QRectF(rowRect.left(), top, labelW, lineH),
+                         Qt::AlignLeft | Qt::AlignVCenter,
+                         fm.elidedText(row.label, Qt::ElideMiddle, labelW));
+        painter.setPen(greyColor());
+        painter.drawText(QRectF(rowRect.left(), top + lineH, labelW, lineH),
+                         Qt::AlignLeft | Qt::AlignVCenter,
+                         fm.elidedText(row.subLabel, Qt::ElideRight, labelW));
+        return;
+    }
+    // When name and words do not fit, the words give way before the name does.
+    const double top = rowRect.top() + (rowRect.height() - lineH) / 2;
+    const QString separator = QStringLiteral(" \u00b7 ");
+    QString name = row.label;
+    QString rest = layout.compact && !row.subLabel.isEmpty() ? separator + row.subLabel : QString();
+    if (fm.horizontalAdvance(name + rest) > labelW) {
+        // The name whole when a few letters of the words still fit after it, else at least 60 %
+        // of the column for it.
+        const double minRest =
+            rest.isEmpty() ? 0
+                           : fm.horizontalAdvance(rest.left(separator.size() + 3) + QChar(0x2026));
+        const double wholeW = fm.horizontalAdvance(name);
+        const double nameW = wholeW + minRest <= labelW
+                                 ? wholeW
+                                 : std::min(wholeW, rest.isEmpty() ? labelW : labelW * 0.6);
+        name = fm.elidedText(name, Qt::ElideMiddle, nameW);
+        rest = fm.elidedText(rest, Qt::ElideRight, labelW - fm.horizontalAdvance(name));
+        if (rest.size() <= separator.size() + 1) {
+            rest.clear(); // "· …" says nothing
+            name = fm.elidedText(row.label, Qt::ElideMiddle, labelW);
+        }
+    }
+    const double nameW = fm.horizontalAdvance(name);
+    painter.drawText(QRectF(rowRect.left(), top, nameW + 1, lineH),
+                     Qt::AlignLeft | Qt::AlignVCenter, name);
+    if (!rest.isEmpty()) {
+        painter.setPen(greyColor());
+        painter.drawText(QRectF(rowRect.left() + nameW, top, labelW - nameW, lineH),
+                         Qt::AlignLeft | Qt::AlignVCenter, rest);
+    }
+}
+
+// A row's bars, each its segments stacked, and in full rows its value text after it.
+void paintRowBars(QPainter& painter, const ChartRow& row, const QRectF& rowRect,
+                  const RowsLayout& layout) {
+    const double h = rowRect.height();
+    const double rowY = rowRect.top();
+    const Scale& scale = layout.scale;
+    const int n = std::max<int>(1, int(row.bars.size()));
+    const double slot = layout.compact ? (h - 4) / n : layout.lineH;
+    const double barsTop = layout.compact ? rowY + 2 : rowY + (h - n * layout.lineH) / 2;
+    for (int b = 0; b < row.bars.size(); ++b) {
+        const RowBar& bar = row.bars[b];
+        const double thickness = std::max(1.0, slot * (layout.compact ? 0.85 : 0.72));
+        const double top = barsTop + b * slot + (slot - thickness) / 2;
+        double sum = 0;
+        double x0 = scale.x(scale.log ? scale.lower : 0);
+        for (const auto& seg : bar.segments) {
+            if (seg.value <= 0) {
+                continue;
+            }
+            sum += seg.value;
+            const double x1 = scale.x(sum);
+            if (x1 > x0) {
+                fillHatched(painter, QRectF(x0, top, std::max(0.75, x1 - x0), thickness), seg.color,
+                            row.hatched);
+            }
+            x0 = std::max(x0, x1);
+        }
+        if (!layout.compact && !bar.valueText.isEmpty()) {
+            painter.setPen(inkColor());
+            painter.drawText(QRectF(x0 + kValueGap, barsTop + b * slot, layout.valueW, slot),
+                             Qt::AlignLeft | Qt::AlignVCenter, bar.valueText);
+        }
+    }
+}
+
+// The value axis under the rows at y: a base line, tick labels that never collide or leave the
+// rectangle, the axis label.
+void paintValueAxis(QPainter& painter, const QFontMetricsF& fm, const RowsChart& chart,
+                    const QRectF& rect, const RowsLayout& layout, const QVector<double>& ticks,
+                    double y) {
+    const Scale& scale = layout.scale;
+    const double lineH = layout.lineH;
+    painter.setPen(QPen(QColor(0x99, 0x99, 0x99), 0));
+    painter.drawLine(QPointF(scale.left, y + 1), QPointF(scale.right, y + 1));
+    const double tickY = y + 2;
+    double lastRight = -1e9;
+    painter.setPen(greyColor());
+    for (double t : ticks) {
+        const QString text = tickLabel(chart, t, ticks.back());
+        const double w = fm.horizontalAdvance(text) + 1;
+        double left = std::clamp(scale.x(t) - w / 2, rect.left(), rect.right() - w);
+        if (left < lastRight + 6) {
+            continue;
+        }
+        painter.drawText(QRectF(left, tickY, w, lineH), Qt::AlignCenter, text);
+        lastRight = left + w;
+    }
+    if (!chart.axisLabel.isEmpty()) {
+        const QString label = fm.elidedText(chart.axisLabel, Qt::ElideRight, rect.width());
+        const double w = fm.horizontalAdvance(label) + 1;
+        const double left =
+            std::clamp((scale.left + scale.right) / 2 - w / 2, rect.left(), rect.right() - w);
+        painter.drawText(QRectF(left, tickY + lineH + 2, w, lineH), Qt::AlignCenter, label);
+    }
+}
+
+// A chart with no rows: its empty text under the title, where it fits.
+void paintEmptyText(QPainter& painter, const RowsChart& chart, const QRectF& area) {
+    painter.setPen(greyColor());
+    const QRectF need = painter.boundingRect(area, Qt::TextWordWrap, chart.emptyText);
+    if (need.height() <= area.height() + 0.5) {
+        painter.drawText(area, Qt::TextWordWrap, chart.emptyText);
+    }
+}
+
+// Not even one row fits under the title: a line saying so, where one fits.
+void paintNoRoomForRows(QPainter& painter, const QFontMetricsF& fm, const RowsChart& chart,
+                        const QRectF& rect, double y) {
+    if (y + fm.height() > rect.bottom() + 0.5) {
+        return;
+    }
+    painter.setPen(greyColor());
+    painter.drawText(
+        QRectF(rect.left(), y, rect.width(), fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
+        fm.elidedText(
+            QStringLiteral("%1 %2 not shown: export a larger size or this view alone")
+                .arg(chart.rows.size())
+                .arg(chart.rows.size() == 1 ? QStringLiteral("row") : QStringLiteral("rows")),
+            Qt::ElideRight, rect.width()));
+}
+
 } // namespace
 
 void fillHatched(QPainter& painter, const QRectF& rect, const QColor& color, bool hatched) {
@@ -234,15 +440,14 @@ QVector<QRectF> RowsChartPainter::paint(QPainter& painter, const QRectF& rect,
     QVector<QRectF> rowRects;
     const Fonts fonts;
     painter.save();
+    const auto restore = qScopeGuard([&painter] { painter.restore(); });
     const QFontMetricsF titleFm(fonts.title, painter.device());
     const QFontMetricsF fm(fonts.text, painter.device());
     const double lineH = fm.height();
-    const QColor ink(0x22, 0x22, 0x22);
-    const QColor grey(0x5a, 0x5a, 0x5a);
 
     double y = rect.top();
     painter.setFont(fonts.title);
-    painter.setPen(ink);
+    painter.setPen(inkColor());
     if (titleFm.height() <= rect.height()) {
         const QString title = titleFm.elidedText(chart.title, Qt::ElideRight, rect.width());
         painter.drawText(QRectF(rect.left(), y, rect.width(), titleFm.height()),
@@ -251,13 +456,8 @@ QVector<QRectF> RowsChartPainter::paint(QPainter& painter, const QRectF& rect,
     y += titleFm.height() + 4;
     painter.setFont(fonts.text);
     if (chart.rows.isEmpty()) {
-        painter.setPen(grey);
-        const QRectF area(rect.left(), y, rect.width(), std::max(0.0, rect.bottom() - y));
-        const QRectF need = painter.boundingRect(area, Qt::TextWordWrap, chart.emptyText);
-        if (need.height() <= area.height() + 0.5) {
-            painter.drawText(area, Qt::TextWordWrap, chart.emptyText);
-        }
-        painter.restore();
+        paintEmptyText(painter, chart,
+                       QRectF(rect.left(), y, rect.width(), std::max(0.0, rect.bottom() - y)));
         return rowRects;
     }
 
@@ -268,202 +468,53 @@ QVector<QRectF> RowsChartPainter::paint(QPainter& painter, const QRectF& rect,
     const double rowsTop = y + legendHeight + 6;
     const double available = rect.bottom() - footer - rowsTop;
     if (available < lineH + 4) {
-        // Not even one row: the title, and a line saying so where one fits.
-        if (y + lineH <= rect.bottom() + 0.5) {
-            painter.setPen(grey);
-            painter.drawText(
-                QRectF(rect.left(), y, rect.width(), lineH), Qt::AlignLeft | Qt::AlignVCenter,
-                fm.elidedText(QStringLiteral("%1 %2 not shown: export a larger size or this view "
-                                             "alone")
-                                  .arg(chart.rows.size())
-                                  .arg(chart.rows.size() == 1 ? QStringLiteral("row")
-                                                              : QStringLiteral("rows")),
-                              Qt::ElideRight, rect.width()));
-        }
-        painter.restore();
+        paintNoRoomForRows(painter, fm, chart, rect, y);
         return rowRects;
     }
     for (const auto& place : legend) {
         const auto& item = chart.legend[int(&place - legend.data())];
         fillHatched(painter, place.swatch, item.color, item.hatched);
-        painter.setPen(ink);
+        painter.setPen(inkColor());
         painter.drawText(place.text, Qt::AlignLeft | Qt::AlignVCenter, place.shown);
     }
 
-    // Full rows (two-line labels, value texts) when they fit, else compact ones, else as many
-    // compact rows as fit and a line for the rest.
-    const int bars = maxBars(chart);
-    double full = 0;
-    for (const auto& row : chart.rows) {
-        full += fullRowHeight(row, bars, lineH);
-    }
-    const bool compact = full > available;
-    const double compactRow = lineH + 4;
-    int shown = int(chart.rows.size());
-    if (compact && double(shown) * compactRow > available) {
-        shown = std::max(0, int((available - lineH) / compactRow));
-    }
-    auto labelOf = [&](const ChartRow& row) {
-        return compact && !row.subLabel.isEmpty()
-                   ? row.label + QStringLiteral(" \u00b7 ") + row.subLabel
-                   : row.label;
-    };
-    double labelW = 0;
-    double valueW = 0;
-    for (int i = 0; i < shown; ++i) {
-        const auto& row = chart.rows[i];
-        labelW = std::max(labelW, fm.horizontalAdvance(labelOf(row)));
-        if (!compact) {
-            labelW = std::max(labelW, fm.horizontalAdvance(row.subLabel));
-            for (const auto& bar : row.bars) {
-                valueW = std::max(valueW, bar.valueText.isEmpty()
-                                              ? 0.0
-                                              : fm.horizontalAdvance(bar.valueText) + kValueGap);
-            }
-        }
-    }
-    labelW = std::min(std::ceil(labelW) + 1, rect.width() * 0.42);
-    valueW = std::ceil(valueW) + 2;
-    Scale scale = makeScale(chart);
-    scale.left = rect.left() + labelW + kLabelGap;
-    scale.right = rect.right() - valueW - 2;
-    if (scale.right - scale.left < 30) {
-        painter.restore();
+    RowsLayout layout = layOutRows(chart, rect, fm, available);
+    if (layout.scale.right - layout.scale.left < 30) {
         return rowRects;
     }
-    const QVector<double> ticks = chooseTicks(chart, scale, fm);
-
-    // Rows.
-    double rowY = rowsTop;
-    const double rowsBottom = rowsTop + [&] {
-        double h = 0;
-        for (int i = 0; i < shown; ++i) {
-            h += compact ? compactRow : fullRowHeight(chart.rows[i], bars, lineH);
-        }
-        return h;
-    }();
+    const QVector<double> ticks = chooseTicks(chart, layout.scale, fm);
+    double rowsBottom = rowsTop;
+    for (int i = 0; i < layout.shown; ++i) {
+        rowsBottom += layout.rowHeight(chart.rows[i]);
+    }
     painter.setPen(QPen(QColor(0xe4, 0xe4, 0xe4), 0));
     for (double t : ticks) {
-        const double x = scale.x(t);
+        const double x = layout.scale.x(t);
         painter.drawLine(QPointF(x, rowsTop), QPointF(x, rowsBottom));
     }
-    for (int i = 0; i < shown; ++i) {
+    double rowY = rowsTop;
+    for (int i = 0; i < layout.shown; ++i) {
         const ChartRow& row = chart.rows[i];
-        const double h = compact ? compactRow : fullRowHeight(row, bars, lineH);
-        const QRectF rowRect(rect.left(), rowY, rect.width(), h);
+        const QRectF rowRect(rect.left(), rowY, rect.width(), layout.rowHeight(row));
         rowRects << rowRect;
         if (row.selected) {
             painter.fillRect(rowRect, QColor(0xff, 0xf3, 0xc4));
         }
-        painter.setPen(ink);
-        if (compact || row.subLabel.isEmpty()) {
-            // One line: the name first, then the second line's words in grey after it. When
-            // they do not fit, the words give way before the name does.
-            const double top = rowY + (h - lineH) / 2;
-            const QString separator = QStringLiteral(" \u00b7 ");
-            QString name = row.label;
-            QString rest =
-                compact && !row.subLabel.isEmpty() ? separator + row.subLabel : QString();
-            if (fm.horizontalAdvance(name + rest) > labelW) {
-                // The name whole when a few letters of the words still fit after it, else at
-                // least 60 % of the column for it.
-                const double minRest =
-                    rest.isEmpty()
-                        ? 0
-                        : fm.horizontalAdvance(rest.left(separator.size() + 3) + QChar(0x2026));
-                const double wholeW = fm.horizontalAdvance(name);
-                const double nameW = wholeW + minRest <= labelW
-                                         ? wholeW
-                                         : std::min(wholeW, rest.isEmpty() ? labelW : labelW * 0.6);
-                name = fm.elidedText(name, Qt::ElideMiddle, nameW);
-                rest = fm.elidedText(rest, Qt::ElideRight, labelW - fm.horizontalAdvance(name));
-                if (rest.size() <= separator.size() + 1) {
-                    rest.clear(); // "· …" says nothing
-                    name = fm.elidedText(row.label, Qt::ElideMiddle, labelW);
-                }
-            }
-            const double nameW = fm.horizontalAdvance(name);
-            painter.drawText(QRectF(rect.left(), top, nameW + 1, lineH),
-                             Qt::AlignLeft | Qt::AlignVCenter, name);
-            if (!rest.isEmpty()) {
-                painter.setPen(grey);
-                painter.drawText(QRectF(rect.left() + nameW, top, labelW - nameW, lineH),
-                                 Qt::AlignLeft | Qt::AlignVCenter, rest);
-            }
-        } else {
-            const double top = rowY + (h - 2 * lineH) / 2;
-            painter.drawText(QRectF(rect.left(), top, labelW, lineH),
-                             Qt::AlignLeft | Qt::AlignVCenter,
-                             fm.elidedText(row.label, Qt::ElideMiddle, labelW));
-            painter.setPen(grey);
-            painter.drawText(QRectF(rect.left(), top + lineH, labelW, lineH),
-                             Qt::AlignLeft | Qt::AlignVCenter,
-                             fm.elidedText(row.subLabel, Qt::ElideRight, labelW));
-        }
-        const int n = std::max<int>(1, int(row.bars.size()));
-        const double slot = compact ? (h - 4) / n : lineH;
-        const double barsTop = compact ? rowY + 2 : rowY + (h - n * lineH) / 2;
-        for (int b = 0; b < row.bars.size(); ++b) {
-            const RowBar& bar = row.bars[b];
-            const double thickness = std::max(1.0, slot * (compact ? 0.85 : 0.72));
-            const double top = barsTop + b * slot + (slot - thickness) / 2;
-            double sum = 0;
-            double x0 = scale.x(scale.log ? scale.lower : 0);
-            for (const auto& seg : bar.segments) {
-                if (seg.value <= 0) {
-                    continue;
-                }
-                sum += seg.value;
-                const double x1 = scale.x(sum);
-                if (x1 > x0) {
-                    fillHatched(painter, QRectF(x0, top, std::max(0.75, x1 - x0), thickness),
-                                seg.color, row.hatched);
-                }
-                x0 = std::max(x0, x1);
-            }
-            if (!compact && !bar.valueText.isEmpty()) {
-                painter.setPen(ink);
-                painter.drawText(QRectF(x0 + kValueGap, barsTop + b * slot, valueW, slot),
-                                 Qt::AlignLeft | Qt::AlignVCenter, bar.valueText);
-            }
-        }
-        rowY += h;
+        paintRowLabel(painter, fm, row, rowRect, layout);
+        paintRowBars(painter, row, rowRect, layout);
+        rowY += rowRect.height();
     }
-    if (shown < chart.rows.size()) {
-        painter.setPen(grey);
+    if (layout.shown < chart.rows.size()) {
+        painter.setPen(greyColor());
         const QString more =
             QStringLiteral("+ %1 more not shown: export a larger size or this view alone")
-                .arg(chart.rows.size() - shown);
+                .arg(chart.rows.size() - layout.shown);
         painter.drawText(QRectF(rect.left(), rowY, rect.width(), lineH),
                          Qt::AlignLeft | Qt::AlignVCenter,
                          fm.elidedText(more, Qt::ElideRight, rect.width()));
         rowY += lineH;
     }
-
-    // Axis: a base line, tick labels that never collide or leave the rectangle, the axis label.
-    painter.setPen(QPen(QColor(0x99, 0x99, 0x99), 0));
-    painter.drawLine(QPointF(scale.left, rowY + 1), QPointF(scale.right, rowY + 1));
-    const double tickY = rowY + 2;
-    double lastRight = -1e9;
-    painter.setPen(grey);
-    for (double t : ticks) {
-        const QString text = tickLabel(chart, t, ticks.back());
-        const double w = fm.horizontalAdvance(text) + 1;
-        double left = std::clamp(scale.x(t) - w / 2, rect.left(), rect.right() - w);
-        if (left < lastRight + 6) {
-            continue;
-        }
-        painter.drawText(QRectF(left, tickY, w, lineH), Qt::AlignCenter, text);
-        lastRight = left + w;
-    }
-    if (!chart.axisLabel.isEmpty()) {
-        const QString label = fm.elidedText(chart.axisLabel, Qt::ElideRight, rect.width());
-        const double w = fm.horizontalAdvance(label) + 1;
-        const double left =
-            std::clamp((scale.left + scale.right) / 2 - w / 2, rect.left(), rect.right() - w);
-        painter.drawText(QRectF(left, tickY + lineH + 2, w, lineH), Qt::AlignCenter, label);
-    }
-    painter.restore();
+    paintValueAxis(painter, fm, chart, rect, layout, ticks, rowY);
     return rowRects;
 }
 

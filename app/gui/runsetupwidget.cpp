@@ -51,7 +51,20 @@ RunSetupWidget::RunSetupWidget(models::StrategyListModel* strategies,
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
 
-    // Problem.
+    layout->addWidget(buildProblemBox());
+    layout->addWidget(buildStrategyBox(), 1);
+    layout->addWidget(buildLaunchBox());
+    layout->addLayout(buildRunButtons());
+    for (QSpinBox* box : {r_, c_, n_, work_}) {
+        connect(box, &QSpinBox::valueChanged, this, &RunSetupWidget::updateProblemSummary);
+    }
+    connect(dtype_, &QComboBox::currentIndexChanged, this, &RunSetupWidget::updateProblemSummary);
+    connect(devices_, &QAbstractItemModel::modelReset, this, &RunSetupWidget::onDevicesReset);
+    updateBlockMode();
+    updateProblemSummary();
+}
+
+QGroupBox* RunSetupWidget::buildProblemBox() {
     auto* problemBox = new QGroupBox(tr("Problem"), this);
     auto* problemForm = new QFormLayout(problemBox);
     auto* formula =
@@ -96,9 +109,10 @@ RunSetupWidget::RunSetupWidget(models::StrategyListModel* strategies,
                                         "Below about 1 flop/byte the copies dominate and the CPU, "
                                         "which needs no copies, usually wins."));
     problemForm->addRow(summary_);
-    layout->addWidget(problemBox);
+    return problemBox;
+}
 
-    // Strategies.
+QGroupBox* RunSetupWidget::buildStrategyBox() {
     auto* strategyBox = new QGroupBox(tr("Strategies"), this);
     strategyBox->setToolTip(
         tr("How the work is cut into workers and launched. Tick several to compare."));
@@ -133,9 +147,10 @@ RunSetupWidget::RunSetupWidget(models::StrategyListModel* strategies,
     presetRow->addWidget(allGpu);
     presetRow->addWidget(none);
     strategyLayout->addLayout(presetRow);
-    layout->addWidget(strategyBox, 1);
+    return strategyBox;
+}
 
-    // Launch options and device.
+QGroupBox* RunSetupWidget::buildLaunchBox() {
     auto* launchBox = new QGroupBox(tr("Launch"), this);
     auto* launchForm = new QFormLayout(launchBox);
     blockMode_ = new QComboBox(launchBox);
@@ -220,8 +235,10 @@ RunSetupWidget::RunSetupWidget(models::StrategyListModel* strategies,
     deviceNote_->setWordWrap(true);
     deviceNote_->setStyleSheet(QStringLiteral("color:#555"));
     launchForm->addRow(deviceNote_);
-    layout->addWidget(launchBox);
+    return launchBox;
+}
 
+QHBoxLayout* RunSetupWidget::buildRunButtons() {
     auto* buttons = new QHBoxLayout;
     run_ = new QPushButton(tr("Run"), this);
     run_->setObjectName(QStringLiteral("runButton"));
@@ -233,17 +250,9 @@ RunSetupWidget::RunSetupWidget(models::StrategyListModel* strategies,
     cancel_->setToolTip(tr("Stop the run now (Esc)"));
     buttons->addWidget(run_, 2);
     buttons->addWidget(cancel_, 1);
-    layout->addLayout(buttons);
+    return buttons;
     connect(run_, &QPushButton::clicked, this, &RunSetupWidget::runRequested);
     connect(cancel_, &QPushButton::clicked, this, &RunSetupWidget::cancelRequested);
-
-    for (QSpinBox* box : {r_, c_, n_, work_}) {
-        connect(box, &QSpinBox::valueChanged, this, &RunSetupWidget::updateProblemSummary);
-    }
-    connect(dtype_, &QComboBox::currentIndexChanged, this, &RunSetupWidget::updateProblemSummary);
-    connect(devices_, &QAbstractItemModel::modelReset, this, &RunSetupWidget::onDevicesReset);
-    updateBlockMode();
-    updateProblemSummary();
 }
 
 void RunSetupWidget::checkSeedStory() {

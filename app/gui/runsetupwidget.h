@@ -6,6 +6,8 @@
 
 class QCheckBox;
 class QComboBox;
+class QGroupBox;
+class QHBoxLayout;
 class QLabel;
 class QListView;
 class QPushButton;
@@ -43,6 +45,11 @@ class RunSetupWidget : public QWidget {
     void cancelRequested();
 
   private:
+    // The form's parts, top to bottom: each builds its widgets into the members.
+    QGroupBox* buildProblemBox();
+    QGroupBox* buildStrategyBox();
+    QGroupBox* buildLaunchBox();
+    QHBoxLayout* buildRunButtons();
     void updateProblemSummary();
     void updateBlockMode();
     void onDevicesReset();

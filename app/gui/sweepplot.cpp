@@ -33,15 +33,6 @@ constexpr char kAllTicks[] = "slicescopeAllTicks";
 // A crossover's label, found again by layOut.
 constexpr char kCrossoverLabel[] = "crossoverLabel";
 
-// Okabe-Ito, as the rest of the views: one colour per line, told apart on a projector.
-QColor lineColor(int i) {
-    static const QColor colors[] = {QColor(0x00, 0x72, 0xb2), QColor(0xd5, 0x5e, 0x00),
-                                    QColor(0x00, 0x9e, 0x73), QColor(0xcc, 0x79, 0xa7),
-                                    QColor(0xe6, 0x9f, 0x00), QColor(0x56, 0xb4, 0xe9),
-                                    QColor(0x00, 0x00, 0x00)};
-    return colors[i % int(std::size(colors))];
-}
-
 QString number(double value) {
     return std::abs(value) >= 100 ? QLocale().toString(value, 'f', 0)
                                   : QString::number(value, 'g', 3);
@@ -94,6 +85,14 @@ QCPRange logRange(const QVector<double>& values) {
 }
 
 } // namespace
+
+QColor lineColor(int i) {
+    static const QColor colors[] = {QColor(0x00, 0x72, 0xb2), QColor(0xd5, 0x5e, 0x00),
+                                    QColor(0x00, 0x9e, 0x73), QColor(0xcc, 0x79, 0xa7),
+                                    QColor(0xe6, 0x9f, 0x00), QColor(0x56, 0xb4, 0xe9),
+                                    QColor(0x00, 0x00, 0x00)};
+    return colors[i % int(std::size(colors))];
+}
 
 void setUp(QCustomPlot* plot) {
     auto* legendRow = new QCPLayoutGrid;
@@ -379,11 +378,12 @@ QStringList drawRoofline(QCustomPlot* plot, const models::RooflineView& r) {
     return notes;
 }
 
-int layOut(QCustomPlot* plot, const QSize& size) {
-    plot->setViewport(QRect(QPoint(0, 0), size));
-    // Legend columns: the most that fit across the plot, each column as wide as its widest
-    // entry. Entries fill the rows first (entry i in column i % columns) where that fits, else
-    // the columns first (a column of ceilings beside a column of runs).
+namespace {
+
+// Legend columns: the most that fit across the plot, each column as wide as its widest entry.
+// Entries fill the rows first (entry i in column i % columns) where that fits, else the columns
+// first (a column of ceilings beside a column of runs).
+void arrangeLegend(QCustomPlot* plot, const QSize& size) {
     QCPLegend* legend = plot->legend;
     QVector<double> widths;
     for (int i = 0; i < legend->itemCount(); ++i) {
@@ -424,8 +424,10 @@ int layOut(QCustomPlot* plot, const QSize& size) {
             legend->setFillOrder(QCPLegend::foRowsFirst, true);
         }
     }
-    measure(plot); // the axes' pixel layout
-    // Axis titles longer than their axis are elided rather than left to pass the plot's edge.
+}
+
+// Axis titles longer than their axis are elided rather than left to pass the plot's edge.
+void elideAxisTitles(QCustomPlot* plot) {
     for (QCPAxis* axis : {plot->xAxis, plot->yAxis, plot->yAxis2}) {
         const QString whole = axis->property(kWholeLabel).toString();
         if (whole.isEmpty()) {
@@ -437,8 +439,11 @@ int layOut(QCustomPlot* plot, const QSize& size) {
         axis->setLabel(
             QFontMetricsF(axis->labelFont()).elidedText(label, Qt::ElideRight, length - 4));
     }
-    // Tick labels that would touch: text ticks (the sweep's own values) lose every label that
-    // would touch the one before; other tickers are asked for fewer ticks until none touches.
+}
+
+// Tick labels that would touch: text ticks (the sweep's own values) lose every label that would
+// touch the one before; other tickers are asked for fewer ticks until none touches.
+void thinTickLabels(QCustomPlot* plot) {
     if (auto text = plot->xAxis->ticker().dynamicCast<QCPAxisTickerText>()) {
         // Every tick as drawn first, so that a wider plot gets them back.
         if (!plot->xAxis->property(kAllTicks).isValid()) {
@@ -506,8 +511,11 @@ int layOut(QCustomPlot* plot, const QSize& size) {
         }
         measure(plot);
     }
-    // Crossover labels: a label takes the first row where it covers no other label; near the
-    // right edge it turns to the left of its line.
+}
+
+// Crossover labels: a label takes the first row where it covers no other label; near the right
+// edge it turns to the left of its line. Returns how many found no row.
+int placeCrossoverLabels(QCustomPlot* plot) {
     const QRect area = plot->axisRect()->rect();
     std::vector<std::vector<std::pair<double, double>>> rows;
     int hidden = 0;
@@ -545,6 +553,17 @@ int layOut(QCustomPlot* plot, const QSize& size) {
         label->position->setCoords(0, double(row) * (height + 2));
     }
     return hidden;
+}
+
+} // namespace
+
+int layOut(QCustomPlot* plot, const QSize& size) {
+    plot->setViewport(QRect(QPoint(0, 0), size));
+    arrangeLegend(plot, size);
+    measure(plot); // the axes' pixel layout
+    elideAxisTitles(plot);
+    thinTickLabels(plot);
+    return placeCrossoverLabels(plot);
 }
 
 } // namespace slicescope::gui::sweepplot

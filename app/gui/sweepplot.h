@@ -3,6 +3,7 @@
 #include "gui/qcp.h"
 #include "models/sweepdata.h"
 
+#include <QColor>
 #include <QSize>
 #include <QString>
 #include <QStringList>
@@ -30,6 +31,10 @@ QStringList drawOccupancy(QCustomPlot* plot, const models::SweepView& sweep);
 // Each GPU run's kernel and whole-run point under the DRAM, pinned and pageable link roofs and
 // the FMA peak; the legend names each ceiling with its figure and whether it was measured.
 QStringList drawRoofline(QCustomPlot* plot, const models::RooflineView& roofline);
+
+// The colour of the i-th line (a strategy, a run): Okabe-Ito, as the rest of the views, told
+// apart on a projector.
+QColor lineColor(int i);
 
 // Lays the drawn plot out for a viewport of size pixels: as many legend columns as fit across,
 // x tick labels thinned until none touches the next, and the crossover labels on rows under one

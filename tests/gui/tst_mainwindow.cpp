@@ -6,6 +6,7 @@
 #include "gui/mainwindow.h"
 #include "gui/messagebanner.h"
 #include "gui/runsetupwidget.h"
+#include "gui/samplesmenu.h"
 #include "gui/timelineplottable.h"
 #include "gui/timelineview.h"
 #include "models/gputraceproxy.h"
@@ -267,16 +268,16 @@ void TestMainWindow::noGpuBannerSaysSo() {
 
 void TestMainWindow::opensTheSeedSampleAtStart() {
     // resources/samples holds traces, and every one is compiled in: none means a broken build.
-    QVERIFY(!MainWindow::sampleTraces().isEmpty());
+    QVERIFY(!SamplesMenu::sampleTraces().isEmpty());
     QVERIFY(
-        MainWindow::startSample().endsWith(QStringLiteral("seed-100x4000x5-f64-pageable.json")));
+        SamplesMenu::startSample().endsWith(QStringLiteral("seed-100x4000x5-f64-pageable.json")));
     StartOptions o = options(QStringLiteral("samples"));
     o.noSamples = false;
     MainWindow window(o);
     window.show();
     window.start();
     // The one sample, all of its runs, measured; the others wait in File > Open sample.
-    const LoadResult sample = TraceLoader::loadNow(MainWindow::startSample(), RunOrigin::Sample);
+    const LoadResult sample = TraceLoader::loadNow(SamplesMenu::startSample(), RunOrigin::Sample);
     QVERIFY2(sample.ok(), qPrintable(sample.error));
     QTRY_COMPARE_WITH_TIMEOUT(session(window)->count(), int(sample.runs.size()), kGenerousMs);
     for (const auto& entry : session(window)->runs()) {

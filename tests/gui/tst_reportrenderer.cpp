@@ -32,15 +32,60 @@ using namespace slicescope::gui;
 
 namespace {
 
-// Share of pixels that are not the white background: something was drawn across the image.
-double inkShare(const QImage& image) {
-    qint64 ink = 0;
-    for (int y = 0; y < image.height(); y += 2) {
-        for (int x = 0; x < image.width(); x += 2) {
-            ink += (image.pixel(x, y) & 0xffffff) != 0xffffff ? 1 : 0;
+// How many pixels inside area have exactly the colour: a bar or line drawn in it, where text
+// (antialiased, in greys) never has it.
+qint64 pixelsOf(const QImage& image, const QColor& colour, const QRectF& area,
+                const QVector<QRectF>& skip = {}) {
+    const QImage rgb = image.convertToFormat(QImage::Format_RGB32);
+    const QRect pixels = area.toAlignedRect() & rgb.rect();
+    const QRgb wanted = colour.rgb() | 0xff000000;
+    qint64 count = 0;
+    for (int y = pixels.top(); y <= pixels.bottom(); ++y) {
+        const auto* line = reinterpret_cast<const QRgb*>(rgb.constScanLine(y));
+        for (int x = pixels.left(); x <= pixels.right(); ++x) {
+            if ((line[x] | 0xff000000) != wanted) {
+                continue;
+            }
+            const QPointF centre(x + 0.5, y + 0.5);
+            count += std::none_of(skip.begin(), skip.end(),
+                                  [&centre](const QRectF& r) { return r.contains(centre); })
+                         ? 1
+                         : 0;
         }
     }
-    return double(ink) / (double(image.width() / 2) * double(image.height() / 2));
+    return count;
+}
+
+const TextBox* findBox(const QVector<TextBox>& boxes, const QString& prefix) {
+    const auto it = std::find_if(boxes.begin(), boxes.end(),
+                                 [&](const TextBox& box) { return box.text.startsWith(prefix); });
+    return it == boxes.end() ? nullptr : &*it;
+}
+
+// The text boxes of a `--text-boxes` file.
+QVector<TextBox> readTextBoxes(const QString& path) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        return {};
+    }
+    QVector<TextBox> boxes;
+    for (const auto& value : QJsonDocument::fromJson(file.readAll()).array()) {
+        const QJsonObject o = value.toObject();
+        boxes.push_back({o.value(QStringLiteral("text")).toString(),
+                         QRectF(o.value(QStringLiteral("x")).toDouble(),
+                                o.value(QStringLiteral("y")).toDouble(),
+                                o.value(QStringLiteral("w")).toDouble(),
+                                o.value(QStringLiteral("h")).toDouble()),
+                         0, false});
+    }
+    return boxes;
+}
+
+// The page above the legend of the lanes' colours at its bottom (whose swatches carry those
+// colours, drawn or not), found by the legend's entry for lane; empty without one.
+QRectF aboveLaneLegend(const QVector<TextBox>& boxes, const QSize& size, LaneKind lane) {
+    const TextBox* entry = findBox(boxes, toQString(laneKindName(lane)) + QStringLiteral(": "));
+    return entry ? QRectF(0, 0, size.width(), entry->rect.top() - 2) : QRectF();
 }
 
 struct Scene {
@@ -203,8 +248,29 @@ void TestReportRenderer::pngHasTheRequestedSize() {
     QImage image(path);
     QVERIFY(!image.isNull());
     QCOMPARE(image.size(), size);
-    QVERIFY2(inkShare(image) > 0.05, qPrintable(QString::number(inkShare(image))));
     QVERIFY(!QFile::exists(path + QStringLiteral(".part")));
+    // The runs' copies and kernels are drawn, in the timeline and in the breakdown chart, not
+    // only named in the legend.
+    const QVector<TextBox> boxes = scene.renderer.textBoxes(size);
+    const QColor kernel = theme::laneColor(LaneKind::Kernel);
+    const QColor htod = theme::laneColor(LaneKind::HtoD);
+    const QRectF page = aboveLaneLegend(boxes, size, LaneKind::Kernel);
+    QVERIFY(!page.isEmpty());
+    const TextBox* breakdownTitle = findBox(boxes, QStringLiteral("Where one repetition"));
+    QVERIFY(breakdownTitle);
+    const QRectF charts(breakdownTitle->rect.topLeft(), page.bottomRight());
+    QVERIFY(pixelsOf(image, kernel, charts) > 0);
+    QVERIFY(pixelsOf(image, htod, charts) > 0);
+    QVERIFY(pixelsOf(image, kernel, page, {charts}) > 0); // the timeline's
+    QVERIFY(pixelsOf(image, htod, page, {charts}) > 0);
+    // The same view of no runs has none of those colours: the check sees what is drawn.
+    Session none;
+    ViewState state;
+    TimelineView timeline(&none, &state);
+    OccupancyView occupancy(&none, &state);
+    const QImage empty = ReportRenderer(&timeline, &occupancy, &none).renderImage(size);
+    QCOMPARE(pixelsOf(empty, kernel, empty.rect()), 0);
+    QCOMPARE(pixelsOf(empty, htod, empty.rect()), 0);
 }
 
 void TestReportRenderer::dpiIsStoredAndScalesTheLayout() {
@@ -297,14 +363,19 @@ void TestReportRenderer::headlessExportOfARealTrace() {
     const QString out = dir_.filePath(QStringLiteral("headless.png"));
     QProcess process;
     process.setProcessEnvironment(headlessEnvironment());
-    process.start(testhelpers::guiPath(), {QStringLiteral("--export-image"), out, trace,
-                                           QStringLiteral("--size"), QStringLiteral("1280x720")});
+    const QString boxesPath = dir_.filePath(QStringLiteral("headless.json"));
+    process.start(testhelpers::guiPath(),
+                  {QStringLiteral("--export-image"), out, trace, QStringLiteral("--size"),
+                   QStringLiteral("1280x720"), QStringLiteral("--text-boxes"), boxesPath});
     QVERIFY(process.waitForFinished(120'000));
     QCOMPARE(process.exitStatus(), QProcess::NormalExit);
     QVERIFY2(process.exitCode() == 0, process.readAllStandardError().constData());
     const QImage image(out);
     QCOMPARE(image.size(), QSize(1280, 720));
-    QVERIFY(inkShare(image) > 0.05);
+    // The CPU run's host work is drawn above the legend that names its colour.
+    const QRectF page = aboveLaneLegend(readTextBoxes(boxesPath), image.size(), LaneKind::Host);
+    QVERIFY(!page.isEmpty());
+    QVERIFY(pixelsOf(image, theme::laneColor(LaneKind::Host), page) > 0);
 
     // The default size is 1920x1080.
     const QString defaultOut = dir_.filePath(QStringLiteral("default.png"));
@@ -704,9 +775,28 @@ void TestReportRenderer::sweepViewsAtEveryPreset() {
             QVERIFY(!hasText(QStringLiteral("arithmetic intensity (flop/byte)")));
         }
     }
-    // The whole chart is drawn, not a bare frame: plotted ink over a good part of the page (the
-    // sparsest, the work sweep's two lines and one crossover, inks 3.6-3.9 % of it).
-    QVERIFY2(inkShare(QImage(out)) > 0.03, qPrintable(QString::number(inkShare(QImage(out)))));
+    // The chart's data is drawn, not a bare frame: the first line's (or run's) colour lies on
+    // the plot away from every text, the legend's icons beside their names left out.
+    const double scale = p->dpi / 96;
+    QVector<QRectF> nearText;
+    for (const TextBox& box : boxes) {
+        nearText << box.rect.adjusted(-48 * scale, -box.rect.height() / 2, 0,
+                                      box.rect.height() / 2);
+    }
+    const TextBox* panel = findBox(boxes, roofline ? QStringLiteral("Roofline with the copies")
+                                                   : QStringLiteral("Time per repetition:"));
+    QVERIFY(panel);
+    const QImage image(out);
+    const QRectF plots(0, panel->rect.top(), image.width(), image.height() - panel->rect.top());
+    QVERIFY(pixelsOf(image, sweepplot::lineColor(0), plots, nearText) > 0);
+    // The same view of no runs draws no line: the check sees the data.
+    Session none;
+    TimelineView noTimeline(&none, &state);
+    OccupancyView noOccupancy(&none, &state);
+    ReportRenderer empty(&noTimeline, &noOccupancy, &none);
+    empty.setOptions(options);
+    const QImage emptyImage = empty.renderImage(size, p->dpi);
+    QCOMPARE(pixelsOf(emptyImage, sweepplot::lineColor(0), emptyImage.rect()), 0);
 }
 
 // Asked for by name on runs with no sweep point and no ceilings: a line in words each, no chart;

@@ -1,5 +1,4 @@
-// time<->pixel mapping and the time axis labels, table-driven.
-#include "gui/timeticker.h"
+// time<->pixel mapping, table-driven (the time axis labels: tests/gui/tst_timeticker.cpp).
 #include "models/timemapping.h"
 
 #include <QTest>
@@ -17,8 +16,6 @@ class TestTimeMapping : public QObject {
     void zoomKeepsAnchor();
     void panAndBoxZoom();
     void invalidWindowsMapNothing();
-    void tickLabels_data();
-    void tickLabels();
 };
 
 void TestTimeMapping::toPixel_data() {
@@ -116,26 +113,6 @@ void TestTimeMapping::invalidWindowsMapNothing() {
     QCOMPARE(bad.toTime(50), 5.0);
     QCOMPARE(bad.nsPerPixel(), 0.0);
     QCOMPARE(bad.zoomed(0.5, 10), bad);
-}
-
-void TestTimeMapping::tickLabels_data() {
-    QTest::addColumn<double>("ns");
-    QTest::addColumn<double>("stepNs");
-    QTest::addColumn<QString>("label");
-    QTest::newRow("zero") << 0.0 << 2e6 << QStringLiteral("0");
-    QTest::newRow("ms") << 4e6 << 2e6 << QStringLiteral("4 ms");
-    QTest::newRow("half ms steps") << 2.5e6 << 5e5 << QStringLiteral("2.5 ms");
-    QTest::newRow("microseconds") << 250e3 << 50e3 << QStringLiteral("250 \u00b5s");
-    QTest::newRow("seconds") << 1.2e9 << 2e8 << QStringLiteral("1.2 s");
-    QTest::newRow("nanoseconds") << 40.0 << 20.0 << QStringLiteral("40 ns");
-    QTest::newRow("negative") << -1e6 << 5e5 << QStringLiteral("-1.0 ms");
-}
-
-void TestTimeMapping::tickLabels() {
-    QFETCH(double, ns);
-    QFETCH(double, stepNs);
-    QFETCH(QString, label);
-    QCOMPARE(slicescope::gui::TimeTicker::label(ns, stepNs), label);
 }
 
 QTEST_GUILESS_MAIN(TestTimeMapping)
