@@ -188,8 +188,13 @@ void addRecordCommand(CLI::App& app, int& exitStatus) {
         "Also measure achieved occupancy: the program runs a second time (output discarded) under "
         "CUPTI's Range Profiler with kernel replay");
     cmd->add_option("--cwd", o->workingDirectory, "Working directory of the program");
+    // One value per --env. A list option would go on taking values up to a `--` and then swallow
+    // that `--` itself (CLI11 ends an open list with it), so the program's own options after it
+    // (`-- python3 -u -c ...`) were read as record's.
     cmd->add_option("--env", o->environment,
                     "Environment variable NAME=VALUE for the program (repeatable)")
+        ->expected(1)
+        ->allow_extra_args(false)
         ->take_all();
     cmd->add_option("--flush-ms", o->flushMs,
                     "How often CUPTI hands records over, in ms: the most a SIGKILL can lose")

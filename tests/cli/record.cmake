@@ -20,6 +20,10 @@ if(SLICESCOPE_HAVE_CUDA)
         ARGS record -o @WORK@/t.json -- sh -c "exit 200")
     slicescope_cli_test(record_env_cwd MATCH "^/\nforty-two\n$"
         ARGS record -q --cwd / --env SLICESCOPE_X=forty-two -o @WORK@/t.json -- sh -c "pwd && printenv SLICESCOPE_X")
+    # Everything after `--` is the program's, even right after a repeated --env (the GUI's Record
+    # dialog puts its --env options last).
+    slicescope_cli_test(record_env_before_program_arguments MATCH "^one two\n$"
+        ARGS record -q -o @WORK@/t.json --env SLICESCOPE_X=one --env SLICESCOPE_Y=two -- sh -u -c "echo $SLICESCOPE_X $SLICESCOPE_Y")
     slicescope_cli_test(record_progress STDERR "progress \\{[^\n]*\"stage\":\"trace\""
         ARGS record --progress -o @WORK@/t.json -- true)
     # A program that cannot be started: a shell's status and a clear message, no trace.
