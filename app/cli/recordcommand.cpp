@@ -42,13 +42,16 @@ extern "C" void onCancelSignal(int) {
     cancelRequested.store(true);
 }
 
-// SIGTERM and SIGHUP (the GUI's Cancel, a closed terminal) stop the program and keep its trace.
+// SIGTERM, SIGINT and SIGHUP (the GUI's Cancel, `kill -INT`, a closed terminal) stop the
+// program, with everything it started, and keep its trace. A terminal's Ctrl-C goes to the
+// program itself: its process group holds the terminal while it runs.
 void installCancelHandlers() {
     struct sigaction action {};
     action.sa_handler = onCancelSignal;
     sigemptyset(&action.sa_mask);
     action.sa_flags = SA_RESTART;
     sigaction(SIGTERM, &action, nullptr);
+    sigaction(SIGINT, &action, nullptr);
     sigaction(SIGHUP, &action, nullptr);
 }
 
