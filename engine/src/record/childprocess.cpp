@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <termios.h>
 #include <time.h>
+#include <tuple>
 #include <unistd.h>
 #include <utility>
 
@@ -53,6 +54,32 @@ std::vector<std::string> candidates(const std::string& program,
         begin = end + 1;
     }
     return out;
+}
+
+// What a start that failed in the child (ExecReport) says, as a shell would.
+StartFailure startFailure(const ExecReport& r, const std::string& program, const std::string& cwd) {
+    StartFailure failure;
+    if (r.stage == 'C') {
+        failure.exitStatus = 1;
+        failure.message =
+            "cannot change to the working directory " + cwd + ": " + std::strerror(r.error);
+    } else if (r.stage == 'N') {
+        failure.exitStatus = 1;
+        failure.message = std::string("cannot open /dev/null: ") + std::strerror(r.error);
+    } else if (r.stage == 'O') {
+        failure.exitStatus = 1;
+        failure.message =
+            std::string("cannot redirect the standard output: ") + std::strerror(r.error);
+    } else if (r.error == ENOENT || r.error == ENOTDIR) {
+        failure.exitStatus = 127;
+        failure.message =
+            "cannot start '" + program +
+            "': " + (program.find('/') == std::string::npos ? "command not found" : "no such file");
+    } else {
+        failure.exitStatus = 126;
+        failure.message = "cannot start '" + program + "': " + std::strerror(r.error);
+    }
+    return failure;
 }
 
 // Makes `group` the foreground process group of the terminal on stdin. SIGTTOU is held back
@@ -106,6 +133,26 @@ void setTerminalForeground(pid_t group) {
     }
     ::kill(-group, SIGKILL);
     ::_exit(0);
+}
+
+// Starts watchGroup for `group`: its process id and this process's end of its socket, or -1s
+// when it could not start (PR_SET_PDEATHSIG still ends the child itself).
+std::pair<pid_t, int> startWatchdog(pid_t group, std::chrono::milliseconds grace) {
+    int sockets[2];
+    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sockets) != 0) {
+        return {-1, -1};
+    }
+    const pid_t watchdog = ::fork();
+    if (watchdog == 0) {
+        ::close(sockets[1]);
+        watchGroup(sockets[0], group, grace);
+    }
+    ::close(sockets[0]);
+    if (watchdog < 0) {
+        ::close(sockets[1]);
+        return {-1, -1};
+    }
+    return {watchdog, sockets[1]};
 }
 
 } // namespace
@@ -220,28 +267,7 @@ tl::expected<ChildProcess, StartFailure> ChildProcess::start(const ChildSpec& sp
         if (giveTerminal) {
             setTerminalForeground(::getpgrp());
         }
-        StartFailure failure;
-        if (r.stage == 'C') {
-            failure.exitStatus = 1;
-            failure.message =
-                "cannot change to the working directory " + cwd + ": " + std::strerror(r.error);
-        } else if (r.stage == 'N') {
-            failure.exitStatus = 1;
-            failure.message = std::string("cannot open /dev/null: ") + std::strerror(r.error);
-        } else if (r.stage == 'O') {
-            failure.exitStatus = 1;
-            failure.message =
-                std::string("cannot redirect the standard output: ") + std::strerror(r.error);
-        } else if (r.error == ENOENT || r.error == ENOTDIR) {
-            failure.exitStatus = 127;
-            failure.message =
-                "cannot start '" + program + "': " +
-                (program.find('/') == std::string::npos ? "command not found" : "no such file");
-        } else {
-            failure.exitStatus = 126;
-            failure.message = "cannot start '" + program + "': " + std::strerror(r.error);
-        }
-        return tl::unexpected(failure);
+        return tl::unexpected(startFailure(r, program, cwd));
     }
     ChildProcess child(pid);
     if (!spec.ownProcessGroup) {
@@ -249,20 +275,8 @@ tl::expected<ChildProcess, StartFailure> ChildProcess::start(const ChildSpec& sp
     }
     child.group_ = pid;
     child.terminalGiven_ = giveTerminal;
-    int sockets[2];
-    if (spec.endWithParent && ::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sockets) == 0) {
-        const pid_t watchdog = ::fork();
-        if (watchdog == 0) {
-            ::close(sockets[1]);
-            watchGroup(sockets[0], pid, spec.groupKillGrace);
-        }
-        ::close(sockets[0]);
-        if (watchdog > 0) {
-            child.watchdog_ = watchdog;
-            child.watchdogSocket_ = sockets[1];
-        } else {
-            ::close(sockets[1]); // no watchdog: PR_SET_PDEATHSIG still ends the child itself
-        }
+    if (spec.endWithParent) {
+        std::tie(child.watchdog_, child.watchdogSocket_) = startWatchdog(pid, spec.groupKillGrace);
     }
     return child;
 }
