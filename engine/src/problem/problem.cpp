@@ -148,10 +148,15 @@ Result<Problem> makeProblem(Shape shape, Dtype dtype, std::int64_t workPerElemen
         return fail(Error::Code::Overflow, "the byte size of " + std::to_string(elements) +
                                                " elements does not fit in 64 bits");
     }
-    // Every element costs `work` operations, and the model and the traces time them: past
-    // kMaxOperations the slowest strategy's figures no longer fit in a trace.
-    if (mulOverflows(elements, std::uint64_t(workPerElement)) ||
-        elements * std::uint64_t(workPerElement) > kMaxOperations) {
+    // Every element costs `work` operations: the total must be countable (the model and the CPU
+    // backend count it), and past kMaxOperations the slowest strategy's figures no longer fit in
+    // a trace.
+    if (mulOverflows(elements, std::uint64_t(workPerElement))) {
+        return fail(Error::Code::Overflow, "the work of " + std::to_string(elements) +
+                                               " elements x " + std::to_string(workPerElement) +
+                                               " operations each does not fit in 64 bits");
+    }
+    if (elements * std::uint64_t(workPerElement) > kMaxOperations) {
         return fail(Error::Code::OutOfRange,
                     std::to_string(elements) + " elements x " + std::to_string(workPerElement) +
                         " operations each is more than a run can time: at most 2^47 (" +
