@@ -42,13 +42,16 @@ extern "C" void onCancelSignal(int) {
     cancelRequested.store(true);
 }
 
-// SIGTERM and SIGHUP (the GUI's Cancel, a closed terminal) stop the program and keep its trace.
+// SIGTERM, SIGINT and SIGHUP (the GUI's Cancel, `kill -INT`, a closed terminal) stop the
+// program, with everything it started, and keep its trace. A terminal's Ctrl-C goes to the
+// program itself: its process group holds the terminal while it runs.
 void installCancelHandlers() {
     struct sigaction action {};
     action.sa_handler = onCancelSignal;
     sigemptyset(&action.sa_mask);
     action.sa_flags = SA_RESTART;
     sigaction(SIGTERM, &action, nullptr);
+    sigaction(SIGINT, &action, nullptr);
     sigaction(SIGHUP, &action, nullptr);
 }
 
@@ -188,8 +191,13 @@ void addRecordCommand(CLI::App& app, int& exitStatus) {
         "Also measure achieved occupancy: the program runs a second time (output discarded) under "
         "CUPTI's Range Profiler with kernel replay");
     cmd->add_option("--cwd", o->workingDirectory, "Working directory of the program");
+    // One value per --env. A list option would go on taking values up to a `--` and then swallow
+    // that `--` itself (CLI11 ends an open list with it), so the program's own options after it
+    // (`-- python3 -u -c ...`) were read as record's.
     cmd->add_option("--env", o->environment,
                     "Environment variable NAME=VALUE for the program (repeatable)")
+        ->expected(1)
+        ->allow_extra_args(false)
         ->take_all();
     cmd->add_option("--flush-ms", o->flushMs,
                     "How often CUPTI hands records over, in ms: the most a SIGKILL can lose")

@@ -79,16 +79,23 @@ slicescope_cli_test(model_unknown_preset EXIT 1 STDERR "unknown device preset 'h
     ARGS model --device h900 --shape 100x4000x5 --strategy all -o @WORK@/m.json)
 slicescope_cli_test(model_too_large EXIT 1 STDERR "device memory"
     ARGS model --device t4 --shape 100000x100000x10 --strategy elementwise-broadcast -o @WORK@/m.json)
-# Refusals of what overflows: elements x work beyond 64 bits, and a modelled timeline beyond 64-bit
-# nanoseconds (a huge --work on a large shape, then --repeat), exit 2 as an overflowing --shape.
+# Refusals of what overflows: elements x work beyond 64 bits or beyond the 2^47 operations whose
+# slowest figures a trace can still time (the seed's shape with --work 4294967295 lost every run
+# with an error about wall_ns), refused by run, model and sweep alike; a modelled timeline beyond
+# 64-bit nanoseconds (--repeat on a problem at that limit); exit 2 as an overflowing --shape.
 slicescope_cli_test(model_work_overflow EXIT 2 STDERR "does not fit in 64 bits"
     ARGS model --device h200 --shape 1048576x1048576x1024 --dtype f32 --work 4294967295 --strategy slice-2d -o @WORK@/m.json)
-slicescope_cli_test(model_timeline_overflow EXIT 2 STDERR "64-bit nanosecond timeline"
-    ARGS model --device h200 --shape 100000x4000x5 --work 4294967295 --strategy one-worker -o @WORK@/m.json)
+slicescope_cli_test(model_work_beyond_timing EXIT 2
+    STDERR "2000000 elements x 4294967295 operations each is more than a run can time: at most 2\\^47"
+    ARGS model --device h200 --shape 100x4000x5 --work 4294967295 --strategy all -o @WORK@/m.json)
+slicescope_cli_test(sweep_work_beyond_timing EXIT 2 STDERR "work 4294967295: .*at most 2\\^47"
+    ARGS sweep --param work --values 1,4294967295 --shape 100x4000x5 --strategy cpu-serial -o @WORK@/s.json)
 slicescope_cli_test(model_repeat_overflow EXIT 2 STDERR "10000 repeats.*64-bit nanosecond timeline"
-    ARGS model --device h200 --shape 100000x4000x5 --work 4294967295 --repeat 10000 --strategy elementwise-broadcast -o @WORK@/m.json)
+    ARGS model --device h200 --shape 32768x1x1 --work 4294967295 --repeat 10000 --strategy one-worker -o @WORK@/m.json)
 slicescope_cli_test(run_work_overflow EXIT 2 STDERR "does not fit in 64 bits"
     ARGS run --shape 1048576x1048576x1024 --dtype f32 --work 4294967295 --strategy cpu-serial -o @WORK@/t.json)
+slicescope_cli_test(run_work_beyond_timing EXIT 2 STDERR "more than a run can time: at most 2\\^47"
+    ARGS run --shape 100x4000x5 --work 4294967295 --strategy cpu-serial -o @WORK@/t.json)
 # The model is never faster than the FMA count allows (checked against the preset's figures).
 add_test(NAME cli.model_fma_bound
     COMMAND ${CMAKE_COMMAND} -DCLI=$<TARGET_FILE:slicescope-cli> -DPRESET=t4

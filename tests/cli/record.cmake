@@ -20,6 +20,10 @@ if(SLICESCOPE_HAVE_CUDA)
         ARGS record -o @WORK@/t.json -- sh -c "exit 200")
     slicescope_cli_test(record_env_cwd MATCH "^/\nforty-two\n$"
         ARGS record -q --cwd / --env SLICESCOPE_X=forty-two -o @WORK@/t.json -- sh -c "pwd && printenv SLICESCOPE_X")
+    # Everything after `--` is the program's, even right after a repeated --env (the GUI's Record
+    # dialog puts its --env options last).
+    slicescope_cli_test(record_env_before_program_arguments MATCH "^one two\n$"
+        ARGS record -q -o @WORK@/t.json --env SLICESCOPE_X=one --env SLICESCOPE_Y=two -- sh -u -c "echo $SLICESCOPE_X $SLICESCOPE_Y")
     slicescope_cli_test(record_progress STDERR "progress \\{[^\n]*\"stage\":\"trace\""
         ARGS record --progress -o @WORK@/t.json -- true)
     # A program that cannot be started: a shell's status and a clear message, no trace.
@@ -34,3 +38,16 @@ if(SLICESCOPE_HAVE_CUDA)
         ARGS record -o /nonexistent-dir/t.json -- echo ran)
 endif()
 slicescope_cli_test(record_no_command EXIT 2 STDERR "record needs the program" ARGS record -o @WORK@/t.json)
+# Cancel (SIGTERM, SIGINT) and death (SIGKILL) of `record` end the program's whole process group,
+# grandchildren included, even when they ignore SIGTERM (record-signals.sh).
+if(SLICESCOPE_HAVE_CUDA)
+    foreach(case "TERM" "INT" "KILL" "TERM;ignore-term" "KILL;ignore-term")
+        string(REPLACE ";" "_" name "${case}")
+        string(TOLOWER "${name}" name)
+        string(REPLACE "-" "_" name "${name}")
+        add_test(NAME cli.record_sig${name}_ends_the_program_group
+            COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/record-signals.sh $<TARGET_FILE:slicescope-cli>
+                ${CMAKE_CURRENT_BINARY_DIR}/work/record_sig${name} ${case})
+        set_tests_properties(cli.record_sig${name}_ends_the_program_group PROPERTIES LABELS cli TIMEOUT 60)
+    endforeach()
+endif()

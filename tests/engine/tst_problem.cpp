@@ -1,4 +1,8 @@
+#include "slicescope/backend/modelbackend.h"
+#include "slicescope/device/devicespec.h"
 #include "slicescope/problem/problem.h"
+#include "slicescope/strategy/strategy.h"
+#include "slicescope/trace/tracelimits.h"
 
 #include <gtest/gtest.h>
 
@@ -40,6 +44,8 @@ INSTANTIATE_TEST_SUITE_P(
         BadShape{"100x4000", Error::Code::InvalidArgument, "dimension N is missing"},
         BadShape{"100x4000x", Error::Code::InvalidArgument, "dimension N is missing"},
         BadShape{"", Error::Code::InvalidArgument, "three dimensions"},
+        BadShape{"", Error::Code::InvalidArgument, "the shape is empty"},
+        BadShape{"  ", Error::Code::InvalidArgument, "the shape is empty"},
         BadShape{"1x2x3x4", Error::Code::InvalidArgument, "more than three"},
         BadShape{"100x4000x5.5", Error::Code::InvalidArgument, "not a whole number"},
         BadShape{"99999999999999999999x1x1", Error::Code::Overflow, "64 bits"}));
@@ -64,6 +70,45 @@ TEST(Problem, RejectsWorkBelowOne) {
         auto p = makeProblem({1, 1, 1}, Dtype::F64, work);
         ASSERT_FALSE(p);
         EXPECT_EQ(p.error().code, Error::Code::InvalidArgument);
+    }
+}
+
+TEST(Problem, RefusesMoreOperationsThanATraceCanTime) {
+    // The seed's shape with --work 4294967295: 8.6e15 operations, far past the limit.
+    auto seed = makeProblem({100, 4000, 5}, Dtype::F64, 4294967295);
+    ASSERT_FALSE(seed);
+    EXPECT_EQ(seed.error().code, Error::Code::OutOfRange);
+    EXPECT_NE(seed.error().message.find("operations"), std::string::npos) << seed.error().message;
+    EXPECT_NE(seed.error().message.find("at most"), std::string::npos) << seed.error().message;
+    // Exactly at the limit is accepted, one element more is not.
+    const std::uint64_t work = 1u << 20;
+    const std::uint64_t rows = kMaxOperations / work;
+    EXPECT_TRUE(makeProblem({rows, 1, 1}, Dtype::F64, work));
+    EXPECT_FALSE(makeProblem({rows + 1, 1, 1}, Dtype::F64, work));
+}
+
+// The limit is where the slowest figure a trace must hold (one worker walking every operation as
+// one dependent chain, on the slowest preset) still fits in the longest duration a trace can
+// hold: every modelled run of a problem at the limit can be written.
+TEST(Problem, EveryModelledRunAtTheOperationLimitCanBeWritten) {
+    const std::uint64_t work = std::numeric_limits<std::uint32_t>::max();
+    const std::uint64_t rows = kMaxOperations / work;
+    for (const Dtype dtype : {Dtype::F64, Dtype::F32}) {
+        auto problem = makeProblem({rows, 1, 1}, dtype, std::int64_t(work));
+        ASSERT_TRUE(problem) << problem.error().message;
+        backend::RunRequest request;
+        request.problem = *problem;
+        for (const auto& device : device::presets()) {
+            for (const auto& s : strategy::allStrategies()) {
+                if (!strategy::isGpu(s.id)) {
+                    continue;
+                }
+                auto run = backend::modelRun(s.id, request, device);
+                ASSERT_TRUE(run) << device.id << " " << s.name << ": " << run.error().message;
+                EXPECT_EQ(trace::runLimitError(*run), std::nullopt)
+                    << device.id << " " << s.name << " " << toString(dtype);
+            }
+        }
     }
 }
 

@@ -87,6 +87,10 @@ std::string Problem::describe() const {
 
 Result<Shape> parseShape(std::string_view text) {
     const std::string original(text);
+    if (trim(text).empty()) {
+        return fail(Error::Code::InvalidArgument,
+                    "the shape is empty; give three dimensions RxCxN, e.g. 100x4000x5");
+    }
     std::array<std::string_view, 3> parts;
     std::size_t count = 0;
     std::size_t start = 0;
@@ -144,12 +148,20 @@ Result<Problem> makeProblem(Shape shape, Dtype dtype, std::int64_t workPerElemen
         return fail(Error::Code::Overflow, "the byte size of " + std::to_string(elements) +
                                                " elements does not fit in 64 bits");
     }
-    // Every element costs `work` operations: the total must be countable too (the model and the
-    // CPU backend count it), or a huge --work on a large shape wraps round to a tiny figure.
+    // Every element costs `work` operations: the total must be countable (the model and the CPU
+    // backend count it), and past kMaxOperations the slowest strategy's figures no longer fit in
+    // a trace.
     if (mulOverflows(elements, std::uint64_t(workPerElement))) {
         return fail(Error::Code::Overflow, "the work of " + std::to_string(elements) +
                                                " elements x " + std::to_string(workPerElement) +
                                                " operations each does not fit in 64 bits");
+    }
+    if (elements * std::uint64_t(workPerElement) > kMaxOperations) {
+        return fail(Error::Code::OutOfRange,
+                    std::to_string(elements) + " elements x " + std::to_string(workPerElement) +
+                        " operations each is more than a run can time: at most 2^47 (" +
+                        std::to_string(kMaxOperations) +
+                        ") operations in all; lower the work per element or the shape");
     }
     return Problem{shape, dtype, std::uint32_t(workPerElement)};
 }

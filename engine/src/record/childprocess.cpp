@@ -5,10 +5,17 @@
 #include <cstring>
 #include <fcntl.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
+#include <termios.h>
+#include <time.h>
+#include <tuple>
 #include <unistd.h>
+#include <utility>
 
 namespace slicescope::record {
+
+using namespace std::chrono_literals;
 
 namespace {
 
@@ -49,6 +56,105 @@ std::vector<std::string> candidates(const std::string& program,
     return out;
 }
 
+// What a start that failed in the child (ExecReport) says, as a shell would.
+StartFailure startFailure(const ExecReport& r, const std::string& program, const std::string& cwd) {
+    StartFailure failure;
+    if (r.stage == 'C') {
+        failure.exitStatus = 1;
+        failure.message =
+            "cannot change to the working directory " + cwd + ": " + std::strerror(r.error);
+    } else if (r.stage == 'N') {
+        failure.exitStatus = 1;
+        failure.message = std::string("cannot open /dev/null: ") + std::strerror(r.error);
+    } else if (r.stage == 'O') {
+        failure.exitStatus = 1;
+        failure.message =
+            std::string("cannot redirect the standard output: ") + std::strerror(r.error);
+    } else if (r.error == ENOENT || r.error == ENOTDIR) {
+        failure.exitStatus = 127;
+        failure.message =
+            "cannot start '" + program +
+            "': " + (program.find('/') == std::string::npos ? "command not found" : "no such file");
+    } else {
+        failure.exitStatus = 126;
+        failure.message = "cannot start '" + program + "': " + std::strerror(r.error);
+    }
+    return failure;
+}
+
+// Makes `group` the foreground process group of the terminal on stdin. SIGTTOU is held back
+// meanwhile: a process outside the foreground group gets it for tcsetpgrp.
+void setTerminalForeground(pid_t group) {
+    sigset_t ttou, previous;
+    sigemptyset(&ttou);
+    sigaddset(&ttou, SIGTTOU);
+    ::pthread_sigmask(SIG_BLOCK, &ttou, &previous);
+    ::tcsetpgrp(STDIN_FILENO, group);
+    ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+}
+
+// The watchdog, in a process forked from this one (so only async-signal-safe calls): it waits
+// for a byte on `socket` (dismissed) or its end of file (its parent died, which closes the other
+// end however it dies), and then ends `group`: SIGTERM, then SIGKILL after `grace`.
+[[noreturn]] void watchGroup(int socket, pid_t group, std::chrono::milliseconds grace) {
+    // Keep none of the parent's descriptors: a pipe someone reads the parent's output from must
+    // see its end when the parent dies, not when the watchdog does.
+    if (socket < 3) {
+        socket = ::fcntl(socket, F_DUPFD, 3);
+    }
+    const int null = ::open("/dev/null", O_RDWR);
+    for (int fd = 0; fd < 3 && null >= 0; ++fd) {
+        ::dup2(null, fd);
+    }
+    if (socket > 3) {
+        ::close_range(3, unsigned(socket) - 1, 0);
+    }
+    ::close_range(unsigned(socket) + 1, ~0U, 0);
+    // A terminal's signals are for the program and the recorder; SIGTERM ends the watchdog.
+    for (const int s : {SIGINT, SIGQUIT, SIGHUP, SIGTSTP}) {
+        ::signal(s, SIG_IGN);
+    }
+    ::signal(SIGTERM, SIG_DFL);
+    char byte = 0;
+    ssize_t n;
+    do {
+        n = ::read(socket, &byte, 1);
+    } while (n < 0 && errno == EINTR);
+    if (n == 1) {
+        ::_exit(0);
+    }
+    ::kill(-group, SIGTERM);
+    const timespec step{0, 20'000'000};
+    for (auto waited = std::chrono::milliseconds(0); waited < grace; waited += 20ms) {
+        if (::kill(-group, 0) != 0) {
+            ::_exit(0);
+        }
+        ::nanosleep(&step, nullptr);
+    }
+    ::kill(-group, SIGKILL);
+    ::_exit(0);
+}
+
+// Starts watchGroup for `group`: its process id and this process's end of its socket, or -1s
+// when it could not start (PR_SET_PDEATHSIG still ends the child itself).
+std::pair<pid_t, int> startWatchdog(pid_t group, std::chrono::milliseconds grace) {
+    int sockets[2];
+    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sockets) != 0) {
+        return {-1, -1};
+    }
+    const pid_t watchdog = ::fork();
+    if (watchdog == 0) {
+        ::close(sockets[1]);
+        watchGroup(sockets[0], group, grace);
+    }
+    ::close(sockets[0]);
+    if (watchdog < 0) {
+        ::close(sockets[1]);
+        return {-1, -1};
+    }
+    return {watchdog, sockets[1]};
+}
+
 } // namespace
 
 tl::expected<ChildProcess, StartFailure> ChildProcess::start(const ChildSpec& spec) {
@@ -76,6 +182,9 @@ tl::expected<ChildProcess, StartFailure> ChildProcess::start(const ChildSpec& sp
     if (::pipe2(report, O_CLOEXEC) != 0) {
         return tl::unexpected(StartFailure{1, std::string("pipe2: ") + std::strerror(errno)});
     }
+    // The terminal goes to the child's group only when this process has it to give.
+    const bool giveTerminal = spec.ownProcessGroup && !spec.silent && ::isatty(STDIN_FILENO) &&
+                              ::tcgetpgrp(STDIN_FILENO) == ::getpgrp();
     const pid_t parent = ::getpid();
     const pid_t pid = ::fork();
     if (pid < 0) {
@@ -98,6 +207,12 @@ tl::expected<ChildProcess, StartFailure> ChildProcess::start(const ChildSpec& sp
             ::prctl(PR_SET_PDEATHSIG, SIGTERM);
             if (::getppid() != parent) {
                 ::_exit(127);
+            }
+        }
+        if (spec.ownProcessGroup) {
+            ::setpgid(0, 0);
+            if (giveTerminal) {
+                setTerminalForeground(::getpid());
             }
         }
         if (spec.silent) {
@@ -135,6 +250,9 @@ tl::expected<ChildProcess, StartFailure> ChildProcess::start(const ChildSpec& sp
         }
         die('E', error);
     }
+    if (spec.ownProcessGroup) {
+        ::setpgid(pid, pid); // the child does it too: whichever runs first, no signal misses it
+    }
     ::close(report[1]);
     ExecReport r;
     ssize_t n;
@@ -146,38 +264,64 @@ tl::expected<ChildProcess, StartFailure> ChildProcess::start(const ChildSpec& sp
         int status = 0;
         while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
         }
-        StartFailure failure;
-        if (r.stage == 'C') {
-            failure.exitStatus = 1;
-            failure.message =
-                "cannot change to the working directory " + cwd + ": " + std::strerror(r.error);
-        } else if (r.stage == 'N') {
-            failure.exitStatus = 1;
-            failure.message = std::string("cannot open /dev/null: ") + std::strerror(r.error);
-        } else if (r.stage == 'O') {
-            failure.exitStatus = 1;
-            failure.message =
-                std::string("cannot redirect the standard output: ") + std::strerror(r.error);
-        } else if (r.error == ENOENT || r.error == ENOTDIR) {
-            failure.exitStatus = 127;
-            failure.message =
-                "cannot start '" + program + "': " +
-                (program.find('/') == std::string::npos ? "command not found" : "no such file");
-        } else {
-            failure.exitStatus = 126;
-            failure.message = "cannot start '" + program + "': " + std::strerror(r.error);
+        if (giveTerminal) {
+            setTerminalForeground(::getpgrp());
         }
-        return tl::unexpected(failure);
+        return tl::unexpected(startFailure(r, program, cwd));
     }
-    return ChildProcess(pid);
+    ChildProcess child(pid);
+    if (!spec.ownProcessGroup) {
+        return child;
+    }
+    child.group_ = pid;
+    child.terminalGiven_ = giveTerminal;
+    if (spec.endWithParent) {
+        std::tie(child.watchdog_, child.watchdogSocket_) = startWatchdog(pid, spec.groupKillGrace);
+    }
+    return child;
 }
+
+ChildProcess::ChildProcess(ChildProcess&& other) noexcept
+    : pid_(std::exchange(other.pid_, -1)), group_(std::exchange(other.group_, 0)),
+      terminalGiven_(std::exchange(other.terminalGiven_, false)),
+      watchdog_(std::exchange(other.watchdog_, -1)),
+      watchdogSocket_(std::exchange(other.watchdogSocket_, -1)) {}
 
 ChildProcess::~ChildProcess() {
     if (pid_ > 0) {
-        ::kill(pid_, SIGKILL);
+        ::kill(group_ > 0 ? -group_ : pid_, SIGKILL);
         int status = 0;
         while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
         }
+        reaped();
+    }
+    dismissGroup();
+}
+
+void ChildProcess::reaped() {
+    pid_ = -1;
+    if (terminalGiven_) {
+        setTerminalForeground(::getpgrp());
+        terminalGiven_ = false;
+    }
+}
+
+bool ChildProcess::groupRunning() const {
+    return group_ > 0 && ::kill(-group_, 0) == 0;
+}
+
+void ChildProcess::dismissGroup() {
+    group_ = 0;
+    if (watchdogSocket_ >= 0) {
+        const char dismissed = 1;
+        (void)!::send(watchdogSocket_, &dismissed, 1, MSG_NOSIGNAL);
+        ::close(watchdogSocket_);
+        watchdogSocket_ = -1;
+    }
+    if (watchdog_ > 0) {
+        while (::waitpid(watchdog_, nullptr, 0) < 0 && errno == EINTR) {
+        }
+        watchdog_ = -1;
     }
 }
 
@@ -188,7 +332,7 @@ std::optional<int> ChildProcess::poll() {
     int status = 0;
     const pid_t r = ::waitpid(pid_, &status, WNOHANG);
     if (r == pid_) {
-        pid_ = -1;
+        reaped();
         return status;
     }
     return std::nullopt;
@@ -199,13 +343,15 @@ int ChildProcess::wait() {
     if (pid_ > 0) {
         while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
         }
-        pid_ = -1;
+        reaped();
     }
     return status;
 }
 
 void ChildProcess::signal(int signal) {
-    if (pid_ > 0) {
+    if (group_ > 0) {
+        ::kill(-group_, signal);
+    } else if (pid_ > 0) {
         ::kill(pid_, signal);
     }
 }

@@ -29,31 +29,6 @@ constexpr auto kPollInterval = std::chrono::milliseconds(50);
 constexpr auto kProgressInterval = std::chrono::milliseconds(250);
 constexpr auto kKillGrace = std::chrono::seconds(5);
 
-// Ignores SIGINT and SIGQUIT while the program runs, as system() does, and gives the child the
-// dispositions to restore.
-class InterruptsIgnored {
-  public:
-    InterruptsIgnored() {
-        struct sigaction ignore {};
-        ignore.sa_handler = SIG_IGN;
-        sigemptyset(&ignore.sa_mask);
-        ::sigaction(SIGINT, &ignore, &interrupt_);
-        ::sigaction(SIGQUIT, &ignore, &quit_);
-    }
-    ~InterruptsIgnored() {
-        ::sigaction(SIGINT, &interrupt_, nullptr);
-        ::sigaction(SIGQUIT, &quit_, nullptr);
-    }
-    InterruptsIgnored(const InterruptsIgnored&) = delete;
-    InterruptsIgnored& operator=(const InterruptsIgnored&) = delete;
-    const struct sigaction& interrupt() const { return interrupt_; }
-    const struct sigaction& quit() const { return quit_; }
-
-  private:
-    struct sigaction interrupt_ {};
-    struct sigaction quit_ {};
-};
-
 // A temporary spool directory, removed with everything in it.
 class TemporaryDirectory {
   public:
@@ -131,14 +106,13 @@ struct ProgramOutcome {
     std::int64_t wallNs = 0;
 };
 
-// Runs the program to its end, reading its spools as they grow.
-ProgramOutcome runProgram(ChildSpec spec, SpoolDirectory& spools, const SpoolDirectory::Sink& sink,
-                          const RecordCallbacks& callbacks,
+// Runs the program to its end, reading its spools as they grow. A cancel sends SIGTERM to the
+// program's whole process group and SIGKILL kKillGrace later, and waits for the group, not only
+// the program, to be gone; a program that ends on its own leaves what it started running.
+ProgramOutcome runProgram(const ChildSpec& spec, SpoolDirectory& spools,
+                          const SpoolDirectory::Sink& sink, const RecordCallbacks& callbacks,
                           const std::function<void(double)>& report) {
     ProgramOutcome outcome;
-    const InterruptsIgnored interrupts;
-    spec.interruptAction = interrupts.interrupt();
-    spec.quitAction = interrupts.quit();
     const auto start = Clock::now();
     auto child = ChildProcess::start(spec);
     if (!child) {
@@ -147,9 +121,13 @@ ProgramOutcome runProgram(ChildSpec spec, SpoolDirectory& spools, const SpoolDir
     }
     auto lastReport = Clock::time_point{};
     std::optional<Clock::time_point> terminatedAt;
+    std::optional<int> status;
     bool killed = false;
     for (;;) {
-        if (auto status = child->poll()) {
+        if (!status) {
+            status = child->poll();
+        }
+        if (status && (!terminatedAt || killed || !child->groupRunning())) {
             outcome.waitStatus = *status;
             break;
         }
@@ -170,6 +148,7 @@ ProgramOutcome runProgram(ChildSpec spec, SpoolDirectory& spools, const SpoolDir
         }
         std::this_thread::sleep_for(kPollInterval);
     }
+    child->dismissGroup();
     outcome.wallNs =
         std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count();
     spools.readAll(sink);
@@ -505,6 +484,8 @@ Result<Recording> recordProgram(const RecordRequest& request, const RecordCallba
     spec.argv = request.command;
     spec.workingDirectory = request.workingDirectory;
     spec.environment = childEnvironment(request, *library, traceDir, false);
+    spec.ownProcessGroup = true;
+    spec.groupKillGrace = kKillGrace;
     const auto traced = runProgram(
         spec, tracePass, [&](ProcessSpool& p, const Frame& f) { c.builder.add(p, f); }, callbacks,
         [&](double s) { report("trace", s, tracePass); });

@@ -4,9 +4,12 @@
 // environment and working directory, standard streams inherited or /dev/null for the counting
 // run, told to end when the recorder dies: SIGTERM, which the injection library turns into a
 // final flush), the CLI's GPU worker (itself again, its stdout a pipe) and the benchmark's CLI
-// runs. A start that fails is reported like a shell reports a command: 127 when it is not found,
-// 126 when it cannot be executed; an end, 128 + N when signal N killed it.
+// runs. The recorded program leads a process group of its own, which a signal, the end of its
+// handle or the death of this process ends as a whole. A start that fails is reported like a shell
+// reports a command: 127 when it is not found, 126 when it cannot be executed; an end, 128 + N when
+// signal N killed it.
 
+#include <chrono>
 #include <filesystem>
 #include <optional>
 #include <signal.h>
@@ -29,6 +32,14 @@ struct ChildSpec {
     int stdoutFd = -1;   // when >= 0 (and not silent), the child's stdout
     // SIGTERM to the child when this process ends, however it ends (PR_SET_PDEATHSIG).
     bool endWithParent = true;
+    // The child leads a new process group, so that signal() and the end of the handle reach
+    // everything it started, grandchildren included. When this process holds the foreground of
+    // the terminal on stdin (and the child is not silent), the group gets it while the child
+    // runs, so a terminal's Ctrl-C still goes to the program. With endWithParent, a watchdog
+    // process ends the group when this process dies first, even by SIGKILL: SIGTERM to the
+    // group, then SIGKILL after groupKillGrace.
+    bool ownProcessGroup = false;
+    std::chrono::milliseconds groupKillGrace{5000};
     // Signal dispositions the child restores before exec (the recorder ignores SIGINT and
     // SIGQUIT while it waits, as system() does).
     struct sigaction interruptAction {};
@@ -43,16 +54,23 @@ struct StartFailure {
 class ChildProcess {
   public:
     static tl::expected<ChildProcess, StartFailure> start(const ChildSpec& spec);
-    ChildProcess(ChildProcess&& other) noexcept : pid_(other.pid_) { other.pid_ = -1; }
+    ChildProcess(ChildProcess&& other) noexcept;
     ChildProcess& operator=(ChildProcess&&) = delete;
     ChildProcess(const ChildProcess&) = delete;
-    ~ChildProcess(); // a child still running is killed and reaped
+    // A child still running is killed (with its whole group when it leads one) and reaped.
+    ~ChildProcess();
 
     // The wait status once the child has ended (waitpid, not blocking).
     std::optional<int> poll();
     // The wait status, waiting for the child to end.
     int wait();
+    // To the child, or to every process of its group when it leads one (even once it has ended).
     void signal(int signal);
+    // Whether any process of the child's group still exists (zombies not yet reaped count);
+    // false for a child without a group of its own.
+    bool groupRunning() const;
+    // Stops the watchdog: what is left of the group is no longer ended when this process dies.
+    void dismissGroup();
     pid_t pid() const { return pid_; }
     // Hands the child over: it is no longer killed or reaped here.
     pid_t release() {
@@ -63,7 +81,12 @@ class ChildProcess {
 
   private:
     explicit ChildProcess(pid_t pid) : pid_(pid) {}
+    void reaped(); // the child has been waited for
     pid_t pid_ = -1;
+    pid_t group_ = 0;            // the child's process group, when it leads one
+    bool terminalGiven_ = false; // the group holds the terminal's foreground
+    pid_t watchdog_ = -1;
+    int watchdogSocket_ = -1; // its other end closes when this process dies, waking it
 };
 
 // A wait status as a shell's $?: the exit code, or 128 + the signal that ended the process.

@@ -49,8 +49,9 @@ struct RecordProgress {
 
 struct RecordCallbacks {
     std::function<void(const RecordProgress&)> progress; // a few times a second
-    // When it becomes true the program is sent SIGTERM (SIGKILL 5 s later); what it recorded
-    // until then is kept, and the run says it was cancelled.
+    // When it becomes true the program's process group (the program and every process it
+    // started) is sent SIGTERM (SIGKILL 5 s later); what it recorded until then is kept, and the
+    // run says it was cancelled.
     const std::atomic<bool>* cancel = nullptr;
 };
 
@@ -65,8 +66,10 @@ struct Recording {
 
 // Records the program. Errors are the recorder's own (no injection library, no spool directory);
 // a program that cannot be started is a Recording with started == false and the exit status a
-// shell would give (127 not found, 126 not executable). The recorder ignores SIGINT and SIGQUIT
-// while the program runs, as system() does: a terminal's Ctrl-C reaches the program.
+// shell would give (127 not found, 126 not executable). The program leads a process group of its
+// own (given the terminal's foreground when the recorder has it, so a terminal's Ctrl-C reaches
+// the program); should the recorder die, even by SIGKILL, a watchdog process ends that group
+// (SIGTERM, SIGKILL 5 s later).
 Result<Recording> recordProgram(const RecordRequest& request,
                                 const RecordCallbacks& callbacks = {});
 
