@@ -259,6 +259,27 @@ Result<OutputTarget> resolveOutput(const std::filesystem::path& path) {
 
 namespace {
 
+// The text write() produces, through fd: 0, or the errno of what failed (ENOMEM when write()
+// ran out of memory, EIO when the stream failed without one).
+int writeToFd(int fd, const std::function<void(std::ostream&)>& write) {
+    FdOutBuffer buffer(fd);
+    std::ostream stream(&buffer);
+    int error = 0;
+    try {
+        write(stream);
+    } catch (const std::bad_alloc&) {
+        error = ENOMEM;
+    }
+    stream.flush();
+    if (error == 0) {
+        error = buffer.error();
+    }
+    if (error == 0 && !stream) {
+        error = EIO;
+    }
+    return error;
+}
+
 Status writeThrough(const std::filesystem::path& path, const OutputTarget& target,
                     const std::function<void(std::ostream&)>& write) {
     // O_NONBLOCK: a FIFO that no process reads fails with ENXIO instead of hanging the writer.
@@ -277,23 +298,7 @@ Status writeThrough(const std::filesystem::path& path, const OutputTarget& targe
     if (target.fifo) {
         ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
     }
-    int error = 0;
-    {
-        FdOutBuffer buffer(fd);
-        std::ostream stream(&buffer);
-        try {
-            write(stream);
-        } catch (const std::bad_alloc&) {
-            error = ENOMEM;
-        }
-        stream.flush();
-        if (error == 0) {
-            error = buffer.error();
-        }
-        if (error == 0 && !stream) {
-            error = EIO;
-        }
-    }
+    int error = writeToFd(fd, write);
     if (::close(fd) != 0 && error == 0) {
         error = errno;
     }
@@ -343,23 +348,7 @@ Status writeFileAtomically(const std::filesystem::path& path,
         (void)!::fchmod(fd, mode_t(target->mode));
     }
 
-    int error = 0;
-    {
-        FdOutBuffer buffer(fd);
-        std::ostream stream(&buffer);
-        try {
-            write(stream);
-        } catch (const std::bad_alloc&) {
-            error = ENOMEM;
-        }
-        stream.flush();
-        if (error == 0) {
-            error = buffer.error();
-        }
-        if (error == 0 && !stream) {
-            error = EIO;
-        }
-    }
+    int error = writeToFd(fd, write);
     if (error == 0 && ::fsync(fd) != 0) {
         error = errno;
     }
