@@ -362,9 +362,55 @@ double modelCopyNs(std::uint64_t bytes, double bandwidthGBps, const ModelParamet
     return m.copyLatencyNs + double(bytes) / (bandwidthGBps * 1e9) * 1e9;
 }
 
-Result<trace::Run> modelRun(StrategyId id, const RunRequest& request, const device::DeviceSpec& d,
-                            const ModelParameters& m) {
-    const Problem& p = request.problem;
+namespace {
+
+// One chunk of a pipelined run, modelled as a problem of its own (docs/model.md, "Pipelines").
+struct ChunkModel {
+    LaunchGeometry geometry;
+    double htodNs = 0;      // its discount (and multBy, where cut) in
+    double kernelNs = 0;    // launch overhead included
+    double dtohNs = 0;      // its cv out
+    double migrationNs = 0; // managed memory: its pages, on the first repetition
+    std::uint64_t htodBytes = 0, dtohBytes = 0;
+};
+
+// What one modelled run holds from its plan to its notes (modelRun's steps).
+struct ModelledRun {
+    ModelledRun(StrategyId strategyId, const RunRequest& runRequest, const device::DeviceSpec& spec,
+                const ModelParameters& parameters)
+        : id(strategyId), request(runRequest), d(spec), m(parameters), p(runRequest.problem) {}
+    const StrategyId id;
+    const RunRequest& request;
+    const device::DeviceSpec& d;
+    const ModelParameters& m;
+    const Problem& p;
+
+    // The launch: its limits, the kernel's registers, theoretical occupancy and geometry.
+    strategy::LaunchLimits limits;
+    KernelRegisters kernelRegs;
+    occupancy::OccupancyResult occ;
+    LaunchGeometry geometry;
+
+    trace::Run run;
+    KernelEstimate kernel;
+    LinkRates link{};
+    bool explicitCopies = false;
+    double hostPassNs = 0;
+
+    // Pipelined runs: the chunks, and how many of their kernels run at once.
+    strategy::PipelinePlan plan;
+    bool pipelined = false;
+    std::vector<ChunkModel> chunkModels;
+    double sharedMultByNs = 0;
+    std::uint32_t concurrentKernels = 1;
+    double pipelineSerialNs = 0; // every activity of one repetition end to end: a bound
+
+    std::uint32_t kernelName = 0; // the modelled kernel's name in run.strings
+    trace::MemoryKind srcKind = trace::MemoryKind::Pageable; // of the host end of each copy
+};
+
+// Whether the request is one the model can run on this device.
+Status checkModelInputs(StrategyId id, const RunRequest& request, const device::DeviceSpec& d) {
     if (!strategy::isGpu(id)) {
         return fail(Error::Code::InvalidArgument, std::string(strategy::toString(id)) +
                                                       " runs on the CPU and cannot be modelled");
@@ -383,317 +429,331 @@ Result<trace::Run> modelRun(StrategyId id, const RunRequest& request, const devi
     if (auto checked = strategy::checkPipeline(request.pipeline); !checked) {
         return tl::unexpected(checked.error());
     }
+    return {};
+}
 
-    strategy::LaunchLimits limits;
-    limits.kernelMaxThreadsPerBlock = std::min(d.maxThreadsPerBlock, m.kernelMaxThreadsPerBlock);
-    const auto threads = strategy::blockThreads(request.block, limits);
+// The launch the strategy's data prescribes on this device, and whether it fits in its memory.
+Status planLaunch(ModelledRun& r) {
+    const device::DeviceSpec& d = r.d;
+    r.limits.kernelMaxThreadsPerBlock =
+        std::min(d.maxThreadsPerBlock, r.m.kernelMaxThreadsPerBlock);
+    const auto threads = strategy::blockThreads(r.request.block, r.limits);
     if (!threads) {
         return tl::unexpected(threads.error());
     }
-    const auto kernelRegs = kernelRegisters(id, p.dtype, d);
+    auto kernelRegs = kernelRegisters(r.id, r.p.dtype, d);
     if (!kernelRegs) {
         return tl::unexpected(kernelRegs.error());
     }
-    const std::uint32_t registers = kernelRegs->registers;
-    auto occ = occupancy::calculate(d, {*threads, registers, 0});
+    r.kernelRegs = std::move(*kernelRegs);
+    auto occ = occupancy::calculate(d, {*threads, r.kernelRegs.registers, 0});
     if (!occ) {
         return tl::unexpected(occ.error());
     }
-    limits.smCount = d.smCount;
-    limits.residentBlocksPerSm = occ->activeBlocksPerSm;
-    auto geometry = strategy::launchGeometry(id, p, request.block, limits);
+    r.occ = std::move(*occ);
+    r.limits.smCount = d.smCount;
+    r.limits.residentBlocksPerSm = r.occ.activeBlocksPerSm;
+    auto geometry = strategy::launchGeometry(r.id, r.p, r.request.block, r.limits);
     if (!geometry) {
         return tl::unexpected(geometry.error());
     }
-    const auto footprint = strategy::memoryFootprint(id, p);
+    r.geometry = *geometry;
+    const auto footprint = strategy::memoryFootprint(r.id, r.p);
     if (d.globalMemoryBytes > 0 && footprint.deviceBytes > d.globalMemoryBytes) {
         return fail(Error::Code::InsufficientMemory,
-                    std::string(strategy::toString(id)) + " on " + p.describe() + " needs " +
+                    std::string(strategy::toString(r.id)) + " on " + r.p.describe() + " needs " +
                         std::to_string(footprint.deviceBytes >> 20) +
                         " MiB of device memory; the " + d.name + " has " +
                         std::to_string(d.globalMemoryBytes >> 20) + " MiB");
     }
+    return {};
+}
 
-    trace::Run run;
-    run.id = std::string(strategy::toString(id));
+// The run's header, its launch and its theoretical occupancy.
+void describeRun(ModelledRun& r) {
+    const device::DeviceSpec& d = r.d;
+    const LaunchGeometry& geometry = r.geometry;
+    trace::Run& run = r.run;
+    run.id = std::string(strategy::toString(r.id));
     run.strategy = run.id;
     run.mode = trace::RunMode::Modelled;
-    run.problem = p;
+    run.problem = r.p;
     run.device = d;
     run.device.sources.clear();
     // As a trace file holds it: the FMA rates are preset figures the trace does not carry.
     run.device.fp32FmaPerSmPerClock = 0;
     run.device.fp64FmaPerSmPerClock = 0;
     run.device.l2CacheBytes = 0;
-    run.memoryMode = std::string(toString(request.memory));
-    run.repeat = request.repeat;
+    run.memoryMode = std::string(toString(r.request.memory));
+    run.repeat = r.request.repeat;
     run.createdAt = isoTimestampUtc();
 
     trace::LaunchInfo launch;
-    launch.grid = geometry->grid;
-    launch.block = geometry->block;
-    launch.workers = geometry->decomposition.workers;
-    launch.elementsPerWorker = geometry->decomposition.elementsPerWorker;
-    launch.layout = std::string(strategy::toString(geometry->decomposition.layout));
-    launch.blockOption = strategy::toString(request.block);
-    launch.gridStride = geometry->gridStride;
-    launch.registersPerThread = registers;
+    launch.grid = geometry.grid;
+    launch.block = geometry.block;
+    launch.workers = geometry.decomposition.workers;
+    launch.elementsPerWorker = geometry.decomposition.elementsPerWorker;
+    launch.layout = std::string(strategy::toString(geometry.decomposition.layout));
+    launch.blockOption = strategy::toString(r.request.block);
+    launch.gridStride = geometry.gridStride;
+    launch.registersPerThread = r.kernelRegs.registers;
     run.launch = launch;
 
     trace::OccupancyInfo occupancyInfo;
-    occupancyInfo.theoretical = occ->occupancy;
+    occupancyInfo.theoretical = r.occ.occupancy;
     occupancyInfo.threadSlotsBusy =
-        strategy::threadSlotsBusy(*geometry, occ->activeBlocksPerSm, d.smCount, d.maxThreadsPerSm);
-    occupancyInfo.limiter = std::string(occupancy::toString(occ->limiter));
-    occupancyInfo.explanation = occ->explanation;
-    occupancyInfo.activeBlocksPerSm = occ->activeBlocksPerSm;
+        strategy::threadSlotsBusy(geometry, r.occ.activeBlocksPerSm, d.smCount, d.maxThreadsPerSm);
+    occupancyInfo.limiter = std::string(occupancy::toString(r.occ.limiter));
+    occupancyInfo.explanation = r.occ.explanation;
+    occupancyInfo.activeBlocksPerSm = r.occ.activeBlocksPerSm;
     run.occupancy = occupancyInfo;
+}
 
-    const KernelEstimate kernel =
-        estimateKernel(id, p, *geometry, occ->activeBlocksPerSm, d, request.memory, m);
-    const LinkRates link = linkRates(d, request.memory);
-    const bool explicitCopies =
-        request.memory == MemoryMode::Pageable || request.memory == MemoryMode::Pinned;
-    const double hostPassNs = double(p.arrayBytes()) / (m.hostCopyGBps * 1e9) * 1e9;
+// Pipelined runs (docs/model.md, "Pipelines"): every chunk is modelled as a problem of its
+// own, with its own launch overhead and copy latencies.
+Status planChunks(ModelledRun& r) {
+    const device::DeviceSpec& d = r.d;
+    const ModelParameters& m = r.m;
+    const Problem& p = r.p;
+    r.plan = strategy::planPipeline(r.id, p, r.request.pipeline);
+    r.pipelined = r.plan.chunks.size() > 1;
+    r.run.chunks = std::uint32_t(r.plan.chunks.size());
+    r.run.streams = r.plan.streams;
+    if (!r.pipelined) {
+        return {};
+    }
+    std::uint64_t largestGrid = 1;
+    for (const auto& chunk : r.plan.chunks) {
+        auto g = strategy::launchGeometry(r.id, chunk.problem, r.request.block, r.limits);
+        if (!g) {
+            return tl::unexpected(g.error());
+        }
+        ChunkModel cm;
+        cm.geometry = *g;
+        cm.kernelNs =
+            estimateKernel(r.id, chunk.problem, *g, r.occ.activeBlocksPerSm, d, r.request.memory, m)
+                .totalNs;
+        cm.htodBytes = (chunk.arrayElements + chunk.multByElements) * p.elementBytes();
+        cm.dtohBytes = chunk.arrayElements * p.elementBytes();
+        if (r.explicitCopies) {
+            cm.htodNs =
+                modelCopyNs(chunk.arrayElements * p.elementBytes(), r.link.htodGBps, m) +
+                (chunk.multByElements > 0
+                     ? modelCopyNs(chunk.multByElements * p.elementBytes(), r.link.htodGBps, m)
+                     : 0);
+            cm.dtohNs = modelCopyNs(cm.dtohBytes, r.link.dtohGBps, m);
+        } else if (r.request.memory == MemoryMode::Managed) {
+            cm.migrationNs =
+                modelCopyNs(cm.htodBytes, d.pinnedHtoDGBps * m.managedMigrationFraction, m);
+        }
+        largestGrid = std::max<std::uint64_t>(largestGrid, g->grid.count());
+        r.pipelineSerialNs += cm.htodNs + cm.kernelNs + cm.dtohNs + cm.migrationNs + 4;
+        r.chunkModels.push_back(cm);
+    }
+    if (r.plan.sharedMultBy && r.explicitCopies) {
+        r.sharedMultByNs = modelCopyNs(p.multByBytes(), r.link.htodGBps, m);
+        r.pipelineSerialNs += r.sharedMultByNs + 1;
+    }
+    // Kernels of different streams share the SMs: as many run at once as their grids fit
+    // in the device's resident block slots together, never more than there are streams.
+    const std::uint64_t residentBlocks =
+        std::uint64_t(std::max<std::uint32_t>(r.occ.activeBlocksPerSm, 1)) * d.smCount;
+    r.concurrentKernels = std::uint32_t(
+        std::clamp<std::uint64_t>(residentBlocks / largestGrid, 1, std::uint64_t(r.plan.streams)));
+    // As the GPU backend records it: the run's launch is the first (largest) chunk's.
+    const LaunchGeometry& g = r.chunkModels.front().geometry;
+    r.run.launch->grid = g.grid;
+    r.run.launch->workers = g.decomposition.workers;
+    r.run.launch->elementsPerWorker = g.decomposition.elementsPerWorker;
+    r.run.occupancy->threadSlotsBusy =
+        strategy::threadSlotsBusy(g, r.occ.activeBlocksPerSm, d.smCount, d.maxThreadsPerSm);
+    return {};
+}
 
-    // Pipelined runs (docs/model.md, "Pipelines"): every chunk is modelled as a problem of its
-    // own, with its own launch overhead and copy latencies.
-    const strategy::PipelinePlan plan = strategy::planPipeline(id, p, request.pipeline);
-    const bool pipelined = plan.chunks.size() > 1;
-    run.chunks = std::uint32_t(plan.chunks.size());
-    run.streams = plan.streams;
-    struct ChunkModel {
-        LaunchGeometry geometry;
-        double htodNs = 0;      // its discount (and multBy, where cut) in
-        double kernelNs = 0;    // launch overhead included
-        double dtohNs = 0;      // its cv out
-        double migrationNs = 0; // managed memory: its pages, on the first repetition
-        std::uint64_t htodBytes = 0, dtohBytes = 0;
+// The whole timeline must fit in the trace's 64-bit nanoseconds: a huge --work on a large
+// shape, times --repeat, would otherwise wrap round to nonsense (an end before its start).
+Status checkTimelineFits(const ModelledRun& r) {
+    const Problem& p = r.p;
+    double iterationNs = r.kernel.totalNs;
+    double firstIterationExtraNs = 0;
+    for (const auto& transfer : strategy::transfers(r.id, p)) {
+        const bool htod = transfer.direction == strategy::Direction::HostToDevice;
+        if (r.explicitCopies) {
+            iterationNs +=
+                modelCopyNs(transfer.bytes, htod ? r.link.htodGBps : r.link.dtohGBps, r.m);
+        } else if (r.request.memory == MemoryMode::Managed && htod) {
+            firstIterationExtraNs +=
+                modelCopyNs(transfer.bytes, r.d.pinnedHtoDGBps * r.m.managedMigrationFraction, r.m);
+        }
+    }
+    // Every activity lasts at least 1 ns (addActivity).
+    const double activities = double(strategy::transfers(r.id, p).size() + 1);
+    // Host layout passes run in every iteration, as in the GPU backend.
+    const double totalNs =
+        firstIterationExtraNs +
+        double(r.request.repeat) * (std::max(iterationNs, r.pipelineSerialNs) + activities +
+                                    3 * std::max(1.0, r.hostPassNs));
+    if (!std::isfinite(totalNs) || totalNs >= kMaxTimelineNs) {
+        char seconds[32];
+        std::snprintf(seconds, sizeof seconds, "%.3g", totalNs / 1e9);
+        return fail(Error::Code::Overflow,
+                    std::string(strategy::toString(r.id)) + " on " + p.describe() + " x " +
+                        std::to_string(r.request.repeat) + " repeats would be modelled as " +
+                        seconds +
+                        " s, beyond the 64-bit nanosecond timeline a trace holds; use a "
+                        "smaller --work, shape or --repeat");
+    }
+    return {};
+}
+
+// Adds an activity of at least 1 ns to the run; returns its end.
+std::int64_t addActivity(trace::Run& run, ActivityKind kind, std::string_view name,
+                         std::int64_t start, double durationNs, std::uint16_t iteration) {
+    Activity a;
+    a.kind = kind;
+    a.startNs = start;
+    a.endNs = start + std::max<std::int64_t>(1, std::llround(durationNs));
+    a.nameId = run.intern(name);
+    a.iteration = iteration;
+    run.activities.push_back(a);
+    return a.endNs;
+}
+
+// The kernel activity just added: its launch, as the GPU backend records it.
+void describeKernel(ModelledRun& r, const LaunchGeometry& g) {
+    auto& k = r.run.activities.back();
+    k.grid = g.grid;
+    k.block = g.block;
+    k.registersPerThread = std::uint16_t(r.kernelRegs.registers);
+    k.theoreticalOccupancy = float(r.occ.occupancy);
+}
+
+// The copy activity just added: its bytes and the memory at its two ends.
+void describeCopy(ModelledRun& r, std::uint64_t bytes, trace::MemoryKind src,
+                  trace::MemoryKind dst) {
+    auto& a = r.run.activities.back();
+    a.bytes = bytes;
+    a.srcKind = src;
+    a.dstKind = dst;
+}
+
+// One pipelined repetition from t0, issued chunk by chunk as the GPU backend does; returns
+// its end. One copy engine per direction: copies of one direction run one after another, in
+// issue order; HtoD, DtoH and kernels run at the same time. A stream runs its own work in
+// order. Pageable copies stage through the driver while the host waits, so with pageable
+// memory nothing overlaps: every activity starts after the one issued before it ends.
+std::int64_t modelPipelined(ModelledRun& r, std::int64_t t0, std::uint16_t it, bool first) {
+    const bool serial = r.request.memory == MemoryMode::Pageable;
+    std::vector<std::int64_t> streamFree(r.plan.streams, t0);
+    std::vector<std::int64_t> kernelSlotFree(r.concurrentKernels, t0);
+    std::int64_t htodFree = t0, dtohFree = t0, lastEnd = t0, end = t0;
+    const auto emit = [&](ActivityKind kind, std::string_view name, std::int64_t ready, double ns,
+                          std::uint32_t stream) {
+        const std::int64_t start = serial ? std::max(ready, lastEnd) : ready;
+        const std::int64_t stop = addActivity(r.run, kind, name, start, ns, it);
+        r.run.activities.back().stream = stream;
+        lastEnd = stop;
+        end = std::max(end, stop);
+        return stop;
     };
-    std::vector<ChunkModel> chunkModels;
-    double sharedMultByNs = 0;
-    std::uint32_t concurrentKernels = 1;
-    double pipelineSerialNs = 0; // every activity of one repetition end to end: a bound
-    if (pipelined) {
-        std::uint64_t largestGrid = 1;
-        for (const auto& chunk : plan.chunks) {
-            auto g = strategy::launchGeometry(id, chunk.problem, request.block, limits);
-            if (!g) {
-                return tl::unexpected(g.error());
-            }
-            ChunkModel cm;
-            cm.geometry = *g;
-            cm.kernelNs =
-                estimateKernel(id, chunk.problem, *g, occ->activeBlocksPerSm, d, request.memory, m)
-                    .totalNs;
-            cm.htodBytes = (chunk.arrayElements + chunk.multByElements) * p.elementBytes();
-            cm.dtohBytes = chunk.arrayElements * p.elementBytes();
-            if (explicitCopies) {
-                cm.htodNs =
-                    modelCopyNs(chunk.arrayElements * p.elementBytes(), link.htodGBps, m) +
-                    (chunk.multByElements > 0
-                         ? modelCopyNs(chunk.multByElements * p.elementBytes(), link.htodGBps, m)
-                         : 0);
-                cm.dtohNs = modelCopyNs(cm.dtohBytes, link.dtohGBps, m);
-            } else if (request.memory == MemoryMode::Managed) {
-                cm.migrationNs =
-                    modelCopyNs(cm.htodBytes, d.pinnedHtoDGBps * m.managedMigrationFraction, m);
-            }
-            largestGrid = std::max<std::uint64_t>(largestGrid, g->grid.count());
-            pipelineSerialNs += cm.htodNs + cm.kernelNs + cm.dtohNs + cm.migrationNs + 4;
-            chunkModels.push_back(cm);
-        }
-        if (plan.sharedMultBy && explicitCopies) {
-            sharedMultByNs = modelCopyNs(p.multByBytes(), link.htodGBps, m);
-            pipelineSerialNs += sharedMultByNs + 1;
-        }
-        // Kernels of different streams share the SMs: as many run at once as their grids fit
-        // in the device's resident block slots together, never more than there are streams.
-        const std::uint64_t residentBlocks =
-            std::uint64_t(std::max<std::uint32_t>(occ->activeBlocksPerSm, 1)) * d.smCount;
-        concurrentKernels = std::uint32_t(std::clamp<std::uint64_t>(residentBlocks / largestGrid, 1,
-                                                                    std::uint64_t(plan.streams)));
-        // As the GPU backend records it: the run's launch is the first (largest) chunk's.
-        const LaunchGeometry& g = chunkModels.front().geometry;
-        run.launch->grid = g.grid;
-        run.launch->workers = g.decomposition.workers;
-        run.launch->elementsPerWorker = g.decomposition.elementsPerWorker;
-        run.occupancy->threadSlotsBusy =
-            strategy::threadSlotsBusy(g, occ->activeBlocksPerSm, d.smCount, d.maxThreadsPerSm);
+    std::int64_t inputsReady = t0;
+    if (r.sharedMultByNs > 0) {
+        inputsReady = emit(ActivityKind::HtoD, "copy multBy", t0, r.sharedMultByNs, 0);
+        describeCopy(r, r.p.multByBytes(), r.srcKind, trace::MemoryKind::Device);
+        htodFree = streamFree[0] = inputsReady;
     }
-
-    // The whole timeline must fit in the trace's 64-bit nanoseconds: a huge --work on a large
-    // shape, times --repeat, would otherwise wrap round to nonsense (an end before its start).
-    {
-        double iterationNs = kernel.totalNs;
-        double firstIterationExtraNs = 0;
-        for (const auto& transfer : strategy::transfers(id, p)) {
-            const bool htod = transfer.direction == strategy::Direction::HostToDevice;
-            if (explicitCopies) {
-                iterationNs += modelCopyNs(transfer.bytes, htod ? link.htodGBps : link.dtohGBps, m);
-            } else if (request.memory == MemoryMode::Managed && htod) {
-                firstIterationExtraNs +=
-                    modelCopyNs(transfer.bytes, d.pinnedHtoDGBps * m.managedMigrationFraction, m);
-            }
+    for (std::size_t i = 0; i < r.plan.chunks.size(); ++i) {
+        const auto& cm = r.chunkModels[i];
+        const std::uint32_t st = r.plan.chunks[i].stream;
+        std::int64_t ready = std::max(streamFree[st], inputsReady);
+        if (r.explicitCopies) {
+            ready = emit(ActivityKind::HtoD, "copy chunk " + std::to_string(i) + " in",
+                         std::max(ready, htodFree), cm.htodNs, st);
+            htodFree = ready;
+            describeCopy(r, cm.htodBytes, r.srcKind, trace::MemoryKind::Device);
         }
-        // Every activity lasts at least 1 ns (add() below).
-        const double activities = double(strategy::transfers(id, p).size() + 1);
-        // Host layout passes run in every iteration, as in the GPU backend.
-        const double totalNs =
-            firstIterationExtraNs +
-            double(request.repeat) * (std::max(iterationNs, pipelineSerialNs) + activities +
-                                      3 * std::max(1.0, hostPassNs));
-        if (!std::isfinite(totalNs) || totalNs >= kMaxTimelineNs) {
-            char seconds[32];
-            std::snprintf(seconds, sizeof seconds, "%.3g", totalNs / 1e9);
-            return fail(Error::Code::Overflow,
-                        std::string(strategy::toString(id)) + " on " + p.describe() + " x " +
-                            std::to_string(request.repeat) + " repeats would be modelled as " +
-                            seconds +
-                            " s, beyond the 64-bit nanosecond timeline a trace holds; use a "
-                            "smaller --work, shape or --repeat");
+        auto slot = std::min_element(kernelSlotFree.begin(), kernelSlotFree.end());
+        ready = emit(ActivityKind::Kernel, r.run.strings[r.kernelName], std::max(ready, *slot),
+                     cm.kernelNs + (first ? cm.migrationNs : 0), st);
+        *slot = ready;
+        describeKernel(r, cm.geometry);
+        if (r.explicitCopies) {
+            ready = emit(ActivityKind::DtoH, "copy chunk " + std::to_string(i) + " out",
+                         std::max(ready, dtohFree), cm.dtohNs, st);
+            dtohFree = ready;
+            describeCopy(r, cm.dtohBytes, trace::MemoryKind::Device, r.srcKind);
+        }
+        streamFree[st] = ready;
+    }
+    return end;
+}
+
+// One repetition on one stream: copies in, the kernel, copies out, one after another.
+std::int64_t modelOneStream(ModelledRun& r, std::int64_t start, std::uint16_t it, bool first) {
+    const ModelParameters& m = r.m;
+    std::int64_t at = start;
+    double kernelNs = r.kernel.totalNs;
+    for (const auto& transfer : strategy::transfers(r.id, r.p)) {
+        if (transfer.direction != strategy::Direction::HostToDevice) {
+            continue;
+        }
+        if (r.explicitCopies) {
+            at = addActivity(r.run, ActivityKind::HtoD, "copy " + transfer.name, at,
+                             modelCopyNs(transfer.bytes, r.link.htodGBps, m), it);
+            describeCopy(r, transfer.bytes, r.srcKind, trace::MemoryKind::Device);
+        } else if (r.request.memory == MemoryMode::Managed && first) {
+            // Managed pages migrate to the device on first touch: the kernel waits for them.
+            kernelNs +=
+                modelCopyNs(transfer.bytes, r.d.pinnedHtoDGBps * m.managedMigrationFraction, m);
         }
     }
-    const auto kernelName = run.intern("modelled " + run.strategy + " kernel");
+    at = addActivity(r.run, ActivityKind::Kernel, r.run.strings[r.kernelName], at, kernelNs, it);
+    describeKernel(r, r.geometry);
+    for (const auto& transfer : strategy::transfers(r.id, r.p)) {
+        if (transfer.direction != strategy::Direction::DeviceToHost || !r.explicitCopies) {
+            continue;
+        }
+        at = addActivity(r.run, ActivityKind::DtoH, "copy " + transfer.name, at,
+                         modelCopyNs(transfer.bytes, r.link.dtohGBps, m), it);
+        describeCopy(r, transfer.bytes, trace::MemoryKind::Device, r.srcKind);
+    }
+    return at;
+}
 
+// The modelled repetitions, one after another from 0; the run's wall time is their end.
+void modelRepetitions(ModelledRun& r) {
+    const bool crn = r.geometry.decomposition.layout == strategy::Layout::CRN;
     std::int64_t t = 0;
-    auto add = [&run](ActivityKind kind, std::string_view name, std::int64_t start,
-                      double durationNs, std::uint16_t iteration) {
-        Activity a;
-        a.kind = kind;
-        a.startNs = start;
-        a.endNs = start + std::max<std::int64_t>(1, std::llround(durationNs));
-        a.nameId = run.intern(name);
-        a.iteration = iteration;
-        run.activities.push_back(a);
-        return a.endNs;
-    };
-    const auto srcKind = request.memory == MemoryMode::Pinned ? trace::MemoryKind::Pinned
-                                                              : trace::MemoryKind::Pageable;
-    // One pipelined repetition from t, issued chunk by chunk as the GPU backend does; returns
-    // its end. One copy engine per direction: copies of one direction run one after another, in
-    // issue order; HtoD, DtoH and kernels run at the same time. A stream runs its own work in
-    // order. Pageable copies stage through the driver while the host waits, so with pageable
-    // memory nothing overlaps: every activity starts after the one issued before it ends.
-    const auto modelPipelined = [&](std::int64_t t0, std::uint16_t it, bool first) {
-        const bool serial = request.memory == MemoryMode::Pageable;
-        std::vector<std::int64_t> streamFree(plan.streams, t0);
-        std::vector<std::int64_t> kernelSlotFree(concurrentKernels, t0);
-        std::int64_t htodFree = t0, dtohFree = t0, lastEnd = t0, end = t0;
-        const auto emit = [&](ActivityKind kind, std::string_view name, std::int64_t ready,
-                              double ns, std::uint32_t stream) {
-            const std::int64_t start = serial ? std::max(ready, lastEnd) : ready;
-            const std::int64_t stop = add(kind, name, start, ns, it);
-            run.activities.back().stream = stream;
-            lastEnd = stop;
-            end = std::max(end, stop);
-            return stop;
-        };
-        std::int64_t inputsReady = t0;
-        if (sharedMultByNs > 0) {
-            inputsReady = emit(ActivityKind::HtoD, "copy multBy", t0, sharedMultByNs, 0);
-            auto& a = run.activities.back();
-            a.bytes = p.multByBytes();
-            a.srcKind = srcKind;
-            a.dstKind = trace::MemoryKind::Device;
-            htodFree = streamFree[0] = inputsReady;
-        }
-        for (std::size_t i = 0; i < plan.chunks.size(); ++i) {
-            const auto& cm = chunkModels[i];
-            const std::uint32_t st = plan.chunks[i].stream;
-            std::int64_t ready = std::max(streamFree[st], inputsReady);
-            if (explicitCopies) {
-                ready = emit(ActivityKind::HtoD, "copy chunk " + std::to_string(i) + " in",
-                             std::max(ready, htodFree), cm.htodNs, st);
-                htodFree = ready;
-                auto& a = run.activities.back();
-                a.bytes = cm.htodBytes;
-                a.srcKind = srcKind;
-                a.dstKind = trace::MemoryKind::Device;
-            }
-            auto slot = std::min_element(kernelSlotFree.begin(), kernelSlotFree.end());
-            ready = emit(ActivityKind::Kernel, run.strings[kernelName], std::max(ready, *slot),
-                         cm.kernelNs + (first ? cm.migrationNs : 0), st);
-            *slot = ready;
-            auto& k = run.activities.back();
-            k.grid = cm.geometry.grid;
-            k.block = cm.geometry.block;
-            k.registersPerThread = std::uint16_t(registers);
-            k.theoreticalOccupancy = float(occ->occupancy);
-            if (explicitCopies) {
-                ready = emit(ActivityKind::DtoH, "copy chunk " + std::to_string(i) + " out",
-                             std::max(ready, dtohFree), cm.dtohNs, st);
-                dtohFree = ready;
-                auto& a = run.activities.back();
-                a.bytes = cm.dtohBytes;
-                a.srcKind = trace::MemoryKind::Device;
-                a.dstKind = srcKind;
-            }
-            streamFree[st] = ready;
-        }
-        return end;
-    };
-    // One repetition on one stream: copies in, the kernel, copies out, one after another.
-    const auto modelOneStream = [&](std::int64_t start, std::uint16_t it, bool first) {
-        std::int64_t at = start;
-        double kernelNs = kernel.totalNs;
-        for (const auto& transfer : strategy::transfers(id, p)) {
-            if (transfer.direction != strategy::Direction::HostToDevice) {
-                continue;
-            }
-            if (explicitCopies) {
-                at = add(ActivityKind::HtoD, "copy " + transfer.name, at,
-                         modelCopyNs(transfer.bytes, link.htodGBps, m), it);
-                auto& a = run.activities.back();
-                a.bytes = transfer.bytes;
-                a.srcKind = srcKind;
-                a.dstKind = trace::MemoryKind::Device;
-            } else if (request.memory == MemoryMode::Managed && first) {
-                // Managed pages migrate to the device on first touch: the kernel waits for them.
-                kernelNs +=
-                    modelCopyNs(transfer.bytes, d.pinnedHtoDGBps * m.managedMigrationFraction, m);
-            }
-        }
-        at = add(ActivityKind::Kernel, run.strings[kernelName], at, kernelNs, it);
-        auto& k = run.activities.back();
-        k.grid = geometry->grid;
-        k.block = geometry->block;
-        k.registersPerThread = std::uint16_t(registers);
-        k.theoreticalOccupancy = float(occ->occupancy);
-        for (const auto& transfer : strategy::transfers(id, p)) {
-            if (transfer.direction != strategy::Direction::DeviceToHost || !explicitCopies) {
-                continue;
-            }
-            at = add(ActivityKind::DtoH, "copy " + transfer.name, at,
-                     modelCopyNs(transfer.bytes, link.dtohGBps, m), it);
-            auto& a = run.activities.back();
-            a.bytes = transfer.bytes;
-            a.srcKind = trace::MemoryKind::Device;
-            a.dstKind = srcKind;
-        }
-        return at;
-    };
-    for (std::uint32_t iteration = 0; iteration < request.repeat; ++iteration) {
+    for (std::uint32_t iteration = 0; iteration < r.request.repeat; ++iteration) {
         const auto it = std::uint16_t(std::min<std::uint32_t>(iteration, 0xffff));
         // The strategy's host layout passes are part of every call of it (runsummary.h).
-        if (geometry->decomposition.layout == strategy::Layout::CRN) {
-            t = add(ActivityKind::Host, "layout discount as C x R x N", t, hostPassNs, it);
+        if (crn) {
+            t = addActivity(r.run, ActivityKind::Host, "layout discount as C x R x N", t,
+                            r.hostPassNs, it);
         }
-        if (strategy::info(id).materializesMultBy) {
-            t = add(ActivityKind::Host, "materialize multBy to R x C x N", t, hostPassNs, it);
+        if (strategy::info(r.id).materializesMultBy) {
+            t = addActivity(r.run, ActivityKind::Host, "materialize multBy to R x C x N", t,
+                            r.hostPassNs, it);
         }
-        if (pipelined) {
-            t = modelPipelined(t, it, iteration == 0);
+        if (r.pipelined) {
+            t = modelPipelined(r, t, it, iteration == 0);
         } else {
-            t = modelOneStream(t, it, iteration == 0);
+            t = modelOneStream(r, t, it, iteration == 0);
         }
-        if (geometry->decomposition.layout == strategy::Layout::CRN) {
-            t = add(ActivityKind::Host, "layout cv back to R x C x N", t, hostPassNs, it);
+        if (crn) {
+            t = addActivity(r.run, ActivityKind::Host, "layout cv back to R x C x N", t,
+                            r.hostPassNs, it);
         }
     }
-    run.wallNs = t;
+    r.run.wallNs = t;
+}
 
-    const DeviceLatencies latencies = deviceLatencies(d, p.dtype, m);
+// What the run says of itself: modelled, what bounds its kernel, its pipeline, its registers.
+void addModelNotes(ModelledRun& r) {
+    const device::DeviceSpec& d = r.d;
+    const KernelEstimate& kernel = r.kernel;
+    trace::Run& run = r.run;
+    const DeviceLatencies latencies = deviceLatencies(d, r.p.dtype, r.m);
     char note[512];
     std::snprintf(note, sizeof note,
                   "modelled, not measured: kernel %s-bound (latency %.3g ms, load/store %.3g ms, "
@@ -705,29 +765,61 @@ Result<trace::Run> modelRun(StrategyId id, const RunRequest& request, const devi
                   latencies.architecture->fitted ? "fitted to H200 measurements"
                                                  : "published microbenchmarks, docs/model.md");
     run.notes.emplace_back(note);
-    if (pipelined) {
+    if (r.pipelined) {
         run.notes.push_back(
             "modelled pipeline: " + std::to_string(run.chunks) + " chunks on " +
             std::to_string(run.streams) + (run.streams == 1 ? " stream" : " streams") +
-            "; one copy engine per direction; up to " + std::to_string(concurrentKernels) +
-            (concurrentKernels == 1 ? " kernel" : " kernels") +
+            "; one copy engine per direction; up to " + std::to_string(r.concurrentKernels) +
+            (r.concurrentKernels == 1 ? " kernel" : " kernels") +
             " at a time (as many as fit in the resident block slots together)" +
-            (request.memory == MemoryMode::Pageable
+            (r.request.memory == MemoryMode::Pageable
                  ? "; pageable copies stage through the driver while the host waits, so nothing "
                    "overlaps"
                  : std::string()));
-        if (run.chunks < request.pipeline.chunks) {
-            run.notes.push_back(std::to_string(request.pipeline.chunks) + " chunks asked for, " +
+        if (run.chunks < r.request.pipeline.chunks) {
+            run.notes.push_back(std::to_string(r.request.pipeline.chunks) + " chunks asked for, " +
                                 std::to_string(run.chunks) +
                                 " made: a chunk holds at least one row of the outer dimension");
         }
     }
-    run.notes.emplace_back(kernelRegs->origin);
+    run.notes.emplace_back(r.kernelRegs.origin);
     if (!d.runnableWithCuda13()) {
         run.notes.emplace_back("the " + d.name + " (cc " + d.computeCapability() +
                                ") can be modelled but not run with CUDA 13");
     }
-    return run;
+}
+
+} // namespace
+
+// The steps of docs/model.md: the launch and its occupancy, the kernel's estimate, the
+// pipeline's chunks, the modelled repetitions, the notes.
+Result<trace::Run> modelRun(StrategyId id, const RunRequest& request, const device::DeviceSpec& d,
+                            const ModelParameters& m) {
+    if (auto valid = checkModelInputs(id, request, d); !valid) {
+        return tl::unexpected(valid.error());
+    }
+    ModelledRun r(id, request, d, m);
+    if (auto planned = planLaunch(r); !planned) {
+        return tl::unexpected(planned.error());
+    }
+    describeRun(r);
+    r.kernel = estimateKernel(id, r.p, r.geometry, r.occ.activeBlocksPerSm, d, request.memory, m);
+    r.link = linkRates(d, request.memory);
+    r.explicitCopies =
+        request.memory == MemoryMode::Pageable || request.memory == MemoryMode::Pinned;
+    r.hostPassNs = double(r.p.arrayBytes()) / (m.hostCopyGBps * 1e9) * 1e9;
+    if (auto chunked = planChunks(r); !chunked) {
+        return tl::unexpected(chunked.error());
+    }
+    if (auto fits = checkTimelineFits(r); !fits) {
+        return tl::unexpected(fits.error());
+    }
+    r.kernelName = r.run.intern("modelled " + r.run.strategy + " kernel");
+    r.srcKind = request.memory == MemoryMode::Pinned ? trace::MemoryKind::Pinned
+                                                     : trace::MemoryKind::Pageable;
+    modelRepetitions(r);
+    addModelNotes(r);
+    return std::move(r.run);
 }
 
 Result<ModelComparison> compareWithModel(const trace::Run& measured,

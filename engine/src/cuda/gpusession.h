@@ -26,6 +26,9 @@
 
 namespace slicescope::cuda {
 
+struct ChunkLaunch;
+template <typename T> struct GpuRun;
+
 // Theoretical occupancy of one launch by the engine's calculator, next to the CUDA API's figure.
 struct OccupancyCrossCheck {
     trace::OccupancyInfo info;           // what the run stores
@@ -77,9 +80,39 @@ class GpuSession {
 
   private:
     GpuSession() = default;
+    // One run, in the steps of docs/gpu-backend.md (gpurun.cpp): plan, fit, allocate and fill,
+    // the traced pass (warm-up and measured iterations, PM sampling through the measured ones),
+    // the counted pass, then the buffers freed and the run assembled.
     template <typename T>
     Result<trace::Run> runTyped(strategy::StrategyId id, const backend::RunRequest& request,
                                 const backend::Progress& progress, bool injectFault);
+    // The kernel, its launch geometry and the pipeline's chunks; the run's header and notes.
+    template <typename T> Status planRun(GpuRun<T>& r, bool injectFault);
+    template <typename T> Status planChunks(GpuRun<T>& r);
+    // Whether the run fits: device memory first, before anything is allocated, then the host's.
+    template <typename T> Status checkRunFits(GpuRun<T>& r);
+    // Host and device buffers, the inputs filled, the output poisoned, the CPU reference.
+    template <typename T> Status allocateAndFill(GpuRun<T>& r);
+    // The kernel's arguments, grid and block, and each chunk's launch when pipelined.
+    template <typename T> void prepareLaunches(GpuRun<T>& r);
+    template <typename T> Status launchChunk(GpuRun<T>& r, ChunkLaunch& l, cudaStream_t stream);
+    // Every launch of one repetition, on stream_ (the counted pass replays them one by one).
+    template <typename T> Status launchRepetition(GpuRun<T>& r);
+    // One pipelined repetition (docs/gpu-backend.md, "Pipelines").
+    template <typename T> Status runPipelined(GpuRun<T>& r, std::uint32_t it);
+    Status copyChunk(void* to, const void* from, std::uint64_t bytes, cudaMemcpyKind kind,
+                     cudaStream_t stream, const std::string& what);
+    // Makes the PM sampler the run needs, if it asks for samples.
+    void prepareSampling(const backend::RunRequest& request);
+    // The traced pass: `warmup` warm-up iterations, then `repeat` measured ones, then the samples.
+    template <typename T> Status tracedPass(GpuRun<T>& r);
+    template <typename T> Status tracedIteration(GpuRun<T>& r, std::uint32_t it);
+    template <typename T> Status copyInputs(GpuRun<T>& r);
+    template <typename T> Status copyOutput(GpuRun<T>& r);
+    // The counted pass of the run, when it asks for counters.
+    template <typename T> Status countRun(GpuRun<T>& r);
+    // Frees the buffers and builds the run from what the session collected.
+    template <typename T> Result<trace::Run> finishRun(GpuRun<T>& r);
     // Waits for the stream with the kernel timeout; marks the session hung or lost on failure.
     Status wait(std::string_view what);
     // Turns a failed CUDA call into the strategy's error, marking the context lost when sticky.
