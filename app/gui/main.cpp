@@ -1,8 +1,6 @@
 // slicescope: the GUI. It measures through slicescope-cli child processes; it never calls CUDA.
 #include "gui/mainwindow.h"
-#include "gui/occupancyview.h"
 #include "gui/reportrenderer.h"
-#include "gui/timelineview.h"
 #include "models/session.h"
 #include "models/sweepdata.h"
 #include "models/traceloader.h"
@@ -89,9 +87,8 @@ int exportHeadless(const QString& out, const QStringList& traces, const QSize& s
                 "instead of drawing a roofline")
                  .arg(traces.join(tr(", "))));
     }
-    gui::TimelineView timeline(&session, &state);
-    gui::OccupancyView occupancy(&session, &state);
-    gui::ReportRenderer renderer(&timeline, &occupancy, &session);
+    // Drawn from the session and the selection: no window, no TimelineView or OccupancyView.
+    gui::ReportRenderer renderer(&session, gui::reportInputs(session, state));
     renderer.setOptions(options);
     QString error;
     QVector<gui::TextBox> boxes;

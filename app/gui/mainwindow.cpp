@@ -580,7 +580,7 @@ void MainWindow::exportSessionDialog(models::SessionController::ExportFormat cho
 
 bool MainWindow::exportImage(const QString& path, const QSize& sizePx, double dpi, QString* error,
                              const ReportOptions& options) {
-    ReportRenderer renderer(timeline_, occupancy_, controller_->session());
+    ReportRenderer renderer(controller_->session(), reportInputs(*timeline_, *occupancy_));
     renderer.setOptions(options);
     QString message;
     const bool ok = renderer.exportTo(path, sizePx, dpi, &message);

@@ -11,12 +11,13 @@
 #include "gui/timelineplottable.h"
 #include "gui/timelineview.h"
 #include "models/session.h"
+#include "models/viewstate.h"
 
 #include <QBuffer>
+#include <QComboBox>
 #include <QFileInfo>
 #include <QPdfWriter>
 #include <QSaveFile>
-#include <QScopeGuard>
 #include <QSvgGenerator>
 #include <algorithm>
 #include <cmath>
@@ -177,9 +178,17 @@ QStringList exportPresetNames() {
             QStringLiteral("paper")};
 }
 
-ReportRenderer::ReportRenderer(TimelineView* timeline, OccupancyView* occupancy,
-                               models::Session* session)
-    : timeline_(timeline), occupancy_(occupancy), session_(session) {
+ReportInputs reportInputs(const models::Session& session, const models::ViewState& state) {
+    return ReportInputs{timelineContent(session, state), state.selectedRun(), -1};
+}
+
+ReportInputs reportInputs(const TimelineView& timeline, const OccupancyView& occupancy) {
+    return ReportInputs{timeline.content(), occupancy.shownRun(),
+                        occupancy.kernelChoice()->currentIndex()};
+}
+
+ReportRenderer::ReportRenderer(models::Session* session, ReportInputs inputs)
+    : session_(session), inputs_(std::move(inputs)) {
     // The sweep panels are drawn from the session's runs: drawn again after any change.
     QObject::connect(session_, &models::Session::changed, &sessionWatch_,
                      [this] { sweeps_.reset(); });
@@ -190,30 +199,37 @@ void ReportRenderer::setOptions(const ReportOptions& options) {
     sweeps_.reset(); // the views chosen decide the panels
 }
 
-void ReportRenderer::paintTimeline(QCPPainter* painter, const QRectF& rect, bool overview) const {
-    // Overview: one row per run; detail: every run expanded to its lanes. The window's own
-    // choice of expanded runs comes back afterwards.
-    QStringList expandedInWindow;
-    for (const auto& entry : timeline_->plottable()->runs()) {
-        if (timeline_->isRunExpanded(entry->id)) {
-            expandedInWindow << entry->id;
-        }
+QString ReportRenderer::shownRun() const {
+    return session_->find(inputs_.selectedRun) ? inputs_.selectedRun : QString();
+}
+
+models::OccupancyFacts ReportRenderer::selectedFacts() const {
+    const models::RunEntryPtr entry = session_->find(inputs_.selectedRun);
+    if (!entry) {
+        return {};
     }
-    timeline_->setAllRunsExpanded(!overview);
-    const auto restoreExpanded = qScopeGuard([this, expandedInWindow] {
-        timeline_->setAllRunsExpanded(false);
-        for (const QString& id : expandedInWindow) {
-            timeline_->setRunExpanded(id, true);
-        }
-    });
+    if (entry->kernels.isEmpty()) {
+        return models::computeOccupancyFacts(*entry);
+    }
+    const int kernel = std::clamp(inputs_.kernel, 0, int(entry->kernels.size()) - 1);
+    return models::computeOccupancyFacts(*entry, entry->kernels[kernel]);
+}
+
+void ReportRenderer::paintTimeline(QCPPainter* painter, const QRectF& rect, bool overview) const {
+    // Overview: one row per run; detail: every run expanded to its lanes. Drawn on a plot of its
+    // own: the window's timeline is never touched.
+    OffscreenTimeline timeline(inputs_.timeline);
+    timeline.setAllRunsExpanded(!overview);
+    QCustomPlot& plot = timeline.plot();
+    const TimelinePlottable& plottable = timeline.plottable();
     const QFontMetricsF fm(textFont(), painter->device());
-    const auto& rows = timeline_->plottable()->rows();
-    const double content = std::max(1.0, timeline_->plottable()->contentHeight());
+    const auto& rows = plottable.rows();
+    const double content = std::max(1.0, plottable.contentHeight());
     // The x axis below the rows: tick labels and the axis title.
     const double axisPx = 2 * fm.height() + 24;
     double plotPx = rect.height() - axisPx;
     double upper = content;
-    const int allRuns = int(timeline_->plottable()->runs().size());
+    const int allRuns = int(plottable.runs().size());
     int shownRuns = allRuns;
     if (content * kMinTimelineUnitPx > plotPx) {
         // Whole runs where one fits, else the first run's lanes that fit, at the smallest row
@@ -257,42 +273,28 @@ void ReportRenderer::paintTimeline(QCPPainter* painter, const QRectF& rect, bool
                           Qt::ElideRight, rect.width()));
         return;
     }
-    const QCPRange keepRows = timeline_->yAxis->range();
-    const QFont keepXTicks = timeline_->xAxis->tickLabelFont();
-    const QFont keepXLabel = timeline_->xAxis->labelFont();
-    const QFont keepYTicks = timeline_->yAxis->tickLabelFont();
-    timeline_->yAxis->blockSignals(true);
-    timeline_->yAxis->setRange(0, upper);
-    timeline_->xAxis->setTickLabelFont(textFont());
-    timeline_->xAxis->setLabelFont(textFont());
-    timeline_->yAxis->setTickLabelFont(textFont());
+    plot.yAxis->setRange(0, upper);
+    plot.xAxis->setTickLabelFont(textFont());
+    plot.xAxis->setLabelFont(textFont());
+    plot.yAxis->setTickLabelFont(textFont());
     // As many time ticks as labels like "100.5 ms" fit side by side with room between them: the
     // window's tick count is for the window's width and font, not the page's.
-    const auto ticker = timeline_->xAxis->ticker();
-    const int keepTickCount = ticker->tickCount();
+    const auto ticker = plot.xAxis->ticker();
     const double labelPx = fm.horizontalAdvance(QStringLiteral("000.000 ms")) * 1.6;
-    ticker->setTickCount(std::clamp(int(rect.width() / labelPx), 2, keepTickCount));
+    ticker->setTickCount(std::clamp(int(rect.width() / labelPx), 2, ticker->tickCount()));
     // The axis title is the window's; on a narrow page it is elided rather than cut by the edge.
     // It is centred under the plot, which starts right of the lane names.
-    const QString keepAxisLabel = timeline_->xAxis->label();
     const QFontMetricsF pageMetrics(textFont());
     double namesPx = 0;
-    for (const auto& entry : timeline_->plottable()->runs()) {
+    for (const auto& entry : plottable.runs()) {
         namesPx = std::max(namesPx, pageMetrics.horizontalAdvance(entry->id));
     }
-    timeline_->xAxis->setLabel(pageMetrics.elidedText(keepAxisLabel, Qt::ElideRight,
-                                                      std::max(10.0, rect.width() - namesPx - 48)));
+    plot.xAxis->setLabel(pageMetrics.elidedText(plot.xAxis->label(), Qt::ElideRight,
+                                                std::max(10.0, rect.width() - namesPx - 48)));
     painter->save();
     painter->translate(rect.topLeft());
-    timeline_->toPainter(painter, int(rect.width()), int(plotPx + axisPx));
+    plot.toPainter(painter, int(rect.width()), int(plotPx + axisPx));
     painter->restore();
-    ticker->setTickCount(keepTickCount);
-    timeline_->xAxis->setLabel(keepAxisLabel);
-    timeline_->xAxis->setTickLabelFont(keepXTicks);
-    timeline_->xAxis->setLabelFont(keepXLabel);
-    timeline_->yAxis->setTickLabelFont(keepYTicks);
-    timeline_->yAxis->setRange(keepRows);
-    timeline_->yAxis->blockSignals(false);
     if (shownRuns < allRuns) {
         painter->setFont(textFont());
         painter->setPen(QColor(0x55, 0x55, 0x55));
@@ -308,7 +310,7 @@ void ReportRenderer::paintTimeline(QCPPainter* painter, const QRectF& rect, bool
 }
 
 void ReportRenderer::paintSelectedRun(QPainter* painter, const QRectF& rect) const {
-    const auto& facts = occupancy_->facts();
+    const models::OccupancyFacts facts = selectedFacts();
     QRectF area = rect;
     painter->setPen(QColor(0x22, 0x22, 0x22));
     const QStringList texts = {facts.title, facts.hasLaunch ? facts.launchWords : facts.problem,
@@ -330,7 +332,9 @@ void ReportRenderer::paintSelectedRun(QPainter* painter, const QRectF& rect) con
 }
 
 double ReportRenderer::timelineNeed(double width, double lineH) const {
-    const double content = std::max(1.0, timeline_->plottable()->contentHeight());
+    // The runs as the timeline has them open (not as the export opens them).
+    const OffscreenTimeline timeline(inputs_.timeline);
+    const double content = std::max(1.0, timeline.plottable().contentHeight());
     return std::min(content * kMinTimelineUnitPx, width * 0.75) + 3 * lineH + 26;
 }
 
@@ -345,7 +349,7 @@ double ReportRenderer::contentHeight(double width) const {
         h += timelineNeed(inner, fm.height()) + kGap;
         h += legendLayout(nullptr, laneLegend(*session_), QRectF(0, 0, inner, 1), &probe) + 8;
     }
-    const QString selected = occupancy_->shownRun();
+    const QString selected = shownRun();
     if (v.breakdown) {
         h += RowsChartPainter::preferredHeight(
                  BreakdownChart::chartFor(*session_, selected, options_.breakdownLog), inner,
@@ -514,7 +518,7 @@ void ReportRenderer::paint(QCPPainter* painter, const QSizeF& size) const {
         body.setBottom(body.bottom() - sweepH - kGap);
     }
 
-    const QString selected = occupancy_->shownRun();
+    const QString selected = shownRun();
     ReportCharts charts;
     charts.breakdown = BreakdownChart::chartFor(*session_, selected, options_.breakdownLog);
     charts.occupancy = OccupancyBarsPlot::chartFor(*session_, selected);
@@ -591,8 +595,6 @@ QImage ReportRenderer::renderImage(const QSize& requested, double dpi) const {
     const int dotsPerMeter = int(dpi / 0.0254 + 0.5);
     image.setDotsPerMeterX(dotsPerMeter);
     image.setDotsPerMeterY(dotsPerMeter);
-    // Redraw the live charts at their own size: toPainter left their layout at the export's.
-    timeline_->replot(QCustomPlot::rpQueuedReplot);
     return image;
 }
 
@@ -606,7 +608,6 @@ QVector<TextBox> ReportRenderer::textBoxes(const QSize& requested, double dpi) c
         painter.scale(scale, scale);
         paint(&painter, QSizeF(sizePx.width() / scale, sizePx.height() / scale));
     });
-    timeline_->replot(QCustomPlot::rpQueuedReplot);
     return boxes;
 }
 
@@ -692,13 +693,11 @@ bool ReportRenderer::exportTo(const QString& path, const QSize& requested, doubl
         file.cancelWriting(); // commit() below then removes the temporary and fails
     }
     if (!file.commit()) {
-        timeline_->replot(QCustomPlot::rpQueuedReplot);
         return failWith(tr("cannot write %1: %2")
                             .arg(path, file.error() != QFileDevice::NoError
                                            ? file.errorString()
                                            : tr("the disk may be full")));
     }
-    timeline_->replot(QCustomPlot::rpQueuedReplot);
     return true;
 }
 

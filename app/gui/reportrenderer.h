@@ -2,6 +2,8 @@
 
 #include "gui/exportviews.h"
 #include "gui/textboxes.h"
+#include "gui/timelineplotsetup.h"
+#include "models/occupancyfacts.h"
 
 #include <QImage>
 #include <QObject>
@@ -18,13 +20,27 @@ class QPainter;
 
 namespace slicescope::models {
 class Session;
-}
+class ViewState;
+} // namespace slicescope::models
 
 namespace slicescope::gui {
 
 class OccupancyView;
 class TimelineView;
 struct SweepExport;
+
+// What a report draws besides the session's runs, as plain data: the timeline's content and the
+// run (and its kernel) that the charts highlight and the selected-run words describe.
+struct ReportInputs {
+    TimelineContent timeline;
+    QString selectedRun;
+    int kernel = -1; // the run's kernel group (RunEntry::kernels); -1: the first
+};
+// A headless export's: the session at full range, the state's selected run, its first kernel.
+ReportInputs reportInputs(const models::Session& session, const models::ViewState& state);
+// The window's: what its timeline shows and the run and kernel its occupancy view shows. Only
+// read: the export draws its own plot.
+ReportInputs reportInputs(const TimelineView& timeline, const OccupancyView& occupancy);
 
 struct ReportOptions {
     ReportViews views;
@@ -50,7 +66,7 @@ QStringList exportPresetNames();
 // what does not fit is left out with a line saying so, never drawn over other text.
 class ReportRenderer {
   public:
-    ReportRenderer(TimelineView* timeline, OccupancyView* occupancy, models::Session* session);
+    ReportRenderer(models::Session* session, ReportInputs inputs);
 
     void setOptions(const ReportOptions& options);
     const ReportOptions& options() const { return options_; }
@@ -88,10 +104,12 @@ class ReportRenderer {
     // The sweep chart and roofline part (`--view sweep,roofline`, gui/reportsweeps.h): what it
     // shows, with each panel's plot drawn once, kept until the session or the options change.
     std::shared_ptr<const SweepExport> sweepExport() const;
+    // The run the charts highlight: the selected one while the session has it, else none.
+    QString shownRun() const;
+    models::OccupancyFacts selectedFacts() const;
 
-    TimelineView* timeline_;
-    OccupancyView* occupancy_;
     models::Session* session_;
+    ReportInputs inputs_;
     ReportOptions options_;
     mutable std::shared_ptr<SweepExport> sweeps_; // sweepExport's, null until asked
     mutable int sweepPanelsBuilt_ = 0;

@@ -87,6 +87,8 @@ class TimelinePlottable : public QCPAbstractPlottable {
     void setPinned(models::LaneGroup group, bool pinned);
     // Shows one lane of a run whatever its group (an event in it was selected), until setRuns.
     void showLane(int run, int lane);
+    // The (run, lane) pairs showLane opened, until the runs change.
+    const std::set<std::pair<int, int>>& shownLanes() const { return shownLanes_; }
     // [first, last] value coordinates of a run's header and rows.
     QCPRange runValueRange(int run) const;
     // The row an activity is drawn in (its lane, or the overview), -1 when it is in no shown row.

@@ -1,6 +1,7 @@
 #include "gui/timelineview.h"
 
 #include "gui/theme.h"
+#include "gui/timelineplotsetup.h"
 #include "gui/timelineplottable.h"
 #include "gui/timeticker.h"
 #include "models/gputracemodel.h"
@@ -64,28 +65,13 @@ TimelineView::TimelineView(models::Session* session, models::ViewState* state, Q
     setObjectName(QStringLiteral("timeline"));
     setMinimumSize(320, 200);
     setNoAntialiasingOnDrag(true);
-    setAutoAddPlottableToLegend(false);
-
-    xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new TimeTicker));
-    xAxis->grid()->setPen(QPen(QColor(0xdd, 0xdd, 0xdd), 1, Qt::DotLine));
-    xAxis->grid()->setZeroLinePen(QPen(QColor(0xbb, 0xbb, 0xbb), 1));
-    laneTicker_.reset(new QCPAxisTickerText);
-    yAxis->setTicker(laneTicker_);
-    yAxis->setRangeReversed(true);
-    yAxis->grid()->setVisible(false);
-    yAxis->setTickLength(0, 0);
-    yAxis->setSubTicks(false);
-    yAxis->setBasePen(QPen(QColor(0xaa, 0xaa, 0xaa)));
-    xAxis2->setVisible(false);
-    yAxis2->setVisible(false);
-    axisRect()->setBackground(QBrush(Qt::white));
     // The runs scroll vertically: a scroll bar on the right, beside the plot, not over it.
     scrollBar_ = new QScrollBar(Qt::Vertical, this);
     scrollBar_->setObjectName(QStringLiteral("timelineScrollBar"));
     scrollBar_->setSingleStep(int(kScrollStepsPerRow));
     scrollBar_->hide();
-    axisRect()->setAutoMargins(QCP::msLeft | QCP::msTop | QCP::msBottom);
-    axisRect()->setMargins(QMargins(0, 0, scrollBar_->sizeHint().width() + 4, 0));
+    laneTicker_.reset(new QCPAxisTickerText);
+    plottable_ = setUpTimelinePlot(*this, laneTicker_, scrollBar_->sizeHint().width() + 4);
     connect(scrollBar_, &QScrollBar::valueChanged, this, [this](int value) {
         if (syncingScrollBar_) {
             return;
@@ -104,11 +90,6 @@ TimelineView::TimelineView(models::Session* session, models::ViewState* state, Q
                 [this, group](bool on) { setLaneGroupPinned(group, on); });
         laneActions_.push_back(action);
     }
-
-    applyTheme();
-    plottable_ = new TimelinePlottable(xAxis, yAxis);
-    plottable_->setEmptyText(tr("No runs yet.\nChoose a problem and strategies on the "
-                                "left and press Run (F5),\nor open a trace (Ctrl+O)."));
 
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     setFocusPolicy(Qt::StrongFocus);
@@ -139,13 +120,9 @@ TimelineView::TimelineView(models::Session* session, models::ViewState* state, Q
 TimelineView::~TimelineView() = default;
 
 void TimelineView::applyTheme() {
-    xAxis->setTickLabelFont(theme::plotFont(9));
-    xAxis->setLabelFont(theme::plotFont(9.5));
-    yAxis->setTickLabelFont(theme::plotFont(9));
-    if (plottable_) {
-        fitRows(visibleRowsHeightPx());
-        replot(QCustomPlot::rpQueuedReplot);
-    }
+    applyTimelineFonts(*this);
+    fitRows(visibleRowsHeightPx());
+    replot(QCustomPlot::rpQueuedReplot);
 }
 
 void TimelineView::rebuild() {
@@ -161,26 +138,10 @@ void TimelineView::rebuild() {
     const bool refit = wasEmpty || !fittedKeyRange_ || xAxis->range() == *fittedKeyRange_;
     plottable_->setRuns(std::move(runs), state_->alignment());
     plottable_->setSelectedRun(plottable_->runIndex(state_->selectedRun()));
-    QString label = state_->alignment() == models::Alignment::RunStart
-                        ? tr("time since each run's first copy, kernel or compute (set-up and "
-                             "checks washed out)")
-                        : tr("time since the first measured run's first copy, kernel or compute");
-    if (!plottable_->alignmentNote().isEmpty()) {
-        label += QStringLiteral("; ") + plottable_->alignmentNote();
-    }
-    xAxis->setLabel(label);
     updateLaneLabels();
-    const bool empty = plottable_->runs().empty();
-    xAxis->setTickLabels(!empty);
-    xAxis->setTicks(!empty);
-    if (empty) {
-        xAxis->setLabel(QString());
-    }
     if (refit) {
-        const QCPRange full = plottable_->fullKeyRange();
-        const double margin = full.size() * 0.02;
         clamping_ = true;
-        xAxis->setRange(full.lower - margin, full.upper + margin);
+        xAxis->setRange(fittedTimeRange(*plottable_));
         clamping_ = false;
         fittedKeyRange_ = xAxis->range();
     } else {
@@ -198,6 +159,23 @@ void TimelineView::relayoutKeepingView() {
     updateLaneLabels();
     fitRows(visibleRowsHeightPx());
     applySelection(false);
+}
+
+TimelineContent TimelineView::content() const {
+    TimelineContent content = timelineContent(*session_, *state_);
+    content.timeRange = xAxis->range();
+    for (const auto& entry : plottable_->runs()) {
+        if (plottable_->isExpanded(entry->id)) {
+            content.expandedRuns << entry->id;
+        }
+    }
+    for (const models::LaneGroup group : models::kCollapsibleLaneGroups) {
+        if (plottable_->isPinned(group)) {
+            content.pinnedGroups.insert(group);
+        }
+    }
+    content.shownLanes = plottable_->shownLanes();
+    return content;
 }
 
 bool TimelineView::isRunExpanded(const QString& runId) const {
@@ -284,18 +262,7 @@ void TimelineView::selectRun(int run) {
 }
 
 void TimelineView::updateLaneLabels() {
-    QMap<double, QString> ticks;
-    for (const auto& row : plottable_->rows()) {
-        const double mid = row.top + row.height / 2;
-        if (row.type == TimelinePlottable::Row::Type::Lane) {
-            const auto& lane =
-                plottable_->runs()[std::size_t(row.run)]->lanes->lanes[std::size_t(row.lane)];
-            ticks.insert(mid, models::toQString(lane.label));
-        } else if (row.type == TimelinePlottable::Row::Type::Overview) {
-            ticks.insert(mid, plottable_->runs()[std::size_t(row.run)]->id);
-        }
-    }
-    laneTicker_->setTicks(ticks);
+    labelTimelineAxes(*this, *plottable_, *laneTicker_, state_->alignment());
 }
 
 int TimelineView::visibleRowsHeightPx() const {
@@ -350,10 +317,8 @@ double TimelineView::rowsForExport(int heightPx) const {
 }
 
 void TimelineView::resetZoom() {
-    const QCPRange full = plottable_->fullKeyRange();
-    const double margin = full.size() * 0.02;
     clamping_ = true;
-    xAxis->setRange(full.lower - margin, full.upper + margin);
+    xAxis->setRange(fittedTimeRange(*plottable_));
     clamping_ = false;
     fittedKeyRange_ = xAxis->range();
     yAxis->setRange(0, std::max(1.0, plottable_->contentHeight()));

@@ -15,6 +15,7 @@ class Session;
 namespace slicescope::gui {
 
 class TimelinePlottable;
+struct TimelineContent;
 
 // The timeline: every visible run of the session on one time axis, as one overview row per run
 // (the default) or, for a run the user expands, its lanes. Each run's t=0 is the start of its
@@ -45,6 +46,9 @@ class TimelineView : public QCustomPlot {
     void rebuild();
     // Re-reads fonts and row heights after the presentation scale changed.
     void applyTheme();
+    // What the view shows now (runs, time range, open runs and lanes, selection), for an export
+    // that draws it without this widget.
+    TimelineContent content() const;
 
     // The View menu's zoom and pan actions, with their shortcuts. Pan left and right (arrows),
     // and Perfetto's keys for people who live in trace viewers (W/S zoom, A/D pan, not in the

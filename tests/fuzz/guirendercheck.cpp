@@ -45,8 +45,9 @@ std::string checkGuiRenderInput(std::string_view data) {
     state.setSelectedRun(selected);
     gui::TimelineView timeline(&session, &state);
     gui::OccupancyView occupancy(&session, &state);
-    const QImage image =
-        gui::ReportRenderer(&timeline, &occupancy, &session).renderImage(QSize(320, 200));
+    // The window's views are made (their load path is checked too) and exported from.
+    const QImage image = gui::ReportRenderer(&session, gui::reportInputs(timeline, occupancy))
+                             .renderImage(QSize(320, 200));
     if (image.size() != QSize(320, 200)) {
         return "the rendered image is not 320x200";
     }

@@ -88,20 +88,22 @@ QRectF aboveLaneLegend(const QVector<TextBox>& boxes, const QSize& size, LaneKin
     return entry ? QRectF(0, 0, size.width(), entry->rect.top() - 2) : QRectF();
 }
 
+// Two runs, the GPU one selected; the renderer is made after them (it takes the selection).
+bool fillScene(Session& session, ViewState& state) {
+    session.addRuns(
+        {makeRunEntry(testhelpers::gpuShapedRun("slice-outer", trace::RunMode::MeasuredGpu, 2),
+                      RunOrigin::Opened),
+         makeRunEntry(testhelpers::gpuShapedRun("modelled", trace::RunMode::Modelled),
+                      RunOrigin::Opened)});
+    state.setSelectedRun(QStringLiteral("slice-outer"));
+    return true;
+}
+
 struct Scene {
     Session session;
     ViewState state;
-    TimelineView timeline{&session, &state};
-    OccupancyView occupancy{&session, &state};
-    ReportRenderer renderer{&timeline, &occupancy, &session};
-    Scene() {
-        session.addRuns(
-            {makeRunEntry(testhelpers::gpuShapedRun("slice-outer", trace::RunMode::MeasuredGpu, 2),
-                          RunOrigin::Opened),
-             makeRunEntry(testhelpers::gpuShapedRun("modelled", trace::RunMode::Modelled),
-                          RunOrigin::Opened)});
-        state.setSelectedRun(QStringLiteral("slice-outer"));
-    }
+    bool filled = fillScene(session, state);
+    ReportRenderer renderer{&session, reportInputs(session, state)};
 };
 
 // A session of n runs: GPU runs on two devices, modelled runs, CPU runs and a recorded run with
@@ -222,6 +224,8 @@ class TestReportRenderer : public QObject {
     void crossoverLabelsKeepClearOfEachOtherAndTheEdge();
     void sweepPanelsAreDrawnOnceAndLaidOutWithoutPainting();
     void exportDialogOffersTheSweepViews();
+    void exportFromTheWindowLeavesItsTimelineAlone();
+    void headlessExportMakesNoViewWidget();
 
   private:
     QTemporaryDir dir_;
@@ -266,9 +270,7 @@ void TestReportRenderer::pngHasTheRequestedSize() {
     // The same view of no runs has none of those colours: the check sees what is drawn.
     Session none;
     ViewState state;
-    TimelineView timeline(&none, &state);
-    OccupancyView occupancy(&none, &state);
-    const QImage empty = ReportRenderer(&timeline, &occupancy, &none).renderImage(size);
+    const QImage empty = ReportRenderer(&none, reportInputs(none, state)).renderImage(size);
     QCOMPARE(pixelsOf(empty, kernel, empty.rect()), 0);
     QCOMPARE(pixelsOf(empty, htod, empty.rect()), 0);
 }
@@ -333,9 +335,11 @@ void TestReportRenderer::pipelinedRunSaysItsChunksAndStreams() {
     pipelined.chunks = 8;
     pipelined.streams = 4;
     scene.session.addRuns({makeRunEntry(std::move(pipelined), RunOrigin::Opened)});
+    // The renderer takes the timeline's runs when it is made: one made after the run was added.
+    const ReportRenderer renderer(&scene.session, reportInputs(scene.session, scene.state));
     QString error;
     const QString svg = dir_.filePath(QStringLiteral("pipelined.svg"));
-    QVERIFY2(scene.renderer.exportTo(svg, QSize(3200, 900), 96, &error), qPrintable(error));
+    QVERIFY2(renderer.exportTo(svg, QSize(3200, 900), 96, &error), qPrintable(error));
     QFile s(svg);
     QVERIFY(s.open(QIODevice::ReadOnly));
     const QByteArray text = s.readAll();
@@ -460,9 +464,7 @@ void TestReportRenderer::textNeverOverlapsAtAnyPreset() {
         session.addRuns(std::move(result.runs));
     }
     state.setSelectedRun(session.at(0)->id);
-    TimelineView timeline(&session, &state);
-    OccupancyView occupancy(&session, &state);
-    ReportRenderer renderer(&timeline, &occupancy, &session);
+    ReportRenderer renderer(&session, reportInputs(session, state));
     const auto p = exportPreset(preset);
     QVERIFY(p);
     const QSize size = renderer.resolvedSize(p->sizePx, p->dpi);
@@ -509,9 +511,7 @@ void TestReportRenderer::everyViewAtSlideAndPaper() {
     ViewState state;
     fillSynthetic(session, 30);
     state.setSelectedRun(session.at(0)->id);
-    TimelineView timeline(&session, &state);
-    OccupancyView occupancy(&session, &state);
-    ReportRenderer renderer(&timeline, &occupancy, &session);
+    ReportRenderer renderer(&session, reportInputs(session, state));
     ReportOptions options;
     options.views = *ReportViews::parse(view);
     options.breakdownLog = view == QStringLiteral("all");
@@ -685,9 +685,7 @@ void TestReportRenderer::sweepViewsAtEveryPreset() {
     QVERIFY2(result.ok(), qPrintable(result.error));
     session.addRuns(std::move(result.runs));
     state.setSelectedRun(session.at(0)->id);
-    TimelineView timeline(&session, &state);
-    OccupancyView occupancy(&session, &state);
-    ReportRenderer renderer(&timeline, &occupancy, &session);
+    ReportRenderer renderer(&session, reportInputs(session, state));
     ReportOptions options;
     options.views = *ReportViews::parse(view);
     renderer.setOptions(options);
@@ -791,9 +789,7 @@ void TestReportRenderer::sweepViewsAtEveryPreset() {
     QVERIFY(pixelsOf(image, sweepplot::lineColor(0), plots, nearText) > 0);
     // The same view of no runs draws no line: the check sees the data.
     Session none;
-    TimelineView noTimeline(&none, &state);
-    OccupancyView noOccupancy(&none, &state);
-    ReportRenderer empty(&noTimeline, &noOccupancy, &none);
+    ReportRenderer empty(&none, reportInputs(none, state));
     empty.setOptions(options);
     const QImage emptyImage = empty.renderImage(size, p->dpi);
     QCOMPARE(pixelsOf(emptyImage, sweepplot::lineColor(0), emptyImage.rect()), 0);
@@ -950,9 +946,7 @@ void TestReportRenderer::sweepPanelsAreDrawnOnceAndLaidOutWithoutPainting() {
         session.addRuns(std::move(result.runs));
     }
     state.setSelectedRun(session.at(0)->id);
-    TimelineView timeline(&session, &state);
-    OccupancyView occupancy(&session, &state);
-    ReportRenderer renderer(&timeline, &occupancy, &session);
+    ReportRenderer renderer(&session, reportInputs(session, state));
     ReportOptions options;
     options.views = *ReportViews::parse(QStringLiteral("sweep,roofline"));
     renderer.setOptions(options);
@@ -1012,4 +1006,96 @@ void TestReportRenderer::exportDialogOffersTheSweepViews() {
 }
 
 QTEST_MAIN(TestReportRenderer)
+// The window's export draws what its timeline shows (its zoom), on a plot of its own: the live
+// timeline keeps its time range, rows, expanded runs, fonts and tick count.
+void TestReportRenderer::exportFromTheWindowLeavesItsTimelineAlone() {
+    Scene scene;
+    TimelineView timeline(&scene.session, &scene.state);
+    OccupancyView occupancy(&scene.session, &scene.state);
+    timeline.resize(900, 400);
+    // At the window's first zoom, the window's export is the headless one.
+    ReportRenderer fromWindow(&scene.session, reportInputs(timeline, occupancy));
+    const QSize size(1280, 720);
+    QCOMPARE(fromWindow.renderImage(size), scene.renderer.renderImage(size));
+
+    timeline.zoomBy(0.25);
+    timeline.setRunExpanded(QStringLiteral("modelled"), true);
+    const QCPRange keys = timeline.xAxis->range();
+    const QCPRange rows = timeline.yAxis->range();
+    const QFont tickFont = timeline.xAxis->tickLabelFont();
+    const QString label = timeline.xAxis->label();
+    const int tickCount = timeline.xAxis->ticker()->tickCount();
+    QSignalSpy keySpy(timeline.xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged));
+    QSignalSpy rowSpy(timeline.yAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged));
+    ReportRenderer zoomed(&scene.session, reportInputs(timeline, occupancy));
+    for (const QString& view : {QStringLiteral("overview"), QStringLiteral("all")}) {
+        ReportOptions options;
+        options.views = *ReportViews::parse(view);
+        zoomed.setOptions(options);
+        QString error;
+        QVERIFY2(
+            zoomed.exportTo(dir_.filePath(view + QStringLiteral("-zoomed.png")), size, 96, &error),
+            qPrintable(error));
+    }
+    QCOMPARE(keySpy.count(), 0);
+    QCOMPARE(rowSpy.count(), 0);
+    QCOMPARE(timeline.xAxis->range(), keys);
+    QCOMPARE(timeline.yAxis->range(), rows);
+    QVERIFY(timeline.isRunExpanded(QStringLiteral("modelled")));
+    QVERIFY(!timeline.isRunExpanded(QStringLiteral("slice-outer")));
+    QCOMPARE(timeline.xAxis->tickLabelFont(), tickFont);
+    QCOMPARE(timeline.xAxis->label(), label);
+    QCOMPARE(timeline.xAxis->ticker()->tickCount(), tickCount);
+    // ... and the export shows the window's zoom, not the full range.
+    zoomed.setOptions(ReportOptions());
+    QVERIFY(zoomed.renderImage(size) != scene.renderer.renderImage(size));
+}
+
+namespace {
+
+// Counts the events any TimelineView or OccupancyView receives (its making sends some: the
+// children it adds).
+class ViewWidgetWatch : public QObject {
+  public:
+    int events = 0;
+    bool eventFilter(QObject* watched, QEvent* event) override {
+        if (qobject_cast<TimelineView*>(watched) || qobject_cast<OccupancyView*>(watched)) {
+            ++events;
+        }
+        return QObject::eventFilter(watched, event);
+    }
+};
+
+} // namespace
+
+// A headless export is drawn from the session and the selection alone: no view widget is made.
+void TestReportRenderer::headlessExportMakesNoViewWidget() {
+    ViewWidgetWatch watch;
+    qApp->installEventFilter(&watch);
+    {
+        Session session;
+        ViewState state;
+        fillScene(session, state);
+        ReportRenderer renderer(&session, reportInputs(session, state));
+        ReportOptions options;
+        options.views = *ReportViews::parse(QStringLiteral("all"));
+        renderer.setOptions(options);
+        QString error;
+        QVector<TextBox> boxes;
+        QVERIFY2(renderer.exportTo(dir_.filePath(QStringLiteral("no-widgets.png")),
+                                   QSize(1280, 720), 96, &error, &boxes),
+                 qPrintable(error));
+        QVERIFY(!boxes.isEmpty());
+    }
+    QCOMPARE(watch.events, 0);
+    // The watch sees a view being made.
+    {
+        Session session;
+        ViewState state;
+        const TimelineView timeline(&session, &state);
+    }
+    qApp->removeEventFilter(&watch);
+    QVERIFY(watch.events > 0);
+}
+
 #include "tst_reportrenderer.moc"
