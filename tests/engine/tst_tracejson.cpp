@@ -161,6 +161,8 @@ Trace fullTrace() {
     overhead.nameId = gpu.intern("CUPTI buffer flush");
     overhead.threadId = 9;
     gpu.activities.push_back(overhead);
+    // The writer states the launch occupancy the run derives: the round trip keeps it.
+    gpu.occupancy = occupancyWithLaunch(gpu);
     trace.runs.push_back(gpu);
 
     Run modelled;
