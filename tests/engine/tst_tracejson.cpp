@@ -1,6 +1,6 @@
+#include "slicescope/trace/runsummary.h"
 #include "slicescope/trace/tracejson.h"
 #include "slicescope/trace/tracelimits.h"
-#include "slicescope/trace/runsummary.h"
 #include "trace/tracewriter.h" // engine-internal: writeTraceLimited
 
 #include <atomic>
@@ -173,9 +173,8 @@ Trace fullTrace() {
     modelled.device.name = "NVIDIA GeForce GTX 1080 Ti";
     modelled.launch =
         LaunchInfo{{1, 1, 1}, {64, 1, 1}, 1, 2'000'000, "rcn", "numba", false, 0, 0, 0};
-    modelled.occupancy =
-        OccupancyInfo{0.03125, std::nullopt, 1.0 / 458752.0, "blocks", "", 1, std::nullopt,
-                      2.0 / 7168.0, "grid"};
+    modelled.occupancy = OccupancyInfo{0.03125, std::nullopt, 1.0 / 458752.0, "blocks", "",
+                                       1,       std::nullopt, 2.0 / 7168.0,   "grid"};
     Activity modelledKernel = activity(ActivityKind::Kernel, 0, 1'200'000'000);
     modelledKernel.nameId = modelled.intern("one_worker");
     modelled.activities.push_back(modelledKernel);

@@ -471,9 +471,8 @@ std::optional<occupancy::OccupancyResult> perSmOf(const Run& run) {
     const std::uint64_t blockThreads =
         std::uint64_t(run.launch->block.x) * run.launch->block.y * run.launch->block.z;
     const std::uint32_t warpSize = run.device.warpSize ? run.device.warpSize : 32;
-    const std::uint32_t maxWarpsPerSm = run.device.maxWarpsPerSm
-                                            ? run.device.maxWarpsPerSm
-                                            : run.device.maxThreadsPerSm / warpSize;
+    const std::uint32_t maxWarpsPerSm =
+        run.device.maxWarpsPerSm ? run.device.maxWarpsPerSm : run.device.maxThreadsPerSm / warpSize;
     const auto limiter = perSmLimiter(occupancy.limiter);
     if (blockThreads == 0 || maxWarpsPerSm == 0 || !limiter) {
         return std::nullopt;
@@ -484,10 +483,10 @@ std::optional<occupancy::OccupancyResult> perSmOf(const Run& run) {
     perSm.limiter = *limiter;
     perSm.occupancy = occupancy.theoretical;
     // Older traces may leave active_blocks_per_sm out: the theoretical occupancy gives it back.
-    perSm.activeBlocksPerSm =
-        occupancy.activeBlocksPerSm
-            ? occupancy.activeBlocksPerSm
-            : std::uint32_t(std::lround(occupancy.theoretical * maxWarpsPerSm / perSm.warpsPerBlock));
+    perSm.activeBlocksPerSm = occupancy.activeBlocksPerSm
+                                  ? occupancy.activeBlocksPerSm
+                                  : std::uint32_t(std::lround(occupancy.theoretical *
+                                                              maxWarpsPerSm / perSm.warpsPerBlock));
     return perSm;
 }
 
@@ -498,14 +497,15 @@ std::optional<LaunchOccupancyFacts> launchOccupancyOf(const Run& run) {
         return std::nullopt;
     }
     std::optional<LaunchOccupancyFacts> facts;
-    const auto perSm =
-        run.launch && run.device.smCount ? perSmOf(run) : std::optional<occupancy::OccupancyResult>();
+    const auto perSm = run.launch && run.device.smCount
+                           ? perSmOf(run)
+                           : std::optional<occupancy::OccupancyResult>();
     if (perSm) {
         const Dim3& grid = run.launch->grid;
         const auto launch = occupancy::launchOccupancy(
             *perSm, std::uint64_t(grid.x) * grid.y * grid.z, run.device.smCount);
-        facts = LaunchOccupancyFacts{launch.occupancy, std::string(occupancy::toString(launch.limiter)),
-                                     launch.explanation};
+        facts = LaunchOccupancyFacts{
+            launch.occupancy, std::string(occupancy::toString(launch.limiter)), launch.explanation};
     }
     // What the trace states wins over what is derived from it.
     if (run.occupancy->launchOccupancy && !run.occupancy->launchLimiter.empty()) {
