@@ -4,6 +4,7 @@
 #include "slicescope/trace/hostthreadwait.h"
 #include "slicescope/trace/runsummary.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -16,6 +17,25 @@ namespace {
 bool isUsage(Error::Code code) {
     return code == Error::Code::InvalidArgument || code == Error::Code::OutOfRange ||
            code == Error::Code::Overflow;
+}
+
+// "0.024%", "2.5%", "100%": two significant digits below 1 %, so a one-block launch reads as more
+// than zero.
+std::string percentText(double fraction) {
+    const double p = fraction * 100;
+    char text[32];
+    std::snprintf(text, sizeof text, p >= 10 ? "%.0f%%" : p >= 1 ? "%.1f%%" : "%.2g%%", p);
+    return text;
+}
+
+// "limited by the grid", "limited by registers", "limited by shared memory".
+std::string limitedBy(std::string_view limiter) {
+    if (limiter == "grid") {
+        return "limited by the grid";
+    }
+    std::string words(limiter);
+    std::replace(words.begin(), words.end(), '-', ' ');
+    return "limited by " + words;
 }
 
 std::string formatNs(std::int64_t ns) {
@@ -74,14 +94,18 @@ void printRunSummary(const trace::Run& run) {
         line << ", host " << formatNs(hostNs);
     }
     if (run.occupancy) {
-        char occ[64];
-        std::snprintf(occ, sizeof occ, ", occupancy %.1f%% (theoretical)",
-                      run.occupancy->theoretical * 100);
-        line << occ;
-        if (run.occupancy->achieved) {
-            std::snprintf(occ, sizeof occ, " %.1f%% (achieved)", *run.occupancy->achieved * 100);
-            line << occ;
+        // The launch's own share of the GPU first; CUDA's figure is a per-SM limit.
+        if (const auto launch = trace::launchOccupancyOf(run)) {
+            line << ", occupancy " << percentText(launch->occupancy) << " of the GPU (launch, "
+                 << limitedBy(launch->limiter) << "), per-SM limit";
+        } else {
+            line << ", per-SM limit";
         }
+        line << ' ' << percentText(run.occupancy->theoretical) << " (CUDA's theoretical occupancy)";
+        if (run.occupancy->achieved) {
+            line << ' ' << percentText(*run.occupancy->achieved) << " (achieved)";
+        }
+        char occ[64];
         std::snprintf(occ, sizeof occ, ", thread slots busy %.3g%%",
                       run.occupancy->threadSlotsBusy * 100);
         line << occ;

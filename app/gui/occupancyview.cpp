@@ -67,9 +67,7 @@ OccupancyView::OccupancyView(models::Session* session, models::ViewState* state,
     layout->setContentsMargins(6, 6, 6, 6);
     layout->setSpacing(6);
     breakdown_ = new BreakdownChart(session, state, this);
-    layout->addWidget(breakdown_);
     bars_ = new OccupancyBarsPlot(session, state, this);
-    layout->addWidget(bars_);
 
     title_ = makeLabel(this, 11, true, QStringLiteral("occupancyTitle"));
     kernelChoice_ = new QComboBox(this);
@@ -78,6 +76,12 @@ OccupancyView::OccupancyView(models::Session* session, models::ViewState* state,
     kernelChoice_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     kernelChoice_->setMinimumContentsLength(20);
     kernelChoice_->setVisible(false);
+    // The headline: the launch's own share of the GPU, then CUDA's per-SM limit.
+    headline_ = makeLabel(this, 11, true, QStringLiteral("launchOccupancyHeadline"));
+    headline_->setToolTip(
+        tr("Launch occupancy: the share of the whole GPU's warp slots this launch fills, given "
+           "its grid. The per-SM limit (CUDA's theoretical occupancy) says how full each SM "
+           "could be; a launch of too few blocks leaves most SMs empty however high it is."));
     launch_ = makeLabel(this, 11, false, QStringLiteral("launchWords"));
     launch_->setToolTip(
         tr("The launch in plain words: how many blocks and threads it starts, how many "
@@ -105,11 +109,13 @@ OccupancyView::OccupancyView(models::Session* session, models::ViewState* state,
     noSeries_ = makeLabel(this, 8.5, false, QStringLiteral("noSeries"));
     noSeries_->setStyleSheet(QStringLiteral("color: #666"));
 
+    // The plain words and the SM map first; the charts across runs after them.
     for (QWidget* w : {static_cast<QWidget*>(title_), static_cast<QWidget*>(kernelChoice_),
-                       static_cast<QWidget*>(launch_), static_cast<QWidget*>(limiter_),
-                       static_cast<QWidget*>(smMap_), static_cast<QWidget*>(smCaption_),
-                       static_cast<QWidget*>(curves_), static_cast<QWidget*>(series_),
-                       static_cast<QWidget*>(noSeries_)}) {
+                       static_cast<QWidget*>(headline_), static_cast<QWidget*>(launch_),
+                       static_cast<QWidget*>(limiter_), static_cast<QWidget*>(smMap_),
+                       static_cast<QWidget*>(smCaption_), static_cast<QWidget*>(breakdown_),
+                       static_cast<QWidget*>(bars_), static_cast<QWidget*>(curves_),
+                       static_cast<QWidget*>(series_), static_cast<QWidget*>(noSeries_)}) {
         layout->addWidget(w);
     }
     layout->addStretch(1);
@@ -153,6 +159,7 @@ void OccupancyView::showRun(const QString& runId) {
         facts_ = {};
         title_->setText(session_->isEmpty() ? QString()
                                             : tr("Select a run to see how it fills the GPU."));
+        headline_->clear();
         launch_->clear();
         limiter_->clear();
         smMap_->setResidency({});
@@ -216,6 +223,7 @@ void OccupancyView::followSelectedActivity() {
 
 void OccupancyView::showFacts(const models::RunEntry& entry) {
     title_->setText(facts_.title);
+    headline_->setText(facts_.launchOccupancyWords);
     if (!facts_.hasLaunch) {
         launch_->setText(facts_.problem);
         limiter_->clear();

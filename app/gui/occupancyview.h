@@ -60,6 +60,7 @@ class OccupancyView : public QWidget {
     QLabel* title_;
     QComboBox* kernelChoice_;
     QVector<models::KernelGroup> kernels_;
+    QLabel* headline_ = nullptr;
     QLabel* launch_;
     QLabel* limiter_;
     SmMapWidget* smMap_;

@@ -3,6 +3,7 @@
 #include "models/runnaming.h"
 #include "slicescope/occupancy/occupancycalculator.h"
 #include "slicescope/strategy/strategy.h"
+#include "slicescope/trace/runsummary.h"
 
 #include <QHash>
 #include <algorithm>
@@ -148,6 +149,24 @@ std::optional<double> kernelThreadSlotsBusy(const device::DeviceSpec& d,
                                      d.maxThreadsPerSm);
 }
 
+QString launchOccupancyInWords(const trace::Run& run) {
+    const auto launch = trace::launchOccupancyOf(run);
+    if (!launch || !run.occupancy) {
+        return {};
+    }
+    const QString limiter =
+        launch->limiter == "grid"
+            ? QStringLiteral("the grid")
+            : QStringLiteral("the per-SM limit (%1)").arg(toQString(launch->limiter));
+    QString words = QStringLiteral("This launch fills %1 of the GPU's warp slots, limited by %2.")
+                        .arg(toQString(trace::formatPercent(launch->occupancy)), limiter);
+    if (!launch->explanation.empty()) {
+        words += QLatin1Char(' ') + toQString(launch->explanation) + QLatin1Char('.');
+    }
+    return words + QStringLiteral(" Per-SM limit (CUDA's theoretical occupancy): %1.")
+                       .arg(toQString(trace::formatPercent(run.occupancy->theoretical)));
+}
+
 OccupancyFacts computeOccupancyFacts(const RunEntry& entry) {
     OccupancyFacts f;
     const trace::Run& run = *entry.run;
@@ -170,6 +189,7 @@ OccupancyFacts computeOccupancyFacts(const RunEntry& entry) {
     f.hasLaunch = true;
     f.launchWords = entry.launchWords;
     fillFromLaunch(f, *run.launch, run.device, run.occupancy);
+    f.launchOccupancyWords = launchOccupancyInWords(run);
     return f;
 }
 

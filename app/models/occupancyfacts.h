@@ -18,7 +18,11 @@ struct OccupancyFacts {
     QString title;          // "slice-outer on NVIDIA H200 (modelled)"
     QString launchWords;    // "one block of 64 threads; 1 thread works; 131 of 132 SMs idle"
     QString limiterWords;   // the limiter in plain words
-    QString problem;        // why no launch facts / why no curve, when so
+    // The headline: the launch's own occupancy of the GPU and what limits it, in words, then
+    // CUDA's theoretical occupancy named as the per-SM limit it is (trace::launchOccupancyOf).
+    // Empty where the run's launch occupancy is unknown.
+    QString launchOccupancyWords;
+    QString problem; // why no launch facts / why no curve, when so
 
     std::uint32_t blockSize = 0;
     std::uint32_t registersPerThread = 0;
@@ -38,6 +42,11 @@ struct OccupancyFacts {
 };
 
 OccupancyFacts computeOccupancyFacts(const RunEntry& entry);
+
+// "This launch fills 0.024 % of the GPU's warp slots, limited by the grid. 1 block for 132 SMs:
+// ... Per-SM limit (CUDA's theoretical occupancy): 100 %."; empty without launch occupancy facts.
+QString launchOccupancyInWords(const trace::Run& run);
+
 // One kernel of a run (a recorded program's), with the theoretical and achieved occupancy the
 // trace gives for it.
 OccupancyFacts computeOccupancyFacts(const RunEntry& entry, const KernelGroup& kernel);

@@ -72,10 +72,19 @@ QVariant RunListModel::data(const QModelIndex& index, int role) const {
                      e.source.isEmpty() ? QString() : QStringLiteral("\nfrom ") + e.source);
         case VerdictColumn:
             return e.verdict;
+        case LaunchOccupancyColumn:
+            if (const auto launch = trace::launchOccupancyOf(run);
+                launch && !launch->explanation.empty()) {
+                return toQString(launch->explanation);
+            }
+            return QStringLiteral(
+                "Launch occupancy: the share of the whole GPU's warp slots this launch fills, "
+                "given its grid.");
         case OccupancyColumn:
             return QStringLiteral(
-                "Theoretical occupancy: the share of the SM's warp slots this launch can "
-                "keep filled, given its block size, registers and shared memory.");
+                "Per-SM limit (CUDA's theoretical occupancy): the share of each SM's warp slots "
+                "a launch could keep filled, given its block size, registers and shared memory. "
+                "A launch of too few blocks leaves most SMs empty however high this is.");
         case SlotsBusyColumn:
             return QStringLiteral(
                 "Share of all the GPU's thread slots (SMs x threads per SM) held by "
@@ -93,6 +102,7 @@ QVariant RunListModel::data(const QModelIndex& index, int role) const {
         case TimeColumn:
         case CopyShareColumn:
         case KernelColumn:
+        case LaunchOccupancyColumn:
         case OccupancyColumn:
         case SlotsBusyColumn:
             return int(Qt::AlignRight | Qt::AlignVCenter);
@@ -130,6 +140,17 @@ QVariant RunListModel::data(const QModelIndex& index, int role) const {
         }
         return sort ? QVariant(qlonglong(s.kernelNs))
                     : QVariant(toQString(trace::formatDurationNs(s.kernelNs)));
+    case LaunchOccupancyColumn: {
+        const auto launch = trace::launchOccupancyOf(run);
+        if (!launch) {
+            return sort ? QVariant(-1.0) : QVariant();
+        }
+        return sort ? QVariant(launch->occupancy)
+                    : QVariant(QStringLiteral("%1 (limited by %2)")
+                                   .arg(percent(launch->occupancy),
+                                        launch->limiter == "grid" ? QStringLiteral("the grid")
+                                                                  : toQString(launch->limiter)));
+    }
     case OccupancyColumn:
         if (!run.occupancy) {
             return sort ? QVariant(-1.0) : QVariant();
@@ -200,8 +221,10 @@ QVariant RunListModel::headerData(int section, Qt::Orientation orientation, int 
         return QStringLiteral("Copies");
     case KernelColumn:
         return QStringLiteral("Kernels");
+    case LaunchOccupancyColumn:
+        return QStringLiteral("Launch occupancy");
     case OccupancyColumn:
-        return QStringLiteral("Occupancy");
+        return QStringLiteral("per-SM limit (CUDA's theoretical occupancy)");
     case SlotsBusyColumn:
         return QStringLiteral("Thread slots busy");
     case VerifiedColumn:

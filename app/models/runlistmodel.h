@@ -20,7 +20,8 @@ class RunListModel : public QAbstractTableModel {
         TimeColumn,
         CopyShareColumn,
         KernelColumn,
-        OccupancyColumn,
+        LaunchOccupancyColumn, // the launch's own share of the GPU (trace::launchOccupancyOf)
+        OccupancyColumn,       // CUDA's theoretical occupancy: the per-SM limit
         SlotsBusyColumn,
         VerifiedColumn,
         VerdictColumn,

@@ -103,3 +103,8 @@ add_test(NAME cli.model_fma_bound
         -DWORK_DIR=${CMAKE_CURRENT_BINARY_DIR}/work/model_fma_bound
         -P ${CMAKE_CURRENT_SOURCE_DIR}/ModelFmaBound.cmake)
 set_tests_properties(cli.model_fma_bound PROPERTIES LABELS cli)
+# Issue 27: the summary line gives the launch's own occupancy of the GPU first (one-worker: 1 block
+# of 64 threads on 132 SMs), then CUDA's theoretical occupancy, named as the per-SM limit it is.
+slicescope_cli_test(model_one_worker_launch_occupancy
+    MATCH "one-worker \\[modelled\\][^\n]*, occupancy 0\\.024% of the GPU \\(launch, limited by the grid\\), per-SM limit 100% \\(CUDA's theoretical occupancy\\)"
+    ARGS model --device h200 --shape 100x4000x5 --strategy one-worker -o @WORK@/m.json)

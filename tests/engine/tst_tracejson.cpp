@@ -1,3 +1,4 @@
+#include "slicescope/trace/runsummary.h"
 #include "slicescope/trace/tracejson.h"
 #include "slicescope/trace/tracelimits.h"
 #include "trace/tracewriter.h" // engine-internal: writeTraceLimited
@@ -160,6 +161,8 @@ Trace fullTrace() {
     overhead.nameId = gpu.intern("CUPTI buffer flush");
     overhead.threadId = 9;
     gpu.activities.push_back(overhead);
+    // The writer states the launch occupancy the run derives: the round trip keeps it.
+    gpu.occupancy = occupancyWithLaunch(gpu);
     trace.runs.push_back(gpu);
 
     Run modelled;
@@ -170,8 +173,8 @@ Trace fullTrace() {
     modelled.device.name = "NVIDIA GeForce GTX 1080 Ti";
     modelled.launch =
         LaunchInfo{{1, 1, 1}, {64, 1, 1}, 1, 2'000'000, "rcn", "numba", false, 0, 0, 0};
-    modelled.occupancy =
-        OccupancyInfo{0.03125, std::nullopt, 1.0 / 458752.0, "blocks", "", 1, std::nullopt};
+    modelled.occupancy = OccupancyInfo{0.03125, std::nullopt, 1.0 / 458752.0, "blocks", "",
+                                       1,       std::nullopt, 2.0 / 7168.0,   "grid"};
     Activity modelledKernel = activity(ActivityKind::Kernel, 0, 1'200'000'000);
     modelledKernel.nameId = modelled.intern("one_worker");
     modelled.activities.push_back(modelledKernel);
@@ -266,6 +269,8 @@ void expectSameRun(const Run& a, const Run& b) {
         EXPECT_EQ(a.occupancy->explanation, b.occupancy->explanation);
         EXPECT_EQ(a.occupancy->activeBlocksPerSm, b.occupancy->activeBlocksPerSm);
         EXPECT_EQ(a.occupancy->smBusyShare, b.occupancy->smBusyShare);
+        EXPECT_EQ(a.occupancy->launchOccupancy, b.occupancy->launchOccupancy);
+        EXPECT_EQ(a.occupancy->launchLimiter, b.occupancy->launchLimiter);
     }
     ASSERT_EQ(a.verification.has_value(), b.verification.has_value());
     if (a.verification) {
@@ -323,6 +328,63 @@ TEST(TraceJson, RoundTripKeepsEveryFieldOfEveryKindAndMode) {
     expectSameTrace(original, *parsed);
     // Writing what was read gives the same text: nothing is lost or reordered on the way.
     EXPECT_EQ(toJson(*parsed), text);
+}
+
+// The seed's one-worker on an H200 as a trace before "launch_occupancy" existed: 1 block of 64
+// threads on 132 SMs of 64 warp slots each.
+std::string oneWorkerWithoutLaunchOccupancy() {
+    return R"({"format": "slicescope-trace", "version": 1, "runs": [{"id": "one-worker", )"
+           R"("strategy": "one-worker", "mode": "modelled", "device": {"name": "NVIDIA H200", )"
+           R"("sm_count": 132, "warp_size": 32, "max_threads_per_sm": 2048, "max_warps_per_sm": 64}, )"
+           R"("launch": {"grid": [1, 1, 1], "block": [64, 1, 1], "workers": 1}, )"
+           R"("occupancy": {"theoretical": 1, "thread_slots_busy": 0.0000037, "limiter": "warps", )"
+           R"("active_blocks_per_sm": 32}, "activities": []}]})";
+}
+
+TEST(TraceJson, AnOldTraceDerivesTheLaunchOccupancyAndWritesIt) {
+    auto parsed = parseTrace(oneWorkerWithoutLaunchOccupancy());
+    ASSERT_TRUE(parsed) << parsed.error().message;
+    const trace::Run& run = parsed->runs.at(0);
+    EXPECT_FALSE(run.occupancy->launchOccupancy); // not in the file
+    const auto launch = launchOccupancyOf(run);
+    ASSERT_TRUE(launch);
+    // 2 warps of 132 x 64 warp slots.
+    EXPECT_DOUBLE_EQ(launch->occupancy, 2.0 / (132.0 * 64.0));
+    EXPECT_EQ(launch->limiter, "grid");
+    EXPECT_NE(launch->explanation.find("131 SMs idle"), std::string::npos) << launch->explanation;
+    // Written back, the file states them.
+    const auto json = nlohmann::json::parse(toJson(*parsed));
+    const auto& occupancy = json["runs"][0]["occupancy"];
+    EXPECT_DOUBLE_EQ(occupancy["launch_occupancy"].get<double>(), 2.0 / (132.0 * 64.0));
+    EXPECT_EQ(occupancy["launch_limiter"], "grid");
+}
+
+TEST(TraceJson, StoredLaunchOccupancyWinsAndStaysWithinBounds) {
+    const auto withFraction = [](std::string_view fraction) {
+        std::string text = oneWorkerWithoutLaunchOccupancy();
+        const std::string_view last = R"("active_blocks_per_sm": 32})";
+        return text.replace(text.find(last), last.size(),
+                            R"("active_blocks_per_sm": 32, "launch_occupancy": )" +
+                                std::string(fraction) + R"(, "launch_limiter": "warps"})");
+    };
+    const std::string stored = withFraction("0.5");
+    auto parsed = parseTrace(stored);
+    ASSERT_TRUE(parsed) << parsed.error().message;
+    EXPECT_EQ(launchOccupancyOf(parsed->runs.at(0))->occupancy, 0.5);
+    EXPECT_EQ(launchOccupancyOf(parsed->runs.at(0))->limiter, "warps");
+    EXPECT_FALSE(parseTrace(withFraction("1.5")));
+    EXPECT_FALSE(parseTrace(withFraction("-0.1")));
+    // Derived figures stay within 0..1 from a single block to many waves.
+    for (std::uint32_t blocks : {1u, 131u, 132u, 4224u, 100000u}) {
+        trace::Run run = parsed->runs.at(0);
+        run.occupancy->launchOccupancy.reset();
+        run.launch->grid.x = blocks;
+        const auto launch = launchOccupancyOf(run);
+        ASSERT_TRUE(launch);
+        EXPECT_GT(launch->occupancy, 0.0) << blocks;
+        EXPECT_LE(launch->occupancy, 1.0) << blocks;
+        EXPECT_EQ(launch->limiter, blocks < 4224 ? "grid" : "warps") << blocks;
+    }
 }
 
 TEST(TraceJson, OutputIsValidJsonWithTheDocumentedNames) {

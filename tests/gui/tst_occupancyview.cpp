@@ -1,5 +1,6 @@
 // The occupancy view: bars for every GPU run, and for the selected run the SM map, the launch and
 // limiter in plain words, the occupancy curves and the occupancy-over-time series.
+#include "gui/helpmenu.h"
 #include "gui/occupancybarsplot.h"
 #include "gui/occupancycurveplot.h"
 #include "gui/occupancyview.h"
@@ -7,6 +8,7 @@
 #include "models/occupancyfacts.h"
 #include "models/session.h"
 #include "models/viewstate.h"
+#include "slicescope/trace/runsummary.h"
 #include "testhelpers.h"
 
 #include <QComboBox>
@@ -82,6 +84,8 @@ class TestOccupancyView : public QObject {
     void cpuRunsHaveNoOccupancy();
     void curvesMarkTheRunsChoice();
     void viewFollowsTheSelectedRun();
+    void headlineIsTheLaunchOccupancyOfOneWorker();
+    void helpExplainsBothFiguresWithOneWorker();
     void seriesShownOnlyWhenSampled();
     void barsForGpuRunsOnlyAndClickSelects();
     void recordedRunShowsEveryKernel();
@@ -162,6 +166,42 @@ void TestOccupancyView::viewFollowsTheSelectedRun() {
     QVERIFY(view.smMap()->isHidden());
     session.clear();
     QVERIFY(view.shownRun().isEmpty());
+}
+
+// Issue 27: one-worker (1 block of 64 threads on 132 SMs) fills each busy SM's warp slots (per-SM
+// limit 100 %) but 2 of the GPU's 132 x 64 warp slots: the view says the latter first.
+void TestOccupancyView::headlineIsTheLaunchOccupancyOfOneWorker() {
+    Session session;
+    ViewState state;
+    OccupancyView view(&session, &state);
+    trace::Run oneWorker = testhelpers::gpuShapedRun("one-worker", trace::RunMode::Modelled);
+    oneWorker.launch->grid = {1, 1, 1};
+    oneWorker.launch->workers = 1;
+    session.addRuns({makeRunEntry(oneWorker, RunOrigin::Opened)});
+    state.setSelectedRun(QStringLiteral("one-worker"));
+    const QString headline =
+        view.findChild<QLabel*>(QStringLiteral("launchOccupancyHeadline"))->text();
+    const QString launchShare = QString::fromStdString(trace::formatPercent(2.0 / (132 * 64)));
+    QVERIFY2(headline.startsWith(QStringLiteral("This launch fills ") + launchShare +
+                                 QStringLiteral(" of the GPU's warp slots, limited by the grid.")),
+             qPrintable(headline));
+    QVERIFY2(headline.contains(QStringLiteral("131 SMs idle")), qPrintable(headline));
+    QVERIFY2(headline.endsWith(QStringLiteral("Per-SM limit (CUDA's theoretical occupancy): ") +
+                               QString::fromStdString(trace::formatPercent(1.0)) +
+                               QLatin1Char('.')),
+             qPrintable(headline));
+    QCOMPARE(launchShare, QStringLiteral("0.024 %"));
+}
+
+void TestOccupancyView::helpExplainsBothFiguresWithOneWorker() {
+    const QString help = HelpMenu::occupancyHtml();
+    QVERIFY(help.contains(QStringLiteral("Launch occupancy")));
+    QVERIFY(help.contains(QStringLiteral("per-SM limit (CUDA's theoretical occupancy)")));
+    // The same figures the view gives one-worker.
+    QVERIFY(help.contains(
+        QStringLiteral("1 block of 64 threads on the H200's 132 SMs: per-SM limit ") +
+        QString::fromStdString(trace::formatPercent(1.0)) + QStringLiteral(", launch occupancy ") +
+        QString::fromStdString(trace::formatPercent(2.0 / (132 * 64)))));
 }
 
 void TestOccupancyView::seriesShownOnlyWhenSampled() {

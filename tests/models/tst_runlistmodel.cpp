@@ -1,6 +1,7 @@
 // The per-run summary table under QAbstractItemModelTester, through adds, removals and resets.
 #include "models/runlistmodel.h"
 #include "models/session.h"
+#include "slicescope/trace/runsummary.h"
 #include "testhelpers.h"
 
 #include <QAbstractItemModelTester>
@@ -52,6 +53,18 @@ void TestRunListModel::showsWhatTheRunSays() {
              QString::fromUtf8("59.0 ms")); // 6 + 47 + 6 ms per repetition
     QCOMPARE(cell(RunListModel::CopyShareColumn), QStringLiteral("20 %"));
     QCOMPARE(cell(RunListModel::OccupancyColumn), QStringLiteral("100 %"));
+    // The launch's own occupancy is the headline: 2 blocks of 2 warps on 132 SMs of 64 warp slots.
+    QCOMPARE(cell(RunListModel::LaunchOccupancyColumn),
+             QString::fromStdString(trace::formatPercent(4.0 / (132 * 64))) +
+                 QStringLiteral(" (limited by the grid)"));
+    QVERIFY(model.index(0, RunListModel::LaunchOccupancyColumn)
+                .data(Qt::ToolTipRole)
+                .toString()
+                .contains(QStringLiteral("130 SMs idle")));
+    QCOMPARE(model.headerData(RunListModel::LaunchOccupancyColumn, Qt::Horizontal).toString(),
+             QStringLiteral("Launch occupancy"));
+    QCOMPARE(model.headerData(RunListModel::OccupancyColumn, Qt::Horizontal).toString(),
+             QStringLiteral("per-SM limit (CUDA's theoretical occupancy)"));
     QCOMPARE(cell(RunListModel::VerifiedColumn), QStringLiteral("n/a (modelled)"));
     QVERIFY(cell(RunListModel::VerdictColumn)
                 .startsWith(QStringLiteral("modelled for NVIDIA H200: the kernel takes")));

@@ -1,5 +1,6 @@
 #include "slicescope/trace/runsummary.h"
 
+#include "slicescope/occupancy/launchoccupancy.h"
 #include "slicescope/trace/hostthreadwait.h"
 
 #include <algorithm>
@@ -449,6 +450,81 @@ std::string verdict(const SummarizedRun& subject, std::span<const SummarizedRun>
                (run.device.name.empty() ? std::string("a GPU") : run.device.name) + ": " + text;
     }
     return text;
+}
+
+namespace {
+
+std::optional<occupancy::Limiter> perSmLimiter(std::string_view text) {
+    for (auto limiter : {occupancy::Limiter::Warps, occupancy::Limiter::Blocks,
+                         occupancy::Limiter::Registers, occupancy::Limiter::SharedMemory}) {
+        if (occupancy::toString(limiter) == text) {
+            return limiter;
+        }
+    }
+    return std::nullopt;
+}
+
+// The per-SM figures launchOccupancy needs, rebuilt from what a trace stores; nullopt where the
+// launch, the device or the per-SM limiter is unknown.
+std::optional<occupancy::OccupancyResult> perSmOf(const Run& run) {
+    const auto& occupancy = *run.occupancy;
+    const std::uint64_t blockThreads =
+        std::uint64_t(run.launch->block.x) * run.launch->block.y * run.launch->block.z;
+    const std::uint32_t warpSize = run.device.warpSize ? run.device.warpSize : 32;
+    const std::uint32_t maxWarpsPerSm =
+        run.device.maxWarpsPerSm ? run.device.maxWarpsPerSm : run.device.maxThreadsPerSm / warpSize;
+    const auto limiter = perSmLimiter(occupancy.limiter);
+    if (blockThreads == 0 || maxWarpsPerSm == 0 || !limiter) {
+        return std::nullopt;
+    }
+    occupancy::OccupancyResult perSm;
+    perSm.warpsPerBlock = std::uint32_t((blockThreads + warpSize - 1) / warpSize);
+    perSm.maxWarpsPerSm = maxWarpsPerSm;
+    perSm.limiter = *limiter;
+    perSm.occupancy = occupancy.theoretical;
+    // Older traces may leave active_blocks_per_sm out: the theoretical occupancy gives it back.
+    perSm.activeBlocksPerSm = occupancy.activeBlocksPerSm
+                                  ? occupancy.activeBlocksPerSm
+                                  : std::uint32_t(std::lround(occupancy.theoretical *
+                                                              maxWarpsPerSm / perSm.warpsPerBlock));
+    return perSm;
+}
+
+} // namespace
+
+std::optional<LaunchOccupancyFacts> launchOccupancyOf(const Run& run) {
+    if (!run.occupancy) {
+        return std::nullopt;
+    }
+    std::optional<LaunchOccupancyFacts> facts;
+    const auto perSm = run.launch && run.device.smCount
+                           ? perSmOf(run)
+                           : std::optional<occupancy::OccupancyResult>();
+    if (perSm) {
+        const Dim3& grid = run.launch->grid;
+        const auto launch = occupancy::launchOccupancy(
+            *perSm, std::uint64_t(grid.x) * grid.y * grid.z, run.device.smCount);
+        facts = LaunchOccupancyFacts{
+            launch.occupancy, std::string(occupancy::toString(launch.limiter)), launch.explanation};
+    }
+    // What the trace states wins over what is derived from it.
+    if (run.occupancy->launchOccupancy && !run.occupancy->launchLimiter.empty()) {
+        if (!facts) {
+            facts = LaunchOccupancyFacts{};
+        }
+        facts->occupancy = *run.occupancy->launchOccupancy;
+        facts->limiter = run.occupancy->launchLimiter;
+    }
+    return facts;
+}
+
+std::optional<OccupancyInfo> occupancyWithLaunch(const Run& run) {
+    auto occupancy = run.occupancy;
+    if (auto launch = launchOccupancyOf(run)) {
+        occupancy->launchOccupancy = launch->occupancy;
+        occupancy->launchLimiter = launch->limiter;
+    }
+    return occupancy;
 }
 
 std::string describeLaunch(const Run& run) {

@@ -4,6 +4,7 @@
 #include "traceschema.h"
 
 #include "../device/devicejson.h"
+#include "slicescope/trace/runsummary.h"
 #include "sweepjson.h"
 
 #include <nlohmann/json.hpp>
@@ -402,7 +403,7 @@ const std::array<Field<L>, 10> LaunchSchema::kFields{
     member<&L::dynamicSharedBytes, Unsigned<kMaxSharedMemoryBytes>>("dynamic_shared_bytes"),
 };
 
-const std::array<Field<O>, 7> OccupancySchema::kFields{
+const std::array<Field<O>, 9> OccupancySchema::kFields{
     member<&O::theoretical, Fraction<true>>("theoretical", kRequired),
     member<&O::achieved, OptionalFraction>("achieved"),
     member<&O::threadSlotsBusy, Fraction<true>>("thread_slots_busy", kRequired),
@@ -410,6 +411,14 @@ const std::array<Field<O>, 7> OccupancySchema::kFields{
     member<&O::explanation, LongText>("explanation"),
     member<&O::activeBlocksPerSm, Unsigned<kMaxBlocksPerSm>>("active_blocks_per_sm"),
     member<&O::smBusyShare, OptionalFraction>("sm_busy_share"),
+    // Optional on read (older traces lack them: launchOccupancyOf derives them); the writer fills
+    // them in through occupancyWithLaunch wherever the run's launch and device give them.
+    member<&O::launchOccupancy, OptionalFraction>(
+        "launch_occupancy", kOptional,
+        [](const WriteContext&, const O& o) { return o.launchOccupancy.has_value(); }),
+    member<&O::launchLimiter, ShortText>(
+        "launch_limiter", kOptional,
+        [](const WriteContext&, const O& o) { return !o.launchLimiter.empty(); }),
 };
 
 const std::array<Field<Verification>, 2> VerificationSchema::kFields{
@@ -491,7 +500,17 @@ const std::array<Field<Run>, 23> RunSchema::kFields{
     member<&Run::problem, Nested<ProblemSchema>>("problem"),
     whole<Run, DeviceValue>("device", kRequired),
     member<&Run::launch, Nested<LaunchSchema>>("launch"),
-    member<&Run::occupancy, Nested<OccupancySchema>>("occupancy"),
+    Field<Run>{"occupancy", false,
+               [](ReadContext& c, Run& run, std::string_view name) {
+                   return Nested<OccupancySchema>::read(c, run.occupancy, name);
+               },
+               [](WriteContext& c, const Run& run, Layout layout) {
+                   Nested<OccupancySchema>::write(c, occupancyWithLaunch(run), layout);
+               },
+               nullptr,
+               [](const Run& run, std::string_view name) {
+                   return Nested<OccupancySchema>::check(run.occupancy, name);
+               }},
     member<&Run::verification, Nested<VerificationSchema>>("verification"),
     member<&Run::memoryMode, ShortText>("memory_mode"),
     member<&Run::repeat, Unsigned<kMaxRepeat, 1>>("repeat"),

@@ -490,7 +490,7 @@ struct LaunchSchema : ObjectOf<LaunchInfo> {
 
 struct OccupancySchema : ObjectOf<OccupancyInfo> {
     static constexpr std::string_view kWhat = "\"occupancy\"", kWhole = kWhat;
-    static const std::array<Field<Type>, 7> kFields;
+    static const std::array<Field<Type>, 9> kFields;
 };
 
 struct VerificationSchema : ObjectOf<Verification> {

@@ -3,6 +3,7 @@
 #include "slicescope/trace/trace.h"
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -99,6 +100,23 @@ std::string verdict(const SummarizedRun& subject, std::span<const SummarizedRun>
 // A GPU launch in plain words, from the run's launch geometry and device:
 // "one block of 64 threads; 1 thread works; 131 of 132 SMs idle". Empty without a launch.
 std::string describeLaunch(const Run& run);
+
+// The launch's own occupancy of the whole GPU (occupancy/launchoccupancy.h), beside CUDA's
+// theoretical occupancy, which is a per-SM limit. The seed's one-worker (1 block of 64 threads on
+// 132 SMs): per-SM limit 100 %, launch occupancy 0.024 %, limited by the grid.
+struct LaunchOccupancyFacts {
+    double occupancy = 0;    // 0..1
+    std::string limiter;     // "grid", "warps", "blocks", "registers", "shared-memory"
+    std::string explanation; // plain words; empty when the launch geometry is unknown
+};
+
+// The run's launch occupancy: the stored "launch_occupancy" and "launch_limiter" where the trace
+// has them, otherwise derived from the run's launch (grid and block), its per-SM occupancy and
+// its device's SM count. Absent for runs without occupancy facts, or without the launch and
+// device figures to derive them from. Every reader and the trace writer go through it.
+std::optional<LaunchOccupancyFacts> launchOccupancyOf(const Run& run);
+// The run's occupancy facts with the launch occupancy filled in where launchOccupancyOf knows it.
+std::optional<OccupancyInfo> occupancyWithLaunch(const Run& run);
 
 // Formatting shared by the verdicts and the GUI: "6.1 ms", "2,000,000", "97 %".
 std::string formatDurationNs(std::int64_t ns);

@@ -101,6 +101,12 @@ struct OccupancyInfo {
     std::string explanation;        // one sentence
     std::uint32_t activeBlocksPerSm = 0;
     std::optional<double> smBusyShare; // SMs busy over the elapsed time, 0..1, with counters only
+    // The launch's own occupancy: the share of the whole GPU's warp slots its first wave fills,
+    // given its grid (occupancy/launchoccupancy.h), and what binds it: "grid" or the per-SM
+    // limiter. Traces before these fields lack them: read them through launchOccupancyOf
+    // (runsummary.h), which derives them from the launch, the per-SM figures and the device.
+    std::optional<double> launchOccupancy;
+    std::string launchLimiter; // "grid", "warps", "blocks", "registers", "shared-memory"
 };
 
 struct Verification {
