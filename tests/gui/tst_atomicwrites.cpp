@@ -25,6 +25,7 @@
 #include <csignal>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 using namespace slicescope;
@@ -300,14 +301,20 @@ void TestAtomicWrites::headlessExportFollowsTheWritingRules() {
     };
     QString err;
 
-    // A link to /dev/null: written through, the device and the link kept.
+    // A link to a null device: written through, the device and the link kept. Where this test
+    // may make device nodes (root), it links to a copy of /dev/null in its own folder, so that a
+    // regression replaces that node, not the machine's; elsewhere /dev/null cannot be replaced.
+    QString device = folder.filePath(QStringLiteral("null-device"));
+    if (::mknod(QFile::encodeName(device).constData(), S_IFCHR | 0666, makedev(1, 3)) != 0) {
+        device = QStringLiteral("/dev/null");
+    }
     const QString toNull = folder.filePath(QStringLiteral("null.png"));
     const QString boxesToNull = folder.filePath(QStringLiteral("null-boxes.json"));
-    QVERIFY(QFile::link(QStringLiteral("/dev/null"), toNull));
-    QVERIFY(QFile::link(QStringLiteral("/dev/null"), boxesToNull));
+    QVERIFY(QFile::link(device, toNull));
+    QVERIFY(QFile::link(device, boxesToNull));
     QCOMPARE(exportTo(toNull, boxesToNull, &err), 0);
     QVERIFY2(QFileInfo(toNull).isSymLink() && QFileInfo(boxesToNull).isSymLink(), "links kept");
-    QVERIFY(isCharacterDevice(QStringLiteral("/dev/null")));
+    QVERIFY(isCharacterDevice(device));
 
     // A link to a regular file: the file is replaced, the link stays a link.
     const QString real = folder.filePath(QStringLiteral("real.png"));
