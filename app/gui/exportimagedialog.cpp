@@ -9,6 +9,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QSpinBox>
 
@@ -28,6 +29,7 @@ ExportImageDialog::ExportImageDialog(const QString& path, QWidget* parent) : QDi
             this, tr("Export image"), path_->text(),
             tr("PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg)"));
         if (!chosen.isEmpty()) {
+            confirmedPath_ = chosen;
             path_->setText(chosen);
         }
     });
@@ -113,6 +115,19 @@ void ExportImageDialog::updateHint() {
                     "dpi is 13.3 \u00d7 7.5 in), laid out as the PNG would be.")
                : tr("The DPI scales the layout: 144 dpi draws everything 1.5 times as large "
                     "as 96. The timeline keeps the window's zoom."));
+}
+
+void ExportImageDialog::accept() {
+    const QFileInfo target(path());
+    if (target.exists() && target.isFile() && path() != confirmedPath_) {
+        const auto answer = QMessageBox::question(
+            this, tr("Export image"), tr("%1 already exists. Replace it?").arg(target.fileName()),
+            QMessageBox::Yes | QMessageBox::No, QMessageBox::No);
+        if (answer != QMessageBox::Yes) {
+            return;
+        }
+    }
+    QDialog::accept();
 }
 
 QString ExportImageDialog::path() const {

@@ -26,11 +26,14 @@ class ExportImageDialog : public QDialog {
     ReportOptions options() const;
     QComboBox* presetChoice() const { return presets_; }
     QComboBox* viewChoice() const { return view_; }
+    // Export: asks before a file that exists is replaced (unless the file dialog just asked).
+    void accept() override;
 
   private:
     void updateHint();
 
     QLineEdit* path_;
+    QString confirmedPath_; // chosen in the file dialog, which asked about replacing it
     QSpinBox* width_;
     QSpinBox* height_;
     QSpinBox* dpi_;

@@ -1,5 +1,6 @@
 // slicescope: the GUI. It measures through slicescope-cli child processes; it never calls CUDA.
 #include "gui/mainwindow.h"
+#include "gui/outputfile.h"
 #include "gui/reportrenderer.h"
 #include "models/session.h"
 #include "models/sweepdata.h"
@@ -12,7 +13,6 @@
 #include <QFileInfo>
 #include <QIcon>
 #include <QRegularExpression>
-#include <QSaveFile>
 #include <cstdio>
 #include <optional>
 
@@ -46,6 +46,30 @@ bool parseSize(const QString& text, QSize& size) {
     return true;
 }
 
+// The outputs of --export-image are checked before any trace is read, as the CLI checks its -o
+// (docs/reliability.md, "Writing files"): each must be writable, and neither may replace an
+// input trace or the other output (a FIFO or device written through replaces nothing).
+QString checkExportOutputs(const QString& out, const QString& textBoxesPath,
+                           const QStringList& traces) {
+    QStringList outputs{out};
+    if (!textBoxesPath.isEmpty()) {
+        outputs << textBoxesPath;
+    }
+    for (const QString& output : outputs) {
+        if (const QString refusal = gui::outputRefusal(output); !refusal.isEmpty()) {
+            return refusal;
+        }
+        if (gui::overwritesOneOf(output, traces)) {
+            return tr("cannot write %1: it is an input trace; choose another name").arg(output);
+        }
+    }
+    if (outputs.size() == 2 && gui::overwritesOneOf(textBoxesPath, {out})) {
+        return tr("cannot write %1: it is also the image's file; choose another name")
+            .arg(textBoxesPath);
+    }
+    return {};
+}
+
 // `slicescope --export-image OUT TRACE [--size WxH|slide|hd|4k|paper] [--dpi N] [--view V]
 // [--text-boxes BOXES.json]`: no window, an exit status.
 int exportHeadless(const QString& out, const QStringList& traces, const QSize& size, double dpi,
@@ -54,6 +78,10 @@ int exportHeadless(const QString& out, const QStringList& traces, const QSize& s
         return fail(
             tr("--export-image needs a trace file: slicescope --export-image OUT.png TRACE.json"),
             kExitUsage);
+    }
+    if (const QString refusal = checkExportOutputs(out, textBoxesPath, traces);
+        !refusal.isEmpty()) {
+        return fail(refusal);
     }
     models::Session session;
     models::ViewState state;
@@ -96,10 +124,8 @@ int exportHeadless(const QString& out, const QStringList& traces, const QSize& s
         return fail(error);
     }
     if (!textBoxesPath.isEmpty()) {
-        QSaveFile file(textBoxesPath);
-        const QByteArray json = gui::textBoxesJson(boxes);
-        if (!file.open(QIODevice::WriteOnly) || file.write(json) != json.size() || !file.commit()) {
-            return fail(tr("cannot write %1").arg(textBoxesPath));
+        if (!gui::writeOutputFile(textBoxesPath, gui::textBoxesJson(boxes), &error)) {
+            return fail(error);
         }
     }
     const QSize written = renderer.resolvedSize(size, dpi);

@@ -33,14 +33,15 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QMimeData>
-#include <QRegularExpression>
 #include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTableView>
+#include <QTextDocumentFragment>
 #include <QToolBar>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -283,8 +284,14 @@ void MainWindow::connectController() {
     connect(controller_, &C::traceLoaded, this, &MainWindow::onTraceLoaded);
     connect(controller_, &C::traceFailed, this, [this](const QString& path, const QString& error) {
         if (!error.isEmpty()) {
+            // The reader's message often starts by naming the file again: said once.
+            QString reason = error;
+            const QString named = QStringLiteral("cannot read %1: ").arg(path);
+            if (reason.startsWith(named)) {
+                reason.remove(0, named.size());
+            }
             showError(tr("Could not open <b>%1</b>: %2")
-                          .arg(QFileInfo(path).fileName().toHtmlEscaped(), error.toHtmlEscaped()));
+                          .arg(path.toHtmlEscaped(), reason.toHtmlEscaped()));
         }
     });
     connect(controller_, &C::loadProgress, this, [this](double fraction, const QString& path) {
@@ -449,6 +456,7 @@ void MainWindow::openTrace(const QString& path) {
 void MainWindow::onTraceLoaded(const QString& path, models::RunOrigin origin, int runCount) {
     if (origin == models::RunOrigin::Opened) {
         recentMenu_->add(path);
+        errorBanner_->hide(); // an earlier file's error is no longer what the window shows
     }
     if (!controller_->isRunning()) {
         const QString from =
@@ -537,9 +545,8 @@ void MainWindow::setPresentationMode(bool on) {
 
 void MainWindow::showError(const QString& html) {
     errorBanner_->show(MessageBanner::Kind::Error, html);
-    QString plain = html;
-    plain.remove(QRegularExpression(QStringLiteral("<[^>]*>")));
-    appendLog(tr("error: %1").arg(plain));
+    // The Log is plain text: tags dropped and entities (&quot;, &amp;) turned back into text.
+    appendLog(tr("error: %1").arg(QTextDocumentFragment::fromHtml(html).toPlainText()));
 }
 
 void MainWindow::appendLog(const QString& line) {
@@ -611,6 +618,18 @@ void MainWindow::exportImageDialog() {
 }
 
 void MainWindow::newSession() {
+    // Every run of the window goes, and with them the autosaved session: asked first.
+    const int runs = controller_->session()->userRunCount();
+    if (runs > 0 &&
+        QMessageBox::question(
+            this, tr("New session"),
+            tr("Close the %n run(s) of this session and start an empty one? The autosaved "
+               "session %1 is emptied too; trace files you saved are not touched.",
+               nullptr, runs)
+                .arg(controller_->sessionFile()),
+            QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel) != QMessageBox::Yes) {
+        return;
+    }
     controller_->clearSession();
     state_->setSelectedRun({});
     errorBanner_->hide();

@@ -3,6 +3,7 @@
 #include "gui/breakdownchart.h"
 #include "gui/occupancybarsplot.h"
 #include "gui/occupancyview.h"
+#include "gui/outputfile.h"
 #include "gui/qcp.h"
 #include "gui/reportstyle.h"
 #include "gui/reportsweeps.h"
@@ -17,7 +18,6 @@
 #include <QComboBox>
 #include <QFileInfo>
 #include <QPdfWriter>
-#include <QSaveFile>
 #include <QSvgGenerator>
 #include <algorithm>
 #include <cmath>
@@ -640,10 +640,8 @@ bool ReportRenderer::exportTo(const QString& path, const QSize& requested, doubl
     // logical pixels, at 96 units per inch.
     const double scale = std::max(0.1, dpi / 96.0);
     const QSizeF logical(sizePx.width() / scale, sizePx.height() / scale);
-    // The image is made in memory, then written to a temporary file beside the target and renamed
-    // over it only when complete (QSaveFile): a failed or interrupted export never leaves half an
-    // image in its place. One write whose length is checked: QSaveFile takes a short write (a
-    // full disk) for success, so the painters must not write to it piecemeal.
+    // The image is made in memory, then written as every SliceScope output is (writeOutputFile):
+    // a regular file is replaced only when the new one is complete, a device written through.
     QByteArray bytes;
     {
         QBuffer buffer(&bytes);
@@ -685,18 +683,9 @@ bool ReportRenderer::exportTo(const QString& path, const QSize& requested, doubl
     if (boxes) {
         *boxes = textBoxes(sizePx, dpi);
     }
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) {
-        return failWith(tr("cannot write %1: %2").arg(path, file.errorString()));
-    }
-    if (file.write(bytes) != bytes.size() || !file.flush()) {
-        file.cancelWriting(); // commit() below then removes the temporary and fails
-    }
-    if (!file.commit()) {
-        return failWith(tr("cannot write %1: %2")
-                            .arg(path, file.error() != QFileDevice::NoError
-                                           ? file.errorString()
-                                           : tr("the disk may be full")));
+    QString writeError;
+    if (!writeOutputFile(path, bytes, &writeError)) {
+        return failWith(writeError);
     }
     return true;
 }

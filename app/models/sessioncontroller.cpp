@@ -9,6 +9,7 @@
 #include "slicescope/trace/exporters.h"
 #include "slicescope/trace/tracejson.h"
 
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QFutureWatcher>
@@ -24,17 +25,23 @@ SessionController::SessionController(const QString& sessionFile, QObject* parent
     session_ = new Session(this);
     store_ =
         new SessionStore(sessionFile.isEmpty() ? SessionStore::defaultPath() : sessionFile, this);
-    pendingRuns_ = std::make_unique<PendingRuns>(PendingRuns::rootFor(store_->path()));
+    // A refused session file (a device, a FIFO) gets no -runs folder beside it: run traces are
+    // kept in the temporary folder instead.
+    pendingRuns_ = std::make_unique<PendingRuns>(PendingRuns::rootFor(
+        store_->refusal().isEmpty() ? store_->path()
+                                    : QDir::temp().filePath(QStringLiteral("slicescope.json"))));
     loader_ = new TraceLoader(this);
     runner_ = new CliRunner(this);
     devices_ = new DeviceListModel(this);
     // The saved session is never overwritten before the user chose to restore or discard it.
     autosaveArmed_ = !hasSavedSession();
-    if (store_->isFallback()) {
+    if (store_->isFallback() || !store_->refusal().isEmpty()) {
         // Emitted once the caller has connected (the window does so right after constructing).
         const QString message =
-            tr("Another SliceScope is using %1: this one saves its session to %2.")
-                .arg(store_->requestedPath(), store_->path());
+            !store_->refusal().isEmpty()
+                ? store_->refusal()
+                : tr("Another SliceScope is using %1: this one saves its session to %2.")
+                      .arg(store_->requestedPath(), store_->path());
         QMetaObject::invokeMethod(
             this,
             [this, message] {

@@ -50,6 +50,7 @@ class SessionController : public QObject {
     Session* session() const { return session_; }
     DeviceListModel* devices() const { return devices_; }
     const QString& sessionFile() const;
+    TraceLoader* loader() const { return loader_; }
     // The folder beside the session file that holds run traces not yet autosaved.
     QString runsFolder() const;
     // slicescope-cli; CliRunner::defaultProgram() unless set.

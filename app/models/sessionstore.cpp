@@ -1,6 +1,7 @@
 #include "models/sessionstore.h"
 
 #include "models/session.h"
+#include "slicescope/trace/atomicfile.h"
 #include "slicescope/trace/tracejson.h"
 
 #include <QDateTime>
@@ -8,6 +9,9 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QStandardPaths>
+#include <cerrno>
+#include <csignal>
+#include <sys/stat.h>
 
 namespace slicescope::models {
 
@@ -36,13 +40,61 @@ bool isNonEmpty(const QString& path) {
     return info.exists() && (!info.isFile() || info.size() > 0);
 }
 
+// What is at path when it is a device or a FIFO, which a session file must never be: writing
+// the session would rename a temporary file over the node (/dev/null, as root) or feed a reader.
+// Empty otherwise (a directory there is an unreadable session, moved aside like any other).
+QString unfitForSession(const QString& path) {
+    struct stat st {};
+    if (::stat(QFile::encodeName(path).constData(), &st) != 0 || S_ISREG(st.st_mode) ||
+        S_ISDIR(st.st_mode)) {
+        return {};
+    }
+    const QString what = S_ISCHR(st.st_mode)    ? QStringLiteral("a character device")
+                         : S_ISFIFO(st.st_mode) ? QStringLiteral("a FIFO")
+                         : S_ISBLK(st.st_mode)  ? QStringLiteral("a block device")
+                                                : QStringLiteral("not a regular file");
+    return QStringLiteral("%1 is %2, not a session file: this session is not saved (give "
+                          "--session-file a regular file)")
+        .arg(path, what);
+}
+
+// A lock QLockFile cannot judge stays forever (setStaleLockTime(0): never by age), hiding the
+// session file behind it: an empty lock (its writer died before writing its PID, or a disk filled
+// up), or one that names only a PID, of a process that is gone. Such a lock is removed. An empty
+// lock younger than a few seconds may be one that another process is writing now: it is kept.
+void removeAbandonedLock(const QString& lockPath) {
+    QFile lock(lockPath);
+    const QFileInfo info(lockPath);
+    if (!info.isFile() || info.size() > 4096 || !lock.open(QIODevice::ReadOnly)) {
+        return;
+    }
+    const QByteArray firstLine = lock.readLine().trimmed();
+    lock.close();
+    if (firstLine.isEmpty()) {
+        if (info.lastModified().secsTo(QDateTime::currentDateTime()) > 5) {
+            QFile::remove(lockPath);
+        }
+        return;
+    }
+    bool isNumber = false;
+    const qint64 pid = firstLine.toLongLong(&isNumber);
+    if (isNumber && pid > 0 && ::kill(pid_t(pid), 0) != 0 && errno == ESRCH) {
+        QFile::remove(lockPath);
+    }
+}
+
 } // namespace
 
 SessionStore::SessionStore(const QString& requestedPath, QObject* parent)
     : QObject(parent), requestedPath_(requestedPath), path_(requestedPath) {
     pool_.setMaxThreadCount(1); // one writer: saves land in the order they were asked for
+    refusal_ = unfitForSession(requestedPath_);
+    if (!refusal_.isEmpty()) {
+        return;
+    }
     QDir().mkpath(QFileInfo(requestedPath_).absolutePath());
     for (int n = 1; n <= kMaxFamily; ++n) {
+        removeAbandonedLock(lockPathFor(familyMember(requestedPath_, n)));
         auto lock = std::make_unique<QLockFile>(lockPathFor(familyMember(requestedPath_, n)));
         lock->setStaleLockTime(0); // only a dead holder makes it stale, never its age
         if (lock->tryLock(0)) {
@@ -66,16 +118,17 @@ QString SessionStore::defaultPath() {
 }
 
 bool SessionStore::exists() const {
-    return isNonEmpty(path_);
+    return refusal_.isEmpty() && isNonEmpty(path_);
 }
 
 QStringList SessionStore::others() const {
     QStringList found;
-    for (int n = 1; n <= kMaxFamily; ++n) {
+    for (int n = 1; n <= kMaxFamily && refusal_.isEmpty(); ++n) {
         const QString file = familyMember(requestedPath_, n);
         if (file == path_ || !isNonEmpty(file)) {
             continue;
         }
+        removeAbandonedLock(lockPathFor(file));
         QLockFile lock(lockPathFor(file));
         lock.setStaleLockTime(0);
         if (lock.tryLock(0)) { // no live process holds it
@@ -100,6 +153,9 @@ QString SessionStore::moveAside(const QString& file, QString* error) {
 }
 
 quint64 SessionStore::save(const Session& session) {
+    if (!refusal_.isEmpty()) {
+        return 0; // nothing is written to a device or FIFO
+    }
     Snapshot snapshot;
     for (const auto& entry : session.runs()) {
         if (entry->origin != RunOrigin::Sample) {
@@ -152,9 +208,11 @@ void SessionStore::drain() {
         // The session is the user's data: 0600 whatever the umask. A first save creates an empty
         // placeholder of that mode, which the atomic write then replaces keeping its mode (an
         // empty file counts as no session); a file of another mode is set to 0600 first.
+        // A dangling link's placeholder is made where the link points, as the write will be.
         constexpr auto kOwnerOnly = QFileDevice::ReadOwner | QFileDevice::WriteOwner;
         if (!QFileInfo::exists(path)) {
-            QFile placeholder(path);
+            const auto target = trace::resolveOutput(QFile::encodeName(path).toStdString());
+            QFile placeholder(target ? QFile::decodeName(target->path.c_str()) : path);
             if (placeholder.open(QIODevice::WriteOnly | QIODevice::NewOnly)) {
                 placeholder.setPermissions(kOwnerOnly);
             }
@@ -176,8 +234,9 @@ void SessionStore::drain() {
                 this, [this, path, runs, ticket] { emit saved(path, runs, ticket); },
                 Qt::QueuedConnection);
         } else {
-            const QString message = QStringLiteral("Could not save the session to %1: %2")
-                                        .arg(path, QString::fromStdString(written.error().message));
+            // The writer's message names the file ("cannot write PATH: why").
+            const QString message = QStringLiteral("Could not save the session: %1")
+                                        .arg(QString::fromStdString(written.error().message));
             QMetaObject::invokeMethod(
                 this, [this, message] { emit saveFailed(message); }, Qt::QueuedConnection);
         }
@@ -186,7 +245,9 @@ void SessionStore::drain() {
 
 void SessionStore::discard() {
     waitForIdle();
-    QFile::remove(path_);
+    if (refusal_.isEmpty()) {
+        QFile::remove(path_);
+    }
 }
 
 bool SessionStore::waitForIdle(int timeoutMs) {

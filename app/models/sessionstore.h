@@ -24,9 +24,10 @@ class Session;
 // the user's data: it is kept at mode 0600 whatever the umask (see docs/reliability.md).
 //
 // One process per session file: the store locks `<file>.lock` (QLockFile; a killed process's
-// lock is stale and taken over). When another live process holds the file asked for, the store
-// uses the first free `<stem>-2.json`, `<stem>-3.json`, ... beside it instead (isFallback()), so
-// two GUIs never overwrite each other's runs; others() lists those files, unlocked, that a
+// lock is stale and taken over, and so is a lock QLockFile cannot read: an empty one, or one
+// naming only a process that is gone). When another live process holds the file asked for, the
+// store uses the first free `<stem>-2.json`, `<stem>-3.json`, ... beside it instead (isFallback()),
+// so two GUIs never overwrite each other's runs; others() lists those files, unlocked, that a
 // process left, so that the next start can offer their runs too.
 class SessionStore : public QObject {
     Q_OBJECT
@@ -40,6 +41,9 @@ class SessionStore : public QObject {
     static QString defaultPath();
     const QString& path() const { return path_; }
     const QString& requestedPath() const { return requestedPath_; }
+    // Why requestedPath() cannot hold a session (a character device, a FIFO, a socket), or
+    // empty. A refused store touches nothing: no lock beside it, no save, no discard.
+    const QString& refusal() const { return refusal_; }
     // Another live process holds requestedPath(): path() is a file of this process's own.
     bool isFallback() const { return path_ != requestedPath_; }
     // path() is there and not empty (an empty file is the placeholder of a first save).
@@ -87,6 +91,7 @@ class SessionStore : public QObject {
 
     QString requestedPath_;
     QString path_;
+    QString refusal_;
     std::unique_ptr<QLockFile> lock_;
     std::shared_ptr<Shared> shared_ = std::make_shared<Shared>();
     QThreadPool pool_;

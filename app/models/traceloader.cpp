@@ -5,6 +5,8 @@
 #include <QPromise>
 #include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
+#include <exception>
+#include <new>
 
 namespace slicescope::models {
 
@@ -96,15 +98,28 @@ quint64 TraceLoader::load(const QString& path, RunOrigin origin) {
     if (inFlight_ == 1) {
         emit busyChanged(true);
     }
-    watcher->setFuture(
-        QtConcurrent::run([path, origin, cancel, request](QPromise<LoadResult>& promise) {
+    watcher->setFuture(QtConcurrent::run(
+        [path, origin, cancel, request, reader = reader_](QPromise<LoadResult>& promise) {
             promise.setProgressRange(0, 1000);
             trace::ReadOptions options;
             options.cancel = cancel.get();
             options.progress = [&promise](double fraction) {
                 promise.setProgressValue(int(std::clamp(fraction, 0.0, 1.0) * 1000));
             };
-            LoadResult result = loadNow(path, origin, options);
+            // A throw would end the future with no result: the load would never report, and
+            // every later one would wait behind it in the session's order.
+            LoadResult result;
+            try {
+                result = reader(path, origin, options);
+            } catch (const std::bad_alloc&) {
+                result = LoadResult{};
+                result.error = QStringLiteral("not enough memory to read it");
+            } catch (const std::exception& error) {
+                result = LoadResult{};
+                result.error = QString::fromLocal8Bit(error.what());
+            }
+            result.path = path;
+            result.origin = origin;
             result.request = request;
             promise.addResult(std::move(result));
         }));

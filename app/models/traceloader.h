@@ -6,6 +6,7 @@
 #include <QObject>
 #include <QString>
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -43,6 +44,11 @@ class TraceLoader : public QObject {
     // The worker's body, callable directly (headless export, tests).
     static LoadResult loadNow(const QString& path, RunOrigin origin,
                               const trace::ReadOptions& options = {});
+    // What the workers call to read a file: loadNow unless a test hands in another (one that
+    // throws, as a read that runs out of memory does). A reader that throws ends in a result
+    // with an error: every load reports, so none waits forever behind it.
+    using Reader = std::function<LoadResult(const QString&, RunOrigin, const trace::ReadOptions&)>;
+    void setReader(Reader reader) { reader_ = std::move(reader); }
 
   signals:
     void busyChanged(bool busy);
@@ -56,6 +62,7 @@ class TraceLoader : public QObject {
     quint64 nextRequest_ = 1;
     int inFlight_ = 0;
     std::vector<std::shared_ptr<std::atomic<bool>>> cancelFlags_;
+    Reader reader_ = &TraceLoader::loadNow;
 };
 
 } // namespace slicescope::models

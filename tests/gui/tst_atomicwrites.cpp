@@ -7,6 +7,7 @@
 // behind. A write that succeeds replaces the file by a rename: a hard link made to the old file
 // beforehand still holds the old bytes (a writer that truncated and rewrote the file in place
 // would have changed them too).
+#include "gui/exportimagedialog.h"
 #include "gui/mainwindow.h"
 #include "models/session.h"
 #include "models/sessioncontroller.h"
@@ -15,11 +16,16 @@
 
 #include <QDir>
 #include <QFile>
+#include <QMessageBox>
 #include <QProcess>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTest>
+#include <QTimer>
 #include <csignal>
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 using namespace slicescope;
@@ -74,6 +80,24 @@ trace::Trace bigTrace() {
                          testhelpers::gpuShapedRun("modelled", trace::RunMode::Modelled, 60)}};
 }
 
+// `slicescope ARGUMENTS` (a headless export): its exit code, and what it printed on stderr.
+int runGui(const QStringList& arguments, QString* err) {
+    QProcess process;
+    process.start(testhelpers::guiPath(), arguments);
+    if (!process.waitForFinished(kGenerousMs)) {
+        process.kill();
+        process.waitForFinished();
+        return -1;
+    }
+    *err = QString::fromLocal8Bit(process.readAllStandardError());
+    return process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+}
+
+bool isCharacterDevice(const QString& path) {
+    struct stat st {};
+    return ::lstat(QFile::encodeName(path).constData(), &st) == 0 && S_ISCHR(st.st_mode);
+}
+
 } // namespace
 
 class TestAtomicWrites : public QObject {
@@ -83,6 +107,8 @@ class TestAtomicWrites : public QObject {
     void cleanupTestCase();
     void writersReplaceWholeOrNotAtAll_data();
     void writersReplaceWholeOrNotAtAll();
+    void headlessExportFollowsTheWritingRules();
+    void exportDialogAsksBeforeReplacing();
 
   private:
     // Runs one writer on target; true when it reports success.
@@ -253,6 +279,94 @@ void TestAtomicWrites::writersReplaceWholeOrNotAtAll() {
         const LoadResult back = TraceLoader::loadNow(target, RunOrigin::Opened);
         QVERIFY2(back.ok(), qPrintable(back.error));
     }
+}
+
+// `slicescope --export-image OUT --text-boxes F` writes by the CLI's rules (docs/reliability.md,
+// "Writing files"): a link is followed, a device written through, a read-only file refused, and
+// an output that is an input or the other output refused before anything is written.
+void TestAtomicWrites::headlessExportFollowsTheWritingRules() {
+    const QDir folder(dir_.filePath(QStringLiteral("headless")));
+    QVERIFY(QDir().mkpath(folder.path()));
+    const QString input = testhelpers::writeTrace(
+        dir_, QStringLiteral("headless/small.json"),
+        trace::Trace{"test", {testhelpers::gpuShapedRun("small", trace::RunMode::Modelled, 2)}});
+    QVERIFY(!input.isEmpty());
+    const QByteArray inputBytes = readAll(input);
+    const auto exportTo = [&](const QString& out, const QString& boxes, QString* err) {
+        QStringList arguments{QStringLiteral("--export-image"), out, input};
+        if (!boxes.isEmpty()) {
+            arguments << QStringLiteral("--text-boxes") << boxes;
+        }
+        return runGui(arguments, err);
+    };
+    QString err;
+
+    // A link to a null device: written through, the device and the link kept. Where this test
+    // may make device nodes (root), it links to a copy of /dev/null in its own folder, so that a
+    // regression replaces that node, not the machine's; elsewhere /dev/null cannot be replaced.
+    QString device = folder.filePath(QStringLiteral("null-device"));
+    if (::mknod(QFile::encodeName(device).constData(), S_IFCHR | 0666, makedev(1, 3)) != 0) {
+        device = QStringLiteral("/dev/null");
+    }
+    const QString toNull = folder.filePath(QStringLiteral("null.png"));
+    const QString boxesToNull = folder.filePath(QStringLiteral("null-boxes.json"));
+    QVERIFY(QFile::link(device, toNull));
+    QVERIFY(QFile::link(device, boxesToNull));
+    QCOMPARE(exportTo(toNull, boxesToNull, &err), 0);
+    QVERIFY2(QFileInfo(toNull).isSymLink() && QFileInfo(boxesToNull).isSymLink(), "links kept");
+    QVERIFY(isCharacterDevice(device));
+
+    // A link to a regular file: the file is replaced, the link stays a link.
+    const QString real = folder.filePath(QStringLiteral("real.png"));
+    const QString link = folder.filePath(QStringLiteral("link.png"));
+    QVERIFY(writeBytes(real, kOldBytes));
+    QVERIFY(QFile::link(real, link));
+    QCOMPARE(exportTo(link, QString(), &err), 0);
+    QVERIFY(QFileInfo(link).isSymLink());
+    QVERIFY(readAll(real).startsWith("\x89PNG"));
+
+    // A read-only file is refused and kept.
+    const QString readOnly = folder.filePath(QStringLiteral("readonly.png"));
+    QVERIFY(writeBytes(readOnly, kOldBytes));
+    QVERIFY(QFile::setPermissions(readOnly, QFile::ReadOwner | QFile::ReadGroup));
+    QCOMPARE(exportTo(readOnly, QString(), &err), 1);
+    QVERIFY2(err.contains(QStringLiteral("read-only")), qPrintable(err));
+    QCOMPARE(readAll(readOnly), kOldBytes);
+
+    // --text-boxes naming the input trace, or the image's own file: refused, nothing written.
+    QVERIFY(exportTo(folder.filePath(QStringLiteral("a.png")), input, &err) != 0);
+    QVERIFY2(err.contains(QStringLiteral("input trace")), qPrintable(err));
+    QCOMPARE(readAll(input), inputBytes);
+    QVERIFY(!QFile::exists(folder.filePath(QStringLiteral("a.png"))));
+    const QString same = folder.filePath(QStringLiteral("same.png"));
+    QVERIFY(exportTo(same, same, &err) != 0);
+    QVERIFY2(err.contains(QStringLiteral("image's file")), qPrintable(err));
+    QVERIFY(!QFile::exists(same));
+}
+
+// The Export image dialog asks before it replaces a file typed in (No keeps the dialog open).
+void TestAtomicWrites::exportDialogAsksBeforeReplacing() {
+    const QString existing = dir_.filePath(QStringLiteral("exists.png"));
+    QVERIFY(writeBytes(existing, kOldBytes));
+    for (const auto button : {QMessageBox::No, QMessageBox::Yes}) {
+        ExportImageDialog dialog(existing);
+        bool asked = false;
+        QTimer::singleShot(0, [&asked, button] {
+            for (QWidget* widget : QApplication::topLevelWidgets()) {
+                if (auto* box = qobject_cast<QMessageBox*>(widget); box && box->isVisible()) {
+                    asked = true;
+                    box->button(button)->click();
+                }
+            }
+        });
+        dialog.accept();
+        QVERIFY2(asked, "the dialog asks before replacing an existing file");
+        QCOMPARE(dialog.result(),
+                 button == QMessageBox::Yes ? int(QDialog::Accepted) : int(QDialog::Rejected));
+    }
+    ExportImageDialog fresh(dir_.filePath(QStringLiteral("new.png")));
+    fresh.accept(); // nothing to replace: no question (a question here would block the test)
+    QCOMPARE(fresh.result(), int(QDialog::Accepted));
 }
 
 QTEST_MAIN(TestAtomicWrites)

@@ -1,6 +1,7 @@
 // A killed GUI loses no finished run: a real slicescope process runs strategies, is SIGKILLed
 // (after a run, and in the middle of one), and the next start offers every finished run back and
 // restores it; the child it was running dies with it and leaves no half-written file.
+#include "gui/logpanel.h"
 #include "gui/mainwindow.h"
 #include "gui/messagebanner.h"
 #include "models/pendingruns.h"
@@ -14,10 +15,12 @@
 #include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
+#include <QMessageBox>
 #include <QProcess>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTest>
+#include <QTimer>
 #include <signal.h>
 
 using namespace slicescope;
@@ -122,6 +125,8 @@ class TestSessionRestore : public QObject {
     void runThatFinishedAsTheGuiDiedIsRestored();
     void childrenDieWithAKilledGui();
     void killBeforeTheRestoreKeepsTheSavedRuns();
+    void newSessionAsksFirst();
+    void loadErrorsAreShownOnceAndNeverBlock();
 
   private:
     QTemporaryDir home_;
@@ -425,6 +430,96 @@ void TestSessionRestore::killBeforeTheRestoreKeepsTheSavedRuns() {
     }
     QVERIFY2(ids.contains(QStringLiteral("saved-a")) && ids.contains(QStringLiteral("saved-b")),
              qPrintable(ids.join(QLatin1Char(','))));
+}
+
+// File > New session (Ctrl+N) closes every run and empties the autosaved session: only once the
+// user says so. Cancel keeps both.
+void TestSessionRestore::newSessionAsksFirst() {
+    QTemporaryDir folder;
+    const QString sessionFile = folder.filePath(QStringLiteral("session.json"));
+    const QString opened = testhelpers::writeTrace(
+        folder, QStringLiteral("opened.json"),
+        trace::Trace{"test", {testhelpers::gpuShapedRun("g", trace::RunMode::Modelled)}});
+    QVERIFY(!opened.isEmpty());
+    StartOptions options;
+    options.noSamples = true;
+    options.sessionFile = sessionFile;
+    MainWindow window(options);
+    QSignalSpy loaded(window.controller(), &SessionController::traceLoaded);
+    window.openTrace(opened);
+    QVERIFY(loaded.wait(kGenerousMs));
+    QTRY_COMPARE_WITH_TIMEOUT(savedRuns(sessionFile), 1, kGenerousMs);
+    QAction* newSession = nullptr;
+    for (QAction* action : window.findChildren<QAction*>()) {
+        if (action->shortcut() == QKeySequence(QKeySequence::New)) {
+            newSession = action;
+        }
+    }
+    QVERIFY(newSession);
+    for (const auto answer : {QMessageBox::Cancel, QMessageBox::Yes}) {
+        bool asked = false;
+        QTimer::singleShot(0, &window, [&asked, answer] {
+            for (QWidget* widget : QApplication::topLevelWidgets()) {
+                if (auto* box = qobject_cast<QMessageBox*>(widget); box && box->isVisible()) {
+                    asked = true;
+                    box->button(answer)->click();
+                }
+            }
+        });
+        newSession->trigger();
+        QVERIFY2(asked, "New session asks before it closes the runs");
+        QVERIFY(window.controller()->waitForSaved());
+        const bool kept = answer == QMessageBox::Cancel;
+        QCOMPARE(window.controller()->session()->userRunCount(), kept ? 1 : 0);
+        QTRY_COMPARE_WITH_TIMEOUT(savedRuns(sessionFile), kept ? 1 : -1, kGenerousMs); // -1: none
+    }
+}
+
+// A load that fails, even by throwing (out of memory), ends in an error the window shows, with
+// the path said once and the Log in plain text; the next load is not held up by it, and the
+// error banner goes once a file opens fine.
+void TestSessionRestore::loadErrorsAreShownOnceAndNeverBlock() {
+    QTemporaryDir folder;
+    const QString good = testhelpers::writeTrace(
+        folder, QStringLiteral("good.json"),
+        trace::Trace{"test", {testhelpers::gpuShapedRun("g", trace::RunMode::Modelled)}});
+    QVERIFY(!good.isEmpty());
+    StartOptions options;
+    options.noSamples = true;
+    options.sessionFile = folder.filePath(QStringLiteral("session.json"));
+    MainWindow window(options);
+    auto* banner = window.findChild<MessageBanner*>(QStringLiteral("errorBanner"));
+    auto* log = window.findChild<LogPanel*>();
+    QVERIFY(banner && log);
+    SessionController* controller = window.controller();
+    QSignalSpy failed(controller, &SessionController::traceFailed);
+    QSignalSpy loaded(controller, &SessionController::traceLoaded);
+
+    // A missing file whose name HTML would escape: named once, and plain in the Log.
+    const QString missing = folder.filePath(QStringLiteral("say \"a&b\".json"));
+    window.openTrace(missing);
+    QVERIFY(failed.wait(kGenerousMs));
+    QVERIFY(!banner->isHidden());
+    QCOMPARE(banner->text().count(QStringLiteral("a&amp;b")), 1);
+    QVERIFY2(log->toPlainText().contains(QStringLiteral("say \"a&b\".json")),
+             qPrintable(log->toPlainText()));
+    QVERIFY(!log->toPlainText().contains(QStringLiteral("&quot;")));
+    QVERIFY(!log->toPlainText().contains(QStringLiteral("&amp;")));
+
+    // A read that throws std::bad_alloc: an error, and the good file after it still opens.
+    controller->loader()->setReader(
+        [](const QString&, RunOrigin, const trace::ReadOptions&) -> LoadResult {
+            throw std::bad_alloc();
+        });
+    window.openTrace(good);
+    QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 2, kGenerousMs);
+    QVERIFY(failed.at(1).at(1).toString().contains(QStringLiteral("memory")));
+    QTRY_VERIFY_WITH_TIMEOUT(!controller->isLoading(), kGenerousMs);
+    controller->loader()->setReader(&TraceLoader::loadNow);
+    window.openTrace(good);
+    QVERIFY(loaded.wait(kGenerousMs));
+    QCOMPARE(controller->session()->userRunCount(), 1);
+    QVERIFY(banner->isHidden()); // the file opened fine: the old error is gone
 }
 
 QTEST_MAIN(TestSessionRestore)

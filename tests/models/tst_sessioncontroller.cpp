@@ -11,6 +11,7 @@
 #include "models/traceloader.h"
 #include "testhelpers.h"
 
+#include <QDateTime>
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
@@ -19,6 +20,7 @@
 #include <QSignalSpy>
 #include <QTest>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 using namespace slicescope;
 using namespace slicescope::models;
@@ -108,6 +110,11 @@ class TestSessionController : public QObject {
     void corruptSessionIsMovedAside();
     void unreadableSessionIsMovedAsideNeverReplacedByA000File();
     void sessionFileIsOwnerOnly();
+    void deviceSessionFileIsRefusedAndKept_data();
+    void deviceSessionFileIsRefusedAndKept();
+    void abandonedLockIsTakenOver_data();
+    void abandonedLockIsTakenOver();
+    void sessionFileThroughADanglingLinkIsOwnerOnly();
     void secondInstanceUsesItsOwnFileAndBothSurvive();
     void loadsJoinInTheOrderAskedFor();
     void staleLoadsNeverJoin();
@@ -587,6 +594,101 @@ void TestSessionController::sessionFileIsOwnerOnly() {
     QTRY_COMPARE_WITH_TIMEOUT(runsIn(sessionFile_), 1, kGenerousMs);
     QCOMPARE(QFile::permissions(sessionFile_) & 0x7077,
              QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+}
+
+void TestSessionController::deviceSessionFileIsRefusedAndKept_data() {
+    QTest::addColumn<bool>("fifo");
+    QTest::newRow("fifo") << true;
+    QTest::newRow("link-to-dev-null") << false;
+}
+
+// --session-file naming a device: said so, and nothing is created, renamed or deleted beside it.
+void TestSessionController::deviceSessionFileIsRefusedAndKept() {
+    QFETCH(bool, fifo);
+    const QString folder = QDir(case_).filePath(QString::fromLatin1(QTest::currentDataTag()));
+    QVERIFY(QDir().mkpath(folder));
+    sessionFile_ = QDir(folder).filePath(QStringLiteral("session.json"));
+    if (fifo) {
+        QCOMPARE(::mkfifo(QFile::encodeName(sessionFile_).constData(), 0600), 0);
+    } else {
+        // A copy of /dev/null where nodes may be made (root): a regression hits it, not the
+        // machine's.
+        QString device = QDir(case_).filePath(QStringLiteral("null-device"));
+        if (::mknod(QFile::encodeName(device).constData(), S_IFCHR | 0666, makedev(1, 3)) != 0) {
+            device = QStringLiteral("/dev/null");
+        }
+        QVERIFY(QFile::link(device, sessionFile_));
+    }
+    const QStringList before = QDir(folder).entryList(QDir::AllEntries | QDir::NoDotAndDotDot |
+                                                      QDir::Hidden | QDir::System);
+    const QString opened =
+        writeFixture(QStringLiteral("opened.json"), testhelpers::denseRun("opened", 10));
+    {
+        auto c = controller("exit 0");
+        QSignalSpy notice(c.get(), &SessionController::sessionNotice);
+        QVERIFY(notice.wait(kGenerousMs));
+        QVERIFY2(notice.at(0).at(0).toString().contains(QStringLiteral("not a session file")),
+                 qPrintable(notice.at(0).at(0).toString()));
+        QVERIFY(!c->hasSavedSession());
+        QSignalSpy loaded(c.get(), &SessionController::traceLoaded);
+        c->openTrace(opened);
+        QVERIFY(loaded.wait(kGenerousMs));
+        QVERIFY(c->waitForSaved());
+        c->discardSavedSession();
+        QVERIFY(c->waitForSaved());
+    }
+    QCOMPARE(QDir(folder).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden |
+                                    QDir::System),
+             before);
+    struct stat st {};
+    QCOMPARE(::stat(QFile::encodeName(sessionFile_).constData(), &st), 0);
+    QVERIFY(fifo ? S_ISFIFO(st.st_mode) : S_ISCHR(st.st_mode));
+}
+
+void TestSessionController::abandonedLockIsTakenOver_data() {
+    QTest::addColumn<QByteArray>("lock");
+    QTest::newRow("empty") << QByteArray();
+    QTest::newRow("dead-pid") << QByteArray("999999999\n");
+}
+
+// A lock QLockFile cannot judge no longer hides session.json (every start used session-2.json).
+void TestSessionController::abandonedLockIsTakenOver() {
+    QFETCH(QByteArray, lock);
+    const QString folder = QDir(case_).filePath(QString::fromLatin1(QTest::currentDataTag()));
+    QVERIFY(QDir().mkpath(folder));
+    sessionFile_ = QDir(folder).filePath(QStringLiteral("session.json"));
+    const QString saved =
+        writeFixture(QStringLiteral("saved.json"), testhelpers::denseRun("x", 10));
+    QVERIFY(QFile::copy(saved, sessionFile_));
+    const QString lockPath = sessionFile_ + QStringLiteral(".lock");
+    {
+        QFile file(lockPath);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(lock);
+        file.setFileTime(QDateTime::currentDateTime().addSecs(-3600),
+                         QFileDevice::FileModificationTime);
+    }
+    auto c = controller("exit 0");
+    QCOMPARE(c->sessionFile(), sessionFile_);
+    QVERIFY(c->hasSavedSession());
+}
+
+// A session file reached through a dangling link is created where the link points, 0600.
+void TestSessionController::sessionFileThroughADanglingLinkIsOwnerOnly() {
+    const QString real = QDir(case_).filePath(QStringLiteral("real-session.json"));
+    QVERIFY(QFile::link(real, sessionFile_));
+    const mode_t umaskBefore = ::umask(022);
+    const QString opened =
+        writeFixture(QStringLiteral("opened.json"), testhelpers::denseRun("opened", 10));
+    auto c = controller("exit 0");
+    QSignalSpy loaded(c.get(), &SessionController::traceLoaded);
+    c->openTrace(opened);
+    QVERIFY(loaded.wait(kGenerousMs));
+    QVERIFY(c->waitForSaved());
+    ::umask(umaskBefore);
+    QTRY_COMPARE_WITH_TIMEOUT(runsIn(real), 1, kGenerousMs);
+    QVERIFY(QFileInfo(sessionFile_).isSymLink());
+    QCOMPARE(QFile::permissions(real) & 0x7077, QFileDevice::ReadOwner | QFileDevice::WriteOwner);
 }
 
 void TestSessionController::secondInstanceUsesItsOwnFileAndBothSurvive() {
