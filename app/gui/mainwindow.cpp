@@ -12,6 +12,7 @@
 #include "gui/runsetupwidget.h"
 #include "gui/runspanel.h"
 #include "gui/samplesmenu.h"
+#include "gui/sessionprompts.h"
 #include "gui/statusindicator.h"
 #include "gui/sweepchart.h"
 #include "gui/sweeppanel.h"
@@ -33,7 +34,6 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMenuBar>
-#include <QMessageBox>
 #include <QMimeData>
 #include <QScreen>
 #include <QScrollArea>
@@ -284,14 +284,7 @@ void MainWindow::connectController() {
     connect(controller_, &C::traceLoaded, this, &MainWindow::onTraceLoaded);
     connect(controller_, &C::traceFailed, this, [this](const QString& path, const QString& error) {
         if (!error.isEmpty()) {
-            // The reader's message often starts by naming the file again: said once.
-            QString reason = error;
-            const QString named = QStringLiteral("cannot read %1: ").arg(path);
-            if (reason.startsWith(named)) {
-                reason.remove(0, named.size());
-            }
-            showError(tr("Could not open <b>%1</b>: %2")
-                          .arg(path.toHtmlEscaped(), reason.toHtmlEscaped()));
+            showError(openErrorHtml(path, error));
         }
     });
     connect(controller_, &C::loadProgress, this, [this](double fraction, const QString& path) {
@@ -554,11 +547,7 @@ void MainWindow::appendLog(const QString& line) {
 }
 
 void MainWindow::openDialog() {
-    const QStringList files = QFileDialog::getOpenFileNames(
-        this, tr("Open trace"), QSettings().value(QStringLiteral("lastDir")).toString(),
-        tr("SliceScope traces (*.json);;All files (*)"));
-    for (const QString& file : files) {
-        QSettings().setValue(QStringLiteral("lastDir"), QFileInfo(file).absolutePath());
+    for (const QString& file : askForTracesToOpen(this)) {
         openTrace(file);
     }
 }
@@ -619,15 +608,8 @@ void MainWindow::exportImageDialog() {
 
 void MainWindow::newSession() {
     // Every run of the window goes, and with them the autosaved session: asked first.
-    const int runs = controller_->session()->userRunCount();
-    if (runs > 0 &&
-        QMessageBox::question(
-            this, tr("New session"),
-            tr("Close the %n run(s) of this session and start an empty one? The autosaved "
-               "session %1 is emptied too; trace files you saved are not touched.",
-               nullptr, runs)
-                .arg(controller_->sessionFile()),
-            QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel) != QMessageBox::Yes) {
+    if (!confirmNewSession(this, controller_->session()->userRunCount(),
+                           controller_->sessionFile())) {
         return;
     }
     controller_->clearSession();

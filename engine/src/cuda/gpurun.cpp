@@ -191,9 +191,9 @@ template <typename T> Status GpuSession::allocateAndFill(GpuRun<T>& r) {
     // Host buffers: what the copies read and write are in the requested memory mode; the
     // original-layout arrays beside them are ordinary (pageable) memory.
     std::int64_t t0 = now();
-    for (auto [buffer, bytes] : {std::pair{&r.discountHost, r.arrayBytes},
-                                 std::pair{&r.multByHost, r.multByBytes},
-                                 std::pair{&r.cvHost, r.arrayBytes}}) {
+    for (auto [buffer, bytes] :
+         {std::pair{&r.discountHost, r.arrayBytes}, std::pair{&r.multByHost, r.multByBytes},
+          std::pair{&r.cvHost, r.arrayBytes}}) {
         auto allocated = HostBuffer::allocate(r.mode, bytes);
         if (!allocated) {
             return tl::unexpected(allocated.error());
@@ -334,9 +334,9 @@ template <typename T> Status GpuSession::runPipelined(GpuRun<T>& r, std::uint32_
     if (r.copies && r.plan.sharedMultBy) {
         // Every chunk reads the whole multBy: copied once, first, and waited for by the
         // other streams.
-        if (auto ok = copyChunk(r.multByDevice.get(), r.multByHost.template host<T>(),
-                                r.multByBytes, cudaMemcpyHostToDevice, stream_,
-                                "multBy to the device");
+        if (auto ok =
+                copyChunk(r.multByDevice.get(), r.multByHost.template host<T>(), r.multByBytes,
+                          cudaMemcpyHostToDevice, stream_, "multBy to the device");
             !ok) {
             return ok;
         }
@@ -352,10 +352,10 @@ template <typename T> Status GpuSession::runPipelined(GpuRun<T>& r, std::uint32_
         ChunkLaunch& l = r.chunkLaunches[i];
         const cudaStream_t stream = streamAt(r.plan.chunks[i].stream);
         if (r.copies) {
-            if (auto ok = copyChunk(
-                    static_cast<char*>(r.discountDevice.get()) + l.arrayOffsetBytes,
-                    r.discountHost.template host<char>() + l.arrayOffsetBytes, l.arrayBytes,
-                    cudaMemcpyHostToDevice, stream, "a chunk of discount to the device");
+            if (auto ok = copyChunk(static_cast<char*>(r.discountDevice.get()) + l.arrayOffsetBytes,
+                                    r.discountHost.template host<char>() + l.arrayOffsetBytes,
+                                    l.arrayBytes, cudaMemcpyHostToDevice, stream,
+                                    "a chunk of discount to the device");
                 !ok) {
                 return ok;
             }
@@ -530,9 +530,8 @@ template <typename T> Status GpuSession::copyInputs(GpuRun<T>& r) {
         }
         const bool isDiscount = t.name == "discount";
         void* to = isDiscount ? r.discountDevice.get() : r.multByDevice.get();
-        const void* from = isDiscount
-                               ? static_cast<const void*>(r.discountHost.template host<T>())
-                               : static_cast<const void*>(r.multByHost.template host<T>());
+        const void* from = isDiscount ? static_cast<const void*>(r.discountHost.template host<T>())
+                                      : static_cast<const void*>(r.multByHost.template host<T>());
         const cudaError_t e = cudaMemcpyAsync(to, from, t.bytes, cudaMemcpyHostToDevice, stream_);
         if (e != cudaSuccess) {
             return tl::unexpected(fault(e, "copying " + t.name + " to the device"));

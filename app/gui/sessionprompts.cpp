@@ -1,0 +1,48 @@
+#include "gui/sessionprompts.h"
+
+#include <QCoreApplication>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMessageBox>
+#include <QSettings>
+
+namespace slicescope::gui {
+
+QString openErrorHtml(const QString& path, const QString& error) {
+    QString reason = error;
+    const QString named = QStringLiteral("cannot read %1: ").arg(path);
+    if (reason.startsWith(named)) {
+        reason.remove(0, named.size());
+    }
+    return QCoreApplication::translate("MainWindow", "Could not open <b>%1</b>: %2")
+        .arg(path.toHtmlEscaped(), reason.toHtmlEscaped());
+}
+
+bool confirmNewSession(QWidget* parent, int runs, const QString& sessionFile) {
+    if (runs <= 0) {
+        return true;
+    }
+    const QString question =
+        QCoreApplication::translate("MainWindow",
+                                    "Close the %n run(s) of this session and start an empty one? "
+                                    "The autosaved session %1 is emptied too; trace files you "
+                                    "saved are not touched.",
+                                    nullptr, runs)
+            .arg(sessionFile);
+    return QMessageBox::question(parent, QCoreApplication::translate("MainWindow", "New session"),
+                                 question, QMessageBox::Yes | QMessageBox::Cancel,
+                                 QMessageBox::Cancel) == QMessageBox::Yes;
+}
+
+QStringList askForTracesToOpen(QWidget* parent) {
+    const QStringList files = QFileDialog::getOpenFileNames(
+        parent, QCoreApplication::translate("MainWindow", "Open trace"),
+        QSettings().value(QStringLiteral("lastDir")).toString(),
+        QCoreApplication::translate("MainWindow", "SliceScope traces (*.json);;All files (*)"));
+    if (!files.isEmpty()) {
+        QSettings().setValue(QStringLiteral("lastDir"), QFileInfo(files.last()).absolutePath());
+    }
+    return files;
+}
+
+} // namespace slicescope::gui
