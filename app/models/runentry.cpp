@@ -22,6 +22,7 @@ RunEntryPtr makeRunEntry(trace::Run run, RunOrigin origin, const QString& source
             return a.warmup && trace::isDeviceActivity(a.kind);
         }));
     entry->launchWords = toQString(trace::describeLaunch(run));
+    entry->visible = !run.hidden;
     entry->origin = origin;
     entry->source = source;
     entry->run = std::make_shared<const trace::Run>(std::move(run));

@@ -93,6 +93,7 @@ trace::Trace Session::toTrace(bool includeSamples) const {
         trace::Run run = *entry->run;
         run.id = entry->id.toStdString();
         run.batch = batchOf(*entry).toStdString(); // a restore compares and places as here
+        run.hidden = !entry->visible;
         t.runs.push_back(std::move(run));
     }
     return t;

@@ -159,8 +159,8 @@ quint64 SessionStore::save(const Session& session) {
     Snapshot snapshot;
     for (const auto& entry : session.runs()) {
         if (entry->origin != RunOrigin::Sample) {
-            snapshot.push_back(
-                {entry->id.toStdString(), batchOf(*entry).toStdString(), entry->run});
+            snapshot.push_back({entry->id.toStdString(), batchOf(*entry).toStdString(),
+                                !entry->visible, entry->run});
         }
     }
     const std::lock_guard lock(shared_->mutex);
@@ -225,6 +225,7 @@ void SessionStore::drain() {
             t.runs.push_back(*saved.run);
             t.runs.back().id = saved.id;
             t.runs.back().batch = saved.batch;
+            t.runs.back().hidden = saved.hidden;
         }
         const int runs = int(t.runs.size());
         const auto written = trace::writeTrace(t, path.toStdString());

@@ -76,6 +76,7 @@ class SessionStore : public QObject {
     struct SavedRun {
         std::string id;    // as the session shows it
         std::string batch; // batchOf(): a restore compares and places the run as before
+        bool hidden;       // the user hid it: a restore keeps it hidden
         std::shared_ptr<const trace::Run> run;
     };
     using Snapshot = std::vector<SavedRun>;

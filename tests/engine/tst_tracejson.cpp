@@ -109,6 +109,7 @@ Trace fullTrace() {
     gpu.wallNs = 987'654'321;
     gpu.createdAt = "2026-12-02T11:42:00Z";
     gpu.batch = "/home/u/session-runs/run-7";
+    gpu.hidden = true;
     gpu.droppedRecords = 5;
     gpu.notes = {"no counters: \"not permitted\"", "second note\nwith a line break"};
     gpu.occupancySeries = {
@@ -285,6 +286,7 @@ void expectSameRun(const Run& a, const Run& b) {
     EXPECT_EQ(a.wallNs, b.wallNs);
     EXPECT_EQ(a.createdAt, b.createdAt);
     EXPECT_EQ(a.batch, b.batch);
+    EXPECT_EQ(a.hidden, b.hidden);
     EXPECT_EQ(a.command, b.command);
     EXPECT_EQ(a.exitStatus, b.exitStatus);
     EXPECT_EQ(a.droppedRecords, b.droppedRecords);

@@ -204,6 +204,7 @@ void TestSession::storeWritesAndReadsBack() {
     session.addRuns({entry(testhelpers::gpuShapedRun("slice-outer", trace::RunMode::Modelled, 2)),
                      entry(cpuRun("cpu-serial", 5)),
                      entry(cpuRun("sample", 5), RunOrigin::Sample)});
+    session.setVisible(1, false); // the user hid cpu-serial: it comes back hidden
     store.save(session);
     QVERIFY(store.waitForIdle());
     QVERIFY(QFile::exists(path));
@@ -217,6 +218,8 @@ void TestSession::storeWritesAndReadsBack() {
     QVERIFY(back.runs[0]->run->mode == trace::RunMode::Modelled);
     QCOMPARE(back.runs[0]->run->activities.size(), session.at(0)->run->activities.size());
     QCOMPARE(back.runs[1]->id, QStringLiteral("cpu-serial"));
+    QVERIFY(back.runs[0]->visible);
+    QVERIFY(!back.runs[1]->visible);
 }
 
 void TestSession::storeRemovesTheFileWhenNothingIsLeft() {

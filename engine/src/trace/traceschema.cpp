@@ -493,7 +493,7 @@ Refusal ActivitySchema::checkWhole(const A& a) {
     return std::nullopt;
 }
 
-const std::array<Field<Run>, 23> RunSchema::kFields{
+const std::array<Field<Run>, 24> RunSchema::kFields{
     member<&Run::id, ShortText>("id", kRequired),
     member<&Run::strategy, ShortText>("strategy", kRequired),
     member<&Run::mode, Name<RunMode, parseRunMode>>("mode", kRequired),
@@ -523,6 +523,8 @@ const std::array<Field<Run>, 23> RunSchema::kFields{
     // Most traces are one batch: the field is left out.
     member<&Run::batch, ShortText>(
         "batch", kOptional, [](const WriteContext&, const Run& run) { return !run.batch.empty(); }),
+    member<&Run::hidden, Flag>("hidden", kOptional,
+                               [](const WriteContext&, const Run& run) { return run.hidden; }),
     member<&Run::command, LongText>("command"),
     member<&Run::exitStatus, ExitStatus>("exit_status"),
     member<&Run::droppedRecords, Unsigned<kMaxU64>>("dropped_records"),

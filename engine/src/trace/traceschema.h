@@ -506,7 +506,7 @@ struct ActivitySchema : ObjectOf<Activity> {
 
 struct RunSchema : ObjectOf<Run> {
     static constexpr std::string_view kWhat = "a run", kWhole = "the run";
-    static const std::array<Field<Type>, 23> kFields;
+    static const std::array<Field<Type>, 24> kFields;
 };
 
 } // namespace slicescope::trace::schema

@@ -164,6 +164,9 @@ struct Run {
     // verdicts compare and modelled runs are placed with; empty when the file itself is the batch.
     // The GUI's session writes it so that a restore keeps its batches.
     std::string batch;
+    // The GUI's session writes it for a run the user hid from the timeline: a restore keeps it
+    // hidden.
+    bool hidden = false;
     std::string command;              // recorded runs: the program and its arguments
     std::optional<int> exitStatus;    // recorded runs
     std::uint64_t droppedRecords = 0; // CUPTI records lost
