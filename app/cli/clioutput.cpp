@@ -1,10 +1,12 @@
 #include "clioutput.h"
 
 #include "slicescope/core/progressline.h"
+#include "slicescope/explain/numbalaunch.h"
 #include "slicescope/trace/hostthreadwait.h"
 #include "slicescope/trace/runsummary.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -66,6 +68,12 @@ void printWarning(std::string_view message) {
     std::cerr << "slicescope-cli: warning: " << message << '\n';
 }
 
+void printLaunchChoices(std::ostream& out, const trace::Run& run) {
+    for (const explain::NumbaLaunch& launch : explain::numbaLaunchesOf(run)) {
+        out << "  numba: " << launch.explanation << '\n';
+    }
+}
+
 void printRunSummary(const trace::Run& run) {
     std::int64_t copyNs = 0, kernelNs = 0, hostNs = 0;
     std::size_t kernels = 0;
@@ -118,6 +126,7 @@ void printRunSummary(const trace::Run& run) {
     if (const std::string wait = trace::hostThreadWaitNote(run); !wait.empty()) {
         std::cout << "  note: " << wait << '\n';
     }
+    printLaunchChoices(std::cout, run);
     if (run.chunks > 1) {
         // What the pipeline achieved (trace/runsummary.h).
         const trace::RunSummary s = trace::summarize(run);

@@ -4,6 +4,7 @@
 #include "slicescope/core/result.h"
 #include "slicescope/trace/trace.h"
 
+#include <ostream>
 #include <string_view>
 
 namespace slicescope::cli {
@@ -21,6 +22,9 @@ void printWarning(std::string_view message);
 
 // One line a run, for the terminal: mode, wall time, copies, kernels, verification.
 void printRunSummary(const trace::Run& run);
+// For a recorded numba program, how numba chose each kernel's grid (explain/numbalaunch.h), one
+// indented paragraph each.
+void printLaunchChoices(std::ostream& out, const trace::Run& run);
 
 // A machine-readable progress line on stdout, for the GUI (slicescope/core/progressline.h).
 void printProgress(bool enabled, std::string_view strategy, std::size_t index, std::size_t count,

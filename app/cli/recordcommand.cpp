@@ -85,6 +85,7 @@ void printSummary(const trace::Run& run, const std::string& output) {
     for (const auto& note : run.notes) {
         std::cerr << "slicescope-cli: note: " << note << '\n';
     }
+    printLaunchChoices(std::cerr, run);
 }
 
 int writeRun(trace::Run run, const RecordOptions& o) {

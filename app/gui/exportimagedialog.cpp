@@ -11,6 +11,7 @@
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QSettings>
 #include <QSpinBox>
 
 namespace slicescope::gui {
@@ -93,6 +94,7 @@ ExportImageDialog::ExportImageDialog(const QString& path, QWidget* parent) : QDi
     connect(presets, &QComboBox::activated, this, applyPreset);
     presets->setCurrentIndex(1); // hd: the old default size, a slide's text size
     applyPreset(1);
+    restoreChoices(applyPreset);
     hint_ = new QLabel(this);
     hint_->setWordWrap(true);
     hint_->setStyleSheet(QStringLiteral("color:#555"));
@@ -127,7 +129,56 @@ void ExportImageDialog::accept() {
             return;
         }
     }
+    saveChoices();
     QDialog::accept();
+}
+
+namespace {
+
+const QString kPresetKey = QStringLiteral("export/preset");
+const QString kWidthKey = QStringLiteral("export/width");
+const QString kHeightKey = QStringLiteral("export/height");
+const QString kDpiKey = QStringLiteral("export/dpi");
+const QString kViewKey = QStringLiteral("export/view");
+const QString kLogKey = QStringLiteral("export/breakdownLog");
+
+} // namespace
+
+// The last export's choices come back with the dialog; a preset or view this version does not
+// know leaves the default.
+void ExportImageDialog::restoreChoices(const std::function<void(int)>& applyPreset) {
+    const QSettings settings;
+    if (!settings.contains(kPresetKey)) {
+        return;
+    }
+    const int preset = presets_->findData(settings.value(kPresetKey).toString());
+    if (preset >= 0) {
+        presets_->setCurrentIndex(preset);
+        applyPreset(preset);
+        if (width_->isEnabled()) {
+            width_->setValue(settings.value(kWidthKey, width_->value()).toInt());
+        }
+        if (height_->isEnabled()) {
+            height_->setValue(settings.value(kHeightKey, height_->value()).toInt());
+        }
+        if (preset == presets_->count() - 1) { // custom: the DPI is the user's too
+            dpi_->setValue(settings.value(kDpiKey, dpi_->value()).toInt());
+        }
+    }
+    if (const int view = view_->findData(settings.value(kViewKey).toString()); view >= 0) {
+        view_->setCurrentIndex(view);
+    }
+    log_->setChecked(settings.value(kLogKey, false).toBool());
+}
+
+void ExportImageDialog::saveChoices() const {
+    QSettings settings;
+    settings.setValue(kPresetKey, presets_->currentData().toString());
+    settings.setValue(kWidthKey, width_->value());
+    settings.setValue(kHeightKey, height_->value());
+    settings.setValue(kDpiKey, dpi_->value());
+    settings.setValue(kViewKey, view_->currentData().toString());
+    settings.setValue(kLogKey, log_->isChecked());
 }
 
 QString ExportImageDialog::path() const {

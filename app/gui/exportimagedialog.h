@@ -3,6 +3,7 @@
 #include "gui/reportrenderer.h"
 
 #include <QDialog>
+#include <functional>
 
 class QLineEdit;
 class QSpinBox;
@@ -26,11 +27,15 @@ class ExportImageDialog : public QDialog {
     ReportOptions options() const;
     QComboBox* presetChoice() const { return presets_; }
     QComboBox* viewChoice() const { return view_; }
-    // Export: asks before a file that exists is replaced (unless the file dialog just asked).
+    // Export: asks before a file that exists is replaced (unless the file dialog just asked),
+    // and remembers the preset, size, DPI and views for the next export.
     void accept() override;
 
   private:
     void updateHint();
+    // The choices of the last export (QSettings "export/..."), saved when one is accepted.
+    void restoreChoices(const std::function<void(int)>& applyPreset);
+    void saveChoices() const;
 
     QLineEdit* path_;
     QString confirmedPath_; // chosen in the file dialog, which asked about replacing it

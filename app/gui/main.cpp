@@ -2,6 +2,7 @@
 #include "gui/mainwindow.h"
 #include "gui/outputfile.h"
 #include "gui/reportrenderer.h"
+#include "gui/wheelguard.h"
 #include "models/session.h"
 #include "models/sweepdata.h"
 #include "models/traceloader.h"
@@ -328,6 +329,7 @@ int main(int argc, char** argv) {
     if (!shapeError.isEmpty()) {
         return fail(shapeError, kExitUsage);
     }
+    gui::WheelGuard::installOnApplication();
     gui::MainWindow window(options);
     window.show();
     window.start();

@@ -426,11 +426,11 @@ void MainWindow::onDevicesListed(const QString& error) {
         }
         infoBanner_->show(
             MessageBanner::Kind::Info,
-            tr("<b>No NVIDIA GPU here</b>%1. You can open traces%2, run the CPU strategies, and "
-               "model GPU strategies on a device preset: modelled runs are hatched and labelled "
-               "\u201cmodelled\u201d.")
-                .arg(why.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(why.toHtmlEscaped()),
-                     SamplesMenu::sampleTraces().isEmpty()
+            tr("<b>No NVIDIA GPU here</b>%1: GPU strategies are modelled on a device preset.")
+                .arg(why.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(why.toHtmlEscaped())),
+            tr("You can open traces%1, run the CPU strategies, and model GPU strategies on a "
+               "device preset: modelled runs are hatched and labelled \u201cmodelled\u201d.")
+                .arg(SamplesMenu::sampleTraces().isEmpty()
                          ? QString()
                          : tr(" (a shipped sample trace, measured on a real H200, opens at start; "
                               "File > Open sample has the others)")));

@@ -3,6 +3,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QStyle>
 #include <QToolButton>
 
@@ -17,6 +18,12 @@ MessageBanner::MessageBanner(QWidget* parent) : QFrame(parent) {
     label_->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::LinksAccessibleByMouse);
     label_->setOpenExternalLinks(false);
     layout->addWidget(label_, 1);
+    more_ = new QToolButton(this);
+    more_->setObjectName(QStringLiteral("bannerMore"));
+    more_->setAutoRaise(true);
+    more_->setCheckable(true);
+    connect(more_, &QToolButton::toggled, this, &MessageBanner::setDetailsShown);
+    layout->addWidget(more_, 0, Qt::AlignTop);
     buttons_ = new QHBoxLayout;
     layout->addLayout(buttons_);
     close_ = new QToolButton(this);
@@ -28,7 +35,7 @@ MessageBanner::MessageBanner(QWidget* parent) : QFrame(parent) {
     hide();
 }
 
-void MessageBanner::show(Kind kind, const QString& text) {
+void MessageBanner::show(Kind kind, const QString& text, const QString& details) {
     kind_ = kind;
     QString style;
     switch (kind) {
@@ -48,8 +55,23 @@ void MessageBanner::show(Kind kind, const QString& text) {
     // Namespaced classes appear in style sheets with "--" for "::".
     setStyleSheet(QStringLiteral("slicescope--gui--MessageBanner{") + style +
                   QStringLiteral("} QLabel{border:none; background:transparent;}"));
-    label_->setText(text);
+    line_ = text;
+    details_ = details;
+    more_->setVisible(!details.isEmpty());
+    setDetailsShown(false);
     QFrame::show();
+}
+
+bool MessageBanner::detailsShown() const {
+    return more_->isChecked() && !details_.isEmpty();
+}
+
+void MessageBanner::setDetailsShown(bool shown) {
+    const QSignalBlocker quiet(more_);
+    more_->setChecked(shown && !details_.isEmpty());
+    more_->setText(more_->isChecked() ? tr("Less") : tr("More\u2026"));
+    more_->setToolTip(more_->isChecked() ? tr("Fold the details away") : tr("Show the details"));
+    label_->setText(more_->isChecked() ? line_ + QStringLiteral("<br>") + details_ : line_);
 }
 
 void MessageBanner::addButton(const QString& text, std::function<void()> action) {

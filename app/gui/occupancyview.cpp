@@ -8,8 +8,10 @@
 #include "gui/theme.h"
 #include "models/session.h"
 #include "models/viewstate.h"
+#include "slicescope/trace/runsummary.h"
 
 #include <QComboBox>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QPainter>
 #include <QSignalBlocker>
@@ -91,8 +93,37 @@ OccupancyView::OccupancyView(models::Session* session, models::ViewState* state,
         "The <b>limiter</b> is the SM resource that runs out first and so caps how many blocks of "
         "this kernel "
         "an SM can hold at once: warp slots, block slots, registers or shared memory."));
+    launchChoice_ = makeLabel(this, 9.5, false, QStringLiteral("launchChoiceWords"));
+    launchChoice_->setToolTip(tr("How the framework that launched this kernel chose its grid, "
+                                 "read from the kernel's name, argument types and launch"));
     smMap_ = new SmMapWidget(this);
     smMap_->setToolTip(kSmCaption);
+    // Another run's SM map beside the selected run's, each under its name and launch occupancy.
+    besideChoice_ = new QComboBox(this);
+    besideChoice_->setObjectName(QStringLiteral("besideChoice"));
+    besideChoice_->setToolTip(tr("Put another GPU run's SM map beside this one's"));
+    auto* maps = new QWidget(this);
+    auto* mapsRow = new QHBoxLayout(maps);
+    mapsRow->setContentsMargins(0, 0, 0, 0);
+    auto* mainColumn = new QVBoxLayout;
+    mapTitle_ = makeLabel(maps, 9, true, QStringLiteral("mapTitle"));
+    mainColumn->addWidget(mapTitle_);
+    mainColumn->addWidget(smMap_);
+    mapsRow->addLayout(mainColumn, 1);
+    besideColumn_ = new QWidget(maps);
+    auto* besideLayout = new QVBoxLayout(besideColumn_);
+    besideLayout->setContentsMargins(0, 0, 0, 0);
+    besideTitle_ = makeLabel(besideColumn_, 9, true, QStringLiteral("besideTitle"));
+    besideMap_ = new SmMapWidget(besideColumn_);
+    besideMap_->setObjectName(QStringLiteral("besideMap"));
+    besideMap_->setToolTip(kSmCaption);
+    besideLayout->addWidget(besideTitle_);
+    besideLayout->addWidget(besideMap_);
+    mapsRow->addWidget(besideColumn_, 1);
+    besideColumn_->setVisible(false);
+    auto* besideRow = new QHBoxLayout;
+    besideRow->addWidget(new QLabel(tr("Beside it:"), this));
+    besideRow->addWidget(besideChoice_, 1);
     smCaption_ = makeLabel(this, 8.5, false, QStringLiteral("smCaption"));
     curves_ = new OccupancyCurvePlot(this);
     series_ = new QCustomPlot(this);
@@ -110,10 +141,14 @@ OccupancyView::OccupancyView(models::Session* session, models::ViewState* state,
     noSeries_->setStyleSheet(QStringLiteral("color: #666"));
 
     // The plain words and the SM map first; the charts across runs after them.
-    for (QWidget* w : {static_cast<QWidget*>(title_), static_cast<QWidget*>(kernelChoice_),
-                       static_cast<QWidget*>(headline_), static_cast<QWidget*>(launch_),
-                       static_cast<QWidget*>(limiter_), static_cast<QWidget*>(smMap_),
-                       static_cast<QWidget*>(smCaption_), static_cast<QWidget*>(breakdown_),
+    for (QWidget* w :
+         {static_cast<QWidget*>(title_), static_cast<QWidget*>(kernelChoice_),
+          static_cast<QWidget*>(headline_), static_cast<QWidget*>(launch_),
+          static_cast<QWidget*>(limiter_), static_cast<QWidget*>(launchChoice_), maps}) {
+        layout->addWidget(w);
+    }
+    layout->addLayout(besideRow);
+    for (QWidget* w : {static_cast<QWidget*>(smCaption_), static_cast<QWidget*>(breakdown_),
                        static_cast<QWidget*>(bars_), static_cast<QWidget*>(curves_),
                        static_cast<QWidget*>(series_), static_cast<QWidget*>(noSeries_)}) {
         layout->addWidget(w);
@@ -124,6 +159,7 @@ OccupancyView::OccupancyView(models::Session* session, models::ViewState* state,
     connect(state_, &models::ViewState::selectedActivityChanged, this,
             &OccupancyView::followSelectedActivity);
     connect(kernelChoice_, &QComboBox::currentIndexChanged, this, &OccupancyView::showKernel);
+    connect(besideChoice_, &QComboBox::currentIndexChanged, this, &OccupancyView::showBeside);
     connect(session_, &models::Session::changed, this, [this] {
         shownRun_.clear(); // the run may have been replaced or renamed
         showRun(state_->selectedRun());
@@ -149,6 +185,7 @@ void OccupancyView::applyTheme() {
 void OccupancyView::showRun(const QString& runId) {
     const models::RunEntryPtr entry = session_->find(runId);
     shownRun_ = entry ? runId : QString();
+    updateBesideChoices();
     kernels_.clear();
     {
         const QSignalBlocker block(kernelChoice_);
@@ -160,6 +197,7 @@ void OccupancyView::showRun(const QString& runId) {
         title_->setText(session_->isEmpty() ? QString()
                                             : tr("Select a run to see how it fills the GPU."));
         headline_->clear();
+        launchChoice_->clear();
         launch_->clear();
         limiter_->clear();
         smMap_->setResidency({});
@@ -224,6 +262,8 @@ void OccupancyView::followSelectedActivity() {
 void OccupancyView::showFacts(const models::RunEntry& entry) {
     title_->setText(facts_.title);
     headline_->setText(facts_.launchOccupancyWords);
+    launchChoice_->setText(facts_.launchChoiceWords);
+    launchChoice_->setVisible(!facts_.launchChoiceWords.isEmpty());
     if (!facts_.hasLaunch) {
         launch_->setText(facts_.problem);
         limiter_->clear();
@@ -239,10 +279,48 @@ void OccupancyView::showFacts(const models::RunEntry& entry) {
     limiter_->setText(facts_.limiterWords);
     smMap_->setResidency(facts_.residency);
     smMap_->setVisible(true);
+    showBeside();
     smCaption_->setText(SmMapWidget::summary(facts_.residency) + QLatin1Char(' ') + kSmCaption);
     curves_->setVisible(true);
     curves_->setFacts(facts_);
     updateSeries(&entry);
+}
+
+void OccupancyView::updateBesideChoices() {
+    const QString kept = besideChoice_->currentData().toString();
+    const QSignalBlocker block(besideChoice_);
+    besideChoice_->clear();
+    besideChoice_->addItem(tr("no other run"), QString());
+    for (const auto& entry : session_->runs()) {
+        if (entry->id != shownRun_ && entry->visible && entry->run->launch) {
+            besideChoice_->addItem(entry->id, entry->id);
+        }
+    }
+    besideChoice_->setCurrentIndex(std::max(0, besideChoice_->findData(kept)));
+    besideChoice_->setEnabled(besideChoice_->count() > 1);
+}
+
+void OccupancyView::showBeside() {
+    const models::RunEntryPtr other = session_->find(besideChoice_->currentData().toString());
+    const bool shown = other && facts_.hasLaunch;
+    besideColumn_->setVisible(shown);
+    mapTitle_->setVisible(shown);
+    if (!shown) {
+        besideMap_->setResidency({});
+        return;
+    }
+    const models::OccupancyFacts facts = models::computeOccupancyFacts(*other);
+    // "one-worker: 0.024% of the GPU": the run's name and its launch occupancy.
+    const auto title = [](const QString& id, const trace::Run& run) {
+        const auto launch = trace::launchOccupancyOf(run);
+        return launch ? tr("%1: %2 of the GPU")
+                            .arg(id, models::toQString(trace::formatPercent(launch->occupancy)))
+                      : id;
+    };
+    const models::RunEntryPtr current = session_->find(shownRun_);
+    mapTitle_->setText(current ? title(shownRun_, *current->run) : shownRun_);
+    besideTitle_->setText(title(other->id, *other->run));
+    besideMap_->setResidency(facts.residency);
 }
 
 void OccupancyView::updateSeries(const models::RunEntry* entry) {

@@ -25,7 +25,9 @@ class SmMapWidget;
 // run and recorded kernel, and for the selected run the SM map,
 // the limiter in plain words, occupancy against block size and registers, and the occupancy
 // over time when the run sampled it. A run without one launch configuration (a recorded program)
-// gets a kernel chooser: every distinct kernel, and the one selected on the timeline.
+// gets a kernel chooser: every distinct kernel, and the one selected on the timeline. "Beside
+// it" puts another GPU run's SM map next to the selected run's (one-worker beside slice-middle
+// is the seed's lesson), each under its run's name and launch occupancy.
 class OccupancyView : public QWidget {
     Q_OBJECT
   public:
@@ -39,6 +41,9 @@ class OccupancyView : public QWidget {
     const models::OccupancyFacts& facts() const { return facts_; }
     const QString& shownRun() const { return shownRun_; }
     QComboBox* kernelChoice() const { return kernelChoice_; }
+    // The run whose SM map sits beside the selected run's ("" for none), and its map.
+    QComboBox* besideChoice() const { return besideChoice_; }
+    SmMapWidget* besideMap() const { return besideMap_; }
     const QVector<models::KernelGroup>& kernels() const { return kernels_; }
 
     // Paints the whole view into rect (image export): the same charts, laid out for the page.
@@ -52,6 +57,10 @@ class OccupancyView : public QWidget {
     void showKernel(int group);
     void followSelectedActivity();
     void updateSeries(const models::RunEntry* entry);
+    // The runs "Beside it" offers (the session's other GPU runs), keeping the choice if it is
+    // still there.
+    void updateBesideChoices();
+    void showBeside();
 
     models::Session* session_;
     models::ViewState* state_;
@@ -63,7 +72,13 @@ class OccupancyView : public QWidget {
     QLabel* headline_ = nullptr;
     QLabel* launch_;
     QLabel* limiter_;
+    QLabel* launchChoice_; // how numba chose a recorded kernel's grid
     SmMapWidget* smMap_;
+    QLabel* mapTitle_;
+    QComboBox* besideChoice_;
+    QWidget* besideColumn_;
+    QLabel* besideTitle_;
+    SmMapWidget* besideMap_;
     QLabel* smCaption_;
     OccupancyCurvePlot* curves_;
     QCustomPlot* series_;

@@ -6,17 +6,21 @@
 #include "models/viewstate.h"
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QHeaderView>
 #include <QLabel>
+#include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace slicescope::gui {
 
 namespace {
 constexpr double kVerdictScale = 1.2;
-}
+const QString kShowSamplesKey = QStringLiteral("runs/showSamples");
+} // namespace
 
 RunsPanel::RunsPanel(models::Session* session, models::ViewState* state, QWidget* parent)
     : QWidget(parent), session_(session), state_(state) {
@@ -25,9 +29,18 @@ RunsPanel::RunsPanel(models::Session* session, models::ViewState* state, QWidget
     proxy_ = new QSortFilterProxyModel(this);
     proxy_->setSourceModel(model_);
     proxy_->setSortRole(models::RunListModel::SortRole);
+    proxy_->setFilterRole(models::RunListModel::IsSampleRole);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
+    showSamples_ = new QCheckBox(this);
+    showSamples_->setObjectName(QStringLiteral("showSamples"));
+    showSamples_->setToolTip(tr("The traces shipped with SliceScope (File > Open sample): shown "
+                                "beside your runs, or hidden from the table, the timeline and "
+                                "the charts"));
+    showSamples_->setChecked(QSettings().value(kShowSamplesKey, true).toBool());
+    connect(showSamples_, &QCheckBox::toggled, this, &RunsPanel::setSamplesShown);
+    layout->addWidget(showSamples_);
     table_ = newRowTable(QStringLiteral("runTable"), proxy_, this);
     table_->horizontalHeader()->setStretchLastSection(true);
     for (int column = 0; column < models::RunListModel::VerdictColumn; ++column) {
@@ -50,7 +63,16 @@ RunsPanel::RunsPanel(models::Session* session, models::ViewState* state, QWidget
                         current.data(models::RunListModel::RunIdRole).toString());
                 }
             });
-    connect(session_, &models::Session::runsAdded, this, &RunsPanel::selectNewRun);
+    connect(session_, &models::Session::runsAdded, this, [this](int first, int last) {
+        for (int i = first; i <= last && !showSamples_->isChecked(); ++i) {
+            if (session_->at(i)->origin == models::RunOrigin::Sample) {
+                session_->setVisible(i, false);
+            }
+        }
+        selectNewRun(first, last);
+    });
+    connect(session_, &models::Session::changed, this, &RunsPanel::updateSamplesChoice);
+    setSamplesShown(showSamples_->isChecked());
     connect(session_, &models::Session::changed, this, [this] {
         // The selected run was removed: the first one left takes its place.
         if (!state_->selectedRun().isEmpty() && session_->indexOf(state_->selectedRun()) < 0) {
@@ -70,6 +92,26 @@ void RunsPanel::applyTheme() {
     QFont font = QApplication::font();
     font.setPointSizeF(font.pointSizeF() * kVerdictScale);
     verdict_->setFont(font);
+}
+
+void RunsPanel::updateSamplesChoice() {
+    const auto samples = std::count_if(
+        session_->runs().begin(), session_->runs().end(),
+        [](const models::RunEntryPtr& e) { return e->origin == models::RunOrigin::Sample; });
+    showSamples_->setText(samples == 1 ? tr("Show the shipped sample (1 run)")
+                                       : tr("Show the shipped samples (%1 runs)").arg(samples));
+    showSamples_->setVisible(samples > 0);
+}
+
+void RunsPanel::setSamplesShown(bool shown) {
+    QSettings().setValue(kShowSamplesKey, shown);
+    proxy_->setFilterRegularExpression(shown ? QString() : QStringLiteral("^user$"));
+    for (int i = 0; i < session_->count(); ++i) {
+        if (session_->at(i)->origin == models::RunOrigin::Sample) {
+            session_->setVisible(i, shown);
+        }
+    }
+    updateSamplesChoice();
 }
 
 void RunsPanel::selectNewRun(int first, int last) {

@@ -35,7 +35,7 @@ TimelinePlottable* setUpTimelinePlot(QCustomPlot& plot,
                                      const QSharedPointer<QCPAxisTickerText>& laneTicker,
                                      int rightMarginPx) {
     plot.setAutoAddPlottableToLegend(false);
-    plot.xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new TimeTicker));
+    plot.xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new TimeTicker(plot.xAxis)));
     plot.xAxis->grid()->setPen(QPen(QColor(0xdd, 0xdd, 0xdd), 1, Qt::DotLine));
     plot.xAxis->grid()->setZeroLinePen(QPen(QColor(0xbb, 0xbb, 0xbb), 1));
     plot.yAxis->setTicker(laneTicker);

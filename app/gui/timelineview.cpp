@@ -1,5 +1,6 @@
 #include "gui/timelineview.h"
 
+#include "gui/rangeruler.h"
 #include "gui/theme.h"
 #include "gui/timelineplotsetup.h"
 #include "gui/timelineplottable.h"
@@ -92,6 +93,7 @@ TimelineView::TimelineView(models::Session* session, models::ViewState* state, Q
     }
 
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    ruler_ = std::make_unique<RangeRuler>(this);
     setFocusPolicy(Qt::StrongFocus);
     axisRect()->setRangeDrag(Qt::Horizontal | Qt::Vertical);
     axisRect()->setRangeZoom(Qt::Horizontal);
@@ -392,6 +394,14 @@ void TimelineView::onSelectionRect(const QRect& rect, QMouseEvent*) {
 
 void TimelineView::mousePressEvent(QMouseEvent* event) {
     pressPos_ = event->pos();
+    ruling_ = event->button() == Qt::LeftButton && (event->modifiers() & Qt::ControlModifier);
+    if (ruling_) {
+        // Not passed on: the drag measures instead of panning.
+        ruler_->begin(xAxis->pixelToCoord(event->position().x()));
+        replot(QCustomPlot::rpQueuedReplot);
+        event->accept();
+        return;
+    }
     const bool boxZoom =
         event->button() == Qt::RightButton ||
         (event->button() == Qt::LeftButton && (event->modifiers() & Qt::ShiftModifier));
@@ -401,6 +411,12 @@ void TimelineView::mousePressEvent(QMouseEvent* event) {
 }
 
 void TimelineView::mouseMoveEvent(QMouseEvent* event) {
+    if (ruling_) {
+        ruler_->extendTo(xAxis->pixelToCoord(event->position().x()));
+        QToolTip::showText(event->globalPosition().toPoint(), ruler_->label(), this);
+        replot(QCustomPlot::rpQueuedReplot);
+        return;
+    }
     QCustomPlot::mouseMoveEvent(event);
     if (event->buttons() != Qt::NoButton) {
         return;
@@ -476,6 +492,11 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event) {
 }
 
 void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
+    if (ruling_) {
+        ruling_ = false;
+        emit activityHovered(tr("Span: %1").arg(ruler_->label()));
+        return;
+    }
     QCustomPlot::mouseReleaseEvent(event);
     setSelectionRectMode(QCP::srmNone);
     const bool still = (event->pos() - pressPos_).manhattanLength() < 4;
@@ -527,6 +548,12 @@ void TimelineView::showMenu(const QPoint& pos) {
 }
 
 void TimelineView::keyPressEvent(QKeyEvent* event) {
+    if (event->key() == Qt::Key_Escape && ruler_->isShown()) {
+        ruler_->clear();
+        replot(QCustomPlot::rpQueuedReplot);
+        event->accept();
+        return;
+    }
     const QString selected = state_->selectedRun();
     const bool expand = event->key() == Qt::Key_Plus || event->key() == Qt::Key_Equal;
     const bool collapse = event->key() == Qt::Key_Minus;

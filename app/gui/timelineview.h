@@ -14,6 +14,7 @@ class Session;
 
 namespace slicescope::gui {
 
+class RangeRuler;
 class TimelinePlottable;
 struct TimelineContent;
 
@@ -25,7 +26,8 @@ struct TimelineContent;
 // double-click zooms to an event, hovering shows the event's nvprof fields and a click selects
 // it (in the shared ViewState, so the GPU-trace table follows). A click on a run's header
 // expands or collapses it and selects the run; + and - do so for the selected run. The selected
-// run is scrolled into view; adding runs never moves what is on screen. Usable without a
+// run is scrolled into view; adding runs never moves what is on screen. A Ctrl+drag measures a
+// span of time (the range ruler); Esc clears it. Usable without a
 // window: QCustomPlot::toPainter/toPixmap render it offscreen.
 class TimelineView : public QCustomPlot {
     Q_OBJECT
@@ -34,6 +36,7 @@ class TimelineView : public QCustomPlot {
     ~TimelineView() override;
 
     TimelinePlottable* plottable() const { return plottable_; }
+    const RangeRuler& ruler() const { return *ruler_; }
     // Shows the whole time range of every run (and every lane that fits).
     void resetZoom();
     void zoomBy(double factor);  // < 1 zooms in, around the middle
@@ -114,6 +117,8 @@ class TimelineView : public QCustomPlot {
     QScrollBar* scrollBar_ = nullptr;
     QList<QAction*> laneActions_;
     QPoint pressPos_;
+    std::unique_ptr<RangeRuler> ruler_;
+    bool ruling_ = false; // a Ctrl+drag is marking a span
     bool clamping_ = false;
     bool syncingScrollBar_ = false;
     double visibleRows_ = 0;

@@ -1,12 +1,35 @@
 #include "gui/timeticker.h"
 
+#include <QFontMetricsF>
+#include <algorithm>
 #include <cmath>
 
 namespace slicescope::gui {
 
-TimeTicker::TimeTicker() {
+TimeTicker::TimeTicker(const QCPAxis* axis) : axis_(axis) {
     setTickCount(8);
 }
+
+int TimeTicker::ticksThatFit(double widthPx, const QFont& font) {
+    const double labelPx =
+        QFontMetricsF(font).horizontalAdvance(QStringLiteral("000.000 ms")) * 1.6;
+    return std::max(2, int(widthPx / labelPx));
+}
+
+namespace {
+
+// The decimals that write the step exactly (0.25: 2, 0.5: 1, 2: 0), at most 6.
+int decimalsOf(double step) {
+    for (int decimals = 0; decimals < 6; ++decimals) {
+        const double scaled = step * std::pow(10.0, decimals);
+        if (std::fabs(scaled - std::round(scaled)) < 1e-6 * std::max(1.0, scaled)) {
+            return decimals;
+        }
+    }
+    return 6;
+}
+
+} // namespace
 
 std::pair<double, QString> TimeTicker::unitFor(double stepNs) {
     if (stepNs >= 1e8) {
@@ -28,12 +51,22 @@ QString TimeTicker::label(double ns, double stepNs) {
         return QStringLiteral("0");
     }
     const double step = stepNs / divisor;
-    const int decimals = step >= 1 ? 0 : std::min(6, int(std::ceil(-std::log10(step) - 1e-9)));
+    const int decimals = decimalsOf(step);
     return QString::number(value, 'f', decimals) + QLatin1Char(' ') + suffix;
 }
 
 double TimeTicker::getTickStep(const QCPRange& range) {
+    const int most = tickCount();
+    if (axis_ && axis_->axisRect()) {
+        // Ticks are set up before the layout: the viewport has its new size already, the axis
+        // rect not yet (an export at another size, the first paint), so its margins are used.
+        const QCPAxisRect* rect = axis_->axisRect();
+        const double widthPx = rect->parentPlot()->viewport().width() - rect->margins().left() -
+                               rect->margins().right();
+        mTickCount = std::min(most, ticksThatFit(widthPx, axis_->tickLabelFont()));
+    }
     stepNs_ = QCPAxisTicker::getTickStep(range);
+    mTickCount = most;
     return stepNs_;
 }
 

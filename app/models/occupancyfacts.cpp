@@ -1,6 +1,7 @@
 #include "models/occupancyfacts.h"
 
 #include "models/runnaming.h"
+#include "slicescope/explain/numbalaunch.h"
 #include "slicescope/occupancy/occupancycalculator.h"
 #include "slicescope/strategy/strategy.h"
 #include "slicescope/trace/runsummary.h"
@@ -74,6 +75,7 @@ void fillFromLaunch(OccupancyFacts& f, const trace::LaunchInfo& l, const device:
             }
         }
     }
+    f.limiter = limiter;
     f.limiterWords = limiterInPlainWords(limiter, d, f.activeBlocksPerSm, f.blockSize);
     if (occupancyInfo && !occupancyInfo->explanation.empty()) {
         // The calculator's own sentence, with its exact figures, after the plain-words one.
@@ -227,6 +229,20 @@ OccupancyFacts computeOccupancyFacts(const RunEntry& entry, const KernelGroup& k
                  plural(std::uint64_t(kernel.launches), QStringLiteral("launch"),
                         QStringLiteral("launches")));
     fillFromLaunch(f, l, run.device, info);
+    // The kernel's own share of the GPU, as a strategy's run has it (its theoretical occupancy is
+    // the trace's, or the calculator's where the trace has none).
+    trace::Run launch;
+    launch.device = run.device;
+    launch.launch = l;
+    launch.occupancy = info.value_or(trace::OccupancyInfo{});
+    launch.occupancy->theoretical = info ? info->theoretical : f.theoretical;
+    launch.occupancy->limiter = f.limiter;
+    launch.occupancy->activeBlocksPerSm = f.activeBlocksPerSm;
+    f.launchOccupancyWords = launchOccupancyInWords(launch);
+    if (const auto numba = explain::explainNumbaLaunch(kernel.name.toStdString(), kernel.grid,
+                                                       kernel.block, kernel.activeLaneShare)) {
+        f.launchChoiceWords = toQString(numba->explanation);
+    }
     if (kernel.activeLaneShare) {
         f.launchWords +=
             QStringLiteral("; measured: %1 of %2 threads active per warp instruction on average, "

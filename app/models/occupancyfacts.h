@@ -23,12 +23,16 @@ struct OccupancyFacts {
     // Empty where the run's launch occupancy is unknown.
     QString launchOccupancyWords;
     QString problem; // why no launch facts / why no curve, when so
+    // How the framework chose this launch, for a recorded kernel whose name says numba made it
+    // (explain/numbalaunch.h): the grid numba chose and the signature that gives more workers.
+    QString launchChoiceWords;
 
     std::uint32_t blockSize = 0;
     std::uint32_t registersPerThread = 0;
     bool registersKnown = false;
     std::uint64_t sharedBytes = 0;
     std::uint32_t activeBlocksPerSm = 0;
+    std::string limiter; // the per-SM limiter: "warps", "blocks", "registers", "shared-memory"
     double theoretical = 0;
     std::optional<double> achieved;
     double threadSlotsBusy = 0;

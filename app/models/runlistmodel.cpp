@@ -40,6 +40,43 @@ int RunListModel::columnCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : ColumnCount;
 }
 
+// The tooltip of a cell that explains its column; none where the cell's text says it all.
+static QVariant toolTipOf(const RunEntry& e, int column) {
+    const trace::Run& run = *e.run;
+    const bool sample = e.origin == RunOrigin::Sample;
+    switch (column) {
+    case RunListModel::RunColumn:
+        return QStringLiteral("%1: %2%3%4")
+            .arg(e.id, modeText(run.mode),
+                 sample ? QStringLiteral(", a sample shipped with SliceScope") : QString(),
+                 e.source.isEmpty() ? QString() : QStringLiteral("\nfrom ") + e.source);
+    case RunListModel::VerdictColumn:
+        return e.verdict;
+    case RunListModel::LaunchOccupancyColumn:
+        if (const auto launch = trace::launchOccupancyOf(run);
+            launch && !launch->explanation.empty()) {
+            return toQString(launch->explanation);
+        }
+        return QStringLiteral(
+            "Launch occupancy: the share of the whole GPU's warp slots this launch fills, "
+            "given its grid.");
+    case RunListModel::OccupancyColumn:
+        return QStringLiteral(
+            "Per-SM limit (CUDA's theoretical occupancy): the share of each SM's warp slots "
+            "a launch could keep filled, given its block size, registers and shared memory. "
+            "A launch of too few blocks leaves most SMs empty however high this is.");
+    case RunListModel::SlotsBusyColumn:
+        return QStringLiteral("Share of all the GPU's thread slots (SMs x threads per SM) held by "
+                              "threads that have work: the seed's measure of how idle the GPU is.");
+    case RunListModel::TimeColumn:
+        return QStringLiteral(
+            "Per repetition: copies and kernels for GPU runs, host compute for CPU runs.");
+    default:
+        break;
+    }
+    return {};
+}
+
 QVariant RunListModel::data(const QModelIndex& index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) {
         return {};
@@ -50,6 +87,13 @@ QVariant RunListModel::data(const QModelIndex& index, int role) const {
     const bool gpu = e.isGpu();
     if (role == RunIdRole) {
         return e.id;
+    }
+    const bool sample = e.origin == RunOrigin::Sample;
+    if (role == IsSampleRole) {
+        return sample ? QStringLiteral("sample") : QStringLiteral("user");
+    }
+    if (role == Qt::ForegroundRole && sample) {
+        return QBrush(QColor(0x66, 0x66, 0x66)); // the shipped samples, apart from the user's runs
     }
     if (role == Qt::CheckStateRole && index.column() == RunColumn) {
         return e.visible ? Qt::Checked : Qt::Unchecked;
@@ -65,37 +109,8 @@ QVariant RunListModel::data(const QModelIndex& index, int role) const {
         return font;
     }
     if (role == Qt::ToolTipRole) {
-        switch (index.column()) {
-        case RunColumn:
-            return QStringLiteral("%1: %2%3")
-                .arg(e.id, modeText(run.mode),
-                     e.source.isEmpty() ? QString() : QStringLiteral("\nfrom ") + e.source);
-        case VerdictColumn:
-            return e.verdict;
-        case LaunchOccupancyColumn:
-            if (const auto launch = trace::launchOccupancyOf(run);
-                launch && !launch->explanation.empty()) {
-                return toQString(launch->explanation);
-            }
-            return QStringLiteral(
-                "Launch occupancy: the share of the whole GPU's warp slots this launch fills, "
-                "given its grid.");
-        case OccupancyColumn:
-            return QStringLiteral(
-                "Per-SM limit (CUDA's theoretical occupancy): the share of each SM's warp slots "
-                "a launch could keep filled, given its block size, registers and shared memory. "
-                "A launch of too few blocks leaves most SMs empty however high this is.");
-        case SlotsBusyColumn:
-            return QStringLiteral(
-                "Share of all the GPU's thread slots (SMs x threads per SM) held by "
-                "threads that have work: the seed's measure of how idle the GPU is.");
-        case TimeColumn:
-            return QStringLiteral(
-                "Per repetition: copies and kernels for GPU runs, host compute for CPU runs.");
-        default:
-            break;
-        }
-        return data(index, Qt::DisplayRole);
+        const QVariant tip = toolTipOf(e, index.column());
+        return tip.isValid() ? tip : data(index, Qt::DisplayRole);
     }
     if (role == Qt::TextAlignmentRole) {
         switch (index.column()) {

@@ -30,6 +30,7 @@ class RunListModel : public QAbstractTableModel {
     enum Role {
         SortRole = Qt::UserRole, // numbers for numeric columns
         RunIdRole,
+        IsSampleRole, // "sample" for a shipped sample trace's run, "user" for any other
     };
 
     explicit RunListModel(Session* session, QObject* parent = nullptr);

@@ -68,12 +68,53 @@ RunNameRequest nameRequest(const trace::Run& run, const QString& id) {
         request.wanted = QStringLiteral("run");
     }
     request.deviceTag = deviceTag(run.device);
+    request.settings = runSettings(run);
     return request;
 }
 
+QStringList runSettings(const trace::Run& run) {
+    QStringList settings;
+    if (run.problem) {
+        const problem::Shape& s = run.problem->shape;
+        settings << QStringLiteral("%1x%2x%3").arg(s.r).arg(s.c).arg(s.n)
+                 << toQString(problem::toString(run.problem->dtype))
+                 << QStringLiteral("work %1").arg(run.problem->workPerElement);
+    } else {
+        settings << QString() << QString() << QString();
+    }
+    settings << toQString(run.memoryMode)
+             << QStringLiteral("k%1\u00d7s%2").arg(run.chunks).arg(run.streams);
+    QString block;
+    if (run.launch) {
+        const auto& b = run.launch->block;
+        block = QStringLiteral("block %1").arg(std::uint64_t(b.x) * b.y * b.z);
+    }
+    settings << block;
+    return settings;
+}
+
+namespace {
+
+// "(k16×s4)", "(block 256, f32)": the settings in which a run differs from the name's holder;
+// empty when none does.
+QString differences(const QStringList& mine, const QStringList& holders) {
+    QStringList differ;
+    for (qsizetype i = 0; i < mine.size() && i < holders.size(); ++i) {
+        if (!mine[i].isEmpty() && mine[i] != holders[i]) {
+            differ << mine[i];
+        }
+    }
+    return differ.isEmpty()
+               ? QString()
+               : QStringLiteral(" (") + differ.join(QStringLiteral(", ")) + QLatin1Char(')');
+}
+
+} // namespace
+
 QStringList RunNaming::nameBatch(const QList<RunNameRequest>& batch) {
     QStringList names(batch.size());
-    QSet<QString> taken; // given to an earlier run of this batch
+    QSet<QString> taken;          // given to an earlier run of this batch
+    QHash<QString, Holder> given; // the same, with the run it went to
     auto isFree = [&](const QString& name) {
         return !issued_.contains(name) && !taken.contains(name);
     };
@@ -84,17 +125,31 @@ QStringList RunNaming::nameBatch(const QList<RunNameRequest>& batch) {
         if (isFree(r.wanted)) {
             names[i] = r.wanted;
             taken.insert(names[i]);
+            given.insert(names[i], Holder{r.deviceTag, r.settings});
             continue;
         }
         QString stem = r.wanted;
+        // The run that first had the name: of an earlier batch, or earlier in this one.
         const auto holder = issued_.constFind(r.wanted);
-        if (!r.deviceTag.isEmpty() && holder != issued_.constEnd() &&
-            holder.value() != r.deviceTag) {
+        const Holder* first = holder != issued_.constEnd()
+                                  ? &holder.value()
+                                  : (given.contains(r.wanted) ? &given[r.wanted] : nullptr);
+        if (first && !r.deviceTag.isEmpty() && first->deviceTag != r.deviceTag) {
             stem = r.wanted + QLatin1Char('@') + r.deviceTag;
             if (isFree(stem)) {
                 names[i] = stem;
                 taken.insert(stem);
                 continue;
+            }
+        } else if (first) {
+            const QString told = differences(r.settings, first->settings);
+            if (!told.isEmpty()) {
+                stem = r.wanted + told;
+                if (isFree(stem)) {
+                    names[i] = stem;
+                    taken.insert(stem);
+                    continue;
+                }
             }
         }
         stems[i] = stem;
@@ -121,7 +176,7 @@ QStringList RunNaming::nameBatch(const QList<RunNameRequest>& batch) {
         names[i] = nameWith(i, suffix);
     }
     for (int i = 0; i < batch.size(); ++i) {
-        issued_.insert(names[i], batch[i].deviceTag);
+        issued_.insert(names[i], Holder{batch[i].deviceTag, batch[i].settings});
     }
     return names;
 }

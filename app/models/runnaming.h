@@ -14,7 +14,13 @@ namespace slicescope::models {
 struct RunNameRequest {
     QString wanted;    // the run's id in its trace, or the recorded program's name
     QString deviceTag; // a short tag of its device ("h200", "gtx-970", "intel-xeon")
+    // The settings that tell two runs of one strategy apart, as a name shows them, always in the
+    // order runSettings gives: the shape, the dtype, the work, the host memory, the pieces
+    // ("k16×s4") and the block ("block 256"); empty where the run has none.
+    QStringList settings;
 };
+// A run's settings for naming (RunNameRequest::settings).
+QStringList runSettings(const trace::Run& run);
 
 // The request for a run whose trace id is `id`: a recorded run is named after its program
 // ("seed_numba", not "recorded"), any other run keeps its trace id (a strategy name).
@@ -30,8 +36,10 @@ QString programName(const std::string& command);
 
 // The session's naming policy. A run keeps the name it asks for while that name has never been
 // given in this session; otherwise it is told apart by its device ("slice-outer@gtx-970") when the
-// run that first had the name ran on another device, and otherwise by one numeric suffix shared by
-// every run of the batch that needs one ("-2", then "-3", ...). Names are never given twice, even
+// run that first had the name ran on another device, else by the settings in which it differs
+// from that run ("slice-outer (k16×s4)", "slice-middle (block 256, f32)"), and otherwise (the
+// same settings again) by one numeric suffix shared by every run of the batch that needs one
+// ("-2", then "-3", ...). Names are never given twice, even
 // after the run that had one was removed: a name in a verdict, an export or a note keeps meaning
 // one run. reset() (the session was cleared) forgets them.
 class RunNaming {
@@ -42,7 +50,11 @@ class RunNaming {
     bool wasIssued(const QString& name) const { return issued_.contains(name); }
 
   private:
-    QHash<QString, QString> issued_; // name -> the device tag of the run it was given to
+    struct Holder { // the run a name was given to
+        QString deviceTag;
+        QStringList settings;
+    };
+    QHash<QString, Holder> issued_;
 };
 
 // The batch a run came in with, for verdicts (trace::SummarizedRun::batch) and for placing

@@ -1,5 +1,7 @@
 #include "slicescope/explain/numbalaunch.h"
+#include "slicescope/trace/tracejson.h"
 
+#include <algorithm>
 #include <gtest/gtest.h>
 
 using namespace slicescope;
@@ -77,4 +79,31 @@ TEST(NumbaLaunch, OtherKernelsAreNotNumbas) {
     ASSERT_TRUE(truncated);
     EXPECT_EQ(truncated->function, "f");
     EXPECT_EQ(truncated->minWorkers, 129u);
+}
+
+// The shipped numba recording: its three kernels, each explained once, in the order they ran; a
+// strategy's kernels (not numba's) get no paragraph.
+TEST(NumbaLaunch, ARecordedRunExplainsEachNumbaKernelOnce) {
+    auto trace =
+        trace::readTrace(SLICESCOPE_TEST_DATA_DIR "/../../resources/samples/recorded-numba.json");
+    ASSERT_TRUE(trace) << trace.error().message;
+    trace::Run run = trace->runs.at(0);
+    const auto kernel =
+        std::find_if(run.activities.begin(), run.activities.end(),
+                     [](const auto& a) { return a.kind == trace::ActivityKind::Kernel; });
+    ASSERT_NE(kernel, run.activities.end());
+    run.activities.push_back(*kernel); // launched again: told once
+    const auto launches = explain::numbaLaunchesOf(run);
+    ASSERT_EQ(launches.size(), 3u);
+    EXPECT_EQ(launches[0].function, "whole_array");
+    EXPECT_EQ(launches[1].function, "outer_slice");
+    EXPECT_EQ(launches[2].function, "multiply");
+    EXPECT_NE(launches[0].explanation.find("one thread of its warp did the work"),
+              std::string::npos);
+    auto seed = trace::readTrace(SLICESCOPE_TEST_DATA_DIR "/../../resources/samples/"
+                                                          "seed-100x4000x5-f64-pageable.json");
+    ASSERT_TRUE(seed);
+    for (const trace::Run& strategyRun : seed->runs) {
+        EXPECT_TRUE(explain::numbaLaunchesOf(strategyRun).empty()) << strategyRun.id;
+    }
 }

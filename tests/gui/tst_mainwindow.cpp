@@ -33,6 +33,7 @@
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
+#include <QToolButton>
 #include <QUrl>
 #include <algorithm>
 
@@ -264,6 +265,15 @@ void TestMainWindow::noGpuBannerSaysSo() {
     QTRY_VERIFY_WITH_TIMEOUT(banner(window, "infoBanner")->isVisible(), kGenerousMs);
     QVERIFY(banner(window, "infoBanner")->text().contains(QStringLiteral("No NVIDIA GPU here")));
     QVERIFY(banner(window, "infoBanner")->text().contains(QStringLiteral("modelled")));
+    // One line of the window until the user asks for more (at 1280x720 a four-line banner left
+    // the timeline three rows).
+    MessageBanner* info = banner(window, "infoBanner");
+    window.resize(1280, 720);
+    QTRY_VERIFY(info->height() < 3 * info->fontMetrics().height() + 16);
+    QVERIFY(!info->text().contains(QStringLiteral("open traces")));
+    info->findChild<QToolButton*>(QStringLiteral("bannerMore"))->click();
+    QVERIFY(info->detailsShown());
+    QVERIFY(info->text().contains(QStringLiteral("open traces")));
 }
 
 void TestMainWindow::opensTheSeedSampleAtStart() {

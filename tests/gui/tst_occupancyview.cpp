@@ -5,15 +5,21 @@
 #include "gui/occupancycurveplot.h"
 #include "gui/occupancyview.h"
 #include "gui/smmapwidget.h"
+#include "gui/wheelguard.h"
 #include "models/occupancyfacts.h"
 #include "models/session.h"
 #include "models/viewstate.h"
 #include "slicescope/trace/runsummary.h"
 #include "testhelpers.h"
 
+#include <QApplication>
 #include <QComboBox>
 #include <QLabel>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QTest>
+#include <QWheelEvent>
+#include <algorithm>
 
 using namespace slicescope;
 using namespace slicescope::models;
@@ -92,6 +98,9 @@ class TestOccupancyView : public QObject {
     void manyKernelConfigurationsListTheLongest();
     void recordedThreadUseIsMeasuredOrUnknown();
     void threadSlotsBusyIsOneFigure();
+    void anotherRunsMapSitsBeside();
+    void numbasLaunchIsExplained();
+    void wheelScrollsThePaneOverItsCharts();
 };
 
 void TestOccupancyView::factsOfTheSeedsSliceOuter() {
@@ -394,6 +403,97 @@ void TestOccupancyView::manyKernelConfigurationsListTheLongest() {
     QVERIFY(choice->itemText(0).contains(QStringLiteral("grid 1501\u00d7")));
     QVERIFY(choice->itemText(499).contains(QStringLiteral("grid 2000\u00d7")));
     QVERIFY(choice->toolTip().contains(QStringLiteral("2000 kernel configurations")));
+}
+
+// The seed's lesson side by side: one-worker's map (one busy SM) beside slice-outer's (two), each
+// under its name and launch occupancy; the choice goes when its run does.
+void TestOccupancyView::anotherRunsMapSitsBeside() {
+    Session session;
+    ViewState state;
+    OccupancyView view(&session, &state);
+    trace::Run oneWorker = testhelpers::gpuShapedRun("one-worker", trace::RunMode::Modelled);
+    oneWorker.launch->grid = {1, 1, 1};
+    oneWorker.launch->workers = 1;
+    session.addRuns(
+        {makeRunEntry(oneWorker, RunOrigin::Opened),
+         makeRunEntry(testhelpers::gpuShapedRun("slice-outer", trace::RunMode::Modelled),
+                      RunOrigin::Opened),
+         makeRunEntry(cpuRun(), RunOrigin::Opened)});
+    state.setSelectedRun(QStringLiteral("one-worker"));
+    QComboBox* beside = view.besideChoice();
+    QCOMPARE(beside->count(), 2); // none, and the other GPU run (not the CPU run, not itself)
+    QVERIFY(!view.besideMap()->isVisibleTo(&view));
+    beside->setCurrentIndex(beside->findData(QStringLiteral("slice-outer")));
+    QVERIFY(view.besideMap()->isVisibleTo(&view));
+    const auto busy = [](const SmMapWidget* map) {
+        return std::count_if(map->residency().sms.begin(), map->residency().sms.end(),
+                             [](const auto& sm) { return sm.blocks > 0; });
+    };
+    QCOMPARE(busy(view.smMap()), 1);
+    QCOMPARE(busy(view.besideMap()), 2);
+    QCOMPARE(view.findChild<QLabel*>(QStringLiteral("mapTitle"))->text(),
+             QStringLiteral("one-worker: 0.024 % of the GPU"));
+    QCOMPARE(view.findChild<QLabel*>(QStringLiteral("besideTitle"))->text(),
+             QStringLiteral("slice-outer: 0.047 % of the GPU"));
+    session.removeRun(1);
+    QCOMPARE(beside->currentData().toString(), QString());
+    QVERIFY(!view.besideMap()->isVisibleTo(&view));
+}
+
+// A recorded numba kernel: the headline gives its own share of the GPU, and a paragraph says how
+// numba chose its grid (the seed's whole-array gufunc: one block, one working thread).
+void TestOccupancyView::numbasLaunchIsExplained() {
+    Session session;
+    ViewState state;
+    OccupancyView view(&session, &state);
+    session.addRuns({oneKernelEntry(
+        "__main__::__gufunc_whole_array[abi:v2](Array<double, 3, A, mutable, aligned>, "
+        "Array<double, 4, A, mutable, aligned>, Array<double, 4, A, mutable, aligned>)",
+        {1, 1, 1}, {1024, 1, 1}, 1.0f / 32)});
+    state.setSelectedRun(session.at(0)->id);
+    auto* words = view.findChild<QLabel*>(QStringLiteral("launchChoiceWords"));
+    QVERIFY(!words->isHidden());
+    QVERIFY2(words->text().contains(QStringLiteral("whole_array")), qPrintable(words->text()));
+    QVERIFY2(words->text().contains(QStringLiteral("one thread of its warp did the work")),
+             qPrintable(words->text()));
+    const QString headline =
+        view.findChild<QLabel*>(QStringLiteral("launchOccupancyHeadline"))->text();
+    QVERIFY2(headline.startsWith(QStringLiteral("This launch fills ")), qPrintable(headline));
+    QVERIFY2(headline.contains(QStringLiteral("limited by the grid")), qPrintable(headline));
+    // Not numba's: no paragraph.
+    session.clear();
+    session.addRuns(
+        {oneKernelEntry("void fill<double>(double*, double, int)", {40, 1, 1}, {256, 1, 1}, 1.0f)});
+    state.setSelectedRun(session.at(0)->id);
+    QVERIFY(words->isHidden());
+}
+
+// The pane scrolls with the wheel wherever the pointer is, its charts included.
+void TestOccupancyView::wheelScrollsThePaneOverItsCharts() {
+    WheelGuard::installOnApplication();
+    Session session;
+    ViewState state;
+    QScrollArea scroll;
+    auto* view = new OccupancyView(&session, &state);
+    scroll.setWidget(view);
+    scroll.setWidgetResizable(true);
+    scroll.resize(360, 300);
+    session.addRuns({makeRunEntry(
+        testhelpers::gpuShapedRun("slice-outer", trace::RunMode::Modelled), RunOrigin::Opened)});
+    state.setSelectedRun(QStringLiteral("slice-outer"));
+    scroll.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&scroll));
+    QScrollBar* bar = scroll.verticalScrollBar();
+    QTRY_VERIFY(bar->maximum() > 0);
+    for (QWidget* chart :
+         {static_cast<QWidget*>(view->barsPlot()), static_cast<QWidget*>(view->curvePlot())}) {
+        bar->setValue(0);
+        const QPointF at(chart->width() / 2.0, chart->height() / 2.0);
+        QWheelEvent wheel(at, chart->mapToGlobal(at), QPoint(), QPoint(0, -120), Qt::NoButton,
+                          Qt::NoModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(chart, &wheel);
+        QVERIFY2(bar->value() > 0, chart->metaObject()->className());
+    }
 }
 
 QTEST_MAIN(TestOccupancyView)

@@ -1,14 +1,19 @@
 // The run panel: live problem figures, the request it builds, and its settings across starts.
 #include "gui/runsetupwidget.h"
+#include "gui/wheelguard.h"
 #include "models/devicelistmodel.h"
 #include "models/strategylistmodel.h"
 
+#include <QApplication>
 #include <QComboBox>
 #include <QLabel>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QWheelEvent>
 
 using namespace slicescope::models;
 using slicescope::gui::RunSetupWidget;
@@ -29,6 +34,7 @@ class TestRunSetupWidget : public QObject {
     void configCarriesEveryOption();
     void settingsRoundTrip();
     void deviceChosenBeforeTheListArrives();
+    void wheelChangesOnlyTheFocusedSetting();
 };
 
 void TestRunSetupWidget::problemFiguresFollowTheInputs() {
@@ -140,6 +146,61 @@ void TestRunSetupWidget::deviceChosenBeforeTheListArrives() {
     QVERIFY(panel.config().device.kind == DeviceChoice::Kind::None);
     QVERIFY(devices.setFromJson(kDevices));
     QCOMPARE(panel.config().device.presetId, QStringLiteral("t4"));
+}
+
+namespace {
+
+// One notch of the wheel, down, over the middle of widget.
+void wheelDown(QWidget* widget) {
+    const QPointF at(widget->width() / 2.0, widget->height() / 2.0);
+    QWheelEvent event(at, widget->mapToGlobal(at), QPoint(), QPoint(0, -120), Qt::NoButton,
+                      Qt::NoModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(widget, &event);
+}
+
+} // namespace
+
+// Scrolling the panel with the wheel scrolls it: the settings under the pointer change only when
+// they have the keyboard focus.
+void TestRunSetupWidget::wheelChangesOnlyTheFocusedSetting() {
+    slicescope::gui::WheelGuard::installOnApplication();
+    StrategyListModel strategies;
+    DeviceListModel devices;
+    QVERIFY(devices.setFromJson(kDevices));
+    QScrollArea scroll;
+    auto* panel = new RunSetupWidget(&strategies, &devices);
+    scroll.setWidget(panel);
+    scroll.setWidgetResizable(true);
+    scroll.resize(360, 300); // shorter than the panel: it scrolls
+    scroll.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&scroll));
+    auto* block = panel->findChild<QSpinBox*>(QStringLiteral("blockThreads"));
+    auto* memory = panel->findChild<QComboBox*>(QStringLiteral("memory"));
+    QVERIFY(block && memory);
+    block->setEnabled(true);
+    // The wheel does not give them focus, and over them unfocused it scrolls the panel.
+    QCOMPARE(block->focusPolicy(), Qt::StrongFocus);
+    QCOMPARE(memory->focusPolicy(), Qt::StrongFocus);
+    const int threads = block->value();
+    const int memoryIndex = memory->currentIndex();
+    QScrollBar* bar = scroll.verticalScrollBar();
+    QVERIFY(bar->maximum() > 0);
+    int scrolled = bar->value();
+    for (QWidget* setting : {static_cast<QWidget*>(block), static_cast<QWidget*>(memory)}) {
+        wheelDown(setting);
+        QVERIFY2(bar->value() > scrolled, setting->objectName().toUtf8());
+        scrolled = bar->value();
+        bar->setValue(0);
+        scrolled = 0;
+    }
+    QCOMPARE(block->value(), threads);
+    QCOMPARE(memory->currentIndex(), memoryIndex);
+    // Focused, the wheel steps the value as ever.
+    scroll.activateWindow();
+    block->setFocus();
+    QTRY_VERIFY(block->hasFocus());
+    wheelDown(block);
+    QCOMPARE(block->value(), threads - block->singleStep());
 }
 
 QTEST_MAIN(TestRunSetupWidget)

@@ -1,5 +1,6 @@
 // The timeline: events drawn per lane, merging, hit testing, selection, zoom, pan, box zoom,
 // hatching of modelled runs and alignment, all offscreen.
+#include "gui/rangeruler.h"
 #include "gui/timelineplottable.h"
 #include "gui/timelineview.h"
 #include "models/session.h"
@@ -13,6 +14,7 @@
 #include <QTest>
 #include <cmath>
 #include <map>
+#include <slicescope/trace/runsummary.h>
 
 using namespace slicescope;
 using namespace slicescope::models;
@@ -115,6 +117,7 @@ class TestTimelineView : public QObject {
     void millionEventsDrawInPixelTime();
     void hoverFindsTheEventAndClickSelectsIt();
     void wheelZoomsDragPansBoxZooms();
+    void ctrlDragMeasuresASpan();
     void modelledRunsAreHatched();
     void warmupIsGreyedHatchedAndOutsideTheMeasuredPart();
     void alignmentMovesRunsApart();
@@ -358,6 +361,62 @@ void TestTimelineView::wheelZoomsDragPansBoxZooms() {
     view.resetZoom();
     QCOMPARE(view.xAxis->range().lower, full.lower);
     QCOMPARE(view.xAxis->range().upper, full.upper);
+}
+
+void TestTimelineView::ctrlDragMeasuresASpan() {
+    Session session;
+    ViewState state;
+    session.addRuns(
+        entries({testhelpers::gpuShapedRun("slice-outer", trace::RunMode::MeasuredGpu, 4)}));
+    TimelineView view(&session, &state);
+    view.resize(1200, 500);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.replot();
+    const QCPRange before = view.xAxis->range();
+    const QRect area = view.axisRect()->rect();
+    const QPoint from(area.left() + 500, area.center().y());
+    const QPoint to(area.left() + 200, area.center().y() + 30); // leftwards works too
+    const double fromNs = view.xAxis->pixelToCoord(from.x());
+    const double toNs = view.xAxis->pixelToCoord(to.x());
+    QVERIFY(!view.ruler().isShown());
+
+    QTest::mousePress(&view, Qt::LeftButton, Qt::ControlModifier, from);
+    QMouseEvent move(QEvent::MouseMove, QPointF(to), view.mapToGlobal(QPointF(to)), Qt::NoButton,
+                     Qt::LeftButton, Qt::ControlModifier);
+    QApplication::sendEvent(&view, &move);
+    QSignalSpy said(&view, &TimelineView::activityHovered);
+    QTest::mouseRelease(&view, Qt::LeftButton, Qt::ControlModifier, to);
+
+    // The drag measured and did not pan.
+    QCOMPARE(view.xAxis->range().lower, before.lower);
+    QCOMPARE(view.xAxis->range().upper, before.upper);
+    QVERIFY(view.ruler().isShown());
+    const QCPRange span = *view.ruler().span();
+    QVERIFY(qAbs(span.lower - toNs) < 1e-6 * before.size());
+    QVERIFY(qAbs(span.upper - fromNs) < 1e-6 * before.size());
+    const QString label =
+        QString::fromStdString(trace::formatDurationNs(std::llround(fromNs - toNs)));
+    QCOMPARE(view.ruler().label(), label);
+    QCOMPARE(said.count(), 1);
+    QVERIFY(said.first().first().toString().contains(label));
+
+    // The span is held in time: zooming keeps it on the same instants.
+    view.zoomBy(0.5);
+    QCOMPARE(view.ruler().span()->lower, span.lower);
+
+    // The band is drawn: the span's middle column changes when Esc clears it.
+    const QImage shown = view.toPixmap(1200, 500).toImage();
+    QTest::keyClick(&view, Qt::Key_Escape);
+    QVERIFY(!view.ruler().isShown());
+    QVERIFY(view.ruler().label().isEmpty());
+    const QImage cleared = view.toPixmap(1200, 500).toImage();
+    const int mid = int(view.xAxis->coordToPixel(span.center()));
+    int tinted = 0;
+    for (int y = area.top(); y <= area.bottom(); ++y) {
+        tinted += shown.pixel(mid, y) != cleared.pixel(mid, y) ? 1 : 0;
+    }
+    QVERIFY2(tinted > area.height() / 2, qPrintable(QString::number(tinted)));
 }
 
 void TestTimelineView::modelledRunsAreHatched() {

@@ -14,7 +14,7 @@ using namespace slicescope::models;
 namespace {
 
 RunNameRequest request(const QString& wanted, const QString& device = QStringLiteral("h200")) {
-    return RunNameRequest{wanted, device};
+    return RunNameRequest{wanted, device, {}};
 }
 
 trace::Run cpuRun(const std::string& id, std::int64_t computeNs,
@@ -44,6 +44,7 @@ class TestRunNaming : public QObject {
     void oneSuffixForTheWholeBatch();
     void namesAreNeverReusedAfterADeletion();
     void anotherDeviceIsNamedByItsDevice();
+    void anotherSettingIsNamedByWhatDiffers();
     void deviceTagsAndProgramNames();
     void recordedRunsAreNamedAfterTheirProgram();
     void clearForgetsTheNames();
@@ -103,6 +104,38 @@ void TestRunNaming::anotherDeviceIsNamedByItsDevice() {
     session.setVisible(1, false);
     session.setVisible(2, false);
     QVERIFY(!devicesDiffer(session.runs())); // only visible runs count
+}
+
+// A strategy run again with other settings is named by what differs from the run that first had
+// the name, not by a number; the same settings again get a number.
+void TestRunNaming::anotherSettingIsNamedByWhatDiffers() {
+    const auto add = [](Session& session, trace::Run run) {
+        session.addRuns({makeRunEntry(std::move(run), RunOrigin::Opened)});
+        return session.at(session.count() - 1)->id;
+    };
+    Session session;
+    const trace::Run first = testhelpers::gpuShapedRun("slice-outer", trace::RunMode::MeasuredGpu);
+    QCOMPARE(add(session, first), QStringLiteral("slice-outer"));
+    trace::Run pieces = first;
+    pieces.chunks = 16;
+    pieces.streams = 4;
+    QCOMPARE(add(session, pieces), QStringLiteral("slice-outer (k16\u00d7s4)"));
+    trace::Run block = first;
+    block.launch->block = {256, 1, 1};
+    block.problem->dtype = problem::Dtype::F32;
+    QCOMPARE(add(session, block), QStringLiteral("slice-outer (f32, block 256)"));
+    trace::Run shape = first;
+    shape.problem->shape = {200, 4000, 5};
+    shape.memoryMode = "pinned";
+    QCOMPARE(add(session, shape), QStringLiteral("slice-outer (200x4000x5, pinned)"));
+    QCOMPARE(add(session, first), QStringLiteral("slice-outer-2")); // nothing differs
+    QCOMPARE(add(session, pieces), QStringLiteral("slice-outer (k16\u00d7s4)-2"));
+    // Within one batch too: the second run differs from the first in its block.
+    Session batch;
+    batch.addRuns({makeRunEntry(first, RunOrigin::Opened), makeRunEntry(block, RunOrigin::Opened)});
+    QCOMPARE(batch.at(1)->id, QStringLiteral("slice-outer (f32, block 256)"));
+    // CPU runs have no block, pieces shown only when they differ.
+    QCOMPARE(runSettings(cpuRun("cpu-serial", 5)).size(), runSettings(first).size());
 }
 
 void TestRunNaming::deviceTagsAndProgramNames() {

@@ -1,7 +1,10 @@
 #include "slicescope/explain/numbalaunch.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <set>
+#include <tuple>
 
 namespace slicescope::explain {
 
@@ -138,6 +141,23 @@ std::optional<NumbaLaunch> explainNumbaLaunch(std::string_view kernelName, const
                              " cover " + workersInWords(launch) + " elements.";
     }
     return launch;
+}
+
+std::vector<NumbaLaunch> numbaLaunchesOf(const trace::Run& run) {
+    std::vector<NumbaLaunch> launches;
+    std::set<std::tuple<std::uint32_t, std::uint64_t, std::uint64_t>> seen; // name, grid, block
+    for (const trace::Activity& a : run.activities) {
+        if (a.kind != trace::ActivityKind::Kernel || a.warmup ||
+            !seen.emplace(a.nameId, a.grid.count(), a.block.count()).second) {
+            continue;
+        }
+        const std::optional<double> lanes =
+            std::isnan(a.activeLaneShare) ? std::nullopt : std::optional<double>(a.activeLaneShare);
+        if (auto launch = explainNumbaLaunch(run.name(a), a.grid, a.block, lanes)) {
+            launches.push_back(std::move(*launch));
+        }
+    }
+    return launches;
 }
 
 } // namespace slicescope::explain

@@ -8,6 +8,7 @@
 // the kernel's largest block (numba-cuda) or an occupancy-tuned one (numba 0.38).
 
 #include "slicescope/core/dim3.h"
+#include "slicescope/trace/trace.h"
 
 #include <cstdint>
 #include <optional>
@@ -40,5 +41,10 @@ struct NumbaLaunch {
 std::optional<NumbaLaunch> explainNumbaLaunch(std::string_view kernelName, const Dim3& grid,
                                               const Dim3& block,
                                               std::optional<double> activeLaneShare);
+
+// Every numba kernel of a recorded run explained, once per kernel name and launch configuration
+// (warm-up launches aside), in the order they first ran: what the CLI's summary and the GUI's
+// occupancy view say about a numba program.
+std::vector<NumbaLaunch> numbaLaunchesOf(const trace::Run& run);
 
 } // namespace slicescope::explain
