@@ -426,14 +426,15 @@ void MainWindow::onDevicesListed(const QString& error) {
         }
         infoBanner_->show(
             MessageBanner::Kind::Info,
-            tr("<b>No NVIDIA GPU here</b>%1: GPU strategies are modelled on a device preset.")
-                .arg(why.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(why.toHtmlEscaped())),
-            tr("You can open traces%1, run the CPU strategies, and model GPU strategies on a "
-               "device preset: modelled runs are hatched and labelled \u201cmodelled\u201d.")
-                .arg(SamplesMenu::sampleTraces().isEmpty()
-                         ? QString()
-                         : tr(" (a shipped sample trace, measured on a real H200, opens at start; "
-                              "File > Open sample has the others)")));
+            tr("<b>No NVIDIA GPU here</b>: GPU strategies are modelled on a device preset."),
+            (why.isEmpty() ? QString() : tr("Why: %1. ").arg(why.toHtmlEscaped())) +
+                tr("You can open traces%1, run the CPU strategies, and model GPU strategies on a "
+                   "device preset: modelled runs are hatched and labelled \u201cmodelled\u201d.")
+                    .arg(SamplesMenu::sampleTraces().isEmpty()
+                             ? QString()
+                             : tr(" (a shipped sample trace, measured on a real H200, opens at "
+                                  "start; "
+                                  "File > Open sample has the others)")));
     }
     // Whatever the outcome, a run that waited for the list goes now (and says what is missing).
     if (runAfterDevices_) {

@@ -102,6 +102,9 @@ OccupancyView::OccupancyView(models::Session* session, models::ViewState* state,
     besideChoice_ = new QComboBox(this);
     besideChoice_->setObjectName(QStringLiteral("besideChoice"));
     besideChoice_->setToolTip(tr("Put another GPU run's SM map beside this one's"));
+    // Sized by its longest run name it would widen the pane past the splitter and clip the words.
+    besideChoice_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    besideChoice_->setMinimumContentsLength(8);
     auto* maps = new QWidget(this);
     auto* mapsRow = new QHBoxLayout(maps);
     mapsRow->setContentsMargins(0, 0, 0, 0);

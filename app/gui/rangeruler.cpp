@@ -3,9 +3,8 @@
 #include "gui/theme.h"
 #include "models/runentry.h"
 
-#include <slicescope/trace/runsummary.h>
-
 #include <cmath>
+#include <slicescope/trace/runsummary.h>
 
 namespace slicescope::gui {
 
@@ -49,7 +48,9 @@ void RangeRuler::clear() {
     text_->setVisible(false);
 }
 
-std::optional<QCPRange> RangeRuler::span() const { return span_; }
+std::optional<QCPRange> RangeRuler::span() const {
+    return span_;
+}
 
 QString RangeRuler::label() const {
     if (!span_) {

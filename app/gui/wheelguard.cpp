@@ -49,8 +49,7 @@ bool WheelGuard::eventFilter(QObject* watched, QEvent* event) {
         return false;
     }
     auto* widget = static_cast<QWidget*>(watched);
-    if (event->type() == QEvent::Polish && whenFocused &&
-        widget->focusPolicy() == Qt::WheelFocus) {
+    if (event->type() == QEvent::Polish && whenFocused && widget->focusPolicy() == Qt::WheelFocus) {
         widget->setFocusPolicy(Qt::StrongFocus); // the wheel no longer gives it focus
     } else if (event->type() == QEvent::Wheel && !(whenFocused && widget->hasFocus())) {
         passToParents(widget, *static_cast<QWheelEvent*>(event));

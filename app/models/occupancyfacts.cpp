@@ -7,6 +7,7 @@
 #include "slicescope/trace/runsummary.h"
 
 #include <QHash>
+#include <QRegularExpression>
 #include <algorithm>
 
 namespace slicescope::models {
@@ -163,7 +164,11 @@ QString launchOccupancyInWords(const trace::Run& run) {
     QString words = QStringLiteral("This launch fills %1 of the GPU's warp slots, limited by %2.")
                         .arg(toQString(trace::formatPercent(launch->occupancy)), limiter);
     if (!launch->explanation.empty()) {
-        words += QLatin1Char(' ') + toQString(launch->explanation) + QLatin1Char('.');
+        // The explanation ends by giving the share again, for where it stands alone (the CLI, the
+        // Runs table's tooltip); the headline has just said it.
+        static const QRegularExpression again(
+            QStringLiteral("; it fills [^)]* of the GPU's warp slots"));
+        words += QLatin1Char(' ') + toQString(launch->explanation).remove(again) + QLatin1Char('.');
     }
     return words + QStringLiteral(" Per-SM limit (CUDA's theoretical occupancy): %1.")
                        .arg(toQString(trace::formatPercent(run.occupancy->theoretical)));

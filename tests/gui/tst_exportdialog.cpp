@@ -40,7 +40,8 @@ void TestExportDialog::remembersThePresetAndViews() {
         QComboBox* presets = dialog.presetChoice();
         presets->setCurrentIndex(presets->findData(QStringLiteral("paper")));
         emit presets->activated(presets->currentIndex());
-        dialog.viewChoice()->setCurrentIndex(dialog.viewChoice()->findData(QStringLiteral("detail")));
+        dialog.viewChoice()->setCurrentIndex(
+            dialog.viewChoice()->findData(QStringLiteral("detail")));
         dialog.findChild<QCheckBox*>()->setChecked(true);
         dialog.accept();
         QCOMPARE(dialog.result(), int(QDialog::Accepted));

@@ -195,6 +195,7 @@ void TestOccupancyView::headlineIsTheLaunchOccupancyOfOneWorker() {
                                  QStringLiteral(" of the GPU's warp slots, limited by the grid.")),
              qPrintable(headline));
     QVERIFY2(headline.contains(QStringLiteral("131 SMs idle")), qPrintable(headline));
+    QVERIFY2(headline.count(launchShare) == 1, qPrintable(headline)); // said once, not twice
     QVERIFY2(headline.endsWith(QStringLiteral("Per-SM limit (CUDA's theoretical occupancy): ") +
                                QString::fromStdString(trace::formatPercent(1.0)) +
                                QLatin1Char('.')),
