@@ -432,9 +432,8 @@ void MainWindow::onDevicesListed(const QString& error) {
                    "device preset: modelled runs are hatched and labelled \u201cmodelled\u201d.")
                     .arg(SamplesMenu::sampleTraces().isEmpty()
                              ? QString()
-                             : tr(" (a shipped sample trace, measured on a real H200, opens at "
-                                  "start; "
-                                  "File > Open sample has the others)")));
+                             : tr(" (a shipped sample trace, measured on a real H200, opens "
+                                  "at start; File > Open sample has the others)")));
     }
     // Whatever the outcome, a run that waited for the list goes now (and says what is missing).
     if (runAfterDevices_) {
