@@ -196,7 +196,8 @@ QVector<LegendEntry> laneLegend(const models::Session& session) {
 }
 
 // Lays the legend out in lines across the area; returns the height, and paints when painter is
-// set. The lines break at the same entries wherever the area lies.
+// set: the lines that fit in the area's height (the renderer gives it the height this returns).
+// The lines break at the same entries wherever the area lies.
 double legendLayout(QPainter* painter, const QVector<LegendEntry>& entries, const QRectF& area,
                     QPaintDevice* device) {
     if (entries.isEmpty()) {
@@ -218,7 +219,7 @@ double legendLayout(QPainter* painter, const QVector<LegendEntry>& entries, cons
             x = 0;
             y += lineH + 2;
         }
-        if (painter) {
+        if (painter && y + lineH <= area.height() + 0.5) {
             const QPointF at = area.topLeft() + QPointF(x, y);
             fillHatched(*painter, QRectF(at.x(), at.y() + lineH * 0.15, swatch, lineH * 0.7),
                         entry.color, entry.hatched);
