@@ -1,6 +1,9 @@
 #include "gui/exportviews.h"
 
+#include "gui/reportpart.h"
+
 #include <QCoreApplication>
+#include <algorithm>
 
 namespace slicescope::gui {
 
@@ -15,27 +18,43 @@ QString tr(const char* text) {
 const QVector<ExportView>& exportViews() {
     static const QVector<ExportView> views = {
         {QStringLiteral("overview"), tr("Timeline overview"),
-         [](ReportViews& v) { v.overview = true; }},
+         [](ReportViews& v) { v.overview = true; }, timelineParts},
         {QStringLiteral("detail"), tr("Timeline with every lane"),
-         [](ReportViews& v) { v.detail = true; }},
+         [](ReportViews& v) { v.detail = true; }, timelineParts},
         {QStringLiteral("breakdown"), tr("Time breakdown per run"),
-         [](ReportViews& v) { v.breakdown = true; }},
+         [](ReportViews& v) { v.breakdown = true; }, breakdownParts},
         {QStringLiteral("occupancy"), tr("Occupancy per run"),
-         [](ReportViews& v) { v.occupancy = true; }},
+         [](ReportViews& v) { v.occupancy = true; }, occupancyParts},
         {QStringLiteral("sweep"),
          tr("Sweep chart: time per repetition, and occupancy for block sweeps"),
-         [](ReportViews& v) { v.sweep = true; }},
+         [](ReportViews& v) { v.sweep = true; }, sweepParts},
         {QStringLiteral("roofline"), tr("Roofline with the copies"),
-         [](ReportViews& v) { v.roofline = true; }},
+         [](ReportViews& v) { v.roofline = true; }, sweepParts},
         {QStringLiteral("all"),
          tr("Everything: timeline lanes, breakdown, occupancy, selected run, and the sweep chart "
             "and roofline where the runs have them"),
          [](ReportViews& v) {
              v.detail = v.breakdown = v.occupancy = v.selectedRun = true;
              v.sweepsIfAny = true;
-         }},
+         },
+         nullptr},
     };
     return views;
+}
+
+ReportParts reportParts(const ReportContext& context) {
+    ReportParts out;
+    std::vector<ReportParts (*)(const ReportContext&)> called;
+    for (const ExportView& view : exportViews()) {
+        if (!view.parts || std::find(called.begin(), called.end(), view.parts) != called.end()) {
+            continue;
+        }
+        called.push_back(view.parts);
+        for (auto& part : view.parts(context)) {
+            out.push_back(std::move(part));
+        }
+    }
+    return out;
 }
 
 const ExportView* findExportView(const QString& name) {

@@ -1,15 +1,10 @@
 #include "gui/reportrenderer.h"
 
-#include "gui/breakdownchart.h"
-#include "gui/occupancybarsplot.h"
 #include "gui/occupancyview.h"
 #include "gui/outputfile.h"
 #include "gui/qcp.h"
 #include "gui/reportstyle.h"
-#include "gui/reportsweeps.h"
-#include "gui/rowschart.h"
 #include "gui/theme.h"
-#include "gui/timelineplottable.h"
 #include "gui/timelineview.h"
 #include "models/session.h"
 #include "models/viewstate.h"
@@ -21,10 +16,8 @@
 #include <QSvgGenerator>
 #include <algorithm>
 #include <cmath>
-#include <functional>
 #include <numeric>
 #include <set>
-#include <vector>
 
 namespace slicescope::gui {
 
@@ -33,10 +26,6 @@ using namespace reportstyle;
 namespace {
 
 constexpr double kWideLayoutPx = 900; // narrower pages stack the parts
-// Timeline rows in an export: never smaller than this (9 pt text and its sub-rows stay apart)...
-constexpr double kMinTimelineUnitPx = 22;
-// ... nor taller than this (a few runs do not blow up into huge bars).
-constexpr double kMaxTimelineUnitPx = 34;
 // The smallest font the timeline draws is 8.5 pt: exports scale it to 9 pt.
 constexpr double kSmallestTimelinePt = 8.5;
 
@@ -81,80 +70,139 @@ class ExportFonts {
     double saved_;
 };
 
-struct LegendEntry {
-    QColor color;
-    bool hatched = false;
-    QString text;
+// The parts by placement, in the registry's order.
+struct PlacedParts {
+    const ReportPart* main = nullptr; // one at most: the timeline
+    QVector<const ReportPart*> side;
+    QVector<const ReportPart*> bottom;
+    QVector<const ReportPart*> footer;
 };
 
-QVector<LegendEntry> laneLegend(const models::Session& session) {
-    std::set<models::LaneKind> kinds;
-    bool modelled = false;
-    for (const auto& e : session.runs()) {
-        if (!e->visible) {
-            continue;
+PlacedParts placeParts(const ReportParts& parts) {
+    PlacedParts placed;
+    for (const auto& part : parts) {
+        switch (part->placement()) {
+        case ReportPart::Placement::Main:
+            Q_ASSERT(!placed.main); // a second main part would need a layout of its own
+            placed.main = placed.main ? placed.main : part.get();
+            break;
+        case ReportPart::Placement::Side:
+            placed.side << part.get();
+            break;
+        case ReportPart::Placement::Bottom:
+            placed.bottom << part.get();
+            break;
+        case ReportPart::Placement::Footer:
+            placed.footer << part.get();
+            break;
         }
-        modelled = modelled || e->isModelled();
-        for (const auto& lane : e->lanes->lanes) {
-            kinds.insert(lane.kind);
-        }
     }
-    QVector<LegendEntry> out;
-    for (auto kind : kinds) {
-        out << LegendEntry{theme::laneColor(kind), false,
-                           models::toQString(models::laneKindName(kind)) + QStringLiteral(": ") +
-                               theme::laneDescription(kind)};
-    }
-    if (modelled) {
-        out << LegendEntry{theme::laneColor(models::LaneKind::Kernel), true,
-                           QStringLiteral("hatched: modelled, not measured")};
-    }
-    return out;
+    return placed;
 }
 
-// Lays the legend out in lines across the area; returns the height, and paints when painter is
-// set.
-double legendLayout(QPainter* painter, const QVector<LegendEntry>& entries, const QRectF& area,
-                    QPaintDevice* device) {
-    if (entries.isEmpty()) {
+// The room content height keeps after a part of this placement.
+double spacingAfter(ReportPart::Placement placement) {
+    switch (placement) {
+    case ReportPart::Placement::Main:
+    case ReportPart::Placement::Side:
+        return kGap;
+    case ReportPart::Placement::Bottom:
         return 0;
+    case ReportPart::Placement::Footer:
+        return 8;
     }
-    const QFontMetricsF fm(textFont(), device);
-    const double lineH = fm.height();
-    const double swatch = lineH * 0.9;
-    double x = area.left();
+    return 0;
+}
+
+// The heights of parts stacked in room: each gets what it prefers (want); when they do not all
+// fit, each gets its compact height (small: every row on one line) and those that then fit in
+// full with what is left get that; when not even the compact ones fit, each its fair share of
+// what the smaller ones leave.
+QVector<double> stackHeights(const QVector<double>& want, const QVector<double>& small,
+                             double room) {
+    const double total = std::accumulate(want.begin(), want.end(), 0.0);
+    const double totalSmall = std::accumulate(small.begin(), small.end(), 0.0);
+    QVector<double> heights(want.size());
+    QVector<int> order(want.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(), [&](int a, int b) { return want[a] < want[b]; });
+    double left = room;
+    if (total > room && totalSmall <= room) {
+        heights = small;
+        left = room - totalSmall;
+        for (int i : order) {
+            if (want[i] - small[i] <= left) {
+                left -= want[i] - small[i];
+                heights[i] = want[i];
+            }
+        }
+        return heights;
+    }
+    for (int k = 0; k < order.size(); ++k) {
+        const int i = order[k];
+        heights[i] = total <= room ? want[i] : std::min(want[i], left / double(order.size() - k));
+        left -= heights[i];
+    }
+    return heights;
+}
+
+// The parts one under another in area, at the heights stackHeights gives them.
+void stackParts(QCPPainter& painter, const QVector<const ReportPart*>& parts, const QRectF& area) {
+    QVector<double> want;
+    QVector<double> small;
+    for (const ReportPart* part : parts) {
+        want << part->preferredHeight(area.width(), painter.device());
+        small << std::min(want.back(), part->compactHeight(area.width(), painter.device()));
+    }
+    const double room = area.height() - kGap * double(std::max<qsizetype>(0, parts.size() - 1));
+    const QVector<double> heights = stackHeights(want, small, room);
     double y = area.top();
-    if (painter) {
-        painter->setFont(textFont());
+    for (int i = 0; i < parts.size(); ++i) {
+        parts[i]->paint(painter, QRectF(area.left(), y, area.width(), heights[i]));
+        y += heights[i] + kGap;
     }
-    for (const auto& entry : entries) {
-        const QString text =
-            fm.elidedText(entry.text, Qt::ElideRight, std::max(10.0, area.width() - swatch - 4));
-        const double w = swatch + 4 + fm.horizontalAdvance(text) + 1;
-        if (x > area.left() && x + w > area.right()) {
-            x = area.left();
-            y += lineH + 2;
+}
+
+// The main part and the side parts in body: the main part alone fills it; on a wide page it
+// takes 60% of the width with the side parts stacked beside it, on a narrow one the top with the
+// side parts under it. With no main part, two side parts go side by side on a wide page, others
+// one under another.
+void layOutMainAndSide(QCPPainter& painter, const PlacedParts& parts, const QRectF& body,
+                       bool wide) {
+    const ReportPart* main = parts.main;
+    if (main && parts.side.isEmpty()) {
+        main->paint(painter, body);
+    } else if (main && wide) {
+        const double mainW = std::round(body.width() * 0.6);
+        main->paint(painter, QRectF(body.left(), body.top(), mainW, body.height()));
+        stackParts(painter, parts.side,
+                   QRectF(body.left() + mainW + kGap, body.top(), body.width() - mainW - kGap,
+                          body.height()));
+    } else if (main) {
+        double sideH = 0;
+        for (const ReportPart* part : parts.side) {
+            sideH += part->preferredHeight(body.width(), painter.device()) + kGap;
         }
-        if (painter) {
-            fillHatched(*painter, QRectF(x, y + lineH * 0.15, swatch, lineH * 0.7), entry.color,
-                        entry.hatched);
-            painter->setPen(QColor(0x33, 0x33, 0x33));
-            painter->drawText(QRectF(x + swatch + 4, y, w - swatch - 4, lineH),
-                              Qt::AlignLeft | Qt::AlignVCenter, text);
-        }
-        x += w + 16;
+        // At least a third of the page, unless the main part needs less (the height contentHeight
+        // gave it): then the side parts keep their full rows.
+        const double mainH = std::max(
+            std::min(body.height() * 0.35, main->preferredHeight(body.width(), painter.device())),
+            body.height() - sideH);
+        main->paint(painter, QRectF(body.left(), body.top(), body.width(), mainH));
+        stackParts(painter, parts.side,
+                   QRectF(body.left(), body.top() + mainH + kGap, body.width(),
+                          body.height() - mainH - kGap));
+    } else if (wide && parts.side.size() == 2) {
+        const double half = (body.width() - kGap) / 2;
+        parts.side[0]->paint(painter, QRectF(body.left(), body.top(), half, body.height()));
+        parts.side[1]->paint(painter,
+                             QRectF(body.left() + half + kGap, body.top(), half, body.height()));
+    } else {
+        stackParts(painter, parts.side, body);
     }
-    return y - area.top() + lineH;
 }
 
 } // namespace
-
-std::shared_ptr<const SweepExport> ReportRenderer::sweepExport() const {
-    if (!sweeps_) {
-        sweeps_ = buildSweepExport(*session_, options_.views, &sweepPanelsBuilt_);
-    }
-    return sweeps_;
-}
 
 std::optional<ExportPreset> exportPreset(const QString& name) {
     const QString key = name.trimmed().toLower();
@@ -189,270 +237,39 @@ ReportInputs reportInputs(const TimelineView& timeline, const OccupancyView& occ
 
 ReportRenderer::ReportRenderer(models::Session* session, ReportInputs inputs)
     : session_(session), inputs_(std::move(inputs)) {
-    // The sweep panels are drawn from the session's runs: drawn again after any change.
+    // The parts are drawn from the session's runs: made again after any change.
     QObject::connect(session_, &models::Session::changed, &sessionWatch_,
-                     [this] { sweeps_.reset(); });
+                     [this] { parts_.reset(); });
 }
 
 void ReportRenderer::setOptions(const ReportOptions& options) {
     options_ = options;
-    sweeps_.reset(); // the views chosen decide the panels
+    parts_.reset(); // the views chosen decide the parts
 }
 
-QString ReportRenderer::shownRun() const {
-    return session_->find(inputs_.selectedRun) ? inputs_.selectedRun : QString();
-}
-
-models::OccupancyFacts ReportRenderer::selectedFacts() const {
-    const models::RunEntryPtr entry = session_->find(inputs_.selectedRun);
-    if (!entry) {
-        return {};
+const ReportParts& ReportRenderer::parts() const {
+    if (!parts_) {
+        parts_ = std::make_unique<ReportParts>(
+            reportParts(ReportContext{*session_, inputs_, options_, &sweepPanelsBuilt_}));
     }
-    if (entry->kernels.isEmpty()) {
-        return models::computeOccupancyFacts(*entry);
-    }
-    const int kernel = std::clamp(inputs_.kernel, 0, int(entry->kernels.size()) - 1);
-    return models::computeOccupancyFacts(*entry, entry->kernels[kernel]);
-}
-
-void ReportRenderer::paintTimeline(QCPPainter* painter, const QRectF& rect, bool overview) const {
-    // Overview: one row per run; detail: every run expanded to its lanes. Drawn on a plot of its
-    // own: the window's timeline is never touched.
-    OffscreenTimeline timeline(inputs_.timeline);
-    timeline.setAllRunsExpanded(!overview);
-    QCustomPlot& plot = timeline.plot();
-    const TimelinePlottable& plottable = timeline.plottable();
-    const QFontMetricsF fm(textFont(), painter->device());
-    const auto& rows = plottable.rows();
-    const double content = std::max(1.0, plottable.contentHeight());
-    // The x axis below the rows: tick labels and the axis title.
-    const double axisPx = 2 * fm.height() + 24;
-    double plotPx = rect.height() - axisPx;
-    double upper = content;
-    const int allRuns = int(plottable.runs().size());
-    int shownRuns = allRuns;
-    if (content * kMinTimelineUnitPx > plotPx) {
-        // Whole runs where one fits, else the first run's lanes that fit, at the smallest row
-        // height; a line says what is left out.
-        plotPx -= fm.height() + 2;
-        const double fit = plotPx / kMinTimelineUnitPx;
-        std::vector<double> runEnd(std::size_t(allRuns), 0.0);
-        for (const auto& row : rows) {
-            runEnd[std::size_t(row.run)] =
-                std::max(runEnd[std::size_t(row.run)], row.top + row.height);
-        }
-        upper = 0;
-        shownRuns = 0;
-        for (int r = 0; r < allRuns && runEnd[std::size_t(r)] <= fit + 1e-9; ++r) {
-            upper = runEnd[std::size_t(r)];
-            shownRuns = r + 1;
-        }
-        if (shownRuns == 0) {
-            for (const auto& row : rows) {
-                if (row.top + row.height > fit + 1e-9) {
-                    break;
-                }
-                if (row.type == TimelinePlottable::Row::Type::Lane) {
-                    upper = row.top + row.height;
-                    shownRuns = 1;
-                }
-            }
-        }
-    } else {
-        // A few runs: rows at their largest height and the axis right under them, not a tall
-        // empty frame.
-        plotPx = std::min(plotPx, content * kMaxTimelineUnitPx);
-        upper = content;
-    }
-    painter->setFont(textFont());
-    painter->setPen(QColor(0x55, 0x55, 0x55));
-    if (upper <= 0) {
-        painter->drawText(
-            QRectF(rect.left(), rect.top(), rect.width(), fm.height()), Qt::AlignLeft,
-            fm.elidedText(QStringLiteral("Timeline: too little room; export a larger size"),
-                          Qt::ElideRight, rect.width()));
-        return;
-    }
-    plot.yAxis->setRange(0, upper);
-    plot.xAxis->setTickLabelFont(textFont());
-    plot.xAxis->setLabelFont(textFont());
-    plot.yAxis->setTickLabelFont(textFont());
-    // As many time ticks as labels like "100.5 ms" fit side by side with room between them: the
-    // window's tick count is for the window's width and font, not the page's.
-    const auto ticker = plot.xAxis->ticker();
-    const double labelPx = fm.horizontalAdvance(QStringLiteral("000.000 ms")) * 1.6;
-    ticker->setTickCount(std::clamp(int(rect.width() / labelPx), 2, ticker->tickCount()));
-    // The axis title is the window's; on a narrow page it is elided rather than cut by the edge.
-    // It is centred under the plot, which starts right of the lane names.
-    const QFontMetricsF pageMetrics(textFont());
-    double namesPx = 0;
-    for (const auto& entry : plottable.runs()) {
-        namesPx = std::max(namesPx, pageMetrics.horizontalAdvance(entry->id));
-    }
-    plot.xAxis->setLabel(pageMetrics.elidedText(plot.xAxis->label(), Qt::ElideRight,
-                                                std::max(10.0, rect.width() - namesPx - 48)));
-    painter->save();
-    painter->translate(rect.topLeft());
-    plot.toPainter(painter, int(rect.width()), int(plotPx + axisPx));
-    painter->restore();
-    if (shownRuns < allRuns) {
-        painter->setFont(textFont());
-        painter->setPen(QColor(0x55, 0x55, 0x55));
-        const QString more =
-            QStringLiteral("Timeline: the first %1 of %2 runs; a larger size or the "
-                           "timeline alone shows more")
-                .arg(shownRuns)
-                .arg(allRuns);
-        painter->drawText(
-            QRectF(rect.left(), rect.top() + plotPx + axisPx + 2, rect.width(), fm.height()),
-            Qt::AlignLeft | Qt::AlignVCenter, fm.elidedText(more, Qt::ElideRight, rect.width()));
-    }
-}
-
-void ReportRenderer::paintSelectedRun(QPainter* painter, const QRectF& rect) const {
-    const models::OccupancyFacts facts = selectedFacts();
-    QRectF area = rect;
-    painter->setPen(QColor(0x22, 0x22, 0x22));
-    const QStringList texts = {facts.title, facts.hasLaunch ? facts.launchWords : facts.problem,
-                               facts.limiterWords};
-    for (int i = 0; i < texts.size(); ++i) {
-        if (texts[i].isEmpty()) {
-            continue;
-        }
-        painter->setFont(i == 0 ? theme::plotFont(10, true) : textFont());
-        const QRectF need = painter->boundingRect(
-            QRectF(area.left(), area.top(), area.width(), 1e6), Qt::TextWordWrap, texts[i]);
-        if (need.height() > area.height()) {
-            break; // the rest does not fit: leave it out rather than cut it
-        }
-        painter->drawText(QRectF(area.left(), area.top(), area.width(), need.height()),
-                          Qt::TextWordWrap, texts[i]);
-        area.setTop(area.top() + need.height() + 4);
-    }
-}
-
-double ReportRenderer::timelineNeed(double width, double lineH) const {
-    // The runs as the timeline has them open (not as the export opens them).
-    const OffscreenTimeline timeline(inputs_.timeline);
-    const double content = std::max(1.0, timeline.plottable().contentHeight());
-    return std::min(content * kMinTimelineUnitPx, width * 0.75) + 3 * lineH + 26;
+    return *parts_;
 }
 
 double ReportRenderer::contentHeight(double width) const {
     QImage probe(1, 1, QImage::Format_ARGB32_Premultiplied);
     const QFontMetricsF title(titleFont(), &probe);
     const QFontMetricsF fm(textFont(), &probe);
-    const ReportViews& v = options_.views;
     double h = title.height() + 10;
     const double inner = width - 2 * kMargin;
-    if (v.timeline()) {
-        h += timelineNeed(inner, fm.height()) + kGap;
-        h += legendLayout(nullptr, laneLegend(*session_), QRectF(0, 0, inner, 1), &probe) + 8;
+    for (const auto& part : parts()) {
+        h += part->preferredHeight(inner, &probe) + spacingAfter(part->placement());
     }
-    const QString selected = shownRun();
-    if (v.breakdown) {
-        h += RowsChartPainter::preferredHeight(
-                 BreakdownChart::chartFor(*session_, selected, options_.breakdownLog), inner,
-                 &probe) +
-             kGap;
-    }
-    if (v.occupancy) {
-        h += RowsChartPainter::preferredHeight(OccupancyBarsPlot::chartFor(*session_, selected),
-                                               inner, &probe) +
-             kGap;
-    }
-    if (v.selectedRun) {
-        h += 6 * fm.height();
-    }
-    h += sweepExportHeight(*sweepExport(), inner, &probe);
     // paint draws nothing under the title in less than three lines.
     return std::max(h, title.height() + 20 + 3 * fm.height()) + kMargin;
 }
 
-namespace {
-
-// The heights of charts stacked in room: each gets what it prefers (want); when they do not all
-// fit, each gets its compact height (small: every row on one line) and those that then fit in
-// full with what is left get that; when not even the compact ones fit, each its fair share of
-// what the smaller ones leave.
-QVector<double> stackHeights(const QVector<double>& want, const QVector<double>& small,
-                             double room) {
-    const double total = std::accumulate(want.begin(), want.end(), 0.0);
-    const double totalSmall = std::accumulate(small.begin(), small.end(), 0.0);
-    QVector<double> heights(want.size());
-    QVector<int> order(want.size());
-    std::iota(order.begin(), order.end(), 0);
-    std::sort(order.begin(), order.end(), [&](int a, int b) { return want[a] < want[b]; });
-    double left = room;
-    if (total > room && totalSmall <= room) {
-        heights = small;
-        left = room - totalSmall;
-        for (int i : order) {
-            if (want[i] - small[i] <= left) {
-                left -= want[i] - small[i];
-                heights[i] = want[i];
-            }
-        }
-        return heights;
-    }
-    for (int k = 0; k < order.size(); ++k) {
-        const int i = order[k];
-        heights[i] = total <= room ? want[i] : std::min(want[i], left / double(order.size() - k));
-        left -= heights[i];
-    }
-    return heights;
-}
-
-// The breakdown and occupancy charts a report shows, in the order they stack, and the selected
-// run's words under the occupancy chart (paintWords, when asked for).
-struct ReportCharts {
-    enum class Chart { Breakdown, Occupancy };
-    RowsChart breakdown;
-    RowsChart occupancy;
-    QVector<Chart> shown;
-    double wordsH = 0; // the words' height under the occupancy chart; 0: none
-    std::function<void(const QRectF& rect)> paintWords;
-
-    const RowsChart& rows(Chart chart) const {
-        return chart == Chart::Breakdown ? breakdown : occupancy;
-    }
-    double words(Chart chart) const { return chart == Chart::Occupancy ? wordsH : 0; }
-    double preferred(Chart chart, double width, QPaintDevice* device) const {
-        return RowsChartPainter::preferredHeight(rows(chart), width, device) + words(chart);
-    }
-    double compact(Chart chart, double width, QPaintDevice* device) const {
-        return RowsChartPainter::compactHeight(rows(chart), width, device) + words(chart);
-    }
-    void paint(QPainter& painter, Chart chart, const QRectF& rect) const {
-        QRectF chartRect = rect;
-        if (words(chart) > 0) {
-            const double h = std::min(rect.height() * 0.3, wordsH);
-            chartRect.setBottom(rect.bottom() - h - 6);
-            paintWords(QRectF(rect.left(), chartRect.bottom() + 6, rect.width(), h));
-        }
-        RowsChartPainter::paint(painter, chartRect, rows(chart));
-    }
-    // One under another in area, at the heights stackHeights gives them.
-    void stack(QPainter& painter, const QRectF& area) const {
-        QVector<double> want;
-        QVector<double> small;
-        for (Chart chart : shown) {
-            want << preferred(chart, area.width(), painter.device());
-            small << std::min(want.back(), compact(chart, area.width(), painter.device()));
-        }
-        const double room = area.height() - kGap * double(std::max<qsizetype>(0, shown.size() - 1));
-        const QVector<double> heights = stackHeights(want, small, room);
-        double y = area.top();
-        for (int i = 0; i < shown.size(); ++i) {
-            paint(painter, shown[i], QRectF(area.left(), y, area.width(), heights[i]));
-            y += heights[i] + kGap;
-        }
-    }
-};
-
-} // namespace
-
-QRectF ReportRenderer::paintTitleAndLegend(QCPPainter* painter, const QSizeF& size) const {
+QRectF ReportRenderer::paintTitleAndFooter(QCPPainter* painter, const QSizeF& size,
+                                           const QVector<const ReportPart*>& footer) const {
     const QFontMetricsF titleFm(titleFont(), painter->device());
     painter->setPen(QColor(0x11, 0x11, 0x11));
     painter->setFont(titleFont());
@@ -463,108 +280,55 @@ QRectF ReportRenderer::paintTitleAndLegend(QCPPainter* painter, const QSizeF& si
     painter->setPen(QPen(QColor(0xcc, 0xcc, 0xcc), 1));
     painter->drawLine(QPointF(0, titleH + 3), QPointF(size.width(), titleH + 3));
 
-    // The legend of the timeline's colours, at the bottom.
-    const auto legend = options_.views.timeline() ? laneLegend(*session_) : QVector<LegendEntry>();
-    const double legendH =
-        legendLayout(nullptr, legend, QRectF(kMargin, 0, inner, 1), painter->device());
-    if (legendH > 0) {
-        legendLayout(painter, legend, QRectF(kMargin, size.height() - legendH - 4, inner, legendH),
-                     painter->device());
+    // The footer parts at the bottom, the first on top, 4 apart.
+    QVector<double> heights;
+    double footerH = 0;
+    for (const ReportPart* part : footer) {
+        heights << part->preferredHeight(inner, painter->device());
+        footerH += heights.back() > 0 ? heights.back() + (footerH > 0 ? 4 : 0) : 0;
     }
-    return QRectF(kMargin, titleH + 10, inner,
-                  size.height() - titleH - 10 - legendH - (legendH > 0 ? 8 : 4));
-}
-
-double ReportRenderer::paintSweepsAtBottom(QCPPainter* painter, const QSizeF& size,
-                                           const QRectF& body) const {
-    const std::shared_ptr<const SweepExport> kept = sweepExport();
-    const SweepExport& sweeps = *kept;
-    if (sweeps.empty()) {
-        return 0;
-    }
-    const ReportViews& v = options_.views;
-    const bool rest = v.timeline() || v.breakdown || v.occupancy;
-    // The height they need on a page as tall as the content needs (paper), else half the page
-    // when there is a rest.
-    const bool roomy = size.height() >= contentHeight(size.width()) - 1;
-    double sweepH = body.height();
-    if (rest) {
-        sweepH = roomy ? sweepExportHeight(sweeps, body.width(), painter->device())
-                       : std::round(body.height() * 0.5);
-        if (sweeps.panels.isEmpty()) {
-            sweepH = std::min(sweepH, linesHeight(sweeps.missing, body.width(), painter->device()));
+    double y = size.height() - footerH - 4;
+    for (int i = 0; i < footer.size(); ++i) {
+        if (heights[i] > 0) {
+            footer[i]->paint(*painter, QRectF(kMargin, y, inner, heights[i]));
+            y += heights[i] + 4;
         }
     }
-    paintSweepExport(painter, QRectF(body.left(), body.bottom() - sweepH, body.width(), sweepH),
-                     sweeps);
-    return sweepH;
+    return QRectF(kMargin, titleH + 10, inner,
+                  size.height() - titleH - 10 - footerH - (footerH > 0 ? 8 : 4));
+}
+
+QRectF ReportRenderer::paintBottom(QCPPainter* painter, const QSizeF& size, QRectF body,
+                                   const QVector<const ReportPart*>& bottom, bool rest) const {
+    for (const ReportPart* part : bottom) {
+        // With the rest: the height it prefers on a page as tall as the content needs (paper),
+        // else half the body, or less when it can use no more. Alone: the whole body.
+        double h = body.height();
+        if (rest) {
+            const bool roomy = size.height() >= contentHeight(size.width()) - 1;
+            h = roomy ? part->preferredHeight(body.width(), painter->device())
+                      : std::min(std::round(body.height() * 0.5),
+                                 part->maximumHeight(body.width(), painter->device()));
+        }
+        part->paint(*painter, QRectF(body.left(), body.bottom() - h, body.width(), h));
+        body.setBottom(body.bottom() - h - kGap);
+    }
+    return body;
 }
 
 void ReportRenderer::paint(QCPPainter* painter, const QSizeF& size) const {
     const ExportFonts exportFonts;
     painter->fillRect(QRectF(QPointF(0, 0), size), Qt::white);
     const QFontMetricsF fm(textFont(), painter->device());
-    const ReportViews& v = options_.views;
-    QRectF body = paintTitleAndLegend(painter, size);
+    const PlacedParts placed = placeParts(parts());
+    QRectF body = paintTitleAndFooter(painter, size, placed.footer);
     if (body.height() < fm.height() * 3) {
         return;
     }
-    // The sweep chart and roofline go under the rest.
-    const double sweepH = paintSweepsAtBottom(painter, size, body);
-    if (sweepH > 0) {
-        if (!(v.timeline() || v.breakdown || v.occupancy)) {
-            return;
-        }
-        body.setBottom(body.bottom() - sweepH - kGap);
-    }
-
-    const QString selected = shownRun();
-    ReportCharts charts;
-    charts.breakdown = BreakdownChart::chartFor(*session_, selected, options_.breakdownLog);
-    charts.occupancy = OccupancyBarsPlot::chartFor(*session_, selected);
-    if (v.breakdown) {
-        charts.shown << ReportCharts::Chart::Breakdown;
-    }
-    if (v.occupancy) {
-        charts.shown << ReportCharts::Chart::Occupancy;
-    }
-    if (v.selectedRun) {
-        charts.wordsH = 6 * fm.height();
-        charts.paintWords = [&](const QRectF& rect) { paintSelectedRun(painter, rect); };
-    }
-
-    const bool wide = size.width() >= kWideLayoutPx;
-    if (v.timeline() && charts.shown.isEmpty()) {
-        paintTimeline(painter, body, v.overview);
-    } else if (v.timeline() && wide) {
-        const double timelineW = std::round(body.width() * 0.6);
-        paintTimeline(painter, QRectF(body.left(), body.top(), timelineW, body.height()),
-                      v.overview);
-        charts.stack(*painter, QRectF(body.left() + timelineW + kGap, body.top(),
-                                      body.width() - timelineW - kGap, body.height()));
-    } else if (v.timeline()) {
-        // Narrow (paper): the timeline above, the charts under it.
-        double chartsH = 0;
-        for (auto chart : charts.shown) {
-            chartsH += charts.preferred(chart, body.width(), painter->device()) + kGap;
-        }
-        // At least a third of the page, unless the runs need less (the height contentHeight
-        // gave them): then the charts keep their full rows.
-        const double timelineH =
-            std::max(std::min(body.height() * 0.35, timelineNeed(body.width(), fm.height())),
-                     body.height() - chartsH);
-        paintTimeline(painter, QRectF(body.left(), body.top(), body.width(), timelineH),
-                      v.overview);
-        charts.stack(*painter, QRectF(body.left(), body.top() + timelineH + kGap, body.width(),
-                                      body.height() - timelineH - kGap));
-    } else if (wide && charts.shown.size() == 2) {
-        const double half = (body.width() - kGap) / 2;
-        charts.paint(*painter, charts.shown[0],
-                     QRectF(body.left(), body.top(), half, body.height()));
-        charts.paint(*painter, charts.shown[1],
-                     QRectF(body.left() + half + kGap, body.top(), half, body.height()));
-    } else {
-        charts.stack(*painter, body);
+    const bool rest = placed.main || !placed.side.isEmpty();
+    body = paintBottom(painter, size, body, placed.bottom, rest);
+    if (rest) {
+        layOutMainAndSide(*painter, placed, body, size.width() >= kWideLayoutPx);
     }
 }
 

@@ -1,9 +1,9 @@
 #pragma once
 
 #include "gui/exportviews.h"
+#include "gui/reportpart.h"
 #include "gui/textboxes.h"
 #include "gui/timelineplotsetup.h"
-#include "models/occupancyfacts.h"
 
 #include <QImage>
 #include <QObject>
@@ -11,7 +11,6 @@
 #include <QSize>
 #include <QString>
 #include <QVector>
-#include <functional>
 #include <memory>
 #include <optional>
 
@@ -27,25 +26,12 @@ namespace slicescope::gui {
 
 class OccupancyView;
 class TimelineView;
-struct SweepExport;
 
-// What a report draws besides the session's runs, as plain data: the timeline's content and the
-// run (and its kernel) that the charts highlight and the selected-run words describe.
-struct ReportInputs {
-    TimelineContent timeline;
-    QString selectedRun;
-    int kernel = -1; // the run's kernel group (RunEntry::kernels); -1: the first
-};
 // A headless export's: the session at full range, the state's selected run, its first kernel.
 ReportInputs reportInputs(const models::Session& session, const models::ViewState& state);
 // The window's: what its timeline shows and the run and kernel its occupancy view shows. Only
 // read: the export draws its own plot.
 ReportInputs reportInputs(const TimelineView& timeline, const OccupancyView& occupancy);
-
-struct ReportOptions {
-    ReportViews views;
-    bool breakdownLog = false;
-};
 
 // A named export size: `--size slide|hd|4k|paper`. slide, hd and 4k are one 16:9 slide
 // (1280x720 logical pixels) at 1x, 1.5x and 3x resolution, so text keeps its size on the
@@ -59,11 +45,11 @@ struct ExportPreset {
 std::optional<ExportPreset> exportPreset(const QString& name);
 QStringList exportPresetNames();
 
-// Paints the report: a title, the timeline (one call, overview or detail), the breakdown and
-// occupancy charts (RowsChartPainter), the sweep chart and roofline (gui/sweepplot.h, under the
-// rest) and a legend, onto any paint device: a PNG of a chosen
-// size and DPI, a PDF or an SVG (both vector). Every font is at least 9 pt at the export DPI;
-// what does not fit is left out with a line saying so, never drawn over other text.
+// Paints the report: a title, then the parts of the views chosen (exportViews(), each part with
+// its placement, sizes and paint step: gui/reportpart.h) laid out by their placement alone, onto
+// any paint device: a PNG of a chosen size and DPI, a PDF or an SVG (both vector). Every font is
+// at least 9 pt at the export DPI; what does not fit is left out with a line saying so, never
+// drawn over other text.
 class ReportRenderer {
   public:
     ReportRenderer(models::Session* session, ReportInputs inputs);
@@ -92,28 +78,24 @@ class ReportRenderer {
 
   private:
     double contentHeight(double logicalWidth) const;
-    // The height the timeline's runs need at the smallest row height, axis included.
-    double timelineNeed(double logicalWidth, double lineH) const;
-    // The timeline part: the only call to switch when the timeline gains another mode.
-    void paintTimeline(QCPPainter* painter, const QRectF& rect, bool overview) const;
-    void paintSelectedRun(QPainter* painter, const QRectF& rect) const;
-    // The title at the top and the timeline's legend at the bottom; returns the body between.
-    QRectF paintTitleAndLegend(QCPPainter* painter, const QSizeF& size) const;
-    // The sweep chart and roofline at the body's bottom; returns their height (0: none).
-    double paintSweepsAtBottom(QCPPainter* painter, const QSizeF& size, const QRectF& body) const;
-    // The sweep chart and roofline part (`--view sweep,roofline`, gui/reportsweeps.h): what it
-    // shows, with each panel's plot drawn once, kept until the session or the options change.
-    std::shared_ptr<const SweepExport> sweepExport() const;
-    // The run the charts highlight: the selected one while the session has it, else none.
-    QString shownRun() const;
-    models::OccupancyFacts selectedFacts() const;
+    // The parts of the views chosen, made once (the sweep panels' plots drawn then) and kept
+    // until the session or the options change.
+    const ReportParts& parts() const;
+    // The title at the top and the footer parts (the timeline's legend) at the bottom; returns
+    // the body between.
+    QRectF paintTitleAndFooter(QCPPainter* painter, const QSizeF& size,
+                               const QVector<const ReportPart*>& footer) const;
+    // The bottom parts (the sweep chart and roofline) at the body's bottom, each taking the whole
+    // body when rest (a main or side part) is false; returns the body they leave.
+    QRectF paintBottom(QCPPainter* painter, const QSizeF& size, QRectF body,
+                       const QVector<const ReportPart*>& bottom, bool rest) const;
 
     models::Session* session_;
     ReportInputs inputs_;
     ReportOptions options_;
-    mutable std::shared_ptr<SweepExport> sweeps_; // sweepExport's, null until asked
+    mutable std::unique_ptr<ReportParts> parts_; // parts()'s, null until asked
     mutable int sweepPanelsBuilt_ = 0;
-    QObject sessionWatch_; // drops sweeps_ when the session changes
+    QObject sessionWatch_; // drops parts_ when the session changes
 };
 
 } // namespace slicescope::gui

@@ -6,8 +6,8 @@
 #include <QFont>
 #include <QString>
 
-// What the parts of an export (gui/reportrenderer.cpp, gui/reportsweeps.cpp) share: margins,
-// fonts and the translation context.
+// What the parts of an export (gui/reportrenderer.cpp, gui/reportpart.cpp,
+// gui/reportsweeps.cpp) share: margins, fonts and the translation context.
 namespace slicescope::gui::reportstyle {
 
 // ReportRenderer is no QObject: its strings are translated in its class's context all the same.

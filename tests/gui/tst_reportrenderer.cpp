@@ -494,12 +494,12 @@ void TestReportRenderer::textNeverOverlapsAtAnyPreset() {
 void TestReportRenderer::everyViewAtSlideAndPaper_data() {
     QTest::addColumn<QString>("view");
     QTest::addColumn<QString>("preset");
-    for (const char* view :
-         {"overview", "detail", "breakdown", "occupancy", "all", "breakdown,occupancy"}) {
+    // Every view of the registry, a new one with no change here, and two charts side by side.
+    for (const QString& view :
+         ReportViews::names() + QStringList{QStringLiteral("breakdown,occupancy")}) {
         for (const char* preset : {"slide", "paper"}) {
-            QTest::newRow(
-                qPrintable(QStringLiteral("%1 %2").arg(QLatin1String(view), QLatin1String(preset))))
-                << QString::fromLatin1(view) << QString::fromLatin1(preset);
+            QTest::newRow(qPrintable(QStringLiteral("%1 %2").arg(view, QLatin1String(preset))))
+                << view << QString::fromLatin1(preset);
         }
     }
 }

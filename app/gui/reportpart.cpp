@@ -1,0 +1,394 @@
+#include "gui/reportpart.h"
+
+#include "gui/breakdownchart.h"
+#include "gui/occupancybarsplot.h"
+#include "gui/qcp.h"
+#include "gui/reportstyle.h"
+#include "gui/reportsweeps.h"
+#include "gui/rowschart.h"
+#include "gui/theme.h"
+#include "gui/timelineplottable.h"
+#include "models/occupancyfacts.h"
+#include "models/session.h"
+
+#include <QFontMetricsF>
+#include <algorithm>
+#include <limits>
+#include <optional>
+#include <set>
+#include <vector>
+
+namespace slicescope::gui {
+
+using namespace reportstyle;
+
+double ReportPart::compactHeight(double width, QPaintDevice* device) const {
+    return preferredHeight(width, device);
+}
+
+double ReportPart::maximumHeight(double, QPaintDevice*) const {
+    return std::numeric_limits<double>::infinity();
+}
+
+QString shownRun(const ReportContext& context) {
+    return context.session.find(context.inputs.selectedRun) ? context.inputs.selectedRun
+                                                            : QString();
+}
+
+namespace {
+
+// Timeline rows in an export: never smaller than this (9 pt text and its sub-rows stay apart)...
+constexpr double kMinTimelineUnitPx = 22;
+// ... nor taller than this (a few runs do not blow up into huge bars).
+constexpr double kMaxTimelineUnitPx = 34;
+
+// The rows of the timeline that fit in plotPx at the smallest row height: whole runs where one
+// fits, else the first run's lanes that fit. Returns the lane axis's upper end (0: none fits) and
+// sets shownRuns.
+double fittingRows(const TimelinePlottable& plottable, double plotPx, int* shownRuns) {
+    const auto& rows = plottable.rows();
+    const int allRuns = int(plottable.runs().size());
+    const double fit = plotPx / kMinTimelineUnitPx;
+    std::vector<double> runEnd(std::size_t(allRuns), 0.0);
+    for (const auto& row : rows) {
+        runEnd[std::size_t(row.run)] = std::max(runEnd[std::size_t(row.run)], row.top + row.height);
+    }
+    double upper = 0;
+    *shownRuns = 0;
+    for (int r = 0; r < allRuns && runEnd[std::size_t(r)] <= fit + 1e-9; ++r) {
+        upper = runEnd[std::size_t(r)];
+        *shownRuns = r + 1;
+    }
+    if (*shownRuns == 0) {
+        for (const auto& row : rows) {
+            if (row.top + row.height > fit + 1e-9) {
+                break;
+            }
+            if (row.type == TimelinePlottable::Row::Type::Lane) {
+                upper = row.top + row.height;
+                *shownRuns = 1;
+            }
+        }
+    }
+    return upper;
+}
+
+// The timeline, overview (one row per run) or detail (every run expanded to its lanes), drawn on
+// a plot of its own from the timeline's content: the window's timeline is never touched.
+class TimelinePart final : public ReportPart {
+  public:
+    TimelinePart(const TimelineContent& content, bool overview)
+        : content_(content), overview_(overview) {}
+
+    Placement placement() const override { return Placement::Main; }
+    // The height the runs need at the smallest row height, axis included.
+    double preferredHeight(double width, QPaintDevice* device) const override {
+        // The runs as the timeline has them open (not as the export opens them).
+        const OffscreenTimeline timeline(content_);
+        const double content = std::max(1.0, timeline.plottable().contentHeight());
+        const double lineH = QFontMetricsF(textFont(), device).height();
+        return std::min(content * kMinTimelineUnitPx, width * 0.75) + 3 * lineH + 26;
+    }
+    void paint(QCPPainter& painter, const QRectF& rect) const override;
+
+  private:
+    const TimelineContent& content_;
+    bool overview_;
+};
+
+void TimelinePart::paint(QCPPainter& painter, const QRectF& rect) const {
+    OffscreenTimeline timeline(content_);
+    timeline.setAllRunsExpanded(!overview_);
+    QCustomPlot& plot = timeline.plot();
+    const TimelinePlottable& plottable = timeline.plottable();
+    const QFontMetricsF fm(textFont(), painter.device());
+    const double content = std::max(1.0, plottable.contentHeight());
+    // The x axis below the rows: tick labels and the axis title.
+    const double axisPx = 2 * fm.height() + 24;
+    double plotPx = rect.height() - axisPx;
+    double upper = content;
+    const int allRuns = int(plottable.runs().size());
+    int shownRuns = allRuns;
+    if (content * kMinTimelineUnitPx > plotPx) {
+        // What fits at the smallest row height; a line says what is left out.
+        plotPx -= fm.height() + 2;
+        upper = fittingRows(plottable, plotPx, &shownRuns);
+    } else {
+        // A few runs: rows at their largest height and the axis right under them, not a tall
+        // empty frame.
+        plotPx = std::min(plotPx, content * kMaxTimelineUnitPx);
+        upper = content;
+    }
+    painter.setFont(textFont());
+    painter.setPen(QColor(0x55, 0x55, 0x55));
+    if (upper <= 0) {
+        painter.drawText(
+            QRectF(rect.left(), rect.top(), rect.width(), fm.height()), Qt::AlignLeft,
+            fm.elidedText(QStringLiteral("Timeline: too little room; export a larger size"),
+                          Qt::ElideRight, rect.width()));
+        return;
+    }
+    plot.yAxis->setRange(0, upper);
+    plot.xAxis->setTickLabelFont(textFont());
+    plot.xAxis->setLabelFont(textFont());
+    plot.yAxis->setTickLabelFont(textFont());
+    // As many time ticks as labels like "100.5 ms" fit side by side with room between them: the
+    // window's tick count is for the window's width and font, not the page's.
+    const auto ticker = plot.xAxis->ticker();
+    const double labelPx = fm.horizontalAdvance(QStringLiteral("000.000 ms")) * 1.6;
+    ticker->setTickCount(std::clamp(int(rect.width() / labelPx), 2, ticker->tickCount()));
+    // The axis title is the window's; on a narrow page it is elided rather than cut by the edge.
+    // It is centred under the plot, which starts right of the lane names.
+    const QFontMetricsF pageMetrics(textFont());
+    double namesPx = 0;
+    for (const auto& entry : plottable.runs()) {
+        namesPx = std::max(namesPx, pageMetrics.horizontalAdvance(entry->id));
+    }
+    plot.xAxis->setLabel(pageMetrics.elidedText(plot.xAxis->label(), Qt::ElideRight,
+                                                std::max(10.0, rect.width() - namesPx - 48)));
+    painter.save();
+    painter.translate(rect.topLeft());
+    plot.toPainter(&painter, int(rect.width()), int(plotPx + axisPx));
+    painter.restore();
+    if (shownRuns < allRuns) {
+        painter.setFont(textFont());
+        painter.setPen(QColor(0x55, 0x55, 0x55));
+        const QString more =
+            QStringLiteral("Timeline: the first %1 of %2 runs; a larger size or the "
+                           "timeline alone shows more")
+                .arg(shownRuns)
+                .arg(allRuns);
+        painter.drawText(
+            QRectF(rect.left(), rect.top() + plotPx + axisPx + 2, rect.width(), fm.height()),
+            Qt::AlignLeft | Qt::AlignVCenter, fm.elidedText(more, Qt::ElideRight, rect.width()));
+    }
+}
+
+struct LegendEntry {
+    QColor color;
+    bool hatched = false;
+    QString text;
+};
+
+QVector<LegendEntry> laneLegend(const models::Session& session) {
+    std::set<models::LaneKind> kinds;
+    bool modelled = false;
+    for (const auto& e : session.runs()) {
+        if (!e->visible) {
+            continue;
+        }
+        modelled = modelled || e->isModelled();
+        for (const auto& lane : e->lanes->lanes) {
+            kinds.insert(lane.kind);
+        }
+    }
+    QVector<LegendEntry> out;
+    for (auto kind : kinds) {
+        out << LegendEntry{theme::laneColor(kind), false,
+                           models::toQString(models::laneKindName(kind)) + QStringLiteral(": ") +
+                               theme::laneDescription(kind)};
+    }
+    if (modelled) {
+        out << LegendEntry{theme::laneColor(models::LaneKind::Kernel), true,
+                           QStringLiteral("hatched: modelled, not measured")};
+    }
+    return out;
+}
+
+// Lays the legend out in lines across the area; returns the height, and paints when painter is
+// set: the lines that fit in the area's height (the renderer gives it the height this returns).
+// The lines break at the same entries wherever the area lies.
+double legendLayout(QPainter* painter, const QVector<LegendEntry>& entries, const QRectF& area,
+                    QPaintDevice* device) {
+    if (entries.isEmpty()) {
+        return 0;
+    }
+    const QFontMetricsF fm(textFont(), device);
+    const double lineH = fm.height();
+    const double swatch = lineH * 0.9;
+    double x = 0;
+    double y = 0;
+    if (painter) {
+        painter->setFont(textFont());
+    }
+    for (const auto& entry : entries) {
+        const QString text =
+            fm.elidedText(entry.text, Qt::ElideRight, std::max(10.0, area.width() - swatch - 4));
+        const double w = swatch + 4 + fm.horizontalAdvance(text) + 1;
+        if (x > 0 && x + w > area.width()) {
+            x = 0;
+            y += lineH + 2;
+        }
+        if (painter && y + lineH <= area.height() + 0.5) {
+            const QPointF at = area.topLeft() + QPointF(x, y);
+            fillHatched(*painter, QRectF(at.x(), at.y() + lineH * 0.15, swatch, lineH * 0.7),
+                        entry.color, entry.hatched);
+            painter->setPen(QColor(0x33, 0x33, 0x33));
+            painter->drawText(QRectF(at.x() + swatch + 4, at.y(), w - swatch - 4, lineH),
+                              Qt::AlignLeft | Qt::AlignVCenter, text);
+        }
+        x += w + 16;
+    }
+    return y + lineH;
+}
+
+// The timeline's colours, at the foot of the page.
+class LegendPart final : public ReportPart {
+  public:
+    explicit LegendPart(QVector<LegendEntry> entries) : entries_(std::move(entries)) {}
+
+    Placement placement() const override { return Placement::Footer; }
+    double preferredHeight(double width, QPaintDevice* device) const override {
+        return legendLayout(nullptr, entries_, QRectF(0, 0, width, 1), device);
+    }
+    void paint(QCPPainter& painter, const QRectF& rect) const override {
+        legendLayout(&painter, entries_, rect, painter.device());
+    }
+
+  private:
+    QVector<LegendEntry> entries_;
+};
+
+// The selected run's launch in words: its title, its launch (or problem) and what limits it;
+// what does not fit is left out rather than cut.
+void paintFacts(QPainter& painter, const QRectF& rect, const models::OccupancyFacts& facts) {
+    QRectF area = rect;
+    painter.setPen(QColor(0x22, 0x22, 0x22));
+    const QStringList texts = {facts.title, facts.hasLaunch ? facts.launchWords : facts.problem,
+                               facts.limiterWords};
+    for (int i = 0; i < texts.size(); ++i) {
+        if (texts[i].isEmpty()) {
+            continue;
+        }
+        painter.setFont(i == 0 ? theme::plotFont(10, true) : textFont());
+        const QRectF need = painter.boundingRect(QRectF(area.left(), area.top(), area.width(), 1e6),
+                                                 Qt::TextWordWrap, texts[i]);
+        if (need.height() > area.height()) {
+            break; // the rest does not fit: leave it out rather than cut it
+        }
+        painter.drawText(QRectF(area.left(), area.top(), area.width(), need.height()),
+                         Qt::TextWordWrap, texts[i]);
+        area.setTop(area.top() + need.height() + 4);
+    }
+}
+
+// A chart of rows (RowsChartPainter), and when given, a run's launch in words under it in up to
+// six lines.
+class ChartPart final : public ReportPart {
+  public:
+    explicit ChartPart(RowsChart chart, std::optional<models::OccupancyFacts> words = {})
+        : chart_(std::move(chart)), words_(std::move(words)) {}
+
+    Placement placement() const override { return Placement::Side; }
+    double preferredHeight(double width, QPaintDevice* device) const override {
+        return RowsChartPainter::preferredHeight(chart_, width, device) + wordsHeight(device);
+    }
+    double compactHeight(double width, QPaintDevice* device) const override {
+        return RowsChartPainter::compactHeight(chart_, width, device) + wordsHeight(device);
+    }
+    void paint(QCPPainter& painter, const QRectF& rect) const override {
+        QRectF chartRect = rect;
+        if (words_) {
+            const double h = std::min(rect.height() * 0.3, wordsHeight(painter.device()));
+            chartRect.setBottom(rect.bottom() - h - 6);
+            paintFacts(painter, QRectF(rect.left(), chartRect.bottom() + 6, rect.width(), h),
+                       *words_);
+        }
+        RowsChartPainter::paint(painter, chartRect, chart_);
+    }
+
+  private:
+    double wordsHeight(QPaintDevice* device) const {
+        return words_ ? 6 * QFontMetricsF(textFont(), device).height() : 0;
+    }
+
+    RowsChart chart_;
+    std::optional<models::OccupancyFacts> words_;
+};
+
+// The selected run's occupancy facts for its chosen kernel (the first when none is chosen).
+models::OccupancyFacts selectedFacts(const ReportContext& context) {
+    const models::RunEntryPtr entry = context.session.find(context.inputs.selectedRun);
+    if (!entry) {
+        return {};
+    }
+    if (entry->kernels.isEmpty()) {
+        return models::computeOccupancyFacts(*entry);
+    }
+    const int kernel = std::clamp(context.inputs.kernel, 0, int(entry->kernels.size()) - 1);
+    return models::computeOccupancyFacts(*entry, entry->kernels[kernel]);
+}
+
+// The sweep charts and rooflines (gui/reportsweeps.h): each panel's plot drawn once, when the
+// part is made.
+class SweepsPart final : public ReportPart {
+  public:
+    explicit SweepsPart(std::shared_ptr<const SweepExport> sweeps) : sweeps_(std::move(sweeps)) {}
+
+    Placement placement() const override { return Placement::Bottom; }
+    double preferredHeight(double width, QPaintDevice* device) const override {
+        return sweepExportHeight(*sweeps_, width, device);
+    }
+    // Only lines saying what is not there: their height.
+    double maximumHeight(double width, QPaintDevice* device) const override {
+        return sweeps_->panels.isEmpty() ? linesHeight(sweeps_->missing, width, device)
+                                         : ReportPart::maximumHeight(width, device);
+    }
+    void paint(QCPPainter& painter, const QRectF& rect) const override {
+        paintSweepExport(&painter, rect, *sweeps_);
+    }
+
+  private:
+    std::shared_ptr<const SweepExport> sweeps_;
+};
+
+template <typename Part, typename... Args>
+ReportParts partsOf(Args&&... args) {
+    ReportParts parts;
+    parts.push_back(std::make_unique<Part>(std::forward<Args>(args)...));
+    return parts;
+}
+
+} // namespace
+
+ReportParts timelineParts(const ReportContext& context) {
+    const ReportViews& v = context.options.views;
+    if (!v.timeline()) {
+        return {};
+    }
+    ReportParts parts = partsOf<TimelinePart>(context.inputs.timeline, v.overview);
+    parts.push_back(std::make_unique<LegendPart>(laneLegend(context.session)));
+    return parts;
+}
+
+ReportParts breakdownParts(const ReportContext& context) {
+    if (!context.options.views.breakdown) {
+        return {};
+    }
+    return partsOf<ChartPart>(BreakdownChart::chartFor(context.session, shownRun(context),
+                                                       context.options.breakdownLog));
+}
+
+ReportParts occupancyParts(const ReportContext& context) {
+    if (!context.options.views.occupancy) {
+        return {};
+    }
+    std::optional<models::OccupancyFacts> words;
+    if (context.options.views.selectedRun) {
+        words = selectedFacts(context);
+    }
+    return partsOf<ChartPart>(OccupancyBarsPlot::chartFor(context.session, shownRun(context)),
+                              std::move(words));
+}
+
+ReportParts sweepParts(const ReportContext& context) {
+    int built = 0;
+    auto sweeps = buildSweepExport(context.session, context.options.views,
+                                   context.plotsBuilt ? context.plotsBuilt : &built);
+    if (sweeps->empty()) {
+        return {};
+    }
+    return partsOf<SweepsPart>(std::move(sweeps));
+}
+
+} // namespace slicescope::gui
