@@ -369,7 +369,7 @@ class SummaryBuilder {
         any_ = true;
     }
 
-    // The figures, for `repeat` repetitions over a run of wallNs.
+    // The figures, for `repeat` repetitions over a run of wallNs; once, at the end.
     RunSummary finish(std::uint32_t repeat, std::int64_t wallNs) {
         RunSummary s = s_;
         s.wallNs = wallNs;
@@ -378,11 +378,11 @@ class SummaryBuilder {
         s.chunks = std::max<std::uint32_t>(1, run_.chunks);
         s.streams = std::max<std::uint32_t>(1, run_.streams);
         s.spanNs = any_ ? last_ - first_ : 0;
-        const Intervals h = merged(htod_);
-        const Intervals d = merged(dtoh_);
-        const Intervals k = merged(kernels_);
+        const Intervals h = merged(std::move(htod_));
+        const Intervals d = merged(std::move(dtoh_));
+        const Intervals k = merged(std::move(kernels_));
         s.copyHiddenNs = intersection(h, joined(k, d)) + intersection(d, joined(k, h));
-        s.deviceBusyNs = covered(joined(joined(h, d), joined(k, merged(memsets_))));
+        s.deviceBusyNs = covered(joined(joined(h, d), joined(k, merged(std::move(memsets_)))));
         return s;
     }
 
