@@ -96,20 +96,14 @@ Result<Plan> makePlan(SweepOptions& s) {
     } else if (digits) {
         o.device = std::stoi(s.device.substr(0, 9));
     }
-    // Modelled sweeps: 'all' means the GPU strategies; a CPU strategy named is refused.
+    // With a preset, 'all' means the GPU strategies (modelled); a CPU strategy named beside them
+    // is measured here, as the GUI's Run panel mixes them.
     auto strategies = strategy::parseStrategyList(plan.preset ? modelledStrategyList(o.strategies)
                                                               : o.strategies);
     if (!strategies) {
         return tl::unexpected(strategies.error());
     }
-    for (auto id : *strategies) {
-        if (plan.preset && !strategy::isGpu(id)) {
-            return fail(Error::Code::InvalidArgument,
-                        std::string(strategy::toString(id)) +
-                            " runs on the CPU and cannot be modelled; sweep it without a preset");
-        }
-        plan.strategies.push_back(id);
-    }
+    plan.strategies = *strategies;
     const bool anyGpu =
         std::any_of(plan.strategies.begin(), plan.strategies.end(), strategy::isGpu);
     if (plan.param == sweep::SweepParam::Block && !anyGpu) {
@@ -124,11 +118,7 @@ Result<Plan> makePlan(SweepOptions& s) {
     if (!parsed) {
         return tl::unexpected(parsed.error());
     }
-    backend::RunRequest base = *parsed;
-    // Measured points warm up as `run` does; a modelled point has no cold start.
-    if (plan.preset) {
-        base.warmup = 0;
-    }
+    const backend::RunRequest& base = *parsed;
     for (const auto& value : plan.values) {
         auto request = sweep::applyValue(plan.param, value, base);
         if (!request) {
@@ -165,7 +155,8 @@ int testSignalNumber(const std::string& name) {
 // results[point][strategy]; a point not reached stays "not run".
 using ResultGrid = std::vector<std::vector<std::optional<Result<trace::Run>>>>;
 
-// Where the measured GPU strategies sit among the sweep's strategies (none for a modelled sweep).
+// Where the measured GPU strategies sit among the sweep's strategies (none with a preset: they are
+// modelled).
 struct GpuSlots {
     std::vector<StrategyId> ids;
     std::vector<std::size_t> slots; // index of ids[i] among the plan's strategies
@@ -208,8 +199,9 @@ void runGpuPoints(const RunOptions& o, const Plan& plan, const GpuSlots& gpu, Re
     }
 }
 
-// CPU strategies and modelled runs, point by point; an interrupt stops after the run in
-// progress. Their progress counts on from the GPU runs, all done by now: the sweep's runs_done.
+// CPU strategies (measured, with a preset too) and modelled runs, point by point; an interrupt
+// stops after the run in progress. Their progress counts on from the GPU runs, all done by now: the
+// sweep's runs_done.
 void runHostPoints(const SweepOptions& s, const Plan& plan, const GpuSlots& gpu, ResultGrid& grid) {
     const RunOptions& o = s.run;
     const auto& ids = plan.strategies;
@@ -240,9 +232,11 @@ void runHostPoints(const SweepOptions& s, const Plan& plan, const GpuSlots& gpu,
                         name, k, ids.size(), stage, fraction);
                 };
             }
-            if (plan.preset) {
+            if (plan.preset && strategy::isGpu(ids[k])) {
                 progress("model", 0.0);
-                grid[p][k] = backend::modelRun(ids[k], plan.requests[p], *plan.preset);
+                backend::RunRequest request = plan.requests[p];
+                request.warmup = 0; // a modelled point has no cold start; measured ones warm up
+                grid[p][k] = backend::modelRun(ids[k], request, *plan.preset);
             } else {
                 grid[p][k] = backend::runCpu(ids[k], plan.requests[p], progress);
             }
@@ -258,7 +252,8 @@ void runHostPoints(const SweepOptions& s, const Plan& plan, const GpuSlots& gpu,
 
 struct SweepTrace {
     trace::Trace trace;
-    int failures = 0; // runs that failed or did not verify, each reported on stderr
+    int failures = 0;                 // runs that failed or did not verify, each reported on stderr
+    std::vector<std::string> verdict; // sweep::judgeSweep's lines
 };
 
 // One trace: the runs point by point, each with its sweep point; the crossovers on top.
@@ -276,6 +271,8 @@ SweepTrace assembleTrace(const RunOptions& o, const Plan& plan, ResultGrid& grid
     for (std::size_t k = 0; k < ids.size(); ++k) {
         series[k].strategy = std::string(strategy::toString(ids[k]));
         series[k].timesNs.assign(points, NAN);
+        series[k].spreadNs.assign(points, NAN);
+        series[k].modelled = plan.preset && strategy::isGpu(ids[k]);
     }
     bool complete = !gInterrupted;
     for (std::size_t p = 0; p < points; ++p) {
@@ -295,7 +292,7 @@ SweepTrace assembleTrace(const RunOptions& o, const Plan& plan, ResultGrid& grid
             trace::Run run = std::move(**slot);
             run.id = sweep::pointRunId(series[k].strategy, param, plan.values[p]);
             run.sweep = trace::SweepPoint{param, plan.values[p], std::uint32_t(p)};
-            if (datasheet) {
+            if (datasheet && run.mode == trace::RunMode::Modelled) {
                 run.ceilings = datasheet;
             }
             if (run.verification && !run.verification->passed) {
@@ -304,6 +301,7 @@ SweepTrace assembleTrace(const RunOptions& o, const Plan& plan, ResultGrid& grid
                 ++out.failures;
             }
             series[k].timesNs[p] = double(trace::summarize(run).perRepetitionNs());
+            series[k].spreadNs[p] = sweep::repetitionSpreadNs(run);
             out.trace.runs.push_back(std::move(run));
         }
     }
@@ -315,8 +313,14 @@ SweepTrace assembleTrace(const RunOptions& o, const Plan& plan, ResultGrid& grid
         summary.strategies.push_back(line.strategy);
     }
     summary.complete = complete;
-    summary.crossovers =
-        sweep::findCrossovers(param, plan.values, series, sweep::isNumeric(plan.param));
+    std::vector<const trace::Run*> runs;
+    for (const auto& run : out.trace.runs) {
+        runs.push_back(&run);
+    }
+    auto verdict = sweep::judgeSweep(param, plan.values, series, sweep::isNumeric(plan.param),
+                                     sweep::sweepBasis(runs, backend::hostCpuName()));
+    summary.crossovers = std::move(verdict.crossovers);
+    out.verdict = std::move(verdict.lines);
     return out;
 }
 
@@ -339,12 +343,10 @@ int finishSweep(const RunOptions& o, const Plan& plan, const SweepTrace& result)
                   << (points == 1 ? " point" : " points") << ", " << strategies
                   << (strategies == 1 ? " strategy" : " strategies") << '\n';
     }
-    // Crossovers are the sweep's answer: printed even with --quiet.
-    if (summary.crossovers.empty()) {
-        std::cout << "no crossover: the fastest strategy is the same at every point\n";
-    }
-    for (const auto& c : summary.crossovers) {
-        std::cout << "crossover: " << c.text << '\n';
+    // The verdict (crossovers, or the strategy that wins) is the sweep's answer: printed even
+    // with --quiet.
+    for (const auto& line : result.verdict) {
+        std::cout << line << '\n';
     }
     if (trace.runs.empty()) {
         std::cerr << "slicescope-cli: no run succeeded; " << o.output << " was not written\n";
@@ -476,8 +478,8 @@ void addSweepCommands(CLI::App& app, int& exitStatus) {
         ->capture_default_str();
     cmd->add_option(
         "--device", s->device,
-        "A CUDA device ordinal (measured, the default: 0) or a device preset (modelled), "
-        "e.g. h200");
+        "A CUDA device ordinal (measured, the default: 0) or a device preset, e.g. h200: the GPU "
+        "strategies are modelled on it, CPU strategies still measured here");
     cmd->add_option("-o,--output", o.output, "Trace file to write (JSON)")->required();
     cmd->add_flag("--counters", o.counters, "Measure achieved occupancy with CUPTI counters");
     cmd->add_flag("--sample-occupancy", o.sampleOccupancy,

@@ -312,7 +312,7 @@ void MainWindow::connectController() {
         showError(tr("<b>%1</b> failed: %2").arg(label.toHtmlEscaped(), message.toHtmlEscaped()));
     });
     connect(controller_, &C::runFinished, this, [this](bool cancelled) {
-        onRunRunning(false);
+        onRunRunning(false, cancelled);
         status_->setBusy(controller_->isLoading());
         status_->showMessage(cancelled ? tr("Run cancelled.") : tr("Run finished."));
     });
@@ -514,9 +514,9 @@ void MainWindow::cancelRun() {
     }
 }
 
-void MainWindow::onRunRunning(bool running) {
+void MainWindow::onRunRunning(bool running, bool cancelled) {
     setup_->setRunning(running);
-    sweepPanel_->setRunning(running);
+    sweepPanel_->setRunning(running, cancelled);
     runAction_->setEnabled(!running);
     recordAction_->setEnabled(!running);
     cancelAction_->setEnabled(running || controller_->isLoading());

@@ -83,7 +83,7 @@ class MainWindow : public QMainWindow {
     void discardSavedSession();
     void onDevicesListed(const QString& error);
     void onTraceLoaded(const QString& path, models::RunOrigin origin, int runCount);
-    void onRunRunning(bool running);
+    void onRunRunning(bool running, bool cancelled = false);
     void onSessionChanged();
     void showError(const QString& html);
     void appendLog(const QString& line);

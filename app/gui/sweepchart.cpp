@@ -7,6 +7,9 @@
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QMouseEvent>
+#include <QSet>
+#include <QToolTip>
 #include <QVBoxLayout>
 
 namespace slicescope::gui {
@@ -26,6 +29,16 @@ SweepChart::SweepChart(models::Session* session, QWidget* parent)
     plot_->setMinimumHeight(320); // room for the right axis title of the occupancy view
     sweepplot::setUp(plot_);
     plot_->installEventFilter(this); // crossover labels and legend laid out anew on resize
+    // Each point says what it is under the mouse (sweepplot::pointTip).
+    plot_->setMouseTracking(true);
+    connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent* event) {
+        const QString tip = sweepplot::pointTip(plot_, event->position());
+        if (tip.isEmpty()) {
+            QToolTip::hideText();
+        } else {
+            QToolTip::showText(event->globalPosition().toPoint(), tip, plot_);
+        }
+    });
     notes_ = new QLabel(this);
     notes_->setObjectName(QStringLiteral("sweepNotes"));
     notes_->setWordWrap(true);
@@ -38,7 +51,12 @@ SweepChart::SweepChart(models::Session* session, QWidget* parent)
     layout->addWidget(plot_, 1);
     layout->addWidget(notes_);
     connect(view_, &QComboBox::currentIndexChanged, this, [this] { refresh(); });
-    connect(which_, &QComboBox::activated, this, [this] { draw(); });
+    connect(which_, &QComboBox::activated, this, [this] {
+        if (view() != View::Roofline) {
+            chosenSweep_ = which_->currentData().toString(); // the user's choice holds
+        }
+        draw();
+    });
     connect(session_, &models::Session::changed, this, &SweepChart::refresh);
     refresh();
 }
@@ -56,11 +74,22 @@ QString SweepChart::notes() const {
 }
 
 void SweepChart::refresh() {
+    QSet<QString> known;
+    for (const auto& s : sweeps_) {
+        known.insert(s.key);
+    }
     sweeps_ = models::collectSweeps(session_->runs());
     rooflines_ = models::collectRooflines(session_->runs());
+    // A sweep that just arrived (finished, opened or restored) is the one shown: the last of them.
+    for (const auto& s : sweeps_) {
+        if (!known.contains(s.key)) {
+            chosenSweep_ = s.key;
+        }
+    }
     const QString current = which_->currentText();
     which_->blockSignals(true);
     which_->clear();
+    int chosen = -1;
     if (view() == View::Roofline) {
         for (const auto& r : rooflines_) {
             which_->addItem(r.title);
@@ -71,10 +100,15 @@ void SweepChart::refresh() {
                 which_->addItem(s.title, s.key);
             }
         }
+        chosen = which_->findData(chosenSweep_);
     }
-    which_->setCurrentIndex(std::max(0, which_->findText(current)));
+    which_->setCurrentIndex(chosen >= 0 ? chosen : std::max(0, which_->findText(current)));
     which_->blockSignals(false);
     draw();
+}
+
+QString SweepChart::currentSweepKey() const {
+    return view() == View::Roofline ? QString() : which_->currentData().toString();
 }
 
 void SweepChart::draw() {

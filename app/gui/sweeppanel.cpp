@@ -14,6 +14,7 @@
 #include <QListWidget>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace slicescope::gui {
@@ -45,8 +46,9 @@ SweepPanel::SweepPanel(models::DeviceListModel* devices, QWidget* parent)
     device_ = new QComboBox(this);
     device_->setObjectName(QStringLiteral("sweepDevice"));
     device_->setModel(devices_);
-    device_->setToolTip(tr("A GPU found here (measured, one worker process for the whole sweep) "
-                           "or a preset (modelled)"));
+    device_->setToolTip(tr("For the GPU strategies: a GPU found here (measured, one worker "
+                           "process for the whole sweep) or a preset (modelled). CPU strategies "
+                           "are measured on this host either way, and alone need neither."));
     form->addRow(tr("GPU"), device_);
     counters_ = new QCheckBox(tr("Achieved occupancy (counters)"), this);
     counters_->setObjectName(QStringLiteral("sweepCounters"));
@@ -73,6 +75,14 @@ SweepPanel::SweepPanel(models::DeviceListModel* devices, QWidget* parent)
     stage_ = new QLabel(this);
     stage_->setObjectName(QStringLiteral("sweepStage"));
     stage_->setWordWrap(true);
+    resetProgress_ = new QTimer(this);
+    resetProgress_->setSingleShot(true);
+    resetProgress_->setInterval(kProgressResetMs);
+    connect(resetProgress_, &QTimer::timeout, this, [this] {
+        if (!running_) {
+            progress_->setValue(0);
+        }
+    });
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form);
@@ -148,16 +158,29 @@ bool SweepPanel::selectDevice(const QString& key) {
     return row >= 0;
 }
 
-void SweepPanel::setRunning(bool running) {
+void SweepPanel::setRunning(bool running, bool cancelled) {
     sweep_->setEnabled(!running);
     cancel_->setEnabled(running);
+    running_ = running;
+    resetProgress_->stop();
     if (running) {
         progress_->setValue(0);
         stage_->clear();
+        return;
     }
+    // Done: the bar full, so the end is seen, then empty again for the next sweep. A cancelled
+    // run keeps how far it came until then.
+    if (!cancelled) {
+        progress_->setValue(progress_->maximum());
+    }
+    stage_->setText(cancelled ? tr("Cancelled: the points finished are kept.") : tr("Finished."));
+    resetProgress_->start();
 }
 
 void SweepPanel::setProgress(double fraction, const QString& stage) {
+    if (!running_) {
+        return; // a line read after the run ended would undo its end
+    }
     if (fraction >= 0) {
         progress_->setValue(int(fraction * 1000.0));
     }

@@ -11,6 +11,7 @@ class QLineEdit;
 class QListWidget;
 class QProgressBar;
 class QPushButton;
+class QTimer;
 
 namespace slicescope::models {
 class DeviceListModel;
@@ -19,8 +20,9 @@ class DeviceListModel;
 namespace slicescope::gui {
 
 // The sweep panel: one parameter over values ("32,64,128") or a range ("32:1024:x2"), the
-// strategies, the device (a GPU here, measured, or a preset, modelled), counters and the roofline's
-// ceilings; Sweep and Cancel, and the sweep's progress. The problem itself (shape, type, work,
+// strategies, the device of the GPU strategies (a GPU here, measured, or a preset, modelled; CPU
+// strategies are measured here either way), counters and the roofline's ceilings; Sweep and
+// Cancel, and the sweep's progress. The problem itself (shape, type, work,
 // block, memory, repeat) is the run panel's: config() takes it as the base.
 class SweepPanel : public QWidget {
     Q_OBJECT
@@ -35,8 +37,11 @@ class SweepPanel : public QWidget {
     void setCounters(bool on);
     bool selectDevice(const QString& key);
 
-    void setRunning(bool running);
+    // A run starts (the bar empties) or ends: finished, the bar goes to 100 % and empties again
+    // kProgressResetMs later; cancelled, it stays where the run stopped until then.
+    void setRunning(bool running, bool cancelled = false);
     void setProgress(double fraction, const QString& stage);
+    static constexpr int kProgressResetMs = 1500;
 
   signals:
     void sweepRequested();
@@ -56,6 +61,8 @@ class SweepPanel : public QWidget {
     QPushButton* cancel_;
     QProgressBar* progress_;
     QLabel* stage_;
+    QTimer* resetProgress_;
+    bool running_ = false;
 };
 
 } // namespace slicescope::gui

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <numeric>
 #include <vector>
 
@@ -32,6 +33,15 @@ constexpr char kAllTicks[] = "slicescopeAllTicks";
 
 // A crossover's label, found again by layOut.
 constexpr char kCrossoverLabel[] = "crossoverLabel";
+
+// A graph's points with their hover words: a list of {x, y, text}, in plot coordinates.
+constexpr char kTips[] = "slicescopeTips";
+
+void addTip(QCPGraph* graph, double x, double y, const QString& text) {
+    QVariantList tips = graph->property(kTips).toList();
+    tips << QVariant(QVariantList{x, y, text});
+    graph->setProperty(kTips, tips);
+}
 
 QString number(double value) {
     return std::abs(value) >= 100 ? QLocale().toString(value, 'f', 0)
@@ -82,6 +92,44 @@ QCPRange logRange(const QVector<double>& values) {
         return QCPRange(1, 10);
     }
     return QCPRange(low / 1.6, high * 1.6);
+}
+
+// Where a crossing is drawn on the x axis: interpolated, or between its two values on the axis
+// the values are drawn on (categories, or a point without a time); NaN when a value is missing.
+double crossingX(const models::SweepView& sweep, const QVector<double>& x,
+                 const trace::Crossover& c) {
+    if (sweep.isNumeric() && std::isfinite(c.at)) {
+        return c.at;
+    }
+    const int lo = int(sweep.values.indexOf(QString::fromStdString(c.lowValue)));
+    const int hi = int(sweep.values.indexOf(QString::fromStdString(c.highValue)));
+    if (lo < 0 || hi < 0) {
+        return std::numeric_limits<double>::quiet_NaN();
+    }
+    return sweep.isNumeric() ? std::sqrt(x[lo] * x[hi]) : (lo + hi) / 2.0;
+}
+
+// "slice-2d at block 128: 1.23 ms per repetition, measured (repetitions 0.04 ms apart)".
+QString timeTip(const models::SweepView& sweep, const models::SweepLine& line, int i) {
+    const double spread = line.spreadNs.value(i, std::numeric_limits<double>::quiet_NaN());
+    return tr("%1 at %2 %3: %4 ms per repetition, %5%6")
+        .arg(line.strategy, sweep.param, sweep.values.value(i), number(line.timesNs[i] / 1e6),
+             line.modelled ? tr("modelled") : tr("measured"),
+             std::isfinite(spread) ? tr(" (its repetitions %1 ms apart)").arg(number(spread / 1e6))
+                                   : QString());
+}
+
+// "slice-2d@block=64 (modelled): kernel against device memory, 0.0622 flop/B, 12.3 of 298
+// Gflop/s attainable, bandwidth-bound".
+QString roofTip(const models::RooflineMark& m, const sweep::RooflinePoint& p, const QString& what) {
+    return tr("%1%2: %3\n%4 flop/B, %5 Gflop/s achieved of %6 attainable, %7-bound")
+        .arg(m.runId, m.modelled ? tr(" (modelled)") : QString(), what, number(p.intensity),
+             number(p.achievedGflops), number(p.attainableGflops),
+             p.bound == sweep::Bound::Compute ? tr("compute") : tr("bandwidth"));
+}
+
+QPen withinNoisePen() {
+    return QPen(QColor(0x99, 0x99, 0x99), 1.5, Qt::DotLine);
 }
 
 } // namespace
@@ -147,7 +195,10 @@ QStringList drawTime(QCustomPlot* plot, const models::SweepView& sweep) {
     for (int k = 0; k < sweep.lines.size(); ++k) {
         const auto& line = sweep.lines[k];
         auto* graph = plot->addGraph();
-        graph->setName(line.strategy + (line.modelled ? tr(" (modelled)") : QString()));
+        // A mixed sweep names both kinds; otherwise the modelled lines are the marked ones.
+        graph->setName(line.strategy + (line.modelled            ? tr(" (modelled)")
+                                        : !sweep.basis.isEmpty() ? tr(" (measured)")
+                                                                 : QString()));
         QPen pen(lineColor(k), 2);
         if (line.modelled) {
             pen.setStyle(Qt::DashLine);
@@ -158,23 +209,32 @@ QStringList drawTime(QCustomPlot* plot, const models::SweepView& sweep) {
             if (std::isfinite(line.timesNs[i])) {
                 graph->addData(x[i], line.timesNs[i] / 1e6);
                 all << line.timesNs[i] / 1e6;
+                addTip(graph, x[i], line.timesNs[i] / 1e6, timeTip(sweep, line, i));
             }
         }
     }
     plot->yAxis->setRange(logRange(all));
-    QStringList notes;
+    // Where the lines cross within noise: light dotted lines, named once in the legend; the
+    // notes list them.
+    for (const auto& c : sweep.withinNoise) {
+        const double at = crossingX(sweep, x, c);
+        if (!std::isfinite(at)) {
+            continue;
+        }
+        auto* line = new QCPItemStraightLine(plot);
+        line->setPen(withinNoisePen());
+        line->point1->setCoords(at, plot->yAxis->range().lower);
+        line->point2->setCoords(at, plot->yAxis->range().upper);
+    }
+    if (!sweep.withinNoise.empty()) {
+        auto* key = plot->addGraph(); // no data: the legend's entry for the dotted lines
+        key->setName(tr("lines cross within noise"));
+        key->setPen(withinNoisePen());
+    }
     for (const auto& c : sweep.crossovers) {
-        double at = c.at;
-        if (!numeric || !std::isfinite(at)) {
-            // Not interpolated (categories, or a point without a time): between the two values,
-            // on the axis the values are drawn on.
-            const int lo = int(sweep.values.indexOf(QString::fromStdString(c.lowValue)));
-            const int hi = int(sweep.values.indexOf(QString::fromStdString(c.highValue)));
-            if (lo < 0 || hi < 0) {
-                notes << tr("Crossover: %1").arg(QString::fromStdString(c.text));
-                continue;
-            }
-            at = numeric ? std::sqrt(x[lo] * x[hi]) : (lo + hi) / 2.0;
+        const double at = crossingX(sweep, x, c);
+        if (!std::isfinite(at)) {
+            continue; // the notes still say it
         }
         auto* line = new QCPItemStraightLine(plot);
         line->setPen(QPen(Qt::darkGray, 1.5, Qt::DashLine));
@@ -196,12 +256,8 @@ QStringList drawTime(QCustomPlot* plot, const models::SweepView& sweep) {
         // puts it on its row.
         label->position->setParentAnchor(line->point2);
         label->position->setCoords(0, 0);
-        notes << tr("Crossover: %1").arg(QString::fromStdString(c.text));
     }
-    if (sweep.crossovers.empty()) {
-        notes << tr("No crossover: the same strategy is fastest at every value.");
-    }
-    return notes;
+    return sweep.verdict;
 }
 QStringList drawOccupancy(QCustomPlot* plot, const models::SweepView& sweep) {
     useLogAxis(plot->xAxis);
@@ -273,6 +329,67 @@ QStringList drawOccupancy(QCustomPlot* plot, const models::SweepView& sweep) {
     }
     return notes;
 }
+namespace {
+
+// The legend's key to the two kinds of mark, in a neutral grey: graphs with no data, so they
+// enter the legend and nothing else.
+void addRoofKey(QCustomPlot* plot) {
+    const QColor grey(0x55, 0x55, 0x55);
+    auto* kernel = plot->addGraph();
+    kernel->setName(tr("kernel against device memory (flop per DRAM byte)"));
+    kernel->setLineStyle(QCPGraph::lsNone);
+    kernel->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, grey, 8));
+    auto* whole = plot->addGraph();
+    whole->setName(tr("whole run against the host link (copies included)"));
+    whole->setLineStyle(QCPGraph::lsNone);
+    whole->setScatterStyle(
+        QCPScatterStyle(QCPScatterStyle::ssSquare, QPen(grey, 2), Qt::NoBrush, 9));
+}
+
+// Each run's two points: a filled dot (the kernel) and a square (the whole run) in one colour,
+// each with its hover words. The legend keys the two marks, then names the colours: each run's
+// while a few runs are drawn, else each strategy's while a few strategies are (a sweep's runs),
+// else none (the tooltips say which run a mark is).
+void drawRoofMarks(QCustomPlot* plot, const models::RooflineView& r) {
+    addRoofKey(plot);
+    QStringList strategies;
+    for (const auto& m : r.marks) {
+        if (!strategies.contains(m.strategy)) {
+            strategies << m.strategy;
+        }
+    }
+    const bool nameRuns = r.marks.size() <= kNamedRoofRuns;
+    const bool nameStrategies = !nameRuns && strategies.size() <= kNamedRoofRuns;
+    QStringList named;
+    for (int i = 0; i < r.marks.size(); ++i) {
+        const auto& m = r.marks[i];
+        const int colour = nameStrategies ? int(strategies.indexOf(m.strategy)) : i;
+        auto* kernel = plot->addGraph();
+        kernel->setName(nameRuns ? m.runId : m.strategy);
+        kernel->setLineStyle(QCPGraph::lsNone);
+        kernel->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, lineColor(colour), 8));
+        kernel->addData(m.roof.kernel.intensity, m.roof.kernel.achievedGflops);
+        addTip(kernel, m.roof.kernel.intensity, m.roof.kernel.achievedGflops,
+               roofTip(m, m.roof.kernel, tr("kernel against device memory")));
+        auto* whole = plot->addGraph();
+        whole->setLineStyle(QCPGraph::lsNone);
+        whole->setScatterStyle(
+            QCPScatterStyle(QCPScatterStyle::ssSquare, QPen(lineColor(colour), 2), Qt::NoBrush, 9));
+        whole->addData(m.roof.wholeRun.intensity, m.roof.wholeRun.achievedGflops);
+        addTip(whole, m.roof.wholeRun.intensity, m.roof.wholeRun.achievedGflops,
+               roofTip(m, m.roof.wholeRun,
+                       tr("whole run against the %1 host link")
+                           .arg(QString::fromStdString(m.roof.hostLink))));
+        whole->removeFromLegend();
+        if (!nameRuns && !(nameStrategies && !named.contains(m.strategy))) {
+            kernel->removeFromLegend();
+        }
+        named << m.strategy;
+    }
+}
+
+} // namespace
+
 QStringList drawRoofline(QCustomPlot* plot, const models::RooflineView& r) {
     useLogAxis(plot->xAxis);
     useLogAxis(plot->yAxis);
@@ -333,30 +450,7 @@ QStringList drawRoofline(QCustomPlot* plot, const models::RooflineView& r) {
         flat->addData(xRange.lower, peak);
         flat->addData(xRange.upper, peak);
     }
-    // Each run's two points in the run's colour. A few runs are named in the legend, one entry
-    // each (the notes say which mark is which); a sweep's many runs would fill it, so then the
-    // legend names the two kinds of point once instead.
-    const bool nameRuns = r.marks.size() <= kNamedRoofRuns;
-    for (int i = 0; i < r.marks.size(); ++i) {
-        const auto& m = r.marks[i];
-        auto* kernel = plot->addGraph();
-        kernel->setName(nameRuns ? m.runId : tr("kernel: flop per DRAM byte"));
-        kernel->setLineStyle(QCPGraph::lsNone);
-        kernel->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, lineColor(i), 8));
-        kernel->addData(m.roof.kernel.intensity, m.roof.kernel.achievedGflops);
-        auto* whole = plot->addGraph();
-        whole->setName(tr("whole run: flop per byte over the host link"));
-        whole->setLineStyle(QCPGraph::lsNone);
-        whole->setScatterStyle(
-            QCPScatterStyle(QCPScatterStyle::ssSquare, QPen(lineColor(i), 2), Qt::NoBrush, 9));
-        whole->addData(m.roof.wholeRun.intensity, m.roof.wholeRun.achievedGflops);
-        if (nameRuns || i > 0) {
-            whole->removeFromLegend();
-        }
-        if (!nameRuns && i > 0) {
-            kernel->removeFromLegend();
-        }
-    }
+    drawRoofMarks(plot, r);
     plot->yAxis->setRange(logRange(ys));
     QStringList notes{tr("Ceilings: %1 (%2). Filled dots: the kernel against device memory; "
                          "squares: the whole run, copies included, against the host link.")
@@ -364,6 +458,7 @@ QStringList drawRoofline(QCustomPlot* plot, const models::RooflineView& r) {
                                             ? tr("measured once on this device")
                                             : tr("datasheet figures, not measured"))};
     // One line per run while they fit; a sweep's many runs are summed up.
+    const bool nameRuns = r.marks.size() <= kNamedRoofRuns;
     if (!nameRuns) {
         notes << tr("%1 runs placed.").arg(r.marks.size());
     }
@@ -556,6 +651,29 @@ int placeCrossoverLabels(QCustomPlot* plot) {
 }
 
 } // namespace
+
+QString pointTip(QCustomPlot* plot, const QPointF& pos) {
+    QString tip;
+    double nearest = kTipRadiusPx * kTipRadiusPx;
+    for (int g = 0; g < plot->graphCount(); ++g) {
+        QCPGraph* graph = plot->graph(g);
+        if (!graph->visible()) {
+            continue;
+        }
+        const QVariantList tips = graph->property(kTips).toList();
+        for (const QVariant& entry : tips) {
+            const QVariantList t = entry.toList();
+            const QPointF at = graph->coordsToPixels(t.value(0).toDouble(), t.value(1).toDouble());
+            const double dx = at.x() - pos.x();
+            const double dy = at.y() - pos.y();
+            if (dx * dx + dy * dy <= nearest) {
+                nearest = dx * dx + dy * dy;
+                tip = t.value(2).toString();
+            }
+        }
+    }
+    return tip;
+}
 
 int layOut(QCustomPlot* plot, const QSize& size) {
     plot->setViewport(QRect(QPoint(0, 0), size));

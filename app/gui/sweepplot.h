@@ -20,17 +20,26 @@ void setUp(QCustomPlot* plot);
 // Before each draw: no graphs or items, linear axes, the right axis hidden, the chart's fonts.
 void reset(QCustomPlot* plot);
 
-// Time per repetition against the swept parameter, one line per strategy, log axes for numeric
-// parameters; each crossover a dashed line and a label ("≈ 19.7 (interpolated)", or "between a
-// and b" for categories).
+// Time per repetition against the swept parameter, one line per strategy (modelled, or measured
+// in a mixed sweep, in its name), log axes for numeric parameters; each crossover a dashed line
+// and a label ("≈ 19.7 (interpolated)", or "between a and b" for categories), each crossing
+// within noise a dotted line keyed once in the legend. Its notes are the sweep's verdict.
 QStringList drawTime(QCustomPlot* plot, const models::SweepView& sweep);
 // Block sweeps: each strategy's theoretical occupancy curve, its points (achieved with counters,
 // else theoretical) and its time on the right axis; the points where occupancy and time disagree
 // ringed.
 QStringList drawOccupancy(QCustomPlot* plot, const models::SweepView& sweep);
 // Each GPU run's kernel and whole-run point under the DRAM, pinned and pageable link roofs and
-// the FMA peak; the legend names each ceiling with its figure and whether it was measured.
+// the FMA peak; the legend names each ceiling with its figure and whether it was measured, keys
+// the two marks, and names the colours (each run's, or a sweep's strategies').
 QStringList drawRoofline(QCustomPlot* plot, const models::RooflineView& roofline);
+
+// The words for the drawn point nearest pos (pixels in the plot) within kTipRadiusPx, or empty:
+// each point of the time view (strategy, value, time, its repetitions' spread) and of the
+// roofline (run, which point, intensity, achieved and attainable, bound) carries them. The
+// window's chart shows them as a tooltip under the mouse.
+inline constexpr double kTipRadiusPx = 8;
+QString pointTip(QCustomPlot* plot, const QPointF& pos);
 
 // The colour of the i-th line (a strategy, a run): Okabe-Ito, as the rest of the views, told
 // apart on a projector.

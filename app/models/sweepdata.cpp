@@ -2,6 +2,7 @@
 
 #include "models/occupancyfacts.h"
 #include "models/runnaming.h"
+#include "slicescope/backend/cpubackend.h"
 #include "slicescope/device/devicespec.h"
 #include "slicescope/sweep/crossover.h"
 
@@ -16,6 +17,12 @@ namespace slicescope::models {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// This machine's CPU, as its CPU runs name their device: read once.
+const std::string& thisHostCpu() {
+    static const std::string name = backend::hostCpuName();
+    return name;
+}
 
 QString percent(double fraction) {
     return QString::number(std::lround(fraction * 100.0)) + QStringLiteral(" %");
@@ -134,6 +141,7 @@ QList<SweepView> collectSweeps(const std::vector<RunEntryPtr>& runs) {
                 line.strategy = strategy;
                 line.modelled = e->isModelled();
                 line.timesNs.fill(kNaN, view.values.size());
+                line.spreadNs.fill(kNaN, view.values.size());
                 line.theoretical.fill(kNaN, view.values.size());
                 line.achieved.fill(kNaN, view.values.size());
                 if (view.param == QStringLiteral("block") && e->run->launch) {
@@ -147,6 +155,7 @@ QList<SweepView> collectSweeps(const std::vector<RunEntryPtr>& runs) {
             SweepLine& line = view.lines[k];
             const int i = int(view.values.indexOf(toQString(e->run->sweep->value)));
             line.timesNs[i] = double(e->summary.perRepetitionNs());
+            line.spreadNs[i] = sweep::repetitionSpreadNs(*e->run);
             if (const auto& occupancy = e->run->occupancy) {
                 line.theoretical[i] = occupancy->theoretical;
                 if (occupancy->achieved) {
@@ -162,18 +171,32 @@ QList<SweepView> collectSweeps(const std::vector<RunEntryPtr>& runs) {
         }
         for (const SweepLine& line : view.lines) {
             series.push_back({line.strategy.toStdString(),
-                              std::vector<double>(line.timesNs.begin(), line.timesNs.end())});
+                              std::vector<double>(line.timesNs.begin(), line.timesNs.end()),
+                              std::vector<double>(line.spreadNs.begin(), line.spreadNs.end()),
+                              line.modelled});
         }
-        view.crossovers =
-            sweep::findCrossovers(view.param.toStdString(), values, series, view.isNumeric());
+        std::vector<const trace::Run*> memberRuns;
+        for (const RunEntry* e : members) {
+            memberRuns.push_back(e->run.get());
+        }
+        view.basis = toQString(sweep::sweepBasis(memberRuns, thisHostCpu()));
+        auto verdict = sweep::judgeSweep(view.param.toStdString(), values, series, view.isNumeric(),
+                                         view.basis.toStdString());
+        view.crossovers = std::move(verdict.crossovers);
+        view.withinNoise = std::move(verdict.withinNoise);
+        view.winner = toQString(verdict.winner);
+        for (const auto& line : verdict.lines) {
+            view.verdict << toQString(line);
+        }
         if (view.param == QStringLiteral("block")) {
             for (const SweepLine& line : view.lines) {
                 view.divergences << findDivergences(view.param, view.values, line);
             }
         }
         const QString file = QFileInfo(batchOf(*members.front())).fileName();
-        view.title = QStringLiteral("%1 sweep of %2%3")
+        view.title = QStringLiteral("%1 sweep of %2%3%4")
                          .arg(view.param, strategies.join(QStringLiteral(", ")),
+                              view.basis.isEmpty() ? QString() : QStringLiteral(": ") + view.basis,
                               file.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(file));
         views << view;
     }

@@ -20,7 +20,10 @@ namespace slicescope::models {
 struct SweepLine {
     QString strategy;
     bool modelled = false;
-    QVector<double> timesNs;     // per value: time per repetition; NaN where it did not run
+    QVector<double> timesNs; // per value: time per repetition; NaN where it did not run
+    // Per value: the spread of the run's repetitions (slowest minus fastest); NaN where it ran
+    // once (sweep::repetitionSpreadNs).
+    QVector<double> spreadNs;
     QVector<double> theoretical; // per value, 0..1; NaN for CPU runs
     QVector<double> achieved;    // per value, 0..1; NaN without counters
     // The theoretical occupancy against block size of this strategy's kernel (block sweeps).
@@ -37,13 +40,23 @@ struct Divergence {
 };
 
 struct SweepView {
-    QString key;   // the file the runs came from and the parameter: one sweep
-    QString title; // "block sweep of slice-2d, elementwise-broadcast (sweep-3.json)"
+    QString key; // the file the runs came from and the parameter: one sweep
+    // "block sweep of slice-2d, elementwise-broadcast (sweep-3.json)"; a sweep that mixes modes
+    // says so: "work sweep of elementwise-broadcast, cpu-parallel: modelled GPU (NVIDIA H200) vs
+    // measured CPU on this host (sweep-3.json)".
+    QString title;
+    // What its runs' modes make the times: "modelled GPU (NVIDIA H200) vs measured CPU on this
+    // host" (sweep::sweepBasis, from each run's mode, which a saved session keeps); empty when
+    // they are all measured or all modelled.
+    QString basis;
     QString param;
     QStringList values;      // in sweep order
     QVector<double> numbers; // the values as numbers; empty for categories (dtype, memory)
     QList<SweepLine> lines;
-    std::vector<trace::Crossover> crossovers;
+    std::vector<trace::Crossover> crossovers;  // beyond noise (sweep::judgeSweep)
+    std::vector<trace::Crossover> withinNoise; // where the lines cross within noise
+    QStringList verdict; // the verdict in words, the basis first: what the chart lists under it
+    QString winner;      // with no crossover, the strategy that wins; empty when none does
     QList<Divergence> divergences;
     bool hasAchieved = false; // some point measured achieved occupancy (counters)
     bool isNumeric() const { return !numbers.isEmpty(); }
@@ -51,7 +64,7 @@ struct SweepView {
 
 // The sweeps among the visible runs: runs carrying a sweep point, grouped by their batch (the
 // sweep's file, kept across a session restore) and the parameter, values ordered by their index
-// in the sweep.
+// in the sweep. Their verdict is sweep::judgeSweep's, the CLI's own.
 QList<SweepView> collectSweeps(const std::vector<RunEntryPtr>& runs);
 
 // Divergence by this rule: occupancy (achieved where measured, else theoretical) at least

@@ -16,7 +16,9 @@ struct SweepConfig {
 
 // One `slicescope-cli sweep` job (one GPU worker for every point), or the error that keeps it
 // from starting: the parameter, the values and the strategies are checked here as the CLI checks
-// them. Measured on a detected device, or modelled on a preset (GPU strategies only).
+// them. GPU strategies are measured on a detected device or modelled on a preset; CPU strategies
+// are measured on this host beside either (a preset and a CPU strategy: a mixed sweep), or alone
+// with no device at all.
 RunPlan planSweep(const SweepConfig& config, const QString& outputDir, int sequence);
 
 // The problem and launch options of a run or sweep job, with --progress (cliplan.cpp).

@@ -27,8 +27,18 @@ slicescope_cli_test(sweep_dtype_range EXIT 2 STDERR "--range needs a numeric par
     ARGS sweep --param dtype --range 1:2 ${seed} --strategy cpu-serial -o @WORK@/s.json)
 slicescope_cli_test(sweep_block_cpu_only EXIT 2 STDERR "--param block needs a GPU strategy"
     ARGS sweep --param block --values 32,64 ${seed} --strategy cpu-serial,cpu-parallel -o @WORK@/s.json)
-slicescope_cli_test(sweep_model_cpu_strategy EXIT 2 STDERR "cpu-serial runs on the CPU and cannot be modelled"
-    ARGS sweep --param work --values 1,2 ${seed} --strategy cpu-serial --device h200 -o @WORK@/s.json)
+# A preset and a CPU strategy: the GPU strategy modelled on the preset, the CPU one measured
+# here, and the verdict says so first.
+slicescope_cli_test(sweep_model_gpu_measure_cpu
+    MATCH "Modelled GPU \\(NVIDIA H200\\) vs measured CPU on this host\\.\n"
+    MATCH_FILE "@WORK@/s.json|\"id\": \"elementwise-broadcast@work=1\",[^{]*\"mode\": \"modelled\".*\"id\": \"cpu-serial@work=1\",[^{]*\"mode\": \"measured-cpu\""
+    ARGS sweep --param work --values 1,2 --shape 10x20x5 --strategy elementwise-broadcast,cpu-serial
+         --device h200 -q -o @WORK@/s.json)
+# A CPU strategy alone with a preset: measured here, nothing modelled, no mixed label.
+slicescope_cli_test(sweep_preset_cpu_only
+    MATCH "^No crossover: cpu-serial is the only strategy\\.\n$"
+    ARGS sweep --param work --values 1,2 --shape 10x20x5 --strategy cpu-serial --device h200 -q
+         -o @WORK@/s.json)
 slicescope_cli_test(sweep_unknown_preset EXIT 1 STDERR "unknown device preset 'h900'"
     ARGS sweep --param work --values 1,2 ${seed} --strategy slice-2d --device h900 -o @WORK@/s.json)
 slicescope_cli_test(sweep_rows_overflow EXIT 2 STDERR "64 bits"
@@ -43,14 +53,14 @@ slicescope_cli_test(sweep_model_block
 # 'all' with a preset: the GPU strategies.
 slicescope_cli_test(sweep_model_all MATCH "sweep of memory over 2 points, 8 strategies.*wrote 16 runs"
     ARGS sweep --param memory --values pageable,pinned ${seed} --strategy all --device h200 -o @WORK@/s.json)
-# ... and a CPU strategy named beside 'all' is still refused ('cpu-parallel' holds "all").
-slicescope_cli_test(sweep_model_all_and_cpu EXIT 2 STDERR "cpu-parallel runs on the CPU and cannot be modelled"
-    ARGS sweep --param memory --values pageable,pinned ${seed} --strategy cpu-parallel,all --device h200 -o @WORK@/s.json)
+# ... and a CPU strategy named beside 'all' is measured beside them ('cpu-parallel' holds "all").
+slicescope_cli_test(sweep_model_all_and_cpu MATCH "sweep of work over 2 points, 9 strategies.*wrote 18 runs"
+    ARGS sweep --param work --values 1,2 --shape 10x20x5 --strategy cpu-parallel,all --device h200 -o @WORK@/s.json)
 # A modelled crossover: with few columns slice-outer's 1000 row workers win; with many,
 # slice-middle's column workers take over. Where between two neighbouring points is the model's
 # (it moves with the fitted constants): the check is that it is one interval of the range.
 slicescope_cli_test(sweep_model_crossover
-    MATCH "crossover: from columns ≈ [0-9.e+]+ slice-middle-strided beats slice-outer \\(interpolated between (1 and 4|4 and 16|16 and 64|64 and 256|256 and 1024|1024 and 4096)\\)"
+    MATCH "Crossover: from columns ≈ [0-9.e+]+ slice-middle-strided beats slice-outer \\(interpolated between (1 and 4|4 and 16|16 and 64|64 and 256|256 and 1024|1024 and 4096)\\)"
     MATCH_FILE "@WORK@/s.json|\"crossovers\":.{\"at\":[0-9.e+]+,\"from\":\"slice-outer\",\"high_value\":[0-9]+,\"interpolated\":true,\"low_value\":[0-9]+,"
     ARGS sweep --param columns --range 1:4096:x4 --shape 100x1x5 --strategy slice-outer,slice-middle-strided --device h200 -q -o @WORK@/s.json)
 # CPU sweeps, with progress lines saying the point and the runs of the whole sweep done.

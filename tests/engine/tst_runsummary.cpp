@@ -480,3 +480,54 @@ TEST(Pipeline, DtoHBoundWhenTheCopyOutIsTheLongest) {
     run.activities.push_back(activity(ActivityKind::DtoH, 20, 500, 1));
     EXPECT_EQ(summarize(run).pipelineLimiter(), "DtoH copies");
 }
+
+// Each measured repetition's figure from its own activities: the spread a sweep calls noise.
+TEST(RepetitionTimes, EachRepetitionsCostFromItsOwnActivities) {
+    trace::Run run = gpuRun("g");
+    run.activities.clear();
+    run.repeat = 3;
+    const std::int64_t kernelNs[] = {400, 700, 500};
+    std::int64_t t = 0;
+    for (std::uint16_t i = 0; i < 3; ++i) {
+        for (auto [kind, ns] : {std::pair{ActivityKind::HtoD, std::int64_t(1'000)},
+                                std::pair{ActivityKind::Kernel, kernelNs[i]},
+                                std::pair{ActivityKind::DtoH, std::int64_t(1'000)}}) {
+            Activity a = activity(kind, t, t + ns);
+            a.iteration = i;
+            run.activities.push_back(a);
+            t += ns;
+        }
+    }
+    Activity warm = activity(ActivityKind::Kernel, t, t + 90'000); // never a repetition
+    warm.warmup = true;
+    run.activities.push_back(warm);
+    const auto times = repetitionTimesNs(run);
+    ASSERT_EQ(times.size(), 3u);
+    for (std::size_t i = 0; i < 3; ++i) {
+        EXPECT_EQ(times[i], 2'000 + kernelNs[i]);
+    }
+    // Their mean is the run's per-repetition figure.
+    EXPECT_EQ((times[0] + times[1] + times[2]) / 3, summarize(run).perRepetitionNs());
+}
+
+TEST(RepetitionTimes, CpuRunsTimeTheirCompute) {
+    trace::Run run = cpuRun("cpu-serial", 0);
+    run.activities.clear();
+    run.repeat = 2;
+    for (std::uint16_t i = 0; i < 2; ++i) {
+        Activity compute = activity(ActivityKind::Host, 0, 1'000 * (i + 1));
+        compute.nameId = run.intern("compute");
+        compute.iteration = i;
+        run.activities.push_back(compute);
+    }
+    EXPECT_EQ(repetitionTimesNs(run), (std::vector<std::int64_t>{1'000, 2'000}));
+}
+
+TEST(RepetitionTimes, NoneForOneRepetitionOrUnnumberedActivities) {
+    trace::Run one = gpuRun("g");
+    EXPECT_TRUE(repetitionTimesNs(one).empty());
+    // Three repetitions whose activities all say repetition 0: which is which is unknown.
+    trace::Run unnumbered = gpuRun("g");
+    unnumbered.repeat = 3;
+    EXPECT_TRUE(repetitionTimesNs(unnumbered).empty());
+}

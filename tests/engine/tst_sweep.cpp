@@ -219,6 +219,156 @@ TEST(Crossover, MissingPointsAreSkipped) {
     EXPECT_LT(c[0].at, 4.0);
 }
 
+TEST(Noise, TheFloorIsTheTieShareAndASpreadWidensIt) {
+    // 100 against 104: within the 5 % floor. 100 against 110: beyond it, unless a run's
+    // repetitions spread by 10 or more.
+    const Series a{"a", {100, 100, 100}, {NAN, NAN, 12}};
+    const Series b{"b", {104, 110, 110}};
+    EXPECT_TRUE(withinNoise(a, b, 0));
+    EXPECT_FALSE(withinNoise(a, b, 1));
+    EXPECT_TRUE(withinNoise(a, b, 2));
+    EXPECT_TRUE(withinNoise(b, a, 2)); // either run's spread
+    // A point where one did not run is never within noise.
+    EXPECT_FALSE(withinNoise(a, Series{"c", {NAN}}, 0));
+}
+
+TEST(Crossover, ALeadWithinTheRepetitionsSpreadIsNoCrossover) {
+    // b leads by 20 % at the last point: a crossover with one repetition a point, none when b's
+    // repetitions there spread by more than the lead.
+    const Values x{"1", "2"};
+    EXPECT_EQ(findCrossovers("work", x, {{"a", {100, 100}}, {"b", {110, 80}}}, true).size(), 1u);
+    EXPECT_TRUE(
+        findCrossovers("work", x, {{"a", {100, 100}}, {"b", {110, 80}, {NAN, 25}}}, true).empty());
+}
+
+TEST(Crossover, StrictLeadsCountEveryCrossingOfTheLines) {
+    // a and b 2 % apart, taking turns: four crossings of the lines, no crossover beyond noise.
+    const Values x{"1", "2", "4", "8", "16"};
+    const std::vector<Series> series{{"a", {100, 100, 100, 100, 100}},
+                                     {"b", {102, 98, 102, 98, 102}}};
+    EXPECT_TRUE(findCrossovers("block", x, series, true).empty());
+    const auto strict = findCrossovers("block", x, series, true, Lead::Strict);
+    ASSERT_EQ(strict.size(), 4u);
+    EXPECT_EQ(strict[0].to, "b");
+    EXPECT_EQ(strict[1].to, "a");
+    EXPECT_EQ(strict[3].lowValue, "8");
+    EXPECT_EQ(strict[3].highValue, "16");
+}
+
+// --- The sweep's verdict ---
+
+TEST(Verdict, NoCrossoverNamesTheWinner) {
+    const auto v = judgeSweep("work", {"1", "2", "4"}, {{"a", {1, 2, 3}}, {"b", {5, 6, 7}}}, true);
+    EXPECT_TRUE(v.crossovers.empty());
+    EXPECT_TRUE(v.withinNoise.empty());
+    EXPECT_EQ(v.winner, "a");
+    EXPECT_EQ(v.winnerPoints, 3u);
+    ASSERT_EQ(v.lines.size(), 1u);
+    EXPECT_EQ(v.lines[0], "No crossover: a is the fastest at every value.");
+}
+
+TEST(Verdict, CrossingsWithinNoiseAreListedAndTheUnbeatenStrategyWins) {
+    // b 2 % faster at two of five points, a 2 % faster at the others, and 30 % at the last: a is
+    // never beaten beyond noise.
+    const Values x{"1", "2", "4", "8", "16"};
+    const auto v = judgeSweep(
+        "block", x, {{"a", {100, 100, 100, 100, 70}}, {"b", {102, 98, 102, 98, 100}}}, true);
+    EXPECT_TRUE(v.crossovers.empty());
+    ASSERT_EQ(v.withinNoise.size(), 4u);
+    EXPECT_EQ(v.winner, "a");
+    EXPECT_EQ(v.winnerPoints, 3u);
+    EXPECT_EQ(v.points, 5u);
+    ASSERT_EQ(v.lines.size(), 3u);
+    EXPECT_NE(v.lines[0].find("No crossover beyond noise: the lines cross 4 times, at block ≈ "),
+              std::string::npos)
+        << v.lines[0];
+    EXPECT_NE(v.lines[0].find(", each time within noise (5 % of the faster time)."),
+              std::string::npos)
+        << v.lines[0];
+    EXPECT_EQ(v.lines[1], "a wins: no strategy is faster beyond noise at any value (a is the "
+                          "fastest at 3 of 5).");
+    // Measured once a point: the verdict says how to measure the noise.
+    EXPECT_NE(v.lines[2].find("--repeat"), std::string::npos) << v.lines[2];
+    // Modelled lines have no noise to measure: no such advice.
+    const auto model = judgeSweep(
+        "block", x,
+        {{"a", {100, 100, 100, 100, 70}, {}, true}, {"b", {102, 98, 102, 98, 100}, {}, true}},
+        true);
+    ASSERT_EQ(model.lines.size(), 2u);
+    EXPECT_EQ(model.lines[1], v.lines[1]);
+}
+
+TEST(Verdict, StrategiesWithinNoiseEverywhereHaveNoWinner) {
+    const auto v = judgeSweep("block", {"1", "2", "4"},
+                              {{"a", {100, 100, 100}}, {"b", {102, 98, 102}, {5, 5, 5}}}, true);
+    EXPECT_TRUE(v.crossovers.empty());
+    EXPECT_EQ(v.withinNoise.size(), 2u);
+    EXPECT_TRUE(v.winner.empty());
+    ASSERT_EQ(v.lines.size(), 2u); // b repeated: its noise was measured, no advice
+    EXPECT_NE(v.lines[0].find("or the spread of a run's repetitions where larger)"),
+              std::string::npos)
+        << v.lines[0];
+    EXPECT_EQ(v.lines[1], "No strategy wins beyond noise: a and b are each within noise of the "
+                          "fastest at every value.");
+}
+
+TEST(Verdict, SeveralCrossoversAreCountedAndListed) {
+    const Values x{"1", "10", "100", "1000", "10000"};
+    const auto v =
+        judgeSweep("work", x, {{"a", {1, 5, 50, 2, 2.02}}, {"b", {2, 3, 40, 30, 2}}}, true);
+    ASSERT_EQ(v.crossovers.size(), 2u);
+    ASSERT_EQ(v.withinNoise.size(), 1u); // b 1 % ahead at the last point
+    EXPECT_EQ(v.withinNoise[0].lowValue, "1000");
+    EXPECT_TRUE(v.winner.empty());
+    ASSERT_EQ(v.lines.size(), 5u);
+    EXPECT_NE(v.lines[0].find("The lines cross 3 times, at work ≈ "), std::string::npos)
+        << v.lines[0];
+    EXPECT_NE(v.lines[0].find("; twice beyond noise:"), std::string::npos) << v.lines[0];
+    EXPECT_EQ(v.lines[1], "Crossover: " + v.crossovers[0].text + ".");
+    EXPECT_EQ(v.lines[2], "Crossover: " + v.crossovers[1].text + ".");
+    EXPECT_EQ(v.lines[3], "The other is within noise (5 % of the faster time).");
+    // Without the crossing within noise: the crossovers, counted.
+    const auto clear =
+        judgeSweep("work", x, {{"a", {1, 5, 50, 2, 1}}, {"b", {2, 3, 40, 30, 2}}}, true);
+    ASSERT_EQ(clear.lines.size(), 3u);
+    EXPECT_EQ(clear.lines[0], "The fastest strategy changes twice:");
+    EXPECT_EQ(clear.lines[2], "Crossover: " + clear.crossovers[1].text + ".");
+}
+
+TEST(Verdict, TheBasisLeadsTheLines) {
+    const auto v = judgeSweep("work", {"1", "2"}, {{"a", {1, 2}}, {"b", {5, 6}}}, true,
+                              "modelled GPU (NVIDIA H200) vs measured CPU on this host");
+    ASSERT_EQ(v.lines.size(), 2u);
+    EXPECT_EQ(v.lines[0], "Modelled GPU (NVIDIA H200) vs measured CPU on this host.");
+}
+
+TEST(Verdict, CategoriesListTheirCrossingsBetweenValues) {
+    const auto v = judgeSweep("memory", {"pageable", "pinned", "managed"},
+                              {{"a", {100, 100, 100}}, {"b", {101, 99, 101}}}, false);
+    ASSERT_EQ(v.withinNoise.size(), 2u);
+    EXPECT_NE(v.lines[0].find("at memory between pageable and pinned and between pinned and "
+                              "managed"),
+              std::string::npos)
+        << v.lines[0];
+}
+
+TEST(SweepBasis, ModelledGpuBesideMeasuredCpuIsSaid) {
+    trace::Run gpu, cpu, measured;
+    gpu.mode = trace::RunMode::Modelled;
+    gpu.device.id = "h200";
+    gpu.device.name = "NVIDIA H200";
+    cpu.mode = trace::RunMode::MeasuredCpu;
+    cpu.device.name = "Some CPU";
+    measured.mode = trace::RunMode::MeasuredGpu;
+    EXPECT_EQ(sweepBasis({&gpu, &cpu}, "Some CPU"),
+              "modelled GPU (NVIDIA H200) vs measured CPU on this host");
+    // Opened on another machine: the CPU is named, not called this host.
+    EXPECT_EQ(sweepBasis({&cpu, &gpu}, "Other CPU"),
+              "modelled GPU (NVIDIA H200) vs measured CPU on Some CPU");
+    EXPECT_EQ(sweepBasis({&measured, &cpu}, "Some CPU"), "");
+    EXPECT_EQ(sweepBasis({&gpu}, "Some CPU"), "");
+}
+
 // --- The trace's sweep fields ---
 
 TEST(SweepTrace, RoundTripsSweepPointsCeilingsAndSweeps) {

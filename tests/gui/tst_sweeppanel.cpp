@@ -4,19 +4,25 @@
 #include "gui/mainwindow.h"
 #include "gui/sweepchart.h"
 #include "gui/sweeppanel.h"
+#include "gui/sweepplot.h"
 #include "models/session.h"
+#include "models/sweepdata.h"
+#include "models/traceloader.h"
 #include "testhelpers.h"
 
 #include <QApplication>
+#include <QComboBox>
 #include <QDir>
 #include <QFile>
 #include <QLabel>
 #include <QLayout>
+#include <QMouseEvent>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolTip>
 #include <tuple>
 
 using namespace slicescope;
@@ -41,6 +47,11 @@ class TestSweepPanel : public QObject {
     void sweepFromThePanelIsDrawn();
     void mixedSweepProgressNeverGoesBack();
     void cancelKeepsThePointsFinished();
+    void aPresetWithACpuStrategyIsAMixedSweep();
+    void cpuStrategiesSweepWithNoDevice();
+    void theSweepJustFinishedIsShown();
+    void rooflinePointsSayWhatTheyAreUnderTheMouse();
+    void crossingsWithinNoiseAreDrawnDotted();
 
   private:
     // A stand-in CLI: `devices` is the real one's; `sweep` writes its arguments to args.txt,
@@ -49,8 +60,12 @@ class TestSweepPanel : public QObject {
     QString fakeCli(const QString& name, const QByteArray& body, bool pointLine = true);
     StartOptions options(const QString& name) const;
     void chooseSweep(MainWindow& window);
+    // Runs the panel's sweep through the stand-in `name`, which copies `result` to its -o file;
+    // the arguments it was given.
+    QByteArray sweepThrough(MainWindow& window, const QString& name, const QString& result);
     QTemporaryDir dir_;
     QString blockSweep_;
+    QString mixedSweep_; // a GPU strategy modelled on the H200, a CPU strategy measured here
 };
 
 void TestSweepPanel::initTestCase() {
@@ -68,6 +83,29 @@ void TestSweepPanel::initTestCase() {
                   QStringLiteral("--device"), QStringLiteral("h200"), QStringLiteral("--roofline"),
                   QStringLiteral("-q"), QStringLiteral("-o"), blockSweep_}),
              0);
+    mixedSweep_ = dir_.filePath(QStringLiteral("mixed-sweep.json"));
+    QCOMPARE(testhelpers::runCli(
+                 {QStringLiteral("sweep"), QStringLiteral("--param"), QStringLiteral("work"),
+                  QStringLiteral("--values"), QStringLiteral("1,16,256"), QStringLiteral("--shape"),
+                  QStringLiteral("10x200x5"), QStringLiteral("--strategy"),
+                  QStringLiteral("elementwise-broadcast,cpu-serial"), QStringLiteral("--device"),
+                  QStringLiteral("h200"), QStringLiteral("-q"), QStringLiteral("-o"), mixedSweep_}),
+             0);
+}
+
+QByteArray TestSweepPanel::sweepThrough(MainWindow& window, const QString& name,
+                                        const QString& result) {
+    qputenv("SLICESCOPE_CLI",
+            fakeCli(name, "cp \"" + QFile::encodeName(result) + "\" \"$out\"").toUtf8());
+    window.controller()->setCliProgram(qEnvironmentVariable("SLICESCOPE_CLI"));
+    QSignalSpy finished(window.controller(), &SessionController::runFinished);
+    QSignalSpy refused(window.controller(), &SessionController::runRefused);
+    window.startSweep();
+    if (!refused.isEmpty() || !finished.wait(kGenerousMs)) {
+        return refused.isEmpty() ? QByteArray("(did not finish)")
+                                 : "(refused: " + refused.front().front().toString().toUtf8() + ")";
+    }
+    return contentOf(dir_.filePath(name + QStringLiteral(".args")));
 }
 
 QString TestSweepPanel::fakeCli(const QString& name, const QByteArray& body, bool pointLine) {
@@ -223,14 +261,21 @@ void TestSweepPanel::mixedSweepProgressNeverGoesBack() {
     QVERIFY(values.count() >= 5);
     int previous = 0;
     for (const auto& args : values) {
+        if (args.at(0).toInt() == 0 && previous == progress->maximum()) {
+            break; // emptied after the end
+        }
         const int value = args.at(0).toInt();
         QVERIFY2(value >= previous,
                  qPrintable(
                      QStringLiteral("progress went back from %1 to %2").arg(previous).arg(value)));
         previous = value;
     }
-    // Its furthest is the last line's: 3.5 of the 4 runs done.
-    QCOMPARE(previous, 875);
+    // The last line's 3.5 of the 4 runs done, then the end: full, and empty again a moment
+    // later for the next sweep.
+    QVERIFY(values.count() >= 2);
+    QCOMPARE(values.at(values.count() - 2).at(0).toInt(), 875);
+    QCOMPARE(previous, progress->maximum());
+    QTRY_COMPARE_WITH_TIMEOUT(progress->value(), 0, 4 * SweepPanel::kProgressResetMs);
 }
 
 void TestSweepPanel::cancelKeepsThePointsFinished() {
@@ -265,6 +310,174 @@ void TestSweepPanel::cancelKeepsThePointsFinished() {
         return a.at(0).toString().contains(QStringLiteral("keeping the points finished"));
     }));
     QVERIFY(!cancel->isEnabled());
+}
+
+void TestSweepPanel::aPresetWithACpuStrategyIsAMixedSweep() {
+    // The Run panel mixes a preset's modelled GPU strategies with measured CPU ones; so does the
+    // Sweep panel now: one `sweep` with --device PRESET and both strategies.
+    qputenv("SLICESCOPE_CLI", fakeCli(QStringLiteral("mixed-start"), "true").toUtf8());
+    MainWindow window(options(QStringLiteral("mixed-sweep")));
+    window.show();
+    window.start();
+    SweepPanel* panel = window.sweepPanel();
+    panel->setParam(QStringLiteral("work"));
+    panel->setValues(QStringLiteral("1,16,256"));
+    panel->setStrategies({QStringLiteral("elementwise-broadcast"), QStringLiteral("cpu-serial")});
+    QTRY_VERIFY_WITH_TIMEOUT(panel->selectDevice(QStringLiteral("preset:h200")), kGenerousMs);
+    const QByteArray args = sweepThrough(window, QStringLiteral("mixed-run"), mixedSweep_);
+    QVERIFY2(args.startsWith("sweep --param work --values 1,16,256"), args.constData());
+    QVERIFY2(args.contains("--strategy elementwise-broadcast,cpu-serial"), args.constData());
+    QVERIFY2(args.contains("--device h200"), args.constData());
+    // The chart labels what its times are, in the sweep's title (the export's caption) and first
+    // in the verdict under it.
+    SweepChart* chart = window.sweepChart();
+    chart->setView(SweepChart::View::Time);
+    QTRY_COMPARE_WITH_TIMEOUT(chart->sweeps().size(), 1, kGenerousMs);
+    const QString basis = QStringLiteral("modelled GPU (NVIDIA H200) vs measured CPU on this host");
+    QCOMPARE(chart->sweeps().front().basis, basis);
+    auto* which = chart->findChild<QComboBox*>(QStringLiteral("sweepChartWhich"));
+    QVERIFY(which);
+    QVERIFY2(which->currentText().contains(basis), qPrintable(which->currentText()));
+    QVERIFY2(chart->notes().startsWith(
+                 QStringLiteral("Modelled GPU (NVIDIA H200) vs measured CPU on this host.\n")),
+             qPrintable(chart->notes()));
+    // The legend names the two kinds of line.
+    QStringList names;
+    for (int i = 0; i < chart->plot()->graphCount(); ++i) {
+        names << chart->plot()->graph(i)->name();
+    }
+    QVERIFY2(names.contains(QStringLiteral("elementwise-broadcast (modelled)")),
+             qPrintable(names.join(QLatin1Char('|'))));
+    QVERIFY2(names.contains(QStringLiteral("cpu-serial (measured)")),
+             qPrintable(names.join(QLatin1Char('|'))));
+}
+
+void TestSweepPanel::cpuStrategiesSweepWithNoDevice() {
+    // CPU strategies alone: no GPU, no preset, whatever the GPU list shows.
+    qputenv("SLICESCOPE_CLI", fakeCli(QStringLiteral("cpu-start"), "true").toUtf8());
+    MainWindow window(options(QStringLiteral("cpu-sweep")));
+    window.show();
+    window.start();
+    SweepPanel* panel = window.sweepPanel();
+    panel->setParam(QStringLiteral("work"));
+    panel->setValues(QStringLiteral("1,4"));
+    panel->setStrategies({QStringLiteral("cpu-serial")});
+    QTRY_VERIFY_WITH_TIMEOUT(panel->selectDevice(QStringLiteral("preset:h200")), kGenerousMs);
+    const QByteArray args = sweepThrough(window, QStringLiteral("cpu-run"), mixedSweep_);
+    QVERIFY2(args.startsWith("sweep --param work --values 1,4"), args.constData());
+    QVERIFY2(!args.contains("--device"), args.constData());
+}
+
+void TestSweepPanel::theSweepJustFinishedIsShown() {
+    qputenv("SLICESCOPE_CLI", fakeCli(QStringLiteral("shown-start"), "true").toUtf8());
+    MainWindow window(options(QStringLiteral("shown")));
+    window.show();
+    window.start();
+    chooseSweep(window);
+    SweepChart* chart = window.sweepChart();
+    chart->setView(SweepChart::View::Time);
+    QVERIFY(!sweepThrough(window, QStringLiteral("first"), blockSweep_).startsWith("("));
+    QTRY_COMPARE_WITH_TIMEOUT(chart->sweeps().size(), 1, kGenerousMs);
+    const QString first = chart->currentSweepKey();
+    QVERIFY(!first.isEmpty());
+    // A second sweep: the chart switches to it.
+    QVERIFY(!sweepThrough(window, QStringLiteral("second"), blockSweep_).startsWith("("));
+    QTRY_COMPARE_WITH_TIMEOUT(chart->sweeps().size(), 2, kGenerousMs);
+    QVERIFY(chart->currentSweepKey() != first);
+    QCOMPARE(chart->currentSweepKey(), chart->sweeps().back().key);
+    // The user's choice then holds across redraws and view changes.
+    auto* which = chart->findChild<QComboBox*>(QStringLiteral("sweepChartWhich"));
+    which->setCurrentIndex(which->findData(first));
+    emit which->activated(which->currentIndex());
+    chart->setView(SweepChart::View::Occupancy);
+    chart->setView(SweepChart::View::Time);
+    QCOMPARE(chart->currentSweepKey(), first);
+}
+
+void TestSweepPanel::rooflinePointsSayWhatTheyAreUnderTheMouse() {
+    qputenv("SLICESCOPE_CLI", fakeCli(QStringLiteral("tips-start"), "true").toUtf8());
+    MainWindow window(options(QStringLiteral("tips")));
+    window.show();
+    window.start();
+    chooseSweep(window);
+    QVERIFY(!sweepThrough(window, QStringLiteral("tips"), blockSweep_).startsWith("("));
+    SweepChart* chart = window.sweepChart();
+    chart->setView(SweepChart::View::Roofline);
+    QTRY_COMPARE_WITH_TIMEOUT(chart->rooflines().size(), 1, kGenerousMs);
+    QCustomPlot* plot = chart->plot();
+    plot->resize(900, 600);
+    sweepplot::layOut(plot, plot->size());
+    plot->replot();
+    // The key to the two marks, in the legend.
+    QStringList names;
+    for (int i = 0; i < plot->legend->itemCount(); ++i) {
+        if (auto* item = qobject_cast<QCPPlottableLegendItem*>(plot->legend->item(i))) {
+            names << item->plottable()->name();
+        }
+    }
+    QVERIFY2(
+        names.contains(QStringLiteral("kernel against device memory (flop per DRAM byte)")) &&
+            names.contains(QStringLiteral("whole run against the host link (copies included)")),
+        qPrintable(names.join(QLatin1Char('|'))));
+    // A sweep's many runs: coloured and named by strategy.
+    QVERIFY(names.contains(QStringLiteral("slice-2d")));
+    QVERIFY(names.contains(QStringLiteral("elementwise-broadcast")));
+    // Each mark's words under the mouse: the run and its figures; none away from the marks.
+    const models::RooflineMark& mark = chart->rooflines().front().marks.front();
+    const QPointF at(plot->xAxis->coordToPixel(mark.roof.wholeRun.intensity),
+                     plot->yAxis->coordToPixel(mark.roof.wholeRun.achievedGflops));
+    const QString tip = sweepplot::pointTip(plot, at + QPointF(2, -2));
+    // Runs of one problem stack their whole-run marks: the words name one of those under it.
+    const auto& marks = chart->rooflines().front().marks;
+    const bool namesOneThere = std::any_of(marks.begin(), marks.end(), [&](const auto& m) {
+        const QPointF p(plot->xAxis->coordToPixel(m.roof.wholeRun.intensity),
+                        plot->yAxis->coordToPixel(m.roof.wholeRun.achievedGflops));
+        return QLineF(p, at).length() <= sweepplot::kTipRadiusPx &&
+               tip.startsWith(m.runId + QStringLiteral(" (modelled): whole run against the "));
+    });
+    QVERIFY2(namesOneThere && tip.contains(QStringLiteral("Gflop/s achieved of ")),
+             qPrintable(tip));
+    QVERIFY(sweepplot::pointTip(plot, QPointF(2, 2)).isEmpty());
+    // The window shows it as a tooltip when the mouse moves there.
+    QMouseEvent move(QEvent::MouseMove, at, plot->mapToGlobal(at), Qt::NoButton, Qt::NoButton,
+                     Qt::NoModifier);
+    QApplication::sendEvent(plot, &move);
+    QTRY_VERIFY_WITH_TIMEOUT(QToolTip::isVisible(), 5'000);
+    QCOMPARE(QToolTip::text(), sweepplot::pointTip(plot, at));
+}
+
+void TestSweepPanel::crossingsWithinNoiseAreDrawnDotted() {
+    // The shipped block sweep, whose lines cross several times: each crossover a dashed line with
+    // its label, each crossing within noise a dotted one, keyed once in the legend; the notes
+    // are the verdict.
+    LoadResult loaded = TraceLoader::loadNow(
+        QStringLiteral(SLICESCOPE_SAMPLES_DIR "/sweep-block-32-1024-counters.json"),
+        RunOrigin::Sample);
+    QVERIFY2(loaded.ok(), qPrintable(loaded.error));
+    const auto sweeps = collectSweeps(loaded.runs);
+    QCOMPARE(sweeps.size(), 1);
+    const SweepView& sweep = sweeps.front();
+    QVERIFY(!sweep.withinNoise.empty());
+    QCustomPlot plot;
+    sweepplot::setUp(&plot);
+    sweepplot::reset(&plot);
+    QCOMPARE(sweepplot::drawTime(&plot, sweep), sweep.verdict);
+    int dotted = 0, dashed = 0, labels = 0;
+    for (int i = 0; i < plot.itemCount(); ++i) {
+        if (auto* line = qobject_cast<QCPItemStraightLine*>(plot.item(i))) {
+            dotted += line->pen().style() == Qt::DotLine ? 1 : 0;
+            dashed += line->pen().style() == Qt::DashLine ? 1 : 0;
+        }
+        labels += qobject_cast<QCPItemText*>(plot.item(i)) ? 1 : 0;
+    }
+    QCOMPARE(dotted, int(sweep.withinNoise.size()));
+    QCOMPARE(dashed, int(sweep.crossovers.size()));
+    QCOMPARE(labels, int(sweep.crossovers.size()));
+    int keys = 0;
+    for (int i = 0; i < plot.graphCount(); ++i) {
+        keys += plot.graph(i)->name() == QStringLiteral("lines cross within noise") ? 1 : 0;
+    }
+    QCOMPARE(keys, 1);
 }
 
 QTEST_MAIN(TestSweepPanel)

@@ -4,10 +4,13 @@
 // same as the CLI's, occupancy divergences, the roofline's points.
 #include "models/clirunner.h"
 #include "models/runnaming.h"
+#include "models/session.h"
+#include "models/sessionstore.h"
 #include "models/sweepdata.h"
 #include "models/sweepjob.h"
 #include "models/traceloader.h"
 #include "slicescope/core/progressline.h"
+#include "slicescope/sweep/crossover.h"
 
 #include <QProcess>
 #include <QSignalSpy>
@@ -48,10 +51,13 @@ class TestSweepData : public QObject {
     void initTestCase() { QVERIFY(dir_.isValid()); }
     void planTakesValuesOrARange();
     void planRefusesWhatTheCliWouldRefuse();
+    void planMixesAModelledGpuWithAMeasuredCpu();
+    void planSweepsCpuStrategiesWithNoDevice();
     void cancelledSweepKeepsThePointsFinished();
     void sweepProgressSaysThePoint();
     void linesAndCrossoversComeFromTheRuns();
     void blockSweepHasTheOccupancyCurve();
+    void everyCrossingOfTheLinesIsToldInTheVerdict();
     void divergenceFlagsHighAndSlowAndLowAndFast();
     void rooflinePlacesEachRunTwice();
 
@@ -135,10 +141,8 @@ void TestSweepData::planRefusesWhatTheCliWouldRefuse() {
     s.param = QStringLiteral("threads");
     s.values = QStringLiteral("1,2");
     refused(QStringLiteral("threads"));
-    s.param = QStringLiteral("work");
-    s.run.strategies = {QStringLiteral("cpu-serial")};
-    refused(QStringLiteral("cannot be modelled"));
     s.run.device = {};
+    s.run.strategies = {QStringLiteral("cpu-serial")};
     s.param = QStringLiteral("block");
     s.values = QStringLiteral("32,64");
     refused(QStringLiteral("needs a GPU strategy"));
@@ -146,6 +150,76 @@ void TestSweepData::planRefusesWhatTheCliWouldRefuse() {
     refused(QStringLiteral("at least one strategy"));
     s.run.strategies = {QStringLiteral("slice-2d")};
     refused(QStringLiteral("need a device"));
+}
+
+void TestSweepData::planMixesAModelledGpuWithAMeasuredCpu() {
+    // A preset and a CPU strategy, as the Run panel mixes them: the GPU strategy modelled on the
+    // preset, the CPU strategy measured here (warmed up), in one sweep.
+    SweepConfig s;
+    s.run.strategies = {QStringLiteral("elementwise-broadcast"), QStringLiteral("cpu-serial")};
+    s.run.device = h200Preset();
+    s.run.r = 10;
+    s.run.c = 20;
+    s.run.warmup = 2;
+    s.param = QStringLiteral("work");
+    s.values = QStringLiteral("1,4");
+    const RunPlan plan = planSweep(s, dir_.path(), 11);
+    QVERIFY2(plan.error.isEmpty(), qPrintable(plan.error));
+    QCOMPARE(plan.jobs.size(), 1);
+    const CliJob& job = plan.jobs.front();
+    QVERIFY(!job.modelled); // not every run is
+    const QStringList& a = job.arguments;
+    QCOMPARE(a.at(a.indexOf(QStringLiteral("--device")) + 1), QStringLiteral("h200"));
+    QCOMPARE(a.at(a.indexOf(QStringLiteral("--warmup")) + 1), QStringLiteral("2"));
+    QVERIFY2(job.label.contains(QStringLiteral("GPU modelled on NVIDIA H200, CPU measured here")),
+             qPrintable(job.label));
+    // The CLI takes it; the chart's data says which times are which, from the runs' modes.
+    QCOMPARE(cli(a), 0);
+    const LoadResult loaded = TraceLoader::loadNow(job.outputPath, RunOrigin::Opened);
+    QVERIFY2(loaded.ok(), qPrintable(loaded.error));
+    const auto views = collectSweeps(loaded.runs);
+    QCOMPARE(views.size(), 1);
+    const QString basis = QStringLiteral("modelled GPU (NVIDIA H200) vs measured CPU on this host");
+    QCOMPARE(views.front().basis, basis);
+    QVERIFY2(views.front().title.contains(basis), qPrintable(views.front().title));
+    QVERIFY(!views.front().verdict.isEmpty());
+    QCOMPARE(views.front().verdict.front(),
+             QStringLiteral("Modelled GPU (NVIDIA H200) vs measured CPU on this host."));
+    for (const SweepLine& line : views.front().lines) {
+        QCOMPARE(line.modelled, line.strategy != QStringLiteral("cpu-serial"));
+    }
+    // Saved with the session and restored: each run's mode is kept, and so is the label.
+    Session session;
+    session.addRuns(loaded.runs);
+    const QString saved = dir_.filePath(QStringLiteral("mixed-session.json"));
+    {
+        SessionStore store(saved);
+        store.save(session);
+        QVERIFY(store.waitForIdle());
+    }
+    const LoadResult restored = TraceLoader::loadNow(saved, RunOrigin::Restored);
+    QVERIFY2(restored.ok(), qPrintable(restored.error));
+    const auto again = collectSweeps(restored.runs);
+    QCOMPARE(again.size(), 1);
+    QCOMPARE(again.front().basis, basis);
+    QCOMPARE(again.front().verdict, views.front().verdict);
+}
+
+void TestSweepData::planSweepsCpuStrategiesWithNoDevice() {
+    // CPU strategies alone need no GPU and no preset, whatever the device list holds.
+    SweepConfig s;
+    s.run.strategies = {QStringLiteral("cpu-serial")};
+    s.param = QStringLiteral("work");
+    s.values = QStringLiteral("1,4");
+    for (const DeviceChoice& device : {DeviceChoice{}, h200Preset()}) {
+        s.run.device = device;
+        const RunPlan plan = planSweep(s, dir_.path(), 12);
+        QVERIFY2(plan.error.isEmpty(), qPrintable(plan.error));
+        QVERIFY(!plan.jobs.front().arguments.contains(QStringLiteral("--device")));
+        QVERIFY(!plan.jobs.front().modelled);
+        QVERIFY2(plan.jobs.front().label.contains(QStringLiteral("measured on the CPU")),
+                 qPrintable(plan.jobs.front().label));
+    }
 }
 
 void TestSweepData::cancelledSweepKeepsThePointsFinished() {
@@ -268,6 +342,56 @@ void TestSweepData::linesAndCrossoversComeFromTheRuns() {
         restored[i]->visible = false;
     }
     QCOMPARE(collectSweeps(restored).size(), 1);
+}
+
+void TestSweepData::everyCrossingOfTheLinesIsToldInTheVerdict() {
+    // The shipped block sweep: two strategies within a few per cent of each other, one measured
+    // repetition a point. Its lines cross several times; the verdict counts each crossing, as a
+    // crossover or within noise, and names no crossover the noise can explain.
+    const LoadResult r = TraceLoader::loadNow(
+        QStringLiteral(SLICESCOPE_SAMPLES_DIR "/sweep-block-32-1024-counters.json"),
+        RunOrigin::Sample);
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    const auto views = collectSweeps(r.runs);
+    QCOMPARE(views.size(), 1);
+    const SweepView& v = views.front();
+    QCOMPARE(v.lines.size(), 2);
+    // The crossings, counted here from the times alone: each sign change of a - b.
+    const auto& a = v.lines[0].timesNs;
+    const auto& b = v.lines[1].timesNs;
+    int crossings = 0;
+    for (int i = 1; i < a.size(); ++i) {
+        crossings += (a[i - 1] < b[i - 1]) != (a[i] < b[i]) ? 1 : 0;
+    }
+    QVERIFY2(crossings > 1, "the sample's lines no longer cross several times");
+    QCOMPARE(int(v.crossovers.size() + v.withinNoise.size()), crossings);
+    const QString all = v.verdict.join(QLatin1Char(' '));
+    const auto times = [](std::size_t n) {
+        return n == 1   ? QStringLiteral("once")
+               : n == 2 ? QStringLiteral("twice")
+                        : QStringLiteral("%1 times").arg(n);
+    };
+    QVERIFY2(all.contains(QStringLiteral("lines cross ") + times(std::size_t(crossings)),
+                          Qt::CaseInsensitive),
+             qPrintable(all));
+    // Within noise, by the rule: at each crossing within noise the two are no further apart,
+    // at one of its two points, than kTieShare of the faster (one repetition a point).
+    for (const auto& c : v.withinNoise) {
+        const int lo = int(v.values.indexOf(QString::fromStdString(c.lowValue)));
+        const int hi = int(v.values.indexOf(QString::fromStdString(c.highValue)));
+        const auto close = [&](int i) {
+            return std::abs(a[i] - b[i]) <= sweep::kTieShare * std::min(a[i], b[i]);
+        };
+        QVERIFY2(close(lo) || close(hi), c.lowValue.c_str());
+    }
+    // With no crossover beyond noise, the verdict names the strategy that wins, or says none
+    // does.
+    if (v.crossovers.empty()) {
+        QVERIFY2(all.contains(QStringLiteral("No crossover beyond noise")), qPrintable(all));
+        QVERIFY2(v.winner.isEmpty() ? all.contains(QStringLiteral("No strategy wins"))
+                                    : all.contains(v.winner + QStringLiteral(" wins")),
+                 qPrintable(all));
+    }
 }
 
 void TestSweepData::blockSweepHasTheOccupancyCurve() {

@@ -1,5 +1,9 @@
 #include "slicescope/sweep/crossover.h"
 
+#include "slicescope/trace/runsummary.h"
+
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -22,26 +26,34 @@ bool usable(double t) {
     return std::isfinite(t) && t >= 0;
 }
 
-// The index of the fastest strategy at point i, keeping the previous leader on a tie;
-// -1 when no strategy has a time there.
-int leaderAt(const std::vector<Series>& series, std::size_t i, int previous) {
+double timeAt(const Series& s, std::size_t k) {
+    return k < s.timesNs.size() ? s.timesNs[k] : NAN;
+}
+
+double spreadAt(const Series& s, std::size_t k) {
+    return k < s.spreadNs.size() && std::isfinite(s.spreadNs[k]) ? s.spreadNs[k] : 0.0;
+}
+
+// The index of the fastest strategy at point i, keeping the previous leader on a tie (within
+// noise, or an equal time with Lead::Strict); -1 when no strategy has a time there.
+int leaderAt(const std::vector<Series>& series, std::size_t i, int previous, Lead lead) {
     int best = -1;
     for (std::size_t s = 0; s < series.size(); ++s) {
-        if (i >= series[s].timesNs.size() || !usable(series[s].timesNs[i])) {
+        if (!usable(timeAt(series[s], i))) {
             continue;
         }
-        const double t = series[s].timesNs[i];
-        if (best < 0 || t < series[std::size_t(best)].timesNs[i]) {
+        if (best < 0 || series[s].timesNs[i] < series[std::size_t(best)].timesNs[i]) {
             best = int(s);
         }
     }
-    if (best >= 0 && previous >= 0 && i < series[std::size_t(previous)].timesNs.size() &&
-        usable(series[std::size_t(previous)].timesNs[i]) &&
-        series[std::size_t(previous)].timesNs[i] <=
-            series[std::size_t(best)].timesNs[i] * (1 + kTieShare)) {
-        return previous; // a tie keeps the lead
+    if (best < 0 || previous < 0 || !usable(timeAt(series[std::size_t(previous)], i))) {
+        return best;
     }
-    return best;
+    const Series& kept = series[std::size_t(previous)];
+    const bool tie = lead == Lead::BeyondNoise
+                         ? withinNoise(kept, series[std::size_t(best)], i)
+                         : kept.timesNs[i] <= series[std::size_t(best)].timesNs[i];
+    return tie ? previous : best; // a tie keeps the lead
 }
 
 std::string formatValue(double value) {
@@ -52,15 +64,36 @@ std::string formatValue(double value) {
 
 } // namespace
 
+double repetitionSpreadNs(const trace::Run& run) {
+    const std::vector<std::int64_t> times = trace::repetitionTimesNs(run);
+    if (times.size() < 2) {
+        return NAN;
+    }
+    const auto [low, high] = std::minmax_element(times.begin(), times.end());
+    return double(*high - *low);
+}
+
+bool withinNoise(const Series& a, const Series& b, std::size_t point) {
+    const double ta = timeAt(a, point);
+    const double tb = timeAt(b, point);
+    if (!usable(ta) || !usable(tb)) {
+        return false;
+    }
+    const double noise =
+        std::max({kTieShare * std::min(ta, tb), spreadAt(a, point), spreadAt(b, point)});
+    return std::abs(ta - tb) <= noise;
+}
+
 std::vector<trace::Crossover> findCrossovers(const std::string& param,
                                              const std::vector<std::string>& values,
-                                             const std::vector<Series>& series, bool logScale) {
+                                             const std::vector<Series>& series, bool logScale,
+                                             Lead lead) {
     std::vector<trace::Crossover> crossovers;
     int leader = -1;
     std::size_t leaderPoint = 0; // the last point where the leader led
     std::size_t leadStart = 0;   // the first point of its lead
     for (std::size_t i = 0; i < values.size(); ++i) {
-        const int now = leaderAt(series, i, leader);
+        const int now = leaderAt(series, i, leader, lead);
         if (now < 0) {
             continue; // no strategy ran here: the lead carries over the gap
         }
@@ -69,10 +102,8 @@ std::vector<trace::Crossover> findCrossovers(const std::string& param,
             const auto& b = series[std::size_t(now)];
             // The lead changed at point i; the times themselves crossed between the last point
             // where A was no slower than B and the next point where both ran (a tie within
-            // kTieShare may have kept A's lead past that).
-            const auto at = [](const Series& s, std::size_t k) {
-                return k < s.timesNs.size() ? s.timesNs[k] : NAN;
-            };
+            // noise may have kept A's lead past that).
+            const auto at = timeAt;
             std::size_t low = leaderPoint;
             for (std::size_t k = i; k-- > leadStart;) {
                 if (usable(at(a, k)) && usable(at(b, k)) && at(a, k) <= at(b, k)) {
@@ -125,6 +156,200 @@ std::vector<trace::Crossover> findCrossovers(const std::string& param,
         leaderPoint = i;
     }
     return crossovers;
+}
+
+namespace {
+
+// "≈ 174" or "between f64 and f32", with the strategy ahead after it when more than two ran.
+std::string crossingWords(const trace::Crossover& c, bool name) {
+    std::string words =
+        c.interpolated ? "≈ " + formatValue(c.at) : "between " + c.lowValue + " and " + c.highValue;
+    return name ? words + " (" + c.to + " ahead)" : words;
+}
+
+// "a", "a and b", "a, b and c".
+std::string joinWords(const std::vector<std::string>& words) {
+    std::string text;
+    for (std::size_t i = 0; i < words.size(); ++i) {
+        text += (i == 0 ? "" : i + 1 == words.size() ? " and " : ", ") + words[i];
+    }
+    return text;
+}
+
+std::string times(std::size_t n) {
+    return n == 1 ? "once" : n == 2 ? "twice" : std::to_string(n) + " times";
+}
+
+// Whether no other strategy is faster than s beyond noise at any point where one ran, s running
+// at each of them.
+bool neverBeaten(const std::vector<Series>& series, std::size_t s, std::size_t points) {
+    for (std::size_t i = 0; i < points; ++i) {
+        bool anyRan = false;
+        for (std::size_t t = 0; t < series.size(); ++t) {
+            const double other = timeAt(series[t], i);
+            anyRan = anyRan || usable(other);
+            if (t != s && usable(other) && usable(timeAt(series[s], i)) &&
+                other < series[s].timesNs[i] && !withinNoise(series[s], series[t], i)) {
+                return false;
+            }
+        }
+        if (anyRan && !usable(timeAt(series[s], i))) {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool anySpread(const std::vector<Series>& series) {
+    return std::any_of(series.begin(), series.end(), [](const Series& s) {
+        return std::any_of(s.spreadNs.begin(), s.spreadNs.end(),
+                           [](double v) { return std::isfinite(v); });
+    });
+}
+
+// "within noise (5 % of the faster time, or ...)", for the lines of the verdict.
+std::string withinNoiseWords(const std::vector<Series>& series) {
+    const std::string floor = std::to_string(int(std::lround(kTieShare * 100)));
+    return "within noise (" + floor + " % of the faster time" +
+           (anySpread(series) ? ", or the spread of a run's repetitions where larger)" : ")");
+}
+
+// Measured lines, none of them repeated: their noise was not measured.
+bool noiseUnmeasured(const std::vector<Series>& series) {
+    return !anySpread(series) &&
+           std::any_of(series.begin(), series.end(), [](const Series& s) { return !s.modelled; });
+}
+
+const char* const kRepeatAdvice = "No measured run repeated, so its noise was not measured: "
+                                  "sweep with --repeat 3 or more to measure it.";
+
+// The strategy that wins a sweep with no crossover, or that none does, in v.lines.
+void nameTheWinner(SweepVerdict& v, const std::vector<Series>& series, std::size_t points,
+                   const std::vector<std::size_t>& fastestAt) {
+    const auto most =
+        std::size_t(std::max_element(fastestAt.begin(), fastestAt.end()) - fastestAt.begin());
+    if (v.withinNoise.empty()) {
+        v.winner = series[most].strategy;
+        v.winnerPoints = fastestAt[most];
+        v.lines.push_back("No crossover: " + v.winner + " is the fastest at every value.");
+        return;
+    }
+    std::vector<std::string> unbeaten;
+    std::size_t first = series.size();
+    for (std::size_t s = 0; s < series.size(); ++s) {
+        if (neverBeaten(series, s, points)) {
+            unbeaten.push_back(series[s].strategy);
+            first = std::min(first, s);
+        }
+    }
+    if (unbeaten.size() > 1) {
+        v.lines.push_back("No strategy wins beyond noise: " + joinWords(unbeaten) +
+                          " are each within noise of the fastest at every value.");
+        return;
+    }
+    const std::size_t w = unbeaten.empty() ? most : first;
+    v.winner = series[w].strategy;
+    v.winnerPoints = fastestAt[w];
+    const std::string count =
+        std::to_string(v.winnerPoints) + " of " + std::to_string(v.points) + ")";
+    v.lines.push_back(unbeaten.empty()
+                          ? v.winner + " is the fastest at the most values (" + count + "."
+                          : v.winner + " wins: no strategy is faster beyond noise at any value (" +
+                                v.winner + " is the fastest at " + count + ".");
+}
+
+} // namespace
+
+SweepVerdict judgeSweep(const std::string& param, const std::vector<std::string>& values,
+                        const std::vector<Series>& series, bool logScale,
+                        const std::string& basis) {
+    SweepVerdict v;
+    v.crossovers = findCrossovers(param, values, series, logScale, Lead::BeyondNoise);
+    const auto strict = findCrossovers(param, values, series, logScale, Lead::Strict);
+    std::vector<std::string> crossings; // every one, in sweep order
+    for (const auto& c : strict) {
+        const bool isCrossover =
+            std::any_of(v.crossovers.begin(), v.crossovers.end(), [&c](const auto& k) {
+                return k.lowValue == c.lowValue && k.highValue == c.highValue;
+            });
+        if (!isCrossover) {
+            v.withinNoise.push_back(c);
+        }
+        crossings.push_back(crossingWords(c, series.size() > 2));
+    }
+    // The strictly fastest at each point (the first in series order on an equal time).
+    std::vector<std::size_t> fastestAt(series.size(), 0);
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        if (const int best = leaderAt(series, i, -1, Lead::Strict); best >= 0) {
+            ++fastestAt[std::size_t(best)];
+            ++v.points;
+        }
+    }
+    if (!basis.empty()) {
+        std::string first = basis;
+        first[0] = char(std::toupper(static_cast<unsigned char>(first[0])));
+        v.lines.push_back(first + ".");
+    }
+    if (series.size() < 2 || v.points == 0) {
+        v.winner = series.size() == 1 && v.points > 0 ? series.front().strategy : std::string();
+        v.winnerPoints = v.points;
+        v.lines.push_back(series.size() == 1 ? "No crossover: " + series.front().strategy +
+                                                   " is the only strategy."
+                                             : "No crossover: no strategy ran.");
+        return v;
+    }
+    const std::string where = param + " " + joinWords(crossings);
+    if (v.crossovers.empty()) {
+        if (!v.withinNoise.empty()) {
+            v.lines.push_back("No crossover beyond noise: the lines cross " +
+                              times(crossings.size()) + ", at " + where + ", each time " +
+                              withinNoiseWords(series) + ".");
+        }
+        nameTheWinner(v, series, values.size(), fastestAt);
+    } else if (v.withinNoise.empty()) {
+        if (v.crossovers.size() > 1) {
+            v.lines.push_back("The fastest strategy changes " + times(v.crossovers.size()) + ":");
+        }
+        for (const auto& c : v.crossovers) {
+            v.lines.push_back("Crossover: " + c.text + ".");
+        }
+    } else {
+        v.lines.push_back("The lines cross " + times(crossings.size()) + ", at " + where + "; " +
+                          times(v.crossovers.size()) + " beyond noise:");
+        for (const auto& c : v.crossovers) {
+            v.lines.push_back("Crossover: " + c.text + ".");
+        }
+        const std::size_t others = v.withinNoise.size();
+        v.lines.push_back((others == 1 ? std::string("The other is ")
+                                       : "The other " + std::to_string(others) + " are ") +
+                          withinNoiseWords(series) + ".");
+    }
+    if (!v.withinNoise.empty() && noiseUnmeasured(series)) {
+        v.lines.push_back(kRepeatAdvice);
+    }
+    return v;
+}
+
+std::string sweepBasis(const std::vector<const trace::Run*>& runs, const std::string& thisHostCpu) {
+    const trace::Run* gpu = nullptr;
+    const trace::Run* cpu = nullptr;
+    for (const trace::Run* run : runs) {
+        if (run != nullptr && run->mode == trace::RunMode::Modelled && gpu == nullptr) {
+            gpu = run;
+        }
+        if (run != nullptr && run->mode == trace::RunMode::MeasuredCpu && cpu == nullptr) {
+            cpu = run;
+        }
+    }
+    if (gpu == nullptr || cpu == nullptr) {
+        return {};
+    }
+    const std::string& host = cpu->device.name;
+    const std::string gpuName = gpu->device.name.empty() ? gpu->device.id : gpu->device.name;
+    return "modelled GPU (" + gpuName + ") vs measured CPU " +
+           (host == thisHostCpu ? std::string("on this host")
+            : host.empty()      ? std::string("on an unnamed host")
+                                : "on " + host);
 }
 
 } // namespace slicescope::sweep

@@ -312,101 +312,139 @@ std::string_view RunSummary::pipelineLimiter() const {
     return htodNs >= dtohNs ? "HtoD copies" : "DtoH copies";
 }
 
-RunSummary summarize(const Run& run) {
-    RunSummary s;
-    s.wallNs = run.wallNs;
-    s.repeat = std::max<std::uint32_t>(1, run.repeat);
-    s.warmup = run.warmup;
-    s.chunks = std::max<std::uint32_t>(1, run.chunks);
-    s.streams = std::max<std::uint32_t>(1, run.streams);
-    std::int64_t first = 0, last = 0;
-    bool any = false;
-    Intervals htod, dtoh, kernels, memsets;
-    for (const Activity& a : run.activities) {
-        if (a.warmup) {
-            continue; // warming the caches, the pool and the first launch: not a repetition
-        }
+namespace {
+
+// The figures of a set of activities, one at a time: summarize() takes every measured one,
+// repetitionTimesNs() one repetition's.
+class SummaryBuilder {
+  public:
+    explicit SummaryBuilder(const Run& run) : run_(run) {}
+
+    void add(const Activity& a) {
         const std::int64_t d = std::max<std::int64_t>(0, a.durationNs());
         switch (a.kind) {
         case ActivityKind::HtoD:
-            htod.emplace_back(a.startNs, a.endNs);
+            htod_.emplace_back(a.startNs, a.endNs);
+            s_.htodNs += d;
+            s_.htodBytes += a.bytes;
+            ++s_.copyCount;
             break;
         case ActivityKind::DtoH:
-            dtoh.emplace_back(a.startNs, a.endNs);
-            break;
-        case ActivityKind::Kernel:
-            kernels.emplace_back(a.startNs, a.endNs);
+            dtoh_.emplace_back(a.startNs, a.endNs);
+            s_.dtohNs += d;
+            s_.dtohBytes += a.bytes;
+            ++s_.copyCount;
             break;
         case ActivityKind::DtoD:
         case ActivityKind::HtoH:
-        case ActivityKind::Memset:
-            memsets.emplace_back(a.startNs, a.endNs);
-            break;
-        default:
-            break;
-        }
-        if (!any || a.startNs < first) {
-            first = a.startNs;
-        }
-        if (!any || a.endNs > last) {
-            last = a.endNs;
-        }
-        any = true;
-        switch (a.kind) {
-        case ActivityKind::HtoD:
-            s.htodNs += d;
-            s.htodBytes += a.bytes;
-            ++s.copyCount;
-            break;
-        case ActivityKind::DtoH:
-            s.dtohNs += d;
-            s.dtohBytes += a.bytes;
-            ++s.copyCount;
-            break;
-        case ActivityKind::DtoD:
-        case ActivityKind::HtoH:
-            s.otherCopyNs += d;
-            ++s.copyCount;
+            memsets_.emplace_back(a.startNs, a.endNs);
+            s_.otherCopyNs += d;
+            ++s_.copyCount;
             break;
         case ActivityKind::Kernel:
-            s.kernelNs += d;
-            ++s.kernelCount;
+            kernels_.emplace_back(a.startNs, a.endNs);
+            s_.kernelNs += d;
+            ++s_.kernelCount;
             break;
         case ActivityKind::Memset:
-            s.memsetNs += d;
+            memsets_.emplace_back(a.startNs, a.endNs);
+            s_.memsetNs += d;
             break;
         case ActivityKind::Api:
-            s.apiNs += d;
+            s_.apiNs += d;
             break;
         case ActivityKind::Host:
-            // The CPU backend names its compute spans "compute" (thread 0) and
-            // "compute: thread k" (worker threads, which overlap thread 0's span).
-            if (a.threadId == 0) {
-                const std::string_view name = run.name(a);
-                if (name.starts_with("compute")) {
-                    s.hostComputeNs += d;
-                } else if (name.starts_with("layout")) {
-                    // The GPU backend's transposes ("layout: discount to C x R x N").
-                    s.hostLayoutNs += d;
-                } else if (name.starts_with("materialize")) {
-                    // Expanded inputs ("materialize multBy to R x C x N").
-                    s.hostLayoutNs += d;
-                    s.hostExpandNs += d;
-                }
-            }
+            addHost(a, d);
             break;
         case ActivityKind::Sync:
         case ActivityKind::Overhead:
             break;
         }
+        if (!any_ || a.startNs < first_) {
+            first_ = a.startNs;
+        }
+        if (!any_ || a.endNs > last_) {
+            last_ = a.endNs;
+        }
+        any_ = true;
     }
-    s.spanNs = any ? last - first : 0;
-    const Intervals h = merged(std::move(htod));
-    const Intervals d = merged(std::move(dtoh));
-    const Intervals k = merged(std::move(kernels));
-    s.copyHiddenNs = intersection(h, joined(k, d)) + intersection(d, joined(k, h));
-    s.deviceBusyNs = covered(joined(joined(h, d), joined(k, merged(std::move(memsets)))));
-    return s;
+
+    // The figures, for `repeat` repetitions over a run of wallNs; once, at the end.
+    RunSummary finish(std::uint32_t repeat, std::int64_t wallNs) {
+        RunSummary s = s_;
+        s.wallNs = wallNs;
+        s.repeat = std::max<std::uint32_t>(1, repeat);
+        s.warmup = run_.warmup;
+        s.chunks = std::max<std::uint32_t>(1, run_.chunks);
+        s.streams = std::max<std::uint32_t>(1, run_.streams);
+        s.spanNs = any_ ? last_ - first_ : 0;
+        const Intervals h = merged(std::move(htod_));
+        const Intervals d = merged(std::move(dtoh_));
+        const Intervals k = merged(std::move(kernels_));
+        s.copyHiddenNs = intersection(h, joined(k, d)) + intersection(d, joined(k, h));
+        s.deviceBusyNs = covered(joined(joined(h, d), joined(k, merged(std::move(memsets_)))));
+        return s;
+    }
+
+    bool empty() const { return !any_; }
+
+  private:
+    void addHost(const Activity& a, std::int64_t d) {
+        // The CPU backend names its compute spans "compute" (thread 0) and "compute: thread k"
+        // (worker threads, which overlap thread 0's span).
+        if (a.threadId != 0) {
+            return;
+        }
+        const std::string_view name = run_.name(a);
+        if (name.starts_with("compute")) {
+            s_.hostComputeNs += d;
+        } else if (name.starts_with("layout")) {
+            // The GPU backend's transposes ("layout: discount to C x R x N").
+            s_.hostLayoutNs += d;
+        } else if (name.starts_with("materialize")) {
+            // Expanded inputs ("materialize multBy to R x C x N").
+            s_.hostLayoutNs += d;
+            s_.hostExpandNs += d;
+        }
+    }
+
+    const Run& run_;
+    RunSummary s_;
+    std::int64_t first_ = 0, last_ = 0;
+    bool any_ = false;
+    Intervals htod_, dtoh_, kernels_, memsets_; // DtoD and HtoH copies go with the memsets
+};
+
+} // namespace
+
+RunSummary summarize(const Run& run) {
+    SummaryBuilder builder(run);
+    for (const Activity& a : run.activities) {
+        if (!a.warmup) { // warming the caches, the pool and the first launch: not a repetition
+            builder.add(a);
+        }
+    }
+    return builder.finish(run.repeat, run.wallNs);
+}
+
+std::vector<std::int64_t> repetitionTimesNs(const Run& run) {
+    if (run.repeat < 2) {
+        return {};
+    }
+    std::vector<SummaryBuilder> repetitions(run.repeat, SummaryBuilder(run));
+    for (const Activity& a : run.activities) {
+        if (!a.warmup && a.iteration < repetitions.size()) {
+            repetitions[a.iteration].add(a);
+        }
+    }
+    std::vector<std::int64_t> times;
+    for (auto& repetition : repetitions) {
+        if (repetition.empty()) {
+            return {}; // activities without their repetition's number: no spread to tell
+        }
+        times.push_back(repetition.finish(1, 0).perRepetitionNs());
+    }
+    return times;
 }
 
 std::string hostOf(const Run& run) {

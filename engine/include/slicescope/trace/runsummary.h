@@ -7,6 +7,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 // What a run spent its time on, and a verdict in plain words: the analysis the CLI and the GUI
 // both show under a run.
@@ -68,6 +69,13 @@ struct RunSummary {
 };
 
 RunSummary summarize(const Run& run);
+
+// Each measured repetition's time, the figure perRepetitionNs() averages (the strategy's full cost
+// for GPU runs, host compute for CPU runs), from the activities of that repetition alone
+// (Activity::iteration). Empty for a run of one repetition, or one whose activities do not say
+// which repetition they belong to (a repetition without any). Their spread is the run's noise
+// (sweep/crossover.h).
+std::vector<std::int64_t> repetitionTimesNs(const Run& run);
 
 struct SummarizedRun {
     const Run* run = nullptr;
