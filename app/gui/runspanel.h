@@ -31,6 +31,7 @@ class RunsPanel : public QWidget {
   private:
     void selectNewRun(int first, int last);
     void showSelectedRun();
+    void showVerdict();
 
     models::Session* session_;
     models::ViewState* state_;
