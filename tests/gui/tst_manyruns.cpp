@@ -105,8 +105,8 @@ void TestManyRuns::hundredThousandRunsOpenInTheOverviewQuickly() {
     const Session* session = window.controller()->session();
     QTRY_VERIFY_WITH_TIMEOUT(!session->verdictsPending(), kGenerousMs);
     const qint64 verdictsMs = clock.elapsed();
-    qInfo("%d runs open in the overview %lld ms after openTrace, with their verdicts %lld ms", kRuns,
-          openMs, verdictsMs);
+    qInfo("%d runs open in the overview %lld ms after openTrace, with their verdicts %lld ms",
+          kRuns, openMs, verdictsMs);
     QCOMPARE(loaded.count(), 1);
 
     // The verdicts compare: a GPU run is set against the fastest CPU run of the file, and a CPU

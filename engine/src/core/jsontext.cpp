@@ -8,8 +8,7 @@ Result<nlohmann::json> parseJsonText(std::string_view text) {
     // The key of the value being read: where a number overflows, the field it belongs to (or
     // the array it is in).
     std::string key;
-    const auto remember = [&key](int, nlohmann::json::parse_event_t event,
-                                 nlohmann::json& parsed) {
+    const auto remember = [&key](int, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
         if (event == nlohmann::json::parse_event_t::key && parsed.is_string()) {
             key = parsed.get_ref<const std::string&>();
         }
