@@ -1,6 +1,7 @@
 #include "gui/breakdownchart.h"
 
 #include "gui/theme.h"
+#include "models/chartrows.h"
 #include "models/runbreakdown.h"
 #include "models/runnaming.h"
 #include "models/session.h"
@@ -79,8 +80,8 @@ class BreakdownCanvas : public QWidget {
     void refresh() {
         chart_ = BreakdownChart::chartFor(*session_, state_->selectedRun(), log_->isChecked());
         ids_.clear();
-        for (const auto& row : models::breakdownRows(session_->runs())) {
-            ids_ << row.runId;
+        for (const auto& row : chart_.rows) {
+            ids_ << row.label; // the run's id (chartFor)
         }
         fitHeight();
         update();
@@ -187,7 +188,9 @@ RowsChart BreakdownChart::chartFor(const models::Session& session, const QString
     chart.log = log;
     chart.tickText = [log](double ns, double topNs) { return axisTickText(ns, topNs, log); };
     const bool withDevice = models::devicesDiffer(session.runs());
-    const auto rows = models::breakdownRows(session.runs());
+    auto rows = models::breakdownRows(session.runs());
+    const qsizetype total = models::keepChartRows(rows, selectedRun);
+    chart.title += models::chartRowsNote(rows.size(), total);
     std::array<bool, models::kBreakdownPartCount> present{};
     bool modelled = false;
     for (const auto& r : rows) {

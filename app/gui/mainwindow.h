@@ -75,7 +75,7 @@ class MainWindow : public QMainWindow {
   private:
     void createCentralWidget();
     void createDocks();
-    void createActions();
+    void createActions(); // mainwindowmenus.cpp
     void connectController();
     void restoreSettings();
     void offerRestore(bool sessionSaved, int orphanRunFiles);
@@ -91,7 +91,11 @@ class MainWindow : public QMainWindow {
     QString askForPath(const QString& title, const QString& filter);
     void exportSessionDialog(models::SessionController::ExportFormat format);
     void exportImageDialog();
+    // File > New session and File > Close all runs: every run goes, and with them the autosaved
+    // session; each asks first (sessionprompts.h) when the user has runs to lose.
     void newSession();
+    void closeAll();
+    void closeEveryRun();
     void loadSamples();
     void setPresentationMode(bool on);
 

@@ -1,6 +1,7 @@
 #include "gui/occupancybarsplot.h"
 
 #include "gui/theme.h"
+#include "models/chartrows.h"
 #include "models/occupancyfacts.h"
 #include "models/runnaming.h"
 #include "models/session.h"
@@ -101,10 +102,6 @@ void OccupancyBarsPlot::rebuild() {
         legend->setFont(theme::plotFont(theme::kMinPlotPt));
         legend->setMargins(QMargins(4, 0, 4, 2));
     }
-    if (auto* title = qobject_cast<QCPTextElement*>(plotLayout()->element(0, 0))) {
-        title->setText(tr("Occupancy of each GPU run"));
-        title->setFont(theme::plotFont(10.5, true));
-    }
     legend->setVisible(true);
 
     auto* group = new QCPBarsGroup(this);
@@ -118,7 +115,13 @@ void OccupancyBarsPlot::rebuild() {
     int key = 0;
     const QFont valueFont = theme::plotFont(theme::kMinPlotPt);
     const bool withDevice = models::devicesDiffer(session_->runs());
-    for (const auto& row : models::occupancyRows(session_->runs())) {
+    auto rows = models::occupancyRows(session_->runs());
+    const qsizetype total = models::keepChartRows(rows, state_->selectedRun());
+    if (auto* title = qobject_cast<QCPTextElement*>(plotLayout()->element(0, 0))) {
+        title->setText(tr("Occupancy of each GPU run") + models::chartRowsNote(rows.size(), total));
+        title->setFont(theme::plotFont(10.5, true));
+    }
+    for (const auto& row : rows) {
         if (row.runId == state_->selectedRun()) {
             auto* band = new QCPItemRect(this);
             band->topLeft->setCoords(-5, key - 0.48);
@@ -211,7 +214,10 @@ RowsChart OccupancyBarsPlot::chartFor(const models::Session& session, const QStr
     chart.tickText = [](double v, double) { return QStringLiteral("%1 %").arg(v); };
     const bool withDevice = models::devicesDiffer(session.runs());
     bool anyAchieved = false, anyBusy = false, anyModelled = false;
-    for (const auto& r : models::occupancyRows(session.runs())) {
+    auto rows = models::occupancyRows(session.runs());
+    const qsizetype total = models::keepChartRows(rows, selectedRun);
+    chart.title += models::chartRowsNote(rows.size(), total);
+    for (const auto& r : rows) {
         ChartRow row;
         row.label = r.kernel.isEmpty() ? r.runId : models::shortKernelName(r.kernel);
         QStringList sub;

@@ -80,8 +80,10 @@ RunsPanel::RunsPanel(models::Session* session, models::ViewState* state, QWidget
         }
     });
     connect(state_, &models::ViewState::selectedRunChanged, this, &RunsPanel::showSelectedRun);
-    // Verdicts compare runs of one problem: any change of the session may change this one's.
+    // Verdicts compare runs of one problem: any change of the session may change this one's, and
+    // those of a large session arrive later (runsUpdated).
     connect(session_, &models::Session::changed, this, &RunsPanel::showSelectedRun);
+    connect(session_, &models::Session::runsUpdated, this, &RunsPanel::showVerdict);
 }
 
 QString RunsPanel::verdictText() const {
@@ -133,12 +135,16 @@ void RunsPanel::selectNewRun(int first, int last) {
     }
 }
 
-void RunsPanel::showSelectedRun() {
-    const QString& runId = state_->selectedRun();
-    const models::RunEntryPtr entry = session_->find(runId);
+void RunsPanel::showVerdict() {
+    const models::RunEntryPtr entry = session_->find(state_->selectedRun());
     verdict_->setText(entry ? QStringLiteral("<b>%1</b>: %2")
                                   .arg(entry->id.toHtmlEscaped(), entry->verdict.toHtmlEscaped())
                             : QString());
+}
+
+void RunsPanel::showSelectedRun() {
+    const QString& runId = state_->selectedRun();
+    showVerdict();
     // Keep the table's current row on the selected run.
     for (int row = 0; row < proxy_->rowCount(); ++row) {
         const QModelIndex index = proxy_->index(row, 0);

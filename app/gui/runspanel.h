@@ -40,6 +40,7 @@ class RunsPanel : public QWidget {
     void updateSamplesChoice();
     // Shows or hides every sample run, and remembers the choice.
     void setSamplesShown(bool shown);
+    void showVerdict();
 
     models::Session* session_;
     models::ViewState* state_;

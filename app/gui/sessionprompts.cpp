@@ -34,6 +34,21 @@ bool confirmNewSession(QWidget* parent, int runs, const QString& sessionFile) {
                                  QMessageBox::Cancel) == QMessageBox::Yes;
 }
 
+bool confirmCloseAll(QWidget* parent, int runs, const QString& sessionFile) {
+    if (runs <= 0) {
+        return true;
+    }
+    const QString question =
+        QCoreApplication::translate("MainWindow",
+                                    "Close all %n run(s)? They leave the autosaved session %1 "
+                                    "too; trace files you saved are not touched.",
+                                    nullptr, runs)
+            .arg(sessionFile);
+    return QMessageBox::question(
+               parent, QCoreApplication::translate("MainWindow", "Close all runs"), question,
+               QMessageBox::Yes | QMessageBox::No, QMessageBox::No) == QMessageBox::Yes;
+}
+
 QStringList askForTracesToOpen(QWidget* parent) {
     const QStringList files = QFileDialog::getOpenFileNames(
         parent, QCoreApplication::translate("MainWindow", "Open trace"),

@@ -19,6 +19,10 @@ QString openErrorHtml(const QString& path, const QString& error);
 // the autosaved session file; true when the user says yes, or when there is nothing to lose.
 bool confirmNewSession(QWidget* parent, int runs, const QString& sessionFile);
 
+// Asks before File > Close all runs (Ctrl+Shift+W) does the same (Yes/No, No the default); true
+// when the user says yes, or when there is nothing to lose.
+bool confirmCloseAll(QWidget* parent, int runs, const QString& sessionFile);
+
 // File > Open: the traces the user picks, starting in the folder of the last one opened, which
 // it remembers (QSettings "lastDir").
 QStringList askForTracesToOpen(QWidget* parent);

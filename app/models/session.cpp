@@ -1,7 +1,9 @@
 #include "models/session.h"
 
+#include <QFutureWatcher>
 #include <QHash>
 #include <QSet>
+#include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 
 namespace slicescope::models {
@@ -100,14 +102,56 @@ trace::Trace Session::toTrace(bool includeSamples) const {
 }
 
 void Session::updateVerdicts() {
-    std::vector<trace::SummarizedRun> all;
-    all.reserve(runs_.size());
+    // Inputs for trace::verdicts (O(runs log runs)), copied here: the runs themselves are
+    // immutable and shared, so a worker may read them while the session changes.
+    struct Inputs {
+        std::vector<std::shared_ptr<const trace::Run>> runs; // kept alive for `all`
+        std::vector<trace::SummarizedRun> all;
+    };
+    auto inputs = std::make_shared<Inputs>();
+    inputs->runs.reserve(runs_.size());
+    inputs->all.reserve(runs_.size());
     for (const auto& entry : runs_) {
-        all.push_back({entry->run.get(), entry->summary, batchOf(*entry).toStdString(),
-                       entry->id.toStdString()});
+        inputs->runs.push_back(entry->run);
+        inputs->all.push_back({entry->run.get(), entry->summary, batchOf(*entry).toStdString(),
+                               entry->id.toStdString()});
     }
+    const auto compute = [inputs] {
+        const std::vector<std::string> texts = trace::verdicts(inputs->all);
+        QStringList out;
+        out.reserve(qsizetype(texts.size()));
+        for (const auto& text : texts) {
+            out << toQString(text);
+        }
+        return out;
+    };
+    const quint64 generation = ++verdictGeneration_;
+    if (runs_.size() <= kVerdictsAtOnce) {
+        applyVerdicts(compute());
+        appliedGeneration_ = generation;
+        return;
+    }
+    // Longer than a frame: on a worker. Until it is done the runs keep the verdicts they had (new
+    // ones none); a change meanwhile starts another computation and this one's result is dropped.
+    auto* watcher = new QFutureWatcher<QStringList>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
+        watcher->deleteLater();
+        if (generation != verdictGeneration_ || watcher->future().resultCount() != 1) {
+            return; // stale: the runs changed since
+        }
+        appliedGeneration_ = generation;
+        const QStringList verdicts = watcher->future().result();
+        if (verdicts.size() == count() && count() > 0) { // not cleared since
+            applyVerdicts(verdicts);
+            emit runsUpdated(0, count() - 1);
+        }
+    });
+    watcher->setFuture(QtConcurrent::run(compute));
+}
+
+void Session::applyVerdicts(const QStringList& verdicts) {
     for (std::size_t i = 0; i < runs_.size(); ++i) {
-        runs_[i]->verdict = toQString(trace::verdict(all[i], all));
+        runs_[i]->verdict = verdicts[qsizetype(i)];
     }
 }
 

@@ -11,7 +11,9 @@
 namespace slicescope::models {
 
 // The runs the window holds: measured, opened, restored and sample runs. Ids are unique; adding
-// or removing a run recomputes every verdict (they compare runs of the same problem).
+// or removing a run recomputes every verdict (they compare runs of the same problem and batch):
+// at once for up to kVerdictsAtOnce runs, on a worker for more (runsUpdated tells the views when
+// they arrive; a newer change drops an older computation).
 class Session : public QObject {
     Q_OBJECT
   public:
@@ -35,6 +37,12 @@ class Session : public QObject {
     // The runs as one trace (copies), ids as shown here; samples only when asked.
     trace::Trace toTrace(bool includeSamples) const;
 
+    // Verdicts of more runs than this are made on a worker: 100,000 runs take over a second,
+    // 2,000 a few milliseconds (docs/reliability.md).
+    static constexpr std::size_t kVerdictsAtOnce = 2000;
+    // A computation of verdicts is running: the runs show the verdicts they had before.
+    bool verdictsPending() const { return appliedGeneration_ != verdictGeneration_; }
+
   signals:
     void aboutToAddRuns(int first, int last);
     void runsAdded(int first, int last);
@@ -49,9 +57,12 @@ class Session : public QObject {
 
   private:
     void updateVerdicts();
+    void applyVerdicts(const QStringList& verdicts);
 
     std::vector<RunEntryPtr> runs_;
     RunNaming naming_;
+    quint64 verdictGeneration_ = 0; // of the last computation started
+    quint64 appliedGeneration_ = 0; // of the last one applied (or dropped as cleared)
 };
 
 } // namespace slicescope::models

@@ -102,6 +102,10 @@ const QString& SessionController::sessionFile() const {
     return store_->path();
 }
 
+void SessionController::setMaxSessionBytes(std::uint64_t bytes) {
+    store_->setMaxFileBytes(bytes);
+}
+
 QString SessionController::runsFolder() const {
     return PendingRuns::rootFor(store_->path());
 }

@@ -10,6 +10,7 @@
 #include <QPointer>
 #include <QString>
 #include <QStringList>
+#include <cstdint>
 #include <deque>
 #include <map>
 #include <memory>
@@ -95,6 +96,9 @@ class SessionController : public QObject {
     void shutDown();
     // Waits until every save asked for is on disk.
     bool waitForSaved(int timeoutMs = 30000);
+    // The largest session file the autosave writes (SessionStore::maxFileBytes: the reader's
+    // limit); tests lower it.
+    void setMaxSessionBytes(std::uint64_t bytes);
 
   signals:
     void restoreOffered(bool sessionSaved, int orphanRunFiles);

@@ -83,6 +83,22 @@ void removeAbandonedLock(const QString& lockPath) {
     }
 }
 
+// A session the reader would refuse is not written: what the user is told.
+QString tooLargeMessage(const QString& path, int runs, std::uint64_t maxBytes) {
+    const QString limit = maxBytes % (std::uint64_t(1) << 20) == 0
+                              ? QStringLiteral("%1 MiB").arg(maxBytes >> 20)
+                              : QStringLiteral("%1 bytes").arg(maxBytes);
+    const QString kept = isNonEmpty(path)
+                             ? QStringLiteral("%1 keeps the session saved before.").arg(path)
+                             : QStringLiteral("Nothing is saved in %1 yet.").arg(path);
+    return QStringLiteral("Could not save the session: its %1 runs would take more than %2, the "
+                          "most a session file may have and still be read back. %3 Close runs "
+                          "you no longer need (or save them as a trace) and the session is "
+                          "saved again.")
+        .arg(runs)
+        .arg(limit, kept);
+}
+
 } // namespace
 
 SessionStore::SessionStore(const QString& requestedPath, QObject* parent)
@@ -228,16 +244,20 @@ void SessionStore::drain() {
             t.runs.back().hidden = saved.hidden;
         }
         const int runs = int(t.runs.size());
-        const auto written = trace::writeTrace(t, path.toStdString());
+        const std::uint64_t maxBytes = maxFileBytes_;
+        const auto written = trace::writeTrace(t, path.toStdString(), maxBytes);
         if (written) {
             done();
             QMetaObject::invokeMethod(
                 this, [this, path, runs, ticket] { emit saved(path, runs, ticket); },
                 Qt::QueuedConnection);
         } else {
-            // The writer's message names the file ("cannot write PATH: why").
-            const QString message = QStringLiteral("Could not save the session: %1")
-                                        .arg(QString::fromStdString(written.error().message));
+            // The writer's message names the file ("cannot write PATH: why"). A session the
+            // reader would refuse is not written (OutOfRange): the file keeps the last one.
+            const QString message = written.error().code == Error::Code::OutOfRange
+                                        ? tooLargeMessage(path, runs, maxBytes)
+                                        : QStringLiteral("Could not save the session: %1")
+                                              .arg(QString::fromStdString(written.error().message));
             QMetaObject::invokeMethod(
                 this, [this, message] { emit saveFailed(message); }, Qt::QueuedConnection);
         }

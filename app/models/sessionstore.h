@@ -1,12 +1,15 @@
 #pragma once
 
 #include "slicescope/trace/trace.h"
+#include "slicescope/trace/tracelimits.h"
 
 #include <QLockFile>
 #include <QObject>
 #include <QString>
 #include <QStringList>
 #include <QThreadPool>
+#include <atomic>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -65,6 +68,11 @@ class SessionStore : public QObject {
     void discard();
     // Waits until every requested save is on disk; for shutdown and tests.
     bool waitForIdle(int timeoutMs = 30000);
+    // The largest session file written: the largest trace file the reader takes
+    // (trace::kMaxTraceFileBytes), so that every session saved reads back. A save that would pass
+    // it fails (saveFailed) and the file keeps the last session saved. Tests lower it.
+    std::uint64_t maxFileBytes() const { return maxFileBytes_; }
+    void setMaxFileBytes(std::uint64_t bytes) { maxFileBytes_ = bytes; }
 
   signals:
     // A save is on disk (written, or the file removed when there was nothing to keep); saves that
@@ -93,6 +101,7 @@ class SessionStore : public QObject {
     QString requestedPath_;
     QString path_;
     QString refusal_;
+    std::atomic<std::uint64_t> maxFileBytes_ = trace::kMaxTraceFileBytes; // read by the worker
     std::unique_ptr<QLockFile> lock_;
     std::shared_ptr<Shared> shared_ = std::make_shared<Shared>();
     QThreadPool pool_;

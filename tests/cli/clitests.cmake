@@ -90,8 +90,20 @@ slicescope_cli_test(model_work_beyond_timing EXIT 2
     ARGS model --device h200 --shape 100x4000x5 --work 4294967295 --strategy all -o @WORK@/m.json)
 slicescope_cli_test(sweep_work_beyond_timing EXIT 2 STDERR "work 4294967295: .*at most 2\\^47"
     ARGS sweep --param work --values 1,4294967295 --shape 100x4000x5 --strategy cpu-serial -o @WORK@/s.json)
-slicescope_cli_test(model_repeat_overflow EXIT 2 STDERR "10000 repeats.*64-bit nanosecond timeline"
+slicescope_cli_test(model_repeat_overflow EXIT 2
+    STDERR "--repeat 10000 is too many: one-worker on 32768x1x1 f64, work 4294967295 would be modelled as .* s, beyond the 9007199254740992 ns"
     ARGS model --device h200 --shape 32768x1x1 --work 4294967295 --repeat 10000 --strategy one-worker -o @WORK@/m.json)
+# The model's own bound was 2^62 ns, the trace's 2^53: a timeline between the two was modelled,
+# then refused by the writer ("wall_ns" is ...), losing every run. One bound now: refused before
+# anything is modelled, naming the option and how many repetitions fit; nothing written.
+slicescope_cli_test(model_repeat_beyond_trace EXIT 2
+    STDERR "--repeat 100 is too many: .*beyond the 9007199254740992 ns \\(2\\^53, about 104 days\\) a trace can hold; at most [0-9]+ repetitions fit: lower --repeat, or --work or --shape"
+    ARGS model --device h200 --shape 32768x1x1 --work 4294967295 --repeat 100 --strategy one-worker -o @WORK@/m.json)
+# In a sweep, the point beyond the trace's bound is refused and the others are kept.
+slicescope_cli_test(sweep_point_beyond_trace EXIT 1
+    STDERR "--repeat 100 is too many"
+    MATCH_FILE "@WORK@/s.json|one-worker@work=1\""
+    ARGS sweep --param work --values 1,4294967295 --shape 32768x1x1 --repeat 100 --device h200 --strategy one-worker -o @WORK@/s.json)
 slicescope_cli_test(run_work_overflow EXIT 2 STDERR "does not fit in 64 bits"
     ARGS run --shape 1048576x1048576x1024 --dtype f32 --work 4294967295 --strategy cpu-serial -o @WORK@/t.json)
 slicescope_cli_test(run_work_beyond_timing EXIT 2 STDERR "more than a run can time: at most 2\\^47"

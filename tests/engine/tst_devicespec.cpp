@@ -299,9 +299,38 @@ TEST(DevicePresetsRejects, ANumberBeyondADoubleWithoutThrowing) {
         EXPECT_NO_THROW(parsed = parsePresets(bad));
         ASSERT_FALSE(parsed);
         EXPECT_EQ(parsed.error().code, Error::Code::Parse);
-        EXPECT_NE(parsed.error().message.find("not valid JSON"), std::string::npos)
+        // Named, not "not valid JSON" (which it said until the field was named).
+        EXPECT_NE(parsed.error().message.find("1e"), std::string::npos) << parsed.error().message;
+        EXPECT_NE(parsed.error().message.find("out of range"), std::string::npos)
             << parsed.error().message;
     }
+    EXPECT_NE(parsePresets(text).error().message.find(
+                  "device presets: \"clock_mhz\" is 1e400, out of range"),
+              std::string::npos)
+        << parsePresets(text).error().message;
+}
+
+// A whole number beyond 64 bits (30 digits) reads as a double: out of range, naming the preset
+// and the field, like any figure the field cannot hold.
+TEST(DevicePresetsRejects, AWholeNumberBeyondItsFieldNamingPresetAndField) {
+    auto document = builtInDocument();
+    std::string text = document.dump();
+    const std::string sms = "\"sm_count\":" + document["presets"][0]["sm_count"].dump();
+    ASSERT_NE(text.find(sms), std::string::npos);
+    text.replace(text.find(sms), sms.size(), "\"sm_count\":123456789012345678901234567890");
+    const auto parsed = parsePresets(text);
+    ASSERT_FALSE(parsed);
+    EXPECT_EQ(parsed.error().code, Error::Code::Parse);
+    EXPECT_NE(parsed.error().message.find("device preset 'h200': device field \"sm_count\" is "
+                                          "1.2345678901234568e+29, out of range: at most "
+                                          "4294967295"),
+              std::string::npos)
+        << parsed.error().message;
+
+    document["presets"][0]["sm_count"] = 4294967296;
+    EXPECT_NE(firstError(document).find("\"sm_count\" is 4294967296, out of range"),
+              std::string::npos)
+        << firstError(document);
 }
 
 TEST(DevicePresetsRejects, WrongFormatVersionOrList) {

@@ -540,8 +540,9 @@ TEST(ModelBackend, RefusesWhatOverflowsInsteadOfWrappingRound) {
     EXPECT_EQ(huge.error().code, Error::Code::Overflow);
     EXPECT_NE(huge.error().message.find("64 bits"), std::string::npos) << huge.error().message;
 
-    // A timeline beyond 64-bit nanoseconds: refused by the model, never an end before a start.
-    // One repetition of the largest problem accepted (kMaxOperations) fits; 10000 do not.
+    // A timeline beyond what a trace holds (kMaxDurationNs, the bound of "wall_ns"): refused by
+    // the model, never an end before a start. One repetition of the largest problem accepted
+    // (kMaxOperations) fits; 10000 do not.
     const auto h200 = preset("h200");
     auto request = seedRequest();
     const std::uint64_t rows = problem::kMaxOperations / 4294967295u;
@@ -555,7 +556,33 @@ TEST(ModelBackend, RefusesWhatOverflowsInsteadOfWrappingRound) {
     auto repeated = modelRun(StrategyId::OneWorker, request, h200);
     ASSERT_FALSE(repeated);
     EXPECT_EQ(repeated.error().code, Error::Code::Overflow);
-    EXPECT_NE(repeated.error().message.find("64-bit nanosecond"), std::string::npos);
+    EXPECT_NE(repeated.error().message.find("--repeat 10000 is too many"), std::string::npos)
+        << repeated.error().message;
+    EXPECT_NE(repeated.error().message.find("(2^53, about 104 days) a trace can hold"),
+              std::string::npos)
+        << repeated.error().message;
+
+    // The model's bound is the trace's: it used to be 2^62, so a run between the two was
+    // modelled and then refused by the writer ("wall_ns"), losing every run. The repetitions the
+    // refusal says fit are modelled, and the trace of them is written and read back; one more is
+    // refused.
+    const std::string& message = repeated.error().message;
+    const std::size_t at = message.find("at most ");
+    ASSERT_NE(at, std::string::npos) << message;
+    const auto fitting = std::uint32_t(std::stoul(message.substr(at + 8)));
+    ASSERT_GT(fitting, 1u);
+    request.repeat = fitting;
+    auto fits = modelRun(StrategyId::OneWorker, request, h200);
+    ASSERT_TRUE(fits) << fits.error().message;
+    EXPECT_LE(fits->wallNs, trace::kMaxDurationNs);
+    const auto back = trace::parseTrace(trace::toJson(trace::Trace{"test", {*fits}}));
+    EXPECT_TRUE(back) << back.error().message;
+    request.repeat = fitting + 1;
+    auto oneMore = modelRun(StrategyId::OneWorker, request, h200);
+    ASSERT_FALSE(oneMore);
+    EXPECT_NE(oneMore.error().message.find("at most " + std::to_string(fitting) + " repetitions"),
+              std::string::npos)
+        << oneMore.error().message;
 }
 
 namespace {

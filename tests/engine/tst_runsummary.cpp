@@ -1,5 +1,7 @@
 #include "slicescope/trace/runsummary.h"
 
+#include <chrono>
+#include <cstdio>
 #include <gtest/gtest.h>
 #include <vector>
 
@@ -530,4 +532,89 @@ TEST(RepetitionTimes, NoneForOneRepetitionOrUnnumberedActivities) {
     trace::Run unnumbered = gpuRun("g");
     unnumbered.repeat = 3;
     EXPECT_TRUE(repetitionTimesNs(unnumbered).empty());
+}
+
+// verdicts() gives every run the verdict verdict(run, all) gives it, over a mix of every kind of
+// run: GPU (measured and modelled) and CPU runs of two problems, in three batches, CPU runs of two
+// hosts, recorded runs and runs without a problem, and equal times (the first one is named).
+TEST(Verdicts, EveryRunGetsTheVerdictItGetsAlone) {
+    const problem::Problem other = *problem::makeProblem({10, 40, 5}, problem::Dtype::F32, 3);
+    std::vector<trace::Run> runs;
+    std::vector<std::string> batches;
+    std::uint32_t state = 12345; // a fixed linear congruential sequence: the same mix every time
+    const auto next = [&state](std::uint32_t n) {
+        state = state * 1103515245u + 12345u;
+        return (state >> 8) % n;
+    };
+    for (int i = 0; i < 300; ++i) {
+        const std::string id = "run-" + std::to_string(i);
+        trace::Run run;
+        switch (next(5)) {
+        case 0:
+            run = gpuRun(id);
+            break;
+        case 1:
+            run = gpuRun(id, RunMode::Modelled);
+            break;
+        case 2:
+        case 3:
+            run = cpuRun(id, 1'000'000 * std::int64_t(1 + next(8))); // equal times are common
+            run.device.name = next(2) ? "host A" : "host B";
+            break;
+        default:
+            run.id = id;
+            run.mode = RunMode::Recorded;
+            break;
+        }
+        if (next(3) == 0) {
+            run.problem = other;
+        } else if (next(10) == 0) {
+            run.problem.reset();
+        }
+        if (run.mode == RunMode::MeasuredGpu || run.mode == RunMode::Modelled) {
+            // Kernel times that differ, and some that tie.
+            run.activities[2].endNs = run.activities[2].startNs + 100'000 * (1 + next(6));
+        }
+        runs.push_back(std::move(run));
+        batches.push_back("batch-" + std::to_string(next(3)));
+    }
+    std::vector<SummarizedRun> all;
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        all.push_back({&runs[i], summarize(runs[i]), batches[i], i % 7 == 0 ? "shown" : ""});
+    }
+    all.push_back({}); // no run at all
+    const std::vector<std::string> fast = verdicts(all);
+    ASSERT_EQ(fast.size(), all.size());
+    int compared = 0;
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        EXPECT_EQ(fast[i], verdict(all[i], all)) << "run " << i;
+        compared += fast[i].find(" against ") != std::string::npos ||
+                    fast[i].find("fastest GPU run (") != std::string::npos;
+    }
+    EXPECT_GT(compared, 100); // the mix compares runs, not only stand-alone verdicts
+}
+
+// 100,000 runs of one problem and batch took 43 s as 100,000 calls of verdict() in the GUI (each
+// call looks at every run); verdicts() sorts once. The bound is far above what it takes (well
+// under a second) and far below the old time.
+TEST(Verdicts, ManyRunsOfOneProblemQuickly) {
+    std::vector<trace::Run> runs;
+    runs.reserve(100'000);
+    for (int i = 0; i < 100'000; ++i) {
+        runs.push_back(i % 2 ? cpuRun("cpu-" + std::to_string(i), 1'000'000 + i)
+                             : gpuRun("gpu-" + std::to_string(i)));
+    }
+    std::vector<SummarizedRun> all;
+    for (const auto& run : runs) {
+        all.push_back({&run, summarize(run), "one batch", {}});
+    }
+    const auto start = std::chrono::steady_clock::now();
+    const std::vector<std::string> out = verdicts(all);
+    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                        std::chrono::steady_clock::now() - start)
+                        .count();
+    std::printf("verdicts of %zu runs: %lld ms\n", all.size(), static_cast<long long>(ms));
+    EXPECT_LT(ms, 10'000) << ms << " ms";
+    EXPECT_NE(out[0].find("(cpu-1 1.00 ms"), std::string::npos) << out[0];
+    EXPECT_NE(out[1].find("fastest GPU run (gpu-0,"), std::string::npos) << out[1];
 }

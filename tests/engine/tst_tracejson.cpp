@@ -953,6 +953,62 @@ TEST(TraceJson, RejectsDeviceFiguresTheFieldCannotHold) {
     EXPECT_EQ(largest->runs[0].device.computeCapability(), "12.1");
 }
 
+// A number beyond a double (1e400), which the cursor takes and nlohmann::json (the device
+// object's reader) refuses, and a whole number beyond 64 bits (30 digits, which nlohmann::json
+// reads as a double), were both said to be "not valid JSON": the message names the field and
+// says that its number is out of range. So does a sweep point's.
+TEST(TraceJson, AHugeNumberInTheDeviceNamesTheFieldAndSaysOutOfRange) {
+    const std::pair<const char*, const char*> cases[] = {
+        {R"("sm_count": 1e400)", "\"sm_count\" is 1e400, out of range"},
+        {R"("clock_mhz": -1e400)", "\"clock_mhz\" is -1e400, out of range"},
+        {R"("sm_count": 123456789012345678901234567890)",
+         "\"sm_count\" is 1.2345678901234568e+29, out of range: at most 4294967295"},
+        {R"("global_memory_bytes": 123456789012345678901234567890)",
+         "\"global_memory_bytes\" is 1.2345678901234568e+29, out of range: at most "
+         "18446744073709551615"},
+    };
+    for (const auto& [figure, expected] : cases) {
+        SCOPED_TRACE(figure);
+        const Error error = parseError(replaced(withRun(""), R"({"name": "d"})",
+                                                std::string(R"({"name": "d", )") + figure + "}"));
+        EXPECT_EQ(error.code, Error::Code::Parse);
+        EXPECT_NE(error.message.find("invalid \"device\": "), std::string::npos) << error.message;
+        EXPECT_NE(error.message.find(expected), std::string::npos) << error.message;
+        EXPECT_EQ(error.message.find("not valid JSON"), std::string::npos) << error.message;
+    }
+    const Error sweep = parseError(withRun(R"("sweep": {"param": "work", "value": 1e999}, )"));
+    EXPECT_NE(sweep.message.find("\"value\" is 1e999, out of range"), std::string::npos)
+        << sweep.message;
+}
+
+// Runs of a trace mostly share a few devices: the reader reads each device object's text once
+// (reading it through nlohmann::json was a fifth of loading 100,000 runs of two devices). Each
+// run still gets its own device and ceilings, A again after B included.
+TEST(TraceJson, RunsSharingADeviceTextEachGetTheirDevice) {
+    const std::string a = R"("device": {"name": "A", "sm_count": 132})";
+    const std::string b =
+        R"("device": {"name": "B", "sm_count": 46, "ceilings": {"source": "datasheet", "dram_gbps": 100, "pinned_htod_gbps": 10, "pinned_dtoh_gbps": 10, "pageable_htod_gbps": 5, "pageable_dtoh_gbps": 5, "fp64_gflops": 1000, "fp32_gflops": 2000}})";
+    std::string text = R"({"format": "slicescope-trace", "version": 1, "runs": [)";
+    const std::string devices[] = {a, a, b, b, a};
+    for (int i = 0; i < 5; ++i) {
+        text += std::string(i ? ", " : "") + R"({"id": "r)" + std::to_string(i) +
+                R"(", "strategy": "s", "mode": "modelled", )" + devices[i] +
+                R"(, "activities": []})";
+    }
+    text += "]}";
+    const auto trace = parseTrace(text);
+    ASSERT_TRUE(trace) << trace.error().message;
+    const std::pair<const char*, std::uint32_t> expected[] = {
+        {"A", 132}, {"A", 132}, {"B", 46}, {"B", 46}, {"A", 132}};
+    for (int i = 0; i < 5; ++i) {
+        SCOPED_TRACE(i);
+        EXPECT_EQ(trace->runs[i].device.name, expected[i].first);
+        EXPECT_EQ(trace->runs[i].device.smCount, expected[i].second);
+        EXPECT_EQ(trace->runs[i].ceilings.has_value(), expected[i].second == 46);
+    }
+    EXPECT_EQ(trace->runs[3].ceilings, trace->runs[2].ceilings);
+}
+
 // A file is hostile input: a figure no GPU has made the GUI allocate an SM per "sm_count"
 // (bad_alloc at 4294967295, a hang painting 100000000). Every figure is checked against the
 // limits of tracelimits.h (docs/trace-format.md, "Limits"); the limits themselves read.
@@ -1366,7 +1422,7 @@ TEST(TraceJson, RefusesToWriteATraceLargerThanTheFileLimitAndKeepsTheOldFile) {
     ASSERT_GT(size, std::uint64_t(4) << 20) << "larger than the writer's pieces, to stop mid-way";
     auto refused = writeTraceLimited(large, path, size - 1);
     ASSERT_FALSE(refused);
-    EXPECT_EQ(refused.error().code, Error::Code::InvalidArgument);
+    EXPECT_EQ(refused.error().code, Error::Code::OutOfRange);
     EXPECT_NE(refused.error().message.find(path.string()), std::string::npos);
     EXPECT_NE(refused.error().message.find("more than " + std::to_string(size - 1) + " bytes"),
               std::string::npos)
@@ -1374,10 +1430,23 @@ TEST(TraceJson, RefusesToWriteATraceLargerThanTheFileLimitAndKeepsTheOldFile) {
     EXPECT_EQ(readFile(path), good);
     EXPECT_TRUE(othersIn(dir.path(), path).empty());
 
-    // At the limit exactly, it is written, and reads back.
-    ASSERT_TRUE(writeTraceLimited(large, path, size));
+    // At the limit exactly, it is written, and reads back; the public writer takes the bound
+    // too, and the reader refuses one byte more than its own bound (the same parameter).
+    ASSERT_TRUE(writeTrace(large, path, size));
     EXPECT_EQ(fs::file_size(path), size);
-    EXPECT_TRUE(readTrace(path));
+    ReadOptions atTheBound;
+    atTheBound.maxFileBytes = size;
+    EXPECT_TRUE(readTrace(path, atTheBound));
+    ReadOptions belowIt;
+    belowIt.maxFileBytes = size - 1;
+    const auto tooLarge = readTrace(path, belowIt);
+    ASSERT_FALSE(tooLarge);
+    EXPECT_NE(tooLarge.error().message.find("more than the " + std::to_string(size - 1) +
+                                            " bytes a trace may have"),
+              std::string::npos)
+        << tooLarge.error().message;
+    EXPECT_FALSE(writeTrace(large, path, size - 1));
+    EXPECT_EQ(fs::file_size(path), size);
 }
 
 TEST(TraceJson, ReadsAtMostTheLimitOfNotesPerRun) {

@@ -6,6 +6,7 @@
 #include "gui/reportrenderer.h"
 #include "gui/rowschart.h"
 #include "gui/theme.h"
+#include "models/chartrows.h"
 #include "models/occupancyfacts.h"
 #include "models/runbreakdown.h"
 #include "models/session.h"
@@ -53,6 +54,7 @@ class TestBreakdownChart : public QObject {
     void perRepetitionDividesByRepeat();
     void chartHatchesModelledRunsAndNamesDevices();
     void logSwitchAndClickSelect();
+    void chartsOfManyRunsShowTheNewestAndTheSelected();
     void recordedKernelsHaveOccupancyRows();
     void recordedRunFacts();
     void elideMiddleKeepsBothEnds();
@@ -173,6 +175,44 @@ void TestBreakdownChart::logSwitchAndClickSelect() {
     QCOMPARE(rects.size(), session.count());
     QTest::mouseClick(canvas, Qt::LeftButton, Qt::NoModifier, rects[2].center().toPoint());
     QCOMPARE(state.selectedRun(), chart.runIds()[2]);
+}
+
+// A row per run: at 100,000 runs the breakdown chart laid out and painted every one on the GUI
+// thread for seconds. The per-run charts show the newest kMaxChartRows rows, with the selected
+// run in place of the oldest of them when it is older, and their titles say so; the window's
+// chart maps a click to the row drawn.
+void TestBreakdownChart::chartsOfManyRunsShowTheNewestAndTheSelected() {
+    const int runs = int(kMaxChartRows) + 50;
+    std::vector<RunEntryPtr> entries;
+    for (int i = 0; i < runs; ++i) {
+        entries.push_back(makeRunEntry(
+            testhelpers::gpuShapedRun("run-" + std::to_string(i), trace::RunMode::Modelled),
+            RunOrigin::Opened));
+    }
+    Session session;
+    session.addRuns(std::move(entries));
+    const QString newest = QStringLiteral("run-%1").arg(runs - 1);
+    for (const QString& selected : {newest, QStringLiteral("run-3")}) {
+        const RowsChart breakdown = BreakdownChart::chartFor(session, selected, false);
+        const RowsChart occupancy = OccupancyBarsPlot::chartFor(session, selected);
+        for (const RowsChart* chart : {&breakdown, &occupancy}) {
+            QCOMPARE(chart->rows.size(), kMaxChartRows);
+            QVERIFY2(chart->title.endsWith(
+                         QStringLiteral(" (the newest %1 of %2)").arg(kMaxChartRows).arg(runs)),
+                     qPrintable(chart->title));
+            QCOMPARE(chart->rows.last().label, newest);
+            const bool selectedShown = selected == newest;
+            QCOMPARE(chart->rows.first().label,
+                     selectedShown ? QStringLiteral("run-%1").arg(runs - kMaxChartRows) : selected);
+            QVERIFY(selectedShown ? chart->rows.last().selected : chart->rows.first().selected);
+        }
+    }
+    ViewState state;
+    state.setSelectedRun(QStringLiteral("run-3"));
+    BreakdownChart chart(&session, &state);
+    QCOMPARE(chart.runIds().size(), kMaxChartRows);
+    QCOMPARE(chart.runIds().first(), QStringLiteral("run-3"));
+    QCOMPARE(chart.runIds().last(), newest);
 }
 
 void TestBreakdownChart::recordedKernelsHaveOccupancyRows() {

@@ -10,6 +10,8 @@
 #include "models/traceloader.h"
 #include "testhelpers.h"
 
+#include <QAction>
+#include <QApplication>
 #include <QDateTime>
 #include <QDir>
 #include <QDirIterator>
@@ -126,6 +128,8 @@ class TestSessionRestore : public QObject {
     void childrenDieWithAKilledGui();
     void killBeforeTheRestoreKeepsTheSavedRuns();
     void newSessionAsksFirst();
+    void closeAllAsksFirst();
+    void sessionTooLargeToReadBackIsKeptAndShown();
     void loadErrorsAreShownOnceAndNeverBlock();
 
   private:
@@ -432,23 +436,48 @@ void TestSessionRestore::killBeforeTheRestoreKeepsTheSavedRuns() {
              qPrintable(ids.join(QLatin1Char(','))));
 }
 
+namespace {
+
+// Triggers action; the question it asks, if any, is answered `answer`. Returns the question's
+// text, empty when none was asked.
+QString triggerAnswering(MainWindow& window, QAction* action, QMessageBox::StandardButton answer) {
+    QString asked;
+    QTimer::singleShot(0, &window, [&asked, answer] {
+        for (QWidget* widget : QApplication::topLevelWidgets()) {
+            if (auto* box = qobject_cast<QMessageBox*>(widget); box && box->isVisible()) {
+                asked = box->text();
+                box->button(answer)->click();
+            }
+        }
+    });
+    action->trigger();
+    return asked;
+}
+
+// A window with one opened (and autosaved) run of the user's.
+void openOneRun(MainWindow& window, const QTemporaryDir& folder, const QString& sessionFile) {
+    const QString opened = testhelpers::writeTrace(
+        folder, QStringLiteral("opened.json"),
+        trace::Trace{"test", {testhelpers::gpuShapedRun("g", trace::RunMode::Modelled)}});
+    QVERIFY(!opened.isEmpty());
+    QSignalSpy loaded(window.controller(), &SessionController::traceLoaded);
+    window.openTrace(opened);
+    QVERIFY(loaded.wait(kGenerousMs));
+    QTRY_COMPARE_WITH_TIMEOUT(savedRuns(sessionFile), 1, kGenerousMs);
+}
+
+} // namespace
+
 // File > New session (Ctrl+N) closes every run and empties the autosaved session: only once the
 // user says so. Cancel keeps both.
 void TestSessionRestore::newSessionAsksFirst() {
     QTemporaryDir folder;
     const QString sessionFile = folder.filePath(QStringLiteral("session.json"));
-    const QString opened = testhelpers::writeTrace(
-        folder, QStringLiteral("opened.json"),
-        trace::Trace{"test", {testhelpers::gpuShapedRun("g", trace::RunMode::Modelled)}});
-    QVERIFY(!opened.isEmpty());
     StartOptions options;
     options.noSamples = true;
     options.sessionFile = sessionFile;
     MainWindow window(options);
-    QSignalSpy loaded(window.controller(), &SessionController::traceLoaded);
-    window.openTrace(opened);
-    QVERIFY(loaded.wait(kGenerousMs));
-    QTRY_COMPARE_WITH_TIMEOUT(savedRuns(sessionFile), 1, kGenerousMs);
+    openOneRun(window, folder, sessionFile);
     QAction* newSession = nullptr;
     for (QAction* action : window.findChildren<QAction*>()) {
         if (action->shortcut() == QKeySequence(QKeySequence::New)) {
@@ -457,22 +486,78 @@ void TestSessionRestore::newSessionAsksFirst() {
     }
     QVERIFY(newSession);
     for (const auto answer : {QMessageBox::Cancel, QMessageBox::Yes}) {
-        bool asked = false;
-        QTimer::singleShot(0, &window, [&asked, answer] {
-            for (QWidget* widget : QApplication::topLevelWidgets()) {
-                if (auto* box = qobject_cast<QMessageBox*>(widget); box && box->isVisible()) {
-                    asked = true;
-                    box->button(answer)->click();
-                }
-            }
-        });
-        newSession->trigger();
-        QVERIFY2(asked, "New session asks before it closes the runs");
+        QVERIFY2(!triggerAnswering(window, newSession, answer).isEmpty(),
+                 "New session asks before it closes the runs");
         QVERIFY(window.controller()->waitForSaved());
         const bool kept = answer == QMessageBox::Cancel;
         QCOMPARE(window.controller()->session()->userRunCount(), kept ? 1 : 0);
         QTRY_COMPARE_WITH_TIMEOUT(savedRuns(sessionFile), kept ? 1 : -1, kGenerousMs); // -1: none
     }
+}
+
+// File > Close all runs (Ctrl+Shift+W) closes every run, which empties the autosaved session:
+// it asks first. No keeps the runs and the file; Yes closes them. With no run of the user's it
+// has nothing to ask.
+void TestSessionRestore::closeAllAsksFirst() {
+    QTemporaryDir folder;
+    const QString sessionFile = folder.filePath(QStringLiteral("session.json"));
+    StartOptions options;
+    options.noSamples = true;
+    options.sessionFile = sessionFile;
+    MainWindow window(options);
+    openOneRun(window, folder, sessionFile);
+    auto* closeAll = window.findChild<QAction*>(QStringLiteral("closeAllAction"));
+    QVERIFY(closeAll);
+    QCOMPARE(closeAll->shortcut(), QKeySequence(QStringLiteral("Ctrl+Shift+W")));
+    for (const auto answer : {QMessageBox::No, QMessageBox::Yes}) {
+        const QString question = triggerAnswering(window, closeAll, answer);
+        QVERIFY2(question.contains(QStringLiteral("Close all 1 run")), qPrintable(question));
+        QVERIFY(window.controller()->waitForSaved());
+        const bool kept = answer == QMessageBox::No;
+        QCOMPARE(window.controller()->session()->userRunCount(), kept ? 1 : 0);
+        QTRY_COMPARE_WITH_TIMEOUT(savedRuns(sessionFile), kept ? 1 : -1, kGenerousMs);
+    }
+    QVERIFY(triggerAnswering(window, closeAll, QMessageBox::No).isEmpty());
+}
+
+// A session the reader could not read back (over its 1 GiB limit, lowered here) was written, then
+// moved aside at the next start: every run lost. It is not written: the file keeps the session
+// saved before, and the window says so in its error banner and the Log.
+void TestSessionRestore::sessionTooLargeToReadBackIsKeptAndShown() {
+    QTemporaryDir folder;
+    const QString sessionFile = folder.filePath(QStringLiteral("session.json"));
+    StartOptions options;
+    options.noSamples = true;
+    options.sessionFile = sessionFile;
+    MainWindow window(options);
+    openOneRun(window, folder, sessionFile);
+    QFile file(sessionFile);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray good = file.readAll();
+    file.close();
+    const std::uint64_t bound = std::uint64_t(good.size()) + 100;
+    window.controller()->setMaxSessionBytes(bound);
+    const QString more = testhelpers::writeTrace(
+        folder, QStringLiteral("more.json"),
+        trace::Trace{"test", {testhelpers::gpuShapedRun("h", trace::RunMode::Modelled)}});
+    QSignalSpy failed(window.controller(), &SessionController::saveFailed);
+    window.openTrace(more);
+    QVERIFY(failed.wait(kGenerousMs));
+    QVERIFY(window.controller()->waitForSaved());
+    const QString said =
+        QStringLiteral("its 2 runs would take more than %1 bytes, the most a session file may "
+                       "have and still be read back. %2 keeps the session saved before.")
+            .arg(bound)
+            .arg(sessionFile);
+    auto* banner = window.findChild<MessageBanner*>(QStringLiteral("errorBanner"));
+    QVERIFY(banner && !banner->isHidden());
+    QVERIFY2(banner->text().contains(said.toHtmlEscaped()), qPrintable(banner->text()));
+    QVERIFY2(window.findChild<LogPanel*>()->toPlainText().contains(said),
+             qPrintable(window.findChild<LogPanel*>()->toPlainText()));
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QCOMPARE(file.readAll(), good);
+    QCOMPARE(savedRuns(sessionFile), 1);
+    QCOMPARE(window.controller()->session()->userRunCount(), 2); // the window keeps both
 }
 
 // A load that fails, even by throwing (out of memory), ends in an error the window shows, with

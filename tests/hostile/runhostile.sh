@@ -9,13 +9,16 @@
 #   error    the program must exit 1 and say PATTERN (an extended regular expression) on stderr
 #   ok       the program must exit 0 and write a CSV with its header, or a PNG with its size
 #   SANITIZE ON under the asan preset: AddressSanitizer reserves terabytes of address space, so
-#            the limit is left out there (the timeout stays)
+#            the address-space limit is left out there; AddressSanitizer's own
+#            hard_rss_limit_mb=4096 ends the program instead if it holds more than 4 GiB (the
+#            timeout stays)
 #   FEED     yes: INPUT is a FIFO that `yes` writes to while the program runs; - otherwise
 #
-# A signal (a crash, an abort, bad_alloc's terminate) or the timeout fails the case.
+# A signal (a crash, an abort, bad_alloc's terminate), the timeout, a sanitizer's report, or a
+# limit that could not be set fails the case.
 set -u
 if [ $# -ne 8 ]; then
-    sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2
 fi
 tool=$1 program=$2 input=$3 expect=$4 pattern=$5 outdir=$6 sanitize=$7 feed=$8
@@ -38,7 +41,14 @@ if [ "$feed" = yes ]; then
     writer=$!
 fi
 if [ "$sanitize" != ON ]; then
-    ulimit -v 4194304 # KiB: 4 GiB of address space, for the program and what it starts
+    # KiB: 4 GiB of address space, for the program and what it starts. A case that ran without
+    # it would prove nothing about memory.
+    if ! ulimit -v 4194304 || [ "$(ulimit -v)" != 4194304 ]; then
+        echo "FAIL: could not limit the address space to 4 GiB (ulimit -v: $(ulimit -v))"
+        exit 1
+    fi
+else
+    export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}hard_rss_limit_mb=4096"
 fi
 started=$SECONDS
 timeout -s KILL 30 "${command[@]}" >"$outdir/$name.stdout" 2>"$outdir/$name.stderr"
@@ -60,6 +70,11 @@ if [ "$status" -eq 137 ] || [ "$status" -eq 124 ]; then
 fi
 if [ "$status" -gt 128 ]; then
     echo "FAIL: ended by signal $((status - 128))"
+    exit 1
+fi
+if grep -Eq 'ERROR: (AddressSanitizer|LeakSanitizer)|runtime error: |hard rss limit exhausted' \
+    "$outdir/$name.stderr"; then
+    echo "FAIL: a sanitizer reported an error (or the 4 GiB limit) on stderr"
     exit 1
 fi
 if [ "$expect" = error ]; then

@@ -5,6 +5,7 @@
 #include "slicescope/trace/hostthreadwait.h"
 #include "testhelpers.h"
 
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QSet>
@@ -53,12 +54,14 @@ class TestSession : public QObject {
     void manyRunsGetUniqueIdsQuickly();
     void verdictsCompareRunsOfOneProblem();
     void verdictWarnsWhenCpuThreadsWaited();
+    void verdictsOfManyRunsArriveFromAWorker();
     void removeAndClearSignal();
     void visibilityIsPerRun();
     void toTraceUsesSessionIdsAndSkipsSamples();
     void storeWritesAndReadsBack();
     void storeRemovesTheFileWhenNothingIsLeft();
     void storeCoalescesBurstsOfSaves();
+    void storeRefusesASessionTheReaderWouldRefuse();
 };
 
 void TestSession::takenIdsAreRenamed() {
@@ -159,6 +162,66 @@ void TestSession::verdictWarnsWhenCpuThreadsWaited() {
     }
 }
 
+namespace {
+
+// What the session's verdicts must be: trace::verdicts over its runs as they are now.
+QStringList expectedVerdicts(const Session& session) {
+    std::vector<trace::SummarizedRun> all;
+    for (const auto& e : session.runs()) {
+        all.push_back({e->run.get(), e->summary, batchOf(*e).toStdString(), e->id.toStdString()});
+    }
+    QStringList out;
+    for (const auto& text : trace::verdicts(all)) {
+        out << toQString(text);
+    }
+    return out;
+}
+
+QStringList verdictsOf(const Session& session) {
+    QStringList out;
+    for (const auto& e : session.runs()) {
+        out << e->verdict;
+    }
+    return out;
+}
+
+} // namespace
+
+// Beyond kVerdictsAtOnce runs the verdicts are made on a worker (100,000 took 43 s on the GUI
+// thread, one by one): they arrive with runsUpdated, and a change before they arrive drops them
+// for a newer computation.
+void TestSession::verdictsOfManyRunsArriveFromAWorker() {
+    const int many = int(Session::kVerdictsAtOnce) + 500;
+    std::vector<RunEntryPtr> entries;
+    for (int i = 0; i < many; ++i) {
+        entries.push_back(i % 2 ? entry(cpuRun("cpu-" + std::to_string(i), 1'000'000 + i))
+                                : entry(testhelpers::gpuShapedRun("gpu-" + std::to_string(i),
+                                                                  trace::RunMode::Modelled)));
+    }
+    Session session;
+    QSignalSpy updated(&session, &Session::runsUpdated);
+    session.addRuns(std::move(entries));
+    QVERIFY(session.verdictsPending());
+    QVERIFY(session.at(0)->verdict.isEmpty()); // not yet: the GUI thread did not wait for it
+    QTRY_VERIFY_WITH_TIMEOUT(!session.verdictsPending(), 60'000);
+    QCOMPARE(updated.count(), 1);
+    QCOMPARE(updated.at(0).at(0).toInt(), 0);
+    QCOMPARE(updated.at(0).at(1).toInt(), many - 1);
+    QCOMPARE(verdictsOf(session), expectedVerdicts(session));
+    QVERIFY2(session.at(0)->verdict.contains(QStringLiteral("(cpu-1 ")),
+             qPrintable(session.at(0)->verdict));
+
+    // A run faster than every CPU run, then the first run removed, before any result arrives:
+    // only the last computation's verdicts are applied, and they name the new run.
+    updated.clear();
+    session.addRuns({entry(cpuRun("fastest", 1'000))});
+    session.removeRun(0);
+    QTRY_VERIFY_WITH_TIMEOUT(!session.verdictsPending(), 60'000);
+    QCOMPARE(verdictsOf(session), expectedVerdicts(session));
+    QVERIFY2(session.at(1)->verdict.contains(QStringLiteral("(fastest ")),
+             qPrintable(session.at(1)->verdict));
+}
+
 void TestSession::removeAndClearSignal() {
     Session session;
     QSignalSpy changed(&session, &Session::changed);
@@ -235,6 +298,70 @@ void TestSession::storeRemovesTheFileWhenNothingIsLeft() {
     store.save(session);
     QVERIFY(store.waitForIdle());
     QVERIFY(!store.exists());
+}
+
+// A session over the reader's limit was written, then could not be read back at the next start and
+// was moved aside: every run lost. The store writes at most what the reader takes (one bound,
+// lowered here so that the test need not write 1 GiB); a larger session is not written, the file
+// keeps the last one, and saveFailed says so.
+void TestSession::storeRefusesASessionTheReaderWouldRefuse() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("session.json"));
+    Session session;
+    SessionStore store(path);
+    QCOMPARE(store.maxFileBytes(), trace::kMaxTraceFileBytes); // what readTrace takes
+    QSignalSpy failed(&store, &SessionStore::saveFailed);
+    QSignalSpy saved(&store, &SessionStore::saved);
+    session.addRuns({entry(cpuRun("a", 1))});
+    store.save(session);
+    QVERIFY(store.waitForIdle());
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray good = file.readAll();
+    file.close();
+    QVERIFY(!good.isEmpty());
+
+    store.setMaxFileBytes(std::uint64_t(good.size()) + 100); // one run fits, three do not
+    session.addRuns({entry(cpuRun("b", 2)), entry(cpuRun("c", 3))});
+    store.save(session);
+    QVERIFY(store.waitForIdle());
+    QTRY_COMPARE(failed.count(), 1);
+    const QString message = failed.at(0).at(0).toString();
+    QVERIFY2(message.contains(
+                 QStringLiteral("its 3 runs would take more than %1 bytes").arg(good.size() + 100)),
+             qPrintable(message));
+    QVERIFY2(message.contains(path + QStringLiteral(" keeps the session saved before")),
+             qPrintable(message));
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QCOMPARE(file.readAll(), good);
+    file.close();
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden),
+             QStringList({QStringLiteral("session.json"), QStringLiteral("session.json.lock")}));
+    const LoadResult back = TraceLoader::loadNow(path, RunOrigin::Restored);
+    QVERIFY2(back.ok(), qPrintable(back.error));
+    QCOMPARE(back.runs.size(), std::size_t(1));
+
+    // Once it fits again it is saved.
+    session.removeRun(2);
+    session.removeRun(1);
+    saved.clear();
+    store.save(session);
+    QVERIFY(store.waitForIdle());
+    QTRY_COMPARE(saved.count(), 1);
+    QCOMPARE(failed.count(), 1);
+
+    // A first save too large: nothing there yet, and it says so.
+    const QString fresh = dir.filePath(QStringLiteral("fresh.json"));
+    SessionStore tight(fresh);
+    tight.setMaxFileBytes(100);
+    QSignalSpy tightFailed(&tight, &SessionStore::saveFailed);
+    tight.save(session);
+    QVERIFY(tight.waitForIdle());
+    QTRY_COMPARE(tightFailed.count(), 1);
+    QVERIFY2(tightFailed.at(0).at(0).toString().contains(
+                 QStringLiteral("Nothing is saved in %1 yet").arg(fresh)),
+             qPrintable(tightFailed.at(0).at(0).toString()));
+    QVERIFY(!tight.exists());
 }
 
 void TestSession::storeCoalescesBurstsOfSaves() {

@@ -3,6 +3,7 @@
 #include "slicescope/backend/modelparameters.h"
 #include "slicescope/core/clock.h"
 #include "slicescope/occupancy/occupancycalculator.h"
+#include "slicescope/trace/tracelimits.h"
 
 #include <algorithm>
 #include <cmath>
@@ -63,9 +64,6 @@ constexpr ArchitectureLatencies kArchitectures[] = {
     {"Maxwell", 50, 6, 48, 4, 82, 207, 383, false, false},
     {"Kepler", 30, 9, 10, 1, 35, 200, 339, false, false},
 };
-
-// Whole nanoseconds that a timeline can hold: a double below this rounds to an int64 safely.
-constexpr double kMaxTimelineNs = 0x1p62;
 
 } // namespace
 
@@ -570,13 +568,31 @@ Status planChunks(ModelledRun& r) {
     return {};
 }
 
-// The whole timeline must fit in the trace's 64-bit nanoseconds: a huge --work on a large
-// shape, times --repeat, would otherwise wrap round to nonsense (an end before its start).
+// A timeline beyond the trace's bound on "wall_ns" (a model's own bound, 2^62, let runs through
+// that the writer then refused, losing every run): refused, naming the option to lower.
+Status timelineRefusal(const ModelledRun& r, double totalNs, double repetitionNs, double extraNs) {
+    char modelled[128];
+    std::snprintf(modelled, sizeof modelled, " would be modelled as %.3g s, beyond the %lld ns",
+                  totalNs / 1e9, static_cast<long long>(trace::kMaxDurationNs));
+    const std::string what = std::string(strategy::toString(r.id)) + " on " + r.p.describe() +
+                             modelled + " (2^53, about 104 days) a trace can hold";
+    const double fitting = std::floor((double(trace::kMaxDurationNs) - 1 - extraNs) / repetitionNs);
+    return r.request.repeat > 1 && fitting >= 1
+               ? fail(Error::Code::Overflow, "--repeat " + std::to_string(r.request.repeat) +
+                                                 " is too many: " + what + "; at most " +
+                                                 std::to_string(std::uint64_t(fitting)) +
+                                                 " repetitions fit: lower --repeat, or --work "
+                                                 "or --shape")
+               : fail(Error::Code::Overflow, "--work " + std::to_string(r.p.workPerElement) +
+                                                 " is too much: one repetition of " + what +
+                                                 "; lower --work or --shape");
+}
+
+// Refused before anything is modelled; the estimate is at least what modelRepetitions makes.
 Status checkTimelineFits(const ModelledRun& r) {
-    const Problem& p = r.p;
     double iterationNs = r.kernel.totalNs;
     double firstIterationExtraNs = 0;
-    for (const auto& transfer : strategy::transfers(r.id, p)) {
+    for (const auto& transfer : strategy::transfers(r.id, r.p)) {
         const bool htod = transfer.direction == strategy::Direction::HostToDevice;
         if (r.explicitCopies) {
             iterationNs +=
@@ -586,24 +602,16 @@ Status checkTimelineFits(const ModelledRun& r) {
                 modelCopyNs(transfer.bytes, r.d.pinnedHtoDGBps * r.m.managedMigrationFraction, r.m);
         }
     }
-    // Every activity lasts at least 1 ns (addActivity).
-    const double activities = double(strategy::transfers(r.id, p).size() + 1);
-    // Host layout passes run in every iteration, as in the GPU backend.
-    const double totalNs =
-        firstIterationExtraNs +
-        double(r.request.repeat) * (std::max(iterationNs, r.pipelineSerialNs) + activities +
-                                    3 * std::max(1.0, r.hostPassNs));
-    if (!std::isfinite(totalNs) || totalNs >= kMaxTimelineNs) {
-        char seconds[32];
-        std::snprintf(seconds, sizeof seconds, "%.3g", totalNs / 1e9);
-        return fail(Error::Code::Overflow,
-                    std::string(strategy::toString(r.id)) + " on " + p.describe() + " x " +
-                        std::to_string(r.request.repeat) + " repeats would be modelled as " +
-                        seconds +
-                        " s, beyond the 64-bit nanosecond timeline a trace holds; use a "
-                        "smaller --work, shape or --repeat");
+    // Every activity (transfers, kernel, up to 3 host layout passes, which run in every iteration
+    // as in the GPU backend) lasts at least 1 ns and is rounded (addActivity).
+    const double activities = double(strategy::transfers(r.id, r.p).size() + 1 + 3);
+    const double repetitionNs =
+        std::max(iterationNs, r.pipelineSerialNs) + activities + 3 * std::max(1.0, r.hostPassNs);
+    const double totalNs = firstIterationExtraNs + double(r.request.repeat) * repetitionNs;
+    if (std::isfinite(totalNs) && totalNs < double(trace::kMaxDurationNs)) {
+        return {};
     }
-    return {};
+    return timelineRefusal(r, totalNs, repetitionNs, firstIterationExtraNs);
 }
 
 // Adds an activity of at least 1 ns to the run; returns its end.
@@ -818,6 +826,9 @@ Result<trace::Run> modelRun(StrategyId id, const RunRequest& request, const devi
     r.srcKind = request.memory == MemoryMode::Pinned ? trace::MemoryKind::Pinned
                                                      : trace::MemoryKind::Pageable;
     modelRepetitions(r);
+    if (const double wallNs = double(r.run.wallNs); wallNs > double(trace::kMaxDurationNs)) {
+        return tl::unexpected(timelineRefusal(r, wallNs, wallNs / r.request.repeat, 0).error());
+    }
     addModelNotes(r);
     return std::move(r.run);
 }

@@ -111,12 +111,21 @@ Result<DeviceSpec> deviceFromJson(const nlohmann::json& object) {
         } else {
             // A figure the field cannot hold is an error, not its low bits (a fuzz finding).
             static_assert(std::is_unsigned_v<T>);
+            // A whole number beyond 64 bits (30 digits) reaches here as a double.
+            constexpr T kMax = std::numeric_limits<T>::max();
             const bool whole = it->is_number_unsigned() ||
                                (it->is_number_integer() && it->template get<long long>() >= 0);
-            if (!whole || it->template get<std::uint64_t>() > std::numeric_limits<T>::max()) {
+            const bool tooLarge =
+                (whole && it->template get<std::uint64_t>() > kMax) ||
+                (it->is_number_float() && it->template get<double>() > double(kMax));
+            if (tooLarge) {
+                error = std::string("device field \"") + key + "\" is " + it->dump() +
+                        ", out of range: at most " + std::to_string(kMax);
+                return;
+            }
+            if (!whole) {
                 error = std::string("device field \"") + key +
-                        "\" must be a whole number from 0 to " +
-                        std::to_string(std::numeric_limits<T>::max());
+                        "\" must be a whole number from 0 to " + std::to_string(kMax);
                 return;
             }
         }

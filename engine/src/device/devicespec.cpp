@@ -1,5 +1,6 @@
 #include "slicescope/device/devicespec.h"
 
+#include "../core/jsontext.h"
 #include "devicejson.h"
 
 #include <set>
@@ -128,15 +129,15 @@ Result<DeviceSpec> findPreset(std::string_view id) {
 }
 
 Result<std::vector<DeviceSpec>> parsePresets(std::string_view json) {
-    nlohmann::json document;
-    try {
-        document = nlohmann::json::parse(json);
-    } catch (const nlohmann::json::exception& e) {
-        // parse_error, and out_of_range for a number beyond a double (a fuzz finding): nothing
-        // may leave the engine as an exception.
+    // Never throws (a number beyond a double once did: a fuzz finding); such a number is named.
+    auto parsed = parseJsonText(json);
+    if (!parsed) {
         return fail(Error::Code::Parse,
-                    std::string("device presets are not valid JSON: ") + e.what());
+                    parsed.error().code == Error::Code::OutOfRange
+                        ? "device presets: " + parsed.error().message
+                        : "device presets are not valid JSON: " + parsed.error().message);
     }
+    nlohmann::json document = std::move(*parsed);
     const bool hasFormat = document.is_object() && document.contains("format") &&
                            document["format"].is_string() &&
                            document["format"].get<std::string>() == kPresetsFormat;

@@ -490,6 +490,65 @@ std::string verdict(const SummarizedRun& subject, std::span<const SummarizedRun>
     return text;
 }
 
+std::vector<std::string> verdicts(std::span<const SummarizedRun> all) {
+    // A verdict names at most the fastest comparable run of the other kind (fastest(): a GPU
+    // run's CPU rival, a CPU run's GPU rival). Comparable runs share a problem and a batch; the
+    // host rule of comparable() never parts a CPU run from a GPU run (a GPU run has no host), so
+    // within one group of problem and batch the fastest CPU run and the fastest GPU run, the first
+    // of their time as fastest() finds them, are all a verdict needs.
+    const auto key = [&all](std::size_t i) {
+        const Run* run = all[i].run;
+        const bool has = run != nullptr && run->problem.has_value();
+        const problem::Problem p = has ? *run->problem : problem::Problem{};
+        return std::make_tuple(has, p.shape.r, p.shape.c, p.shape.n, int(p.dtype), p.workPerElement,
+                               std::string_view(all[i].batch));
+    };
+    std::vector<std::size_t> order(all.size());
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        order[i] = i;
+    }
+    // Stable: within a group the runs stay in the order of `all`.
+    std::stable_sort(order.begin(), order.end(),
+                     [&key](std::size_t a, std::size_t b) { return key(a) < key(b); });
+    // Runs without a problem compare with nothing: each is a group of its own.
+    const auto sameGroup = [&key](std::size_t a, std::size_t b) {
+        return std::get<0>(key(a)) && key(a) == key(b);
+    };
+    std::vector<std::string> out(all.size());
+    std::vector<SummarizedRun> rivals;
+    for (std::size_t begin = 0; begin < order.size();) {
+        std::size_t end = begin + 1;
+        while (end < order.size() && sameGroup(order[begin], order[end])) {
+            ++end;
+        }
+        // In the order of `all`, as fastest() looks: of equal times the first wins.
+        const SummarizedRun* cpu = nullptr;
+        const SummarizedRun* gpu = nullptr;
+        for (std::size_t k = begin; k < end && std::get<0>(key(order[begin])); ++k) {
+            const SummarizedRun& r = all[order[k]];
+            const std::int64_t ns = r.summary.perRepetitionNs();
+            const SummarizedRun** best = isCpuRun(*r.run)              ? &cpu
+                                         : isGpuRun(*r.run, r.summary) ? &gpu
+                                                                       : nullptr;
+            if (best != nullptr && ns > 0 &&
+                (*best == nullptr || ns < (*best)->summary.perRepetitionNs())) {
+                *best = &r;
+            }
+        }
+        rivals.clear();
+        for (const SummarizedRun* r : {cpu, gpu}) {
+            if (r != nullptr) {
+                rivals.push_back(*r);
+            }
+        }
+        for (std::size_t k = begin; k < end; ++k) {
+            out[order[k]] = verdict(all[order[k]], rivals);
+        }
+        begin = end;
+    }
+    return out;
+}
+
 namespace {
 
 std::optional<occupancy::Limiter> perSmLimiter(std::string_view text) {

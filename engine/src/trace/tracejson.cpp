@@ -37,9 +37,15 @@ const char* fileKind(mode_t mode) {
     return "not a plain file";
 }
 
+// "1024 MiB" for the format's limit; a lowered one in bytes.
+std::string sizeText(std::uint64_t bytes) {
+    return bytes % (std::uint64_t(1) << 20) == 0 ? std::to_string(bytes >> 20) + " MiB"
+                                                 : std::to_string(bytes) + " bytes";
+}
+
 // Reads a trace file whole, refusing before reading anything what could never end or never
-// fit: a FIFO, a device (/dev/zero) or a socket, and a file over kMaxTraceFileBytes.
-Result<std::string> readWholeFile(const std::filesystem::path& path) {
+// fit: a FIFO, a device (/dev/zero) or a socket, and a file over maxBytes.
+Result<std::string> readWholeFile(const std::filesystem::path& path, std::uint64_t maxBytes) {
     const auto ioError = [&path](int error) {
         return fail(Error::Code::Io, "cannot read " + path.string() + ": " + std::strerror(error));
     };
@@ -60,13 +66,12 @@ Result<std::string> readWholeFile(const std::filesystem::path& path) {
         return fail(Error::Code::Io, "cannot read " + path.string() +
                                          ": not a regular file: " + fileKind(info.st_mode));
     }
-    const auto tooLarge = [&path](const std::string& size) {
+    const auto tooLarge = [&path, maxBytes](const std::string& size) {
         return fail(Error::Code::Io, "cannot read " + path.string() + ": the file is " + size +
-                                         ", more than the " +
-                                         std::to_string(kMaxTraceFileBytes >> 20) +
-                                         " MiB a trace may have (docs/trace-format.md)");
+                                         ", more than the " + sizeText(maxBytes) +
+                                         " a trace may have (docs/trace-format.md)");
     };
-    if (std::uint64_t(info.st_size) > kMaxTraceFileBytes) {
+    if (std::uint64_t(info.st_size) > maxBytes) {
         ::close(fd);
         return tooLarge(std::to_string(std::uint64_t(info.st_size)) + " bytes");
     }
@@ -77,11 +82,11 @@ Result<std::string> readWholeFile(const std::filesystem::path& path) {
     data.resize(info.st_size > 0 ? std::size_t(info.st_size) + 1 : std::size_t(1) << 16);
     for (;;) {
         if (size == data.size()) {
-            if (size > kMaxTraceFileBytes) {
+            if (size > maxBytes) {
                 ::close(fd);
                 return tooLarge("growing past " + std::to_string(size) + " bytes");
             }
-            data.resize(std::min<std::size_t>(data.size() * 2, kMaxTraceFileBytes + 1));
+            data.resize(std::min<std::size_t>(data.size() * 2, maxBytes + 1));
         }
         const ssize_t got = ::read(fd, data.data() + size, data.size() - size);
         if (got < 0) {
@@ -98,7 +103,7 @@ Result<std::string> readWholeFile(const std::filesystem::path& path) {
         size += std::size_t(got);
     }
     ::close(fd);
-    if (size > kMaxTraceFileBytes) {
+    if (size > maxBytes) {
         return tooLarge("growing past " + std::to_string(size) + " bytes");
     }
     data.resize(size);
@@ -112,7 +117,7 @@ Result<Trace> parseTrace(std::string_view json, const ReadOptions& options) {
 }
 
 Result<Trace> readTrace(const std::filesystem::path& path, const ReadOptions& options) {
-    auto text = readWholeFile(path);
+    auto text = readWholeFile(path, options.maxFileBytes);
     if (!text) {
         return tl::unexpected(text.error());
     }
@@ -134,8 +139,9 @@ std::string toJson(const Trace& trace) {
     return out;
 }
 
-Status writeTrace(const Trace& trace, const std::filesystem::path& path) {
-    return writeTraceLimited(trace, path, kMaxTraceFileBytes);
+Status writeTrace(const Trace& trace, const std::filesystem::path& path,
+                  std::uint64_t maxFileBytes) {
+    return writeTraceLimited(trace, path, maxFileBytes);
 }
 
 } // namespace slicescope::trace

@@ -14,6 +14,7 @@
 // run/activity index.
 #include "tracereader.h"
 
+#include "../core/jsontext.h"
 #include "jsoncursor.h"
 #include "slicescope/trace/tracelimits.h"
 #include "sweepjson.h"
@@ -182,11 +183,14 @@ bool TraceReader::parseSmallJson(T& out, std::string_view name, FromJson&& fromJ
     if (!json.skipValue(0)) {
         return false;
     }
-    const auto object = nlohmann::json::parse(start, json.position(), nullptr, false);
-    if (object.is_discarded()) {
-        return json.failAt(start, field(name) + " is not valid JSON");
+    const auto object =
+        parseJsonText(std::string_view(start, std::size_t(json.position() - start)));
+    if (!object) {
+        return json.failAt(start, object.error().code == Error::Code::OutOfRange
+                                      ? "invalid " + field(name) + ": " + object.error().message
+                                      : field(name) + " is not valid JSON");
     }
-    auto value = fromJson(object);
+    auto value = fromJson(*object);
     if (!value) {
         return json.failAt(start, "invalid " + field(name) + ": " + value.error().message);
     }

@@ -3,6 +3,7 @@
 // series, the activities).
 #include "traceschema.h"
 
+#include "../core/jsontext.h"
 #include "../device/devicejson.h"
 #include "slicescope/trace/runsummary.h"
 #include "sweepjson.h"
@@ -24,16 +25,24 @@ std::string dump(const nlohmann::json& json) {
     return json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-// A small value (the device, a sweep point), checked by the cursor (bounded depth, UTF-8), then
-// handed to nlohmann::json so that devicejson.cpp and sweepjson.cpp stay the one mapping of
-// those structures; they must not be able to throw on text that passed.
+// A small value (the device, a sweep point) from start to the cursor, which skipValue has checked
+// (bounded depth, UTF-8), handed to nlohmann::json so that devicejson.cpp and sweepjson.cpp stay
+// the one mapping of those structures; they must not be able to throw on text that passed.
+bool parseSmallJson(ReadContext& c, const char* start, nlohmann::json& out, std::string_view name) {
+    auto parsed = parseJsonText(std::string_view(start, std::size_t(c.json.position() - start)));
+    if (!parsed) {
+        // A number beyond a double, which the cursor takes and nlohmann::json does not, is named.
+        return c.json.failAt(start, parsed.error().code == Error::Code::OutOfRange
+                                        ? "invalid " + field(name) + ": " + parsed.error().message
+                                        : field(name) + " is not valid JSON");
+    }
+    out = std::move(*parsed);
+    return true;
+}
+
 bool readSmallJson(ReadContext& c, nlohmann::json& out, std::string_view name) {
     const char* start = c.json.position();
-    if (!c.json.skipValue(0)) {
-        return false;
-    }
-    out = nlohmann::json::parse(start, c.json.position(), nullptr, false);
-    return !out.is_discarded() || c.json.failAt(start, field(name) + " is not valid JSON");
+    return c.json.skipValue(0) && parseSmallJson(c, start, out, name);
 }
 
 // The shape [R, C, N] of a problem (makeProblem checks it with the rest: ProblemSchema).
@@ -280,8 +289,19 @@ struct DeviceValue {
                                                     c.json.describeToken());
         }
         const char* start = c.json.position();
+        if (!c.json.skipValue(0)) {
+            return false;
+        }
+        const std::string_view text(start, std::size_t(c.json.position() - start));
+        for (const auto& read : c.devicesRead) {
+            if (read.text == text) { // read before, from the same text: the same device
+                run.device = read.device;
+                run.ceilings = read.ceilings;
+                return true;
+            }
+        }
         nlohmann::json object;
-        if (!readSmallJson(c, object, name)) {
+        if (!parseSmallJson(c, start, object, name)) {
             return false;
         }
         if (object.is_object() && object.contains("ceilings")) {
@@ -303,6 +323,10 @@ struct DeviceValue {
         }
         run.device = std::move(*device);
         run.device.sources.clear(); // traces carry no sources
+        if (c.devicesRead.size() == ReadContext::kDevicesKept) {
+            c.devicesRead.erase(c.devicesRead.begin());
+        }
+        c.devicesRead.push_back({text, run.device, run.ceilings});
         return true;
     }
     static void write(WriteContext& c, const Run& run, Layout) {

@@ -93,7 +93,7 @@ Status writeTraceLimited(const Trace& trace, const std::filesystem::path& path,
         });
     });
     if (tooLarge) {
-        return fail(Error::Code::InvalidArgument,
+        return fail(Error::Code::OutOfRange,
                     "cannot write " + path.string() + ": the trace would be more than " +
                         std::to_string(maxBytes) + " bytes, the most a trace file may have (" +
                         "docs/trace-format.md, \"Limits\"); it could not be read back, so " +

@@ -26,7 +26,7 @@ Status checkReadsBack(const Trace& trace);
 // writeTrace with the file size limit as a parameter (tests use a small one): a text longer than
 // maxBytes, which the reader would refuse, is not written: the write stops, the temporary file
 // is removed and path is left as it was (a FIFO or device written through gets a cut stream),
-// and the error (InvalidArgument) says so.
+// and the error (OutOfRange) says so.
 Status writeTraceLimited(const Trace& trace, const std::filesystem::path& path,
                          std::uint64_t maxBytes);
 

@@ -2,8 +2,10 @@
 
 #include "slicescope/core/result.h"
 #include "slicescope/trace/trace.h"
+#include "slicescope/trace/tracelimits.h"
 
 #include <atomic>
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <string>
@@ -16,6 +18,8 @@ namespace slicescope::trace {
 struct ReadOptions {
     std::function<void(double fraction)> progress;
     const std::atomic<bool>* cancel = nullptr;
+    // readTrace refuses a larger file before reading it. The format's limit; tests lower it.
+    std::uint64_t maxFileBytes = kMaxTraceFileBytes;
 };
 
 // Parses a trace document. Malformed, truncated or wrong-version input is an Error::Code::Parse
@@ -26,7 +30,10 @@ Result<Trace> readTrace(const std::filesystem::path& path, const ReadOptions& op
 std::string toJson(const Trace& trace);
 // Writes to a temporary file beside path, then renames it over path: a half-written file
 // never replaces a good one. A trace the reader would reject (a negative timestamp, an end
-// before its start, an invalid problem or device figure) is refused with InvalidArgument.
-Status writeTrace(const Trace& trace, const std::filesystem::path& path);
+// before its start, an invalid problem or device figure) is refused with InvalidArgument; one
+// whose text would pass maxFileBytes, which the reader refuses (ReadOptions::maxFileBytes, the
+// same bound), with OutOfRange: path is left as it was. Tests lower the bound.
+Status writeTrace(const Trace& trace, const std::filesystem::path& path,
+                  std::uint64_t maxFileBytes = kMaxTraceFileBytes);
 
 } // namespace slicescope::trace

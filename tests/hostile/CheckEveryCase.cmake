@@ -1,0 +1,18 @@
+cmake_minimum_required(VERSION 3.25)
+# Every file in DIR (tests/data/hostile/) has a case in tests/hostile/CMakeLists.txt, whose names
+# CASES lists ("^^"-separated): cmake -DDIR=... -DCASES=... -P CheckEveryCase.cmake
+string(REPLACE "^^" ";" CASES "${CASES}")
+file(GLOB files RELATIVE ${DIR} ${DIR}/*)
+set(missing)
+foreach(file ${files})
+    get_filename_component(name ${file} NAME_WLE)
+    if(NOT name IN_LIST CASES)
+        list(APPEND missing ${file})
+    endif()
+endforeach()
+list(LENGTH files count)
+if(missing)
+    string(REPLACE ";" ", " missing "${missing}")
+    message(FATAL_ERROR "no hostile case for ${missing}: add one to tests/hostile/CMakeLists.txt")
+endif()
+message(STATUS "${count} files, each with its case")
