@@ -57,6 +57,9 @@ QString headerText(const models::RunEntry& e) {
     case trace::RunMode::Recorded:
         where = QStringLiteral("recorded");
         break;
+    case trace::RunMode::Imported:
+        where = QStringLiteral("imported");
+        break;
     }
     QString text = e.id + QStringLiteral("  \u00b7  ") + where;
     if (run.problem) {

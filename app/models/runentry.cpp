@@ -48,6 +48,8 @@ QString modeText(trace::RunMode mode) {
         return QStringLiteral("modelled");
     case trace::RunMode::Recorded:
         return QStringLiteral("recorded from a program");
+    case trace::RunMode::Imported:
+        return QStringLiteral("imported from another tool's file");
     }
     return {};
 }
@@ -62,6 +64,8 @@ QString shortModeText(trace::RunMode mode) {
         return QStringLiteral("modelled");
     case trace::RunMode::Recorded:
         return QStringLiteral("recorded");
+    case trace::RunMode::Imported:
+        return QStringLiteral("imported");
     }
     return {};
 }
