@@ -6,6 +6,7 @@
 #include <atomic>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -16,10 +17,16 @@ namespace slicescope::trace {
 struct ReadOptions {
     std::function<void(double fraction)> progress;
     const std::atomic<bool>* cancel = nullptr;
+    // Files of other tools (traceimport.h): the device to use when the file describes none (a
+    // Kineto trace without "deviceProperties", an ncu CSV of its details page), and the file's
+    // name for Run::source (readTrace gives the path's; parseTrace has none unless given).
+    std::optional<device::DeviceSpec> importDevice;
+    std::string sourceFile;
 };
 
-// Parses a trace document. Malformed, truncated or wrong-version input is an Error::Code::Parse
-// error whose message says where and what.
+// Parses a trace document: a SliceScope trace, or a file of another tool that traceimport.h
+// converts (told apart by content). Malformed, truncated or wrong-version input is an
+// Error::Code::Parse error whose message says where and what.
 Result<Trace> parseTrace(std::string_view json, const ReadOptions& options = {});
 Result<Trace> readTrace(const std::filesystem::path& path, const ReadOptions& options = {});
 
