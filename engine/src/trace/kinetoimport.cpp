@@ -613,7 +613,9 @@ void KinetoReader::addDevices() {
                 ++unusable;
                 continue;
             }
-            auto& [id, spec] = *found;
+            // (Named, not a structured binding: clang 14 cannot capture one in a lambda.)
+            const std::uint32_t id = found->first;
+            device::DeviceSpec& spec = found->second;
             const std::string where =
                 device::completeDeviceSpec(spec, device::presets(), "the trace's deviceProperties");
             if (auto problem = deviceLimitError(spec)) {
