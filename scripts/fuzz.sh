@@ -6,8 +6,8 @@
 #   scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]
 #
 #   SECONDS_PER_TARGET  default 180
-#   TARGET              tracereader, jsoncursor, device, shape (default: these four, one after
-#                       the other), guirender (the GUI's load and draw path, offscreen; only
+#   TARGET              tracereader, jsoncursor, device, shape, kinetoimport, ncuimport
+#                       (default: these six, one after the other), guirender (the GUI's load and draw path, offscreen; only
 #                       when named: it builds the Qt GUI with clang)
 #
 # Findings (crash-*, leak-*, timeout-*, oom-* inputs) are kept under $FUZZ_FINDINGS/<target>/
@@ -37,11 +37,11 @@ elif [ $# -gt 0 ] && [[ "$1" == -h || "$1" == --help ]]; then
     usage
 fi
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(tracereader jsoncursor device shape)
+[ ${#targets[@]} -eq 0 ] && targets=(tracereader jsoncursor device shape kinetoimport ncuimport)
 for t in "${targets[@]}"; do
     case $t in
-    tracereader | jsoncursor | device | shape | guirender) ;;
-    *) echo "fuzz.sh: unknown target '$t' (tracereader, jsoncursor, device, shape, guirender)" >&2; usage ;;
+    tracereader | jsoncursor | device | shape | kinetoimport | ncuimport | guirender) ;;
+    *) echo "fuzz.sh: unknown target '$t' (tracereader, jsoncursor, device, shape, kinetoimport, ncuimport, guirender)" >&2; usage ;;
     esac
 done
 
@@ -82,8 +82,12 @@ for t in "${targets[@]}"; do
     artifacts=$findings/$t
     log=$build/fuzz-$t.log
     mkdir -p "$corpus" "$artifacts"
-    dict=()
-    [ "$t" != shape ] && dict=(-dict=tests/data/fuzz-corpus/trace.dict)
+    case $t in
+    shape) dict=() ;;
+    kinetoimport) dict=(-dict=tests/data/fuzz-corpus/kineto.dict) ;;
+    ncuimport) dict=(-dict=tests/data/fuzz-corpus/ncu.dict) ;;
+    *) dict=(-dict=tests/data/fuzz-corpus/trace.dict) ;;
+    esac
     # guirender: fontconfig, under Qt, never frees its caches (tests/fuzz/guirender.lsan.supp).
     lsan=${LSAN_OPTIONS:-}
     [ "$t" = guirender ] && lsan="suppressions=$PWD/tests/fuzz/guirender.lsan.supp${lsan:+:$lsan}"

@@ -11,6 +11,8 @@
 #   notes-10m.json       a run with 10,000,000 empty notes (40 MB; before the
 #                         notes limit, 100,000,000 of them took 4.5 GB of memory)
 #   sparse-2g.json        2 GiB, sparse (truncate): a valid start, then zeros; no disk used
+#   kineto-long-name.json a PyTorch profiler trace whose kernel name is 100,000,000 bytes
+#   ncu-wide-row.csv      an Nsight Compute CSV whose one row has 100,000 fields
 #   fifo-no-writer.json   a FIFO nobody writes to
 #   fifo-yes-cli.json, fifo-yes-gui.json
 #                         FIFOs (one per program, as tests run in parallel) that
@@ -19,12 +21,13 @@
 set -euo pipefail
 
 if [ $# -ne 1 ]; then
-    sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2
 fi
 out=$1
 mkdir -p "$out"
-rm -f "$out"/long-name.json "$out"/notes-10m.json "$out"/same-id-4000.json "$out"/sparse-2g.json "$out"/fifo-*.json
+rm -f "$out"/long-name.json "$out"/notes-10m.json "$out"/same-id-4000.json "$out"/sparse-2g.json "$out"/fifo-*.json \
+    "$out"/kineto-long-name.json "$out"/ncu-wide-row.csv
 
 head='{"format": "slicescope-trace", "version": 1, "runs": ['
 device='"device": {"name": "NVIDIA H200", "sm_count": 132}'
@@ -51,6 +54,18 @@ device='"device": {"name": "NVIDIA H200", "sm_count": 132}'
     awk 'BEGIN { for (i = 1; i < 10000000; i++) printf ", \"\"" }'
     printf '], "activities": []}]}\n'
 } >"$out/notes-10m.json"
+
+{
+    printf '{"traceEvents": [{"ph": "X", "cat": "kernel", "name": "'
+    head -c 100000000 /dev/zero | tr '\0' 'k'
+    printf '", "pid": 0, "tid": 7, "ts": 1, "dur": 2, "args": {"grid": [4, 1, 1], "block": [128, 1, 1]}}]}\n'
+} >"$out/kineto-long-name.json"
+
+{
+    printf '"ID","Process ID","Kernel Name","Metric Name","Metric Value"\n"0"'
+    awk 'BEGIN { for (i = 1; i < 100000; i++) printf ",\"x\"" }'
+    printf '\n'
+} >"$out/ncu-wide-row.csv"
 
 printf '%s' "$head" >"$out/sparse-2g.json"
 truncate -s 2G "$out/sparse-2g.json"

@@ -12,6 +12,8 @@ void addDevicesCommand(CLI::App& app, int& exitStatus);
 void addRunCommands(CLI::App& app, int& exitStatus); // "run" and "model"
 void addOccupancyCommand(CLI::App& app, int& exitStatus);
 void addExportCommand(CLI::App& app, int& exitStatus);
+// "import": a PyTorch profiler trace or an Nsight Compute CSV to a SliceScope trace
+void addImportCommand(CLI::App& app, int& exitStatus);
 void addRecordCommand(CLI::App& app,
                       int& exitStatus); // "record": an outside program, through CUPTI injection
 

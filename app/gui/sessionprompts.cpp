@@ -53,7 +53,8 @@ QStringList askForTracesToOpen(QWidget* parent) {
     const QStringList files = QFileDialog::getOpenFileNames(
         parent, QCoreApplication::translate("MainWindow", "Open trace"),
         QSettings().value(QStringLiteral("lastDir")).toString(),
-        QCoreApplication::translate("MainWindow", "SliceScope traces (*.json);;All files (*)"));
+        QCoreApplication::translate("MainWindow", "Traces: SliceScope, PyTorch profiler, Nsight "
+                                                  "Compute CSV (*.json *.csv);;All files (*)"));
     if (!files.isEmpty()) {
         QSettings().setValue(QStringLiteral("lastDir"), QFileInfo(files.last()).absolutePath());
     }

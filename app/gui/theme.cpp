@@ -67,7 +67,7 @@ QString laneDescription(LaneKind kind) {
     case LaneKind::DtoH:
         return QStringLiteral("copies device to host");
     case LaneKind::Host:
-        return QStringLiteral("host work timed by SliceScope");
+        return QStringLiteral("host work on a CPU thread");
     case LaneKind::Sync:
         return QStringLiteral("waiting for the GPU");
     case LaneKind::Overhead:

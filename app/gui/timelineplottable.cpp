@@ -3,6 +3,7 @@
 #include "gui/theme.h"
 #include "models/gputracemodel.h"
 #include "models/runnaming.h"
+#include "slicescope/trace/traceimport.h"
 
 #include <algorithm>
 #include <cmath>
@@ -56,6 +57,15 @@ QString headerText(const models::RunEntry& e) {
         break;
     case trace::RunMode::Recorded:
         where = QStringLiteral("recorded");
+        break;
+    case trace::RunMode::Imported:
+        // Another tool measured it: say which, never "measured" (docs/import.md).
+        where = run.source ? QStringLiteral("imported from ") +
+                                 models::toQString(trace::describeFormat(run.source->format)) +
+                                 (run.source->file.empty()
+                                      ? QString()
+                                      : QStringLiteral(" ") + models::toQString(run.source->file))
+                           : QStringLiteral("imported");
         break;
     }
     QString text = e.id + QStringLiteral("  \u00b7  ") + where;

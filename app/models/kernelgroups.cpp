@@ -63,6 +63,9 @@ QVector<KernelGroup> kernelGroups(const trace::Run& run) {
             if (!std::isnan(a.theoreticalOccupancy)) {
                 g.theoretical = a.theoreticalOccupancy;
             }
+            if (a.estimatedOccupancyPercent != trace::kNoPercent) {
+                g.estimated = a.estimatedOccupancyPercent / 100.0;
+            }
             groups.push_back(g);
             measured.push_back(0);
             laneMeasured.push_back(0);

@@ -24,6 +24,9 @@ struct KernelGroup {
     // Mean share of a warp's lanes active per executed instruction, over the launches measured
     // (record --counters); unknown without counters (docs/trace-format.md, active_lane_share).
     std::optional<double> activeLaneShare;
+    // Imported kernels: the profiling tool's own estimate of achieved occupancy, 0..1 (the PyTorch
+    // profiler's "est. achieved occupancy %"): worked out from the launch, never measured.
+    std::optional<double> estimated;
     std::int64_t totalNs = 0;
 
     // "fill<double>: grid 40×1×1, block 256×1×1, 3 launches"

@@ -248,6 +248,11 @@ OccupancyFacts computeOccupancyFacts(const RunEntry& entry, const KernelGroup& k
                                                        kernel.block, kernel.activeLaneShare)) {
         f.launchChoiceWords = toQString(numba->explanation);
     }
+    if (kernel.estimated) {
+        f.launchWords += QStringLiteral("; the profiler's estimate of achieved occupancy: %1 "
+                                        "(worked out from the launch, not measured)")
+                             .arg(toQString(trace::formatPercent(*kernel.estimated)));
+    }
     if (kernel.activeLaneShare) {
         f.launchWords +=
             QStringLiteral("; measured: %1 of %2 threads active per warp instruction on average, "
@@ -257,8 +262,11 @@ OccupancyFacts computeOccupancyFacts(const RunEntry& entry, const KernelGroup& k
                 .arg(toQString(trace::formatCount(l.workers)));
         f.threadSlotsBusy = kernelThreadSlotsBusy(run.device, kernel).value_or(0);
     } else {
-        f.launchWords += QStringLiteral("; which threads work is unknown (record with --counters "
-                                        "to measure it)");
+        f.launchWords += run.mode == trace::RunMode::Imported
+                             ? QStringLiteral("; which threads work is unknown (the file does "
+                                              "not say)")
+                             : QStringLiteral("; which threads work is unknown (record with "
+                                              "--counters to measure it)");
         f.threadSlotsBusyKnown = false;
         f.threadSlotsBusy = 0;
         f.residency.workKnown = false;
@@ -272,11 +280,14 @@ OccupancyFacts computeOccupancyFacts(const RunEntry& entry, const KernelGroup& k
 }
 
 QString shortKernelName(const QString& name) {
+    // "(anonymous namespace)::" is a namespace, not the parameters that follow a name.
+    QString text = name;
+    text.remove(QStringLiteral("(anonymous namespace)::"));
     // The part before the parameters, with bracketed tags left out, at template depth 0.
     QString head;
     int angle = 0;
     int square = 0;
-    for (const QChar c : name) {
+    for (const QChar c : text) {
         if (c == QLatin1Char('(') && angle == 0 && square == 0 && !head.trimmed().isEmpty()) {
             break;
         }

@@ -84,7 +84,8 @@ QVector<OccupancyRow> occupancyRows(const std::vector<RunEntryPtr>& runs);
 QString elideMiddle(const QString& text, int maxChars);
 // A kernel's name for a chart's label: without its return type, namespaces, ABI tags and
 // parameters ("void ns::fill<double>(double*)" -> "fill<double>",
-// "__main__::__gufunc_whole_array[abi:v2][abi:cw51...](Array<...>)" -> "__gufunc_whole_array"),
+// "__main__::__gufunc_whole_array[abi:v2][abi:cw51...](Array<...>)" -> "__gufunc_whole_array",
+// "void (anonymous namespace)::softmax<float>(float*)" -> "softmax<float>"),
 // so that kernels told apart only in the middle of a long name stay apart. The full name goes in
 // the tooltip.
 QString shortKernelName(const QString& name);

@@ -49,6 +49,8 @@ QString modeText(trace::RunMode mode) {
         return QStringLiteral("modelled");
     case trace::RunMode::Recorded:
         return QStringLiteral("recorded from a program");
+    case trace::RunMode::Imported:
+        return QStringLiteral("imported from another tool's file");
     }
     return {};
 }
@@ -63,6 +65,8 @@ QString shortModeText(trace::RunMode mode) {
         return QStringLiteral("modelled");
     case trace::RunMode::Recorded:
         return QStringLiteral("recorded");
+    case trace::RunMode::Imported:
+        return QStringLiteral("imported");
     }
     return {};
 }

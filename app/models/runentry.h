@@ -63,7 +63,7 @@ bool isSameRun(const trace::Run& a, const trace::Run& b);
 QString toQString(std::string_view text);
 QString
 modeText(trace::RunMode mode); // "measured on the GPU", "measured on the CPU", "modelled", ...
-QString shortModeText(trace::RunMode mode); // "GPU", "CPU", "modelled", "recorded"
+QString shortModeText(trace::RunMode mode); // "GPU", "CPU", "modelled", "recorded", "imported"
 
 } // namespace slicescope::models
 

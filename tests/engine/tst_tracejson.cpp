@@ -206,6 +206,28 @@ Trace fullTrace() {
     recorded.exitStatus = -11;
     recorded.droppedRecords = std::numeric_limits<std::uint64_t>::max();
     trace.runs.push_back(recorded);
+
+    Run imported;
+    imported.id = "kineto-cnn";
+    imported.strategy = "imported";
+    imported.mode = RunMode::Imported;
+    imported.device.name = "NVIDIA H200";
+    imported.source = ImportSource{"kineto", "kineto-cnn \"step\".json"};
+    Activity importedKernel = activity(ActivityKind::Kernel, kBaseNs, kBaseNs + 4'032);
+    importedKernel.nameId = imported.intern("implicit_convolve_sgemm");
+    importedKernel.grid = {256, 1, 1};
+    importedKernel.block = {8, 8, 1};
+    importedKernel.registersPerThread = 64;
+    importedKernel.staticSharedBytes = 2304;
+    importedKernel.theoreticalOccupancy = 0.5f;
+    importedKernel.limiter = OccupancyLimiter::Registers;
+    importedKernel.estimatedOccupancyPercent = 6;
+    imported.activities.push_back(importedKernel);
+    Activity unestimated = importedKernel;
+    unestimated.limiter = OccupancyLimiter::SharedMemory;
+    unestimated.estimatedOccupancyPercent = 0;
+    imported.activities.push_back(unestimated);
+    trace.runs.push_back(imported);
     return trace;
 }
 
@@ -234,6 +256,8 @@ void expectSameActivity(const Run& runA, const Activity& a, const Run& runB, con
     EXPECT_TRUE(sameFloat(a.theoreticalOccupancy, b.theoreticalOccupancy));
     EXPECT_TRUE(sameFloat(a.achievedOccupancy, b.achievedOccupancy));
     EXPECT_TRUE(sameFloat(a.activeLaneShare, b.activeLaneShare));
+    EXPECT_EQ(a.limiter, b.limiter);
+    EXPECT_EQ(a.estimatedOccupancyPercent, b.estimatedOccupancyPercent);
 }
 
 void expectSameRun(const Run& a, const Run& b) {
@@ -291,6 +315,7 @@ void expectSameRun(const Run& a, const Run& b) {
     EXPECT_EQ(a.exitStatus, b.exitStatus);
     EXPECT_EQ(a.droppedRecords, b.droppedRecords);
     EXPECT_EQ(a.notes, b.notes);
+    EXPECT_EQ(a.source, b.source);
     ASSERT_EQ(a.occupancySeries.size(), b.occupancySeries.size());
     for (std::size_t i = 0; i < a.occupancySeries.size(); ++i) {
         EXPECT_EQ(a.occupancySeries[i].timeNs, b.occupancySeries[i].timeNs);
@@ -394,7 +419,7 @@ TEST(TraceJson, OutputIsValidJsonWithTheDocumentedNames) {
     EXPECT_EQ(json["format"], "slicescope-trace");
     EXPECT_EQ(json["version"], 1);
     EXPECT_EQ(json["generator"], "tst_tracejson");
-    ASSERT_EQ(json["runs"].size(), 4U);
+    ASSERT_EQ(json["runs"].size(), 5U);
     const auto& gpu = json["runs"][0];
     EXPECT_EQ(gpu["mode"], "measured-gpu");
     EXPECT_EQ(gpu["problem"]["shape"], nlohmann::json::parse("[100, 4000, 5]"));
@@ -457,6 +482,16 @@ TEST(TraceJson, OutputIsValidJsonWithTheDocumentedNames) {
     EXPECT_TRUE(recorded["problem"].is_null());
     EXPECT_EQ(recorded["exit_status"], -11);
     EXPECT_EQ(recorded["activities"], nlohmann::json::array());
+    EXPECT_FALSE(recorded.contains("source")) << "only imported runs say where they came from";
+    const auto& imported = json["runs"][4];
+    EXPECT_EQ(imported["mode"], "imported");
+    EXPECT_EQ(imported["source"], nlohmann::json::parse(R"({"format": "kineto", "file": )"
+                                                        R"("kineto-cnn \"step\".json"})"));
+    EXPECT_EQ(imported["activities"][0]["limiter"], "registers");
+    EXPECT_EQ(imported["activities"][0]["estimated_occupancy_percent"], 6);
+    EXPECT_EQ(imported["activities"][1]["estimated_occupancy_percent"], 0);
+    EXPECT_FALSE(kernel.contains("limiter")) << "unknown limiters are left out";
+    EXPECT_FALSE(kernel.contains("estimated_occupancy_percent")) << "so are absent estimates";
 }
 
 TEST(TraceJson, IntegersRoundTripExactly) {
@@ -1066,6 +1101,11 @@ TEST(TraceJson, RejectsFiguresBeyondPhysicalLimits) {
          "\"achieved_occupancy\" must be a fraction from 0 to 1, not -5"},
         {kernel(R"("active_lane_share": 32)"),
          "\"active_lane_share\" must be a fraction from 0 to 1, not 32"},
+        {kernel(R"("estimated_occupancy_percent": 101)"),
+         "\"estimated_occupancy_percent\" is too large (at most 100)"},
+        {kernel(R"("estimated_occupancy_percent": 0.5)"), "\"estimated_occupancy_percent\""},
+        {kernel(R"("limiter": "threads")"), "unknown limiter 'threads'"},
+        {withRun(R"("source": {"file": "a.json"})"), "\"source\" is missing the field \"format\""},
         {occupancy(R"("achieved": 1e308)"), "\"achieved\" must be a fraction"},
         {occupancy(R"("sm_busy_share": -5)"), "\"sm_busy_share\" must be a fraction"},
         {occupancy(R"("active_blocks_per_sm": 129)"), "\"active_blocks_per_sm\" is too large"},
@@ -1371,6 +1411,10 @@ TEST(TraceJson, RefusesToWriteATraceItCouldNotReadBackAndKeepsTheOldFile) {
         {"theoretical", [](Trace& t) { t.runs[0].occupancy->theoretical = 1e308; }},
         {"achieved_occupancy", [](Trace& t) { t.runs[0].activities[5].achievedOccupancy = -5; }},
         {"active_lane_share", [](Trace& t) { t.runs[0].activities[5].activeLaneShare = 2; }},
+        {"estimated_occupancy_percent",
+         [](Trace& t) { t.runs[4].activities[0].estimatedOccupancyPercent = 101; }},
+        {"format",
+         [](Trace& t) { t.runs[4].source->format = std::string(kMaxShortTextBytes + 1, 'f'); }},
         {"grid", [](Trace& t) { t.runs[0].activities[5].grid.x = 0; }},
         {"block",
          [](Trace& t) {

@@ -4,7 +4,9 @@
 #include "slicescope/device/devicespec.h"
 #include "slicescope/problem/problem.h"
 #include "slicescope/trace/exporters.h"
+#include "slicescope/trace/traceimport.h"
 #include "slicescope/trace/tracejson.h"
+#include "slicescope/trace/tracelimits.h"
 
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -46,8 +48,10 @@ class JsonVerdict : public nlohmann::json_sax<nlohmann::json> {
 // range to implementations) and the reader skips it in an unknown field, so it is no disagreement.
 constexpr int kNumberOverflow = 406;
 
-bool isParseErrorSayingWhere(const Error& error) {
-    return error.code == Error::Code::Parse && error.message.rfind("byte ", 0) == 0;
+// A Parse error that says where: "byte N" in JSON, "line N" in an Nsight Compute CSV.
+bool isParseErrorSayingWhere(const Error& error, trace::TraceFormat format) {
+    const char* where = format == trace::TraceFormat::NcuCsv ? "line " : "byte ";
+    return error.code == Error::Code::Parse && error.message.rfind(where, 0) == 0;
 }
 
 std::string checkExports(const trace::Trace& trace) {
@@ -76,15 +80,17 @@ std::string checkTraceInput(std::string_view data) {
         lastFraction = fraction;
     };
     const auto trace = trace::parseTrace(data, options);
+    const trace::TraceFormat format = trace::detectFormat(data);
     if (!trace) {
-        if (!isParseErrorSayingWhere(trace.error())) {
-            return "a rejected trace is not a Parse error starting \"byte N\": " +
+        if (!isParseErrorSayingWhere(trace.error(), format)) {
+            return "a rejected trace is not a Parse error saying where: " +
                    std::string(toString(trace.error().code)) + ": " + trace.error().message;
         }
         return {};
     }
     // Differential: what the hand-written reader accepts must be JSON to nlohmann::json too.
-    if (const int verdict = JsonVerdict::of(data); verdict != 0 && verdict != kNumberOverflow) {
+    if (const int verdict = JsonVerdict::of(data);
+        format != trace::TraceFormat::NcuCsv && verdict != 0 && verdict != kNumberOverflow) {
         return "the reader accepted text that nlohmann::json rejects (exception id " +
                std::to_string(verdict) + ")";
     }
@@ -111,6 +117,70 @@ std::string checkTraceInput(std::string_view data) {
         return "a write-read-write round trip changed the text";
     }
     return checkExports(*trace);
+}
+
+namespace {
+
+// An import of data as `format`: rejected as a Parse error saying where, or a trace within every
+// limit of the format, in time order, that writes out and reads back to the same text.
+std::string checkImport(std::string_view data, trace::TraceFormat format) {
+    double lastFraction = -1;
+    bool progressInRange = true;
+    trace::ReadOptions options;
+    options.progress = [&](double fraction) {
+        progressInRange = progressInRange && fraction >= lastFraction && fraction <= 1.0;
+        lastFraction = fraction;
+    };
+    const auto trace = trace::importTrace(data, format, options);
+    if (!trace) {
+        return isParseErrorSayingWhere(trace.error(), format)
+                   ? std::string()
+                   : "a rejected import is not a Parse error saying where: " +
+                         trace.error().message;
+    }
+    if (format == trace::TraceFormat::Kineto) {
+        if (const int verdict = JsonVerdict::of(data); verdict != 0 && verdict != kNumberOverflow) {
+            return "the import accepted text that nlohmann::json rejects (exception id " +
+                   std::to_string(verdict) + ")";
+        }
+    }
+    if (!progressInRange || lastFraction != 1.0) {
+        return "progress went backwards, past 1, or did not end at 1";
+    }
+    for (const auto& run : trace->runs) {
+        if (run.mode != trace::RunMode::Imported || !run.source) {
+            return "an imported run is not marked imported with its source";
+        }
+        if (const auto refusal = trace::runLimitError(run)) {
+            return "an imported run breaks a limit of the format: " + *refusal;
+        }
+        for (std::size_t i = 0; i < run.activities.size(); ++i) {
+            const auto& a = run.activities[i];
+            if (a.nameId >= run.strings.size() ||
+                (i > 0 && a.startNs < run.activities[i - 1].startNs)) {
+                return "an imported activity has a name id out of range or is out of order";
+            }
+        }
+    }
+    const std::string text = trace::toJson(*trace);
+    const auto again = trace::parseTrace(text);
+    if (!again) {
+        return "the reader rejects the import written out: " + again.error().message;
+    }
+    if (trace::toJson(*again) != text) {
+        return "an import's write-read-write round trip changed the text";
+    }
+    return checkExports(*trace);
+}
+
+} // namespace
+
+std::string checkKinetoInput(std::string_view data) {
+    return checkImport(data, trace::TraceFormat::Kineto);
+}
+
+std::string checkNcuInput(std::string_view data) {
+    return checkImport(data, trace::TraceFormat::NcuCsv);
 }
 
 std::string checkDeviceInput(std::string_view data) {

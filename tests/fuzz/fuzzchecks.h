@@ -14,6 +14,8 @@ namespace slicescope::fuzz {
 
 // Each returns an empty string when every property held, otherwise what broke.
 std::string checkTraceInput(std::string_view data);      // trace::parseTrace and the exporters
+std::string checkKinetoInput(std::string_view data);     // the PyTorch profiler trace import
+std::string checkNcuInput(std::string_view data);        // the Nsight Compute CSV import
 std::string checkDeviceInput(std::string_view data);     // device::deviceFromJson, parsePresets
 std::string checkShapeInput(std::string_view data);      // problem::parseShape, makeProblem
 std::string checkJsonCursorInput(std::string_view data); // trace::JsonCursor against nlohmann

@@ -15,10 +15,11 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr const char* kTargets[] = {"tracereader", "jsoncursor", "device", "shape"};
+constexpr const char* kTargets[] = {"tracereader", "jsoncursor",   "device",
+                                    "shape",       "kinetoimport", "ncuimport"};
 
 struct Input {
-    std::string target; // "tracereader", "jsoncursor", "device" or "shape"
+    std::string target; // one of kTargets
     fs::path path;
 };
 
@@ -69,6 +70,12 @@ std::string check(const Input& input) {
     }
     if (input.target == "device") {
         return checkDeviceInput(data);
+    }
+    if (input.target == "kinetoimport") {
+        return checkKinetoInput(data);
+    }
+    if (input.target == "ncuimport") {
+        return checkNcuInput(data);
     }
     return checkShapeInput(data);
 }

@@ -30,65 +30,6 @@ device::DeviceSpec toDeviceSpec(const DeviceFrame& f) {
     return d;
 }
 
-namespace {
-
-// The CUDA C++ Programming Guide's table of technical specifications: the most shared memory a
-// block may opt in to, by compute capability, in bytes. 0: not listed here.
-std::uint64_t documentedOptInBytes(int major, int minor) {
-    switch (major * 10 + minor) {
-    case 70:
-        return 96 * 1024;
-    case 72:
-        return 96 * 1024;
-    case 75:
-        return 64 * 1024;
-    case 80:
-        return 163 * 1024;
-    case 86:
-        return 99 * 1024;
-    case 87:
-        return 163 * 1024;
-    case 89:
-        return 99 * 1024;
-    case 90:
-        return 227 * 1024;
-    default:
-        return 0;
-    }
-}
-
-} // namespace
-
-std::string completeDeviceSpec(device::DeviceSpec& spec,
-                               const std::vector<device::DeviceSpec>& candidates) {
-    for (const auto& c : candidates) {
-        if (c.name == spec.name && c.smCount == spec.smCount &&
-            c.computeMajor == spec.computeMajor && c.computeMinor == spec.computeMinor &&
-            c.sharedMemoryPerBlockOptinBytes > 0) {
-            spec.sharedMemoryPerBlockOptinBytes = c.sharedMemoryPerBlockOptinBytes;
-            spec.reservedSharedMemoryPerBlockBytes = c.reservedSharedMemoryPerBlockBytes;
-            if (spec.memoryBandwidthGBps <= 0) {
-                spec.memoryBandwidthGBps = c.memoryBandwidthGBps;
-            }
-            return spec.name +
-                   ": figures from CUPTI's device record; opt-in and reserved shared memory per "
-                   "block from " +
-                   (c.id.empty() ? std::string("the same device on the recording machine")
-                                 : "the '" + c.id + "' preset");
-        }
-    }
-    // Ampere and later keep 1 KB of every block's shared memory for the system (cuda_occupancy.h).
-    spec.reservedSharedMemoryPerBlockBytes = spec.computeMajor >= 8 ? 1024 : 0;
-    const std::uint64_t optIn = documentedOptInBytes(spec.computeMajor, spec.computeMinor);
-    spec.sharedMemoryPerBlockOptinBytes = optIn > 0 ? optIn : spec.sharedMemoryPerBlockBytes;
-    return spec.name +
-           ": figures from CUPTI's device record; opt-in and reserved shared memory per block " +
-           (optIn > 0
-                ? std::string("from the CUDA Programming Guide's values for compute capability ")
-                : std::string("not known for compute capability ")) +
-           spec.computeCapability() + (optIn > 0 ? "" : " (taken as the default per-block limit)");
-}
-
 OccupancyTally
 applyTheoreticalOccupancy(trace::Run& run, const std::vector<KernelLaunch>& kernels,
                           const std::map<std::uint32_t, device::DeviceSpec>& devices) {

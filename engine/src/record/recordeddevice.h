@@ -3,8 +3,7 @@
 // The devices of a recording, and theoretical occupancy for its kernels. CUPTI's device record
 // gives the per-SM and per-block limits with no CUDA call in the recorded program; it lacks two
 // figures the occupancy calculator needs (the opt-in shared memory per block and the per-block
-// reserve), which come from a device of the same name (found on this machine, or a preset),
-// otherwise from the compute capability's documented values.
+// reserve), which device::completeDeviceSpec (device/devicecompletion.h) fills in.
 
 #include "runbuilder.h"
 #include "slicescope/device/devicespec.h"
@@ -18,11 +17,6 @@
 namespace slicescope::record {
 
 device::DeviceSpec toDeviceSpec(const DeviceFrame& frame);
-
-// Fills what CUPTI's record lacks from the first candidate with the same name and SM count, or
-// by compute capability. Returns a sentence saying where those figures came from.
-std::string completeDeviceSpec(device::DeviceSpec& spec,
-                               const std::vector<device::DeviceSpec>& candidates);
 
 struct OccupancyTally {
     std::uint64_t computed = 0;

@@ -5,6 +5,7 @@
 #include "runbuilder.h"
 #include "slicescope/backend/gpubackend.h"
 #include "slicescope/core/clock.h"
+#include "slicescope/device/devicecompletion.h"
 #include "slicescope/record/childprocess.h"
 #include "spooldirectory.h"
 
@@ -271,7 +272,8 @@ void finishRun(Conversion& c, const SpoolDirectory& tracePass, const SpoolDirect
     }
     for (const auto& [id, frame] : c.builder.devices()) {
         auto spec = toDeviceSpec(frame);
-        const std::string where = completeDeviceSpec(spec, candidates);
+        const std::string where =
+            device::completeDeviceSpec(spec, candidates, "CUPTI's device record");
         if (kernelsPerDevice.count(id) > 0 || c.builder.devices().size() == 1) {
             run.notes.push_back("device " + std::to_string(id) + ", " + where);
         }

@@ -55,6 +55,14 @@ class JsonCursor {
     // What the next token looks like ("an object", "a number", "byte 0x01"), for messages.
     std::string describeToken() const;
 
+    // Moves back to `at`, a position this cursor has already passed: for a reader that met a value
+    // before the key that says how to read it.
+    void rewindTo(const char* at) {
+        if (at >= begin_ && at <= end_) {
+            p_ = at;
+        }
+    }
+
     // Skips a UTF-8 byte order mark, as some editors write one.
     void skipByteOrderMark();
     void skipSpace() {

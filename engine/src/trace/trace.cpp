@@ -6,6 +6,9 @@
 
 namespace slicescope::trace {
 
+// A million-event trace holds a million of these: the import fields fit in what was padding.
+static_assert(sizeof(Activity) <= 96, "Activity grew: every loaded event pays for it");
+
 namespace {
 
 template <typename Enum, std::size_t N>
@@ -34,11 +37,21 @@ std::string_view nameOf(const std::array<std::pair<Enum, std::string_view>, N>& 
     return "unknown";
 }
 
-constexpr std::array<std::pair<RunMode, std::string_view>, 4> kRunModes{{
+constexpr std::array<std::pair<RunMode, std::string_view>, 5> kRunModes{{
     {RunMode::MeasuredGpu, "measured-gpu"},
     {RunMode::MeasuredCpu, "measured-cpu"},
     {RunMode::Modelled, "modelled"},
     {RunMode::Recorded, "recorded"},
+    {RunMode::Imported, "imported"},
+}};
+
+// The names of occupancy::Limiter (occupancycalculator.cpp), and "unknown".
+constexpr std::array<std::pair<OccupancyLimiter, std::string_view>, 5> kLimiters{{
+    {OccupancyLimiter::Unknown, "unknown"},
+    {OccupancyLimiter::Warps, "warps"},
+    {OccupancyLimiter::Blocks, "blocks"},
+    {OccupancyLimiter::Registers, "registers"},
+    {OccupancyLimiter::SharedMemory, "shared-memory"},
 }};
 
 constexpr std::array<std::pair<ActivityKind, std::string_view>, 10> kActivityKinds{{
@@ -77,6 +90,13 @@ std::string_view toString(ActivityKind kind) {
 }
 Result<ActivityKind> parseActivityKind(std::string_view text) {
     return parseName(kActivityKinds, text, "activity kind");
+}
+
+std::string_view toString(OccupancyLimiter limiter) {
+    return nameOf(kLimiters, limiter);
+}
+Result<OccupancyLimiter> parseOccupancyLimiter(std::string_view text) {
+    return parseName(kLimiters, text, "limiter");
 }
 
 std::string_view toString(MemoryKind kind) {

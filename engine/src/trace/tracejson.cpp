@@ -2,6 +2,7 @@
 // (tracereader.cpp) and the writer (tracewriter.cpp).
 #include "slicescope/trace/tracejson.h"
 
+#include "slicescope/trace/traceimport.h"
 #include "slicescope/trace/tracelimits.h"
 #include "tracereader.h"
 #include "tracewriter.h"
@@ -113,7 +114,9 @@ Result<std::string> readWholeFile(const std::filesystem::path& path, std::uint64
 } // namespace
 
 Result<Trace> parseTrace(std::string_view json, const ReadOptions& options) {
-    return readTraceText(json, options);
+    const TraceFormat format = detectFormat(json);
+    return format == TraceFormat::SliceScope ? readTraceText(json, options)
+                                             : importTrace(json, format, options);
 }
 
 Result<Trace> readTrace(const std::filesystem::path& path, const ReadOptions& options) {
@@ -121,7 +124,11 @@ Result<Trace> readTrace(const std::filesystem::path& path, const ReadOptions& op
     if (!text) {
         return tl::unexpected(text.error());
     }
-    auto trace = parseTrace(*text, options);
+    ReadOptions named = options;
+    if (named.sourceFile.empty()) {
+        named.sourceFile = path.filename().string();
+    }
+    auto trace = parseTrace(*text, named);
     if (!trace && trace.error().code == Error::Code::Parse) {
         return fail(Error::Code::Parse, path.string() + ": " + trace.error().message);
     }

@@ -36,6 +36,18 @@ Refusal notFraction(std::string_view name, double value, bool nanAllowed) {
 
 } // namespace schema
 
+std::string cutName(std::string_view text) {
+    if (text.size() <= kMaxNameBytes) {
+        return std::string(text);
+    }
+    constexpr std::string_view kEllipsis = "\u2026";
+    std::size_t keep = kMaxNameBytes - kEllipsis.size();
+    while (keep > 0 && (static_cast<unsigned char>(text[keep]) & 0xC0) == 0x80) {
+        --keep; // text[keep] continues a character: cut before that character
+    }
+    return std::string(text.substr(0, keep)) + std::string(kEllipsis);
+}
+
 namespace {
 
 using schema::above;

@@ -194,6 +194,24 @@ struct Series {
     static Refusal first(Refusal a, Refusal b) { return a ? a : b; }
 };
 
+// A whole percent 0..100, or absent (kNoPercent; null reads as absent).
+struct OptionalPercent {
+    template <typename T> static constexpr bool kChecks = true;
+    static bool read(ReadContext& c, std::uint8_t& out, std::string_view name) {
+        if (c.json.tryNull()) {
+            out = kNoPercent;
+            return true;
+        }
+        return c.json.parseUnsignedAs(out, name, 100);
+    }
+    static void write(WriteContext& c, std::uint8_t value, Layout) { appendUnsigned(c.out, value); }
+    static Refusal check(std::uint8_t value, std::string_view name) {
+        return value <= 100 || value == kNoPercent
+                   ? std::nullopt
+                   : Refusal(field(name) + " is " + std::to_string(value) + ", more than 100");
+    }
+};
+
 // Names longer than kMaxNameBytes (a 200 MB kernel name took the GUI's text layout down) are cut
 // at a character boundary and end in "...", and the run gets a note saying so (TraceReader).
 struct ActivityName {
@@ -206,12 +224,7 @@ struct ActivityName {
             a.nameId = names.intern(text);
             return true;
         }
-        constexpr std::string_view kEllipsis = "\u2026";
-        std::size_t keep = kMaxNameBytes - kEllipsis.size();
-        while (keep > 0 && (static_cast<unsigned char>(text[keep]) & 0xC0) == 0x80) {
-            --keep; // text[keep] continues a character: cut before that character
-        }
-        a.nameId = names.intern(std::string(text.substr(0, keep)) + std::string(kEllipsis));
+        a.nameId = names.intern(cutName(text));
         ++c.namesCut;
         return true;
     }
@@ -451,7 +464,7 @@ const std::array<Field<Verification>, 2> VerificationSchema::kFields{
 };
 
 // In the order written, which is also the order the reader looks keys up in.
-const std::array<Field<A>, 20> ActivitySchema::kFields{
+const std::array<Field<A>, 22> ActivitySchema::kFields{
     member<&A::kind, Name<ActivityKind, parseActivityKind>>("kind", kRequired),
     member<&A::startNs, Timestamp>("start_ns", kRequired),
     member<&A::endNs, Timestamp>("end_ns", kRequired),
@@ -502,6 +515,11 @@ const std::array<Field<A>, 20> ActivitySchema::kFields{
     member<&A::activeLaneShare, Fraction<true>>("active_lane_share", kOptional,
                                                 writtenIfSet<&A::activeLaneShare>),
     member<&A::warmup, Flag>("warmup", kOptional, writtenIfSet<&A::warmup>),
+    member<&A::limiter, Name<OccupancyLimiter, parseOccupancyLimiter>>("limiter", kOptional,
+                                                                       writtenIfSet<&A::limiter>),
+    member<&A::estimatedOccupancyPercent, OptionalPercent>(
+        "estimated_occupancy_percent", kOptional,
+        [](const WriteContext&, const A& a) { return a.estimatedOccupancyPercent != kNoPercent; }),
 };
 
 Refusal ActivitySchema::checkWhole(const A& a) {
@@ -517,7 +535,12 @@ Refusal ActivitySchema::checkWhole(const A& a) {
     return std::nullopt;
 }
 
-const std::array<Field<Run>, 24> RunSchema::kFields{
+const std::array<Field<ImportSource>, 2> SourceSchema::kFields{
+    member<&ImportSource::format, ShortText>("format", kRequired),
+    member<&ImportSource::file, LongText>("file"),
+};
+
+const std::array<Field<Run>, 25> RunSchema::kFields{
     member<&Run::id, ShortText>("id", kRequired),
     member<&Run::strategy, ShortText>("strategy", kRequired),
     member<&Run::mode, Name<RunMode, parseRunMode>>("mode", kRequired),
@@ -554,6 +577,10 @@ const std::array<Field<Run>, 24> RunSchema::kFields{
     member<&Run::droppedRecords, Unsigned<kMaxU64>>("dropped_records"),
     member<&Run::notes, Notes>("notes"),
     whole<Run, SweepPointValue>("sweep", kOptional, &SweepPointValue::written),
+    // Imported runs only: where the run was converted from.
+    member<&Run::source, Nested<SourceSchema>>(
+        "source", kOptional,
+        [](const WriteContext&, const Run& run) { return run.source.has_value(); }),
     member<&Run::occupancySeries, Series>("occupancy_series"),
     whole<Run, Activities>("activities", kRequired),
 };

@@ -512,13 +512,18 @@ struct VerificationSchema : ObjectOf<Verification> {
 
 struct ActivitySchema : ObjectOf<Activity> {
     static constexpr std::string_view kWhat = "an activity", kWhole = "the activity";
-    static const std::array<Field<Type>, 20> kFields;
+    static const std::array<Field<Type>, 22> kFields;
     static Refusal checkWhole(const Type& activity); // the interval: end >= start, duration
+};
+
+struct SourceSchema : ObjectOf<ImportSource> {
+    static constexpr std::string_view kWhat = "\"source\"", kWhole = kWhat;
+    static const std::array<Field<Type>, 2> kFields;
 };
 
 struct RunSchema : ObjectOf<Run> {
     static constexpr std::string_view kWhat = "a run", kWhole = "the run";
-    static const std::array<Field<Type>, 24> kFields;
+    static const std::array<Field<Type>, 25> kFields;
 };
 
 } // namespace slicescope::trace::schema

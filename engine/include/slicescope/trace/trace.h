@@ -21,8 +21,11 @@ namespace slicescope::trace {
 inline constexpr std::string_view kFormatName = "slicescope-trace";
 inline constexpr int kFormatVersion = 1;
 
-enum class RunMode { MeasuredGpu, MeasuredCpu, Modelled, Recorded };
-std::string_view toString(RunMode mode); // "measured-gpu", "measured-cpu", "modelled", "recorded"
+// Imported: converted from another tool's file (a PyTorch profiler trace, an Nsight Compute CSV;
+// docs/import.md), never measured by SliceScope; Run::source says where it came from.
+enum class RunMode { MeasuredGpu, MeasuredCpu, Modelled, Recorded, Imported };
+// "measured-gpu", "measured-cpu", "modelled", "recorded", "imported"
+std::string_view toString(RunMode mode);
 Result<RunMode> parseRunMode(std::string_view text);
 
 enum class ActivityKind : std::uint8_t {
@@ -49,6 +52,14 @@ Result<MemoryKind> parseMemoryKind(std::string_view text);
 
 inline constexpr float kNoValue = std::numeric_limits<float>::quiet_NaN();
 
+// What bounds a kernel's resident blocks per SM (occupancy::Limiter), where a trace says so.
+enum class OccupancyLimiter : std::uint8_t { Unknown, Warps, Blocks, Registers, SharedMemory };
+std::string_view toString(OccupancyLimiter limiter); // "unknown", "warps", ..., "shared-memory"
+Result<OccupancyLimiter> parseOccupancyLimiter(std::string_view text);
+
+// Activity::estimatedOccupancyPercent when there is no estimate.
+inline constexpr std::uint8_t kNoPercent = 255;
+
 // One interval on a timeline. Kept small (million-event traces): names are interned per run.
 struct Activity {
     std::int64_t startNs = 0;
@@ -70,6 +81,14 @@ struct Activity {
     // Part of a warm-up iteration: drawn, never counted in the run's per-repetition figures
     // (runsummary.h). Its `iteration` numbers the warm-up iterations from 0.
     bool warmup = false;
+    // Kernels of imported traces: what bounds the theoretical occupancy (Unknown elsewhere: the
+    // occupancy view works it out from the launch).
+    OccupancyLimiter limiter = OccupancyLimiter::Unknown;
+    // Kernels of imported traces, 0..100 or kNoPercent: the profiling tool's own estimate of
+    // achieved occupancy (the PyTorch profiler's "est. achieved occupancy %", whole percent as it
+    // writes it), worked out from the launch. An estimate, never a measurement: achieved
+    // occupancy stays unknown.
+    std::uint8_t estimatedOccupancyPercent = kNoPercent;
     float theoreticalOccupancy = kNoValue; // kernels, 0..1, where known
     float achievedOccupancy = kNoValue;    // kernels, 0..1, with counters
     // Kernels, 0..1, with counters: the average share of a warp's lanes active in each warp
@@ -144,15 +163,22 @@ struct Ceilings {
     friend bool operator==(const Ceilings&, const Ceilings&) = default;
 };
 
+// Where an imported run came from (docs/import.md).
+struct ImportSource {
+    std::string format; // "kineto" (PyTorch profiler) or "ncu-csv" (Nsight Compute --csv)
+    std::string file;   // the file's name, without its folder
+    friend bool operator==(const ImportSource&, const ImportSource&) = default;
+};
+
 struct Run {
     std::string id;       // unique within its trace, e.g. "slice-outer" or "slice-outer-2"
-    std::string strategy; // a strategy name, or "recorded"
+    std::string strategy; // a strategy name, "recorded" or "imported"
     RunMode mode = RunMode::MeasuredCpu;
-    std::optional<problem::Problem> problem;  // absent for recorded runs
+    std::optional<problem::Problem> problem;  // absent for recorded and imported runs
     device::DeviceSpec device;                // sources are not stored in traces
     std::optional<LaunchInfo> launch;         // GPU strategies
     std::optional<OccupancyInfo> occupancy;   // GPU strategies
-    std::optional<Verification> verification; // absent for modelled and recorded runs
+    std::optional<Verification> verification; // absent for modelled, recorded, imported runs
     std::string memoryMode;                   // "pageable", "pinned", "managed", "mapped"
     std::uint32_t repeat = 1;
     std::uint32_t warmup = 0;  // warm-up iterations run before the `repeat` measured ones
@@ -173,6 +199,8 @@ struct Run {
     std::vector<std::string> notes;   // warnings a reader must see (e.g. no counters)
     std::optional<SweepPoint> sweep;  // runs of a sweep
     std::optional<Ceilings> ceilings; // written inside the device object
+    // Imported runs: the file they were converted from.
+    std::optional<ImportSource> source;
 
     std::vector<std::string> strings = {std::string()}; // interned names; [0] is "no name"
     std::vector<Activity> activities;

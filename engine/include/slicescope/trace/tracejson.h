@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -20,10 +21,16 @@ struct ReadOptions {
     const std::atomic<bool>* cancel = nullptr;
     // readTrace refuses a larger file before reading it. The format's limit; tests lower it.
     std::uint64_t maxFileBytes = kMaxTraceFileBytes;
+    // Files of other tools (traceimport.h): the device to use when the file describes none (a
+    // Kineto trace without "deviceProperties", an ncu CSV of its details page), and the file's
+    // name for Run::source (readTrace gives the path's; parseTrace has none unless given).
+    std::optional<device::DeviceSpec> importDevice;
+    std::string sourceFile;
 };
 
-// Parses a trace document. Malformed, truncated or wrong-version input is an Error::Code::Parse
-// error whose message says where and what.
+// Parses a trace document: a SliceScope trace, or a file of another tool that traceimport.h
+// converts (told apart by content). Malformed, truncated or wrong-version input is an
+// Error::Code::Parse error whose message says where and what.
 Result<Trace> parseTrace(std::string_view json, const ReadOptions& options = {});
 Result<Trace> readTrace(const std::filesystem::path& path, const ReadOptions& options = {});
 

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace slicescope::trace {
 
@@ -66,6 +67,10 @@ inline constexpr double kMaxGflops = 10'000'000;       // FMA peak: 10 Pflop/s
 // Chunks and streams of a pipelined run: the CLI's own limits (strategy/pipeline.h).
 inline constexpr std::uint32_t kMaxChunks = 4096;
 inline constexpr std::uint32_t kMaxStreams = 64;
+
+// An activity name longer than kMaxNameBytes, cut at a character boundary to end in "..." (U+2026)
+// within the limit (a 200 MB kernel name took the GUI's text layout down); shorter text as it is.
+std::string cutName(std::string_view text);
 
 // Each returns what breaks a limit, naming the field ("\"sm_count\" is 100000000, more than
 // 1024"), or nothing.
