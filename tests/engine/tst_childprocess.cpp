@@ -45,6 +45,26 @@ TEST(ChildProcess, StdoutGoesWhereAskedAndTheExitStatusComesBack) {
     EXPECT_EQ(status, 3);
 }
 
+TEST(ChildProcess, RunCapturedKeepsBothStreamsApart) {
+    ChildSpec spec;
+    // More than a pipe holds on stderr before anything on stdout: both are read while it runs.
+    spec.argv = {"sh", "-c", "head -c 200000 /dev/zero | tr '\\0' e >&2; echo out; exit 4"};
+    const auto run = runCaptured(spec);
+    ASSERT_TRUE(run) << run.error().message;
+    EXPECT_EQ(run->out, "out\n");
+    EXPECT_EQ(run->err, std::string(200000, 'e'));
+    EXPECT_EQ(shellExitStatus(run->waitStatus), 4);
+}
+
+TEST(ChildProcess, RunCapturedReportsAMissingProgram) {
+    ChildSpec spec;
+    spec.argv = {"slicescope-no-such-program"};
+    const auto run = runCaptured(spec);
+    ASSERT_FALSE(run);
+    EXPECT_EQ(run.error().exitStatus, 127);
+    EXPECT_NE(run.error().message.find("command not found"), std::string::npos);
+}
+
 TEST(ChildProcess, TheProgramCanDifferFromArgvZero) {
     ChildSpec spec;
     spec.program = "/bin/sh";

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -21,6 +22,7 @@ namespace {
 
 struct ExecReport {
     // 'C' chdir failed, 'E' exec failed, 'N' /dev/null could not be opened, 'O' dup2 of stdout
+    // or stderr
     char stage = 'E';
     int error = 0;
 };
@@ -69,7 +71,7 @@ StartFailure startFailure(const ExecReport& r, const std::string& program, const
     } else if (r.stage == 'O') {
         failure.exitStatus = 1;
         failure.message =
-            std::string("cannot redirect the standard output: ") + std::strerror(r.error);
+            std::string("cannot redirect the standard output or error: ") + std::strerror(r.error);
     } else if (r.error == ENOENT || r.error == ENOTDIR) {
         failure.exitStatus = 127;
         failure.message =
@@ -226,8 +228,13 @@ tl::expected<ChildProcess, StartFailure> ChildProcess::start(const ChildSpec& sp
             if (null > 2) {
                 ::close(null);
             }
-        } else if (spec.stdoutFd >= 0 && spec.stdoutFd != STDOUT_FILENO) {
-            if (::dup2(spec.stdoutFd, STDOUT_FILENO) < 0) {
+        } else {
+            if (spec.stdoutFd >= 0 && spec.stdoutFd != STDOUT_FILENO &&
+                ::dup2(spec.stdoutFd, STDOUT_FILENO) < 0) {
+                die('O', errno);
+            }
+            if (spec.stderrFd >= 0 && spec.stderrFd != STDERR_FILENO &&
+                ::dup2(spec.stderrFd, STDERR_FILENO) < 0) {
                 die('O', errno);
             }
         }
@@ -354,6 +361,62 @@ void ChildProcess::signal(int signal) {
     } else if (pid_ > 0) {
         ::kill(pid_, signal);
     }
+}
+
+tl::expected<CapturedRun, StartFailure> runCaptured(ChildSpec spec) {
+    int out[2], err[2];
+    if (::pipe2(out, O_CLOEXEC) != 0) {
+        return tl::unexpected(StartFailure{1, std::string("pipe2: ") + std::strerror(errno)});
+    }
+    if (::pipe2(err, O_CLOEXEC) != 0) {
+        const int e = errno;
+        ::close(out[0]);
+        ::close(out[1]);
+        return tl::unexpected(StartFailure{1, std::string("pipe2: ") + std::strerror(e)});
+    }
+    spec.silent = false;
+    spec.stdoutFd = out[1];
+    spec.stderrFd = err[1];
+    auto child = ChildProcess::start(spec);
+    ::close(out[1]);
+    ::close(err[1]);
+    CapturedRun run;
+    // Both pipes at once: a command that fills one while this waits on the other cannot block.
+    pollfd fds[2] = {{out[0], POLLIN, 0}, {err[0], POLLIN, 0}};
+    std::string* texts[2] = {&run.out, &run.err};
+    int open = 2;
+    while (open > 0) {
+        if (::poll(fds, 2, -1) < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            break;
+        }
+        for (int i = 0; i < 2; ++i) {
+            if (fds[i].fd < 0 || fds[i].revents == 0) {
+                continue;
+            }
+            char buffer[4096];
+            const ssize_t n = ::read(fds[i].fd, buffer, sizeof buffer);
+            if (n > 0) {
+                texts[i]->append(buffer, std::size_t(n));
+            } else if (n == 0 || errno != EINTR) {
+                ::close(fds[i].fd);
+                fds[i].fd = -1;
+                --open;
+            }
+        }
+    }
+    for (const auto& fd : fds) {
+        if (fd.fd >= 0) {
+            ::close(fd.fd);
+        }
+    }
+    if (!child) {
+        return tl::unexpected(child.error());
+    }
+    run.waitStatus = child->wait();
+    return run;
 }
 
 int shellExitStatus(int status) {

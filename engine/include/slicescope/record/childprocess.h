@@ -30,6 +30,7 @@ struct ChildSpec {
     std::optional<std::vector<std::string>> environment;
     bool silent = false; // stdin from, stdout and stderr to /dev/null
     int stdoutFd = -1;   // when >= 0 (and not silent), the child's stdout
+    int stderrFd = -1;   // when >= 0 (and not silent), the child's stderr
     // SIGTERM to the child when this process ends, however it ends (PR_SET_PDEATHSIG).
     bool endWithParent = true;
     // The child leads a new process group, so that signal() and the end of the handle reach
@@ -88,6 +89,16 @@ class ChildProcess {
     pid_t watchdog_ = -1;
     int watchdogSocket_ = -1; // its other end closes when this process dies, waking it
 };
+
+// What a short command (sbatch, squeue) printed and how it ended.
+struct CapturedRun {
+    int waitStatus = 0;
+    std::string out; // its standard output
+    std::string err; // its standard error
+};
+// Starts spec (its stdoutFd and stderrFd replaced by pipes), reads both streams to their end
+// while it runs, and waits for it.
+tl::expected<CapturedRun, StartFailure> runCaptured(ChildSpec spec);
 
 // A wait status as a shell's $?: the exit code, or 128 + the signal that ended the process.
 int shellExitStatus(int waitStatus);
