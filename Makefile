@@ -7,11 +7,13 @@ BUILD_DIR ?= build
 PRESET    ?= dev
 JOBS      ?= $(shell nproc)
 
-# Debian 12 packages the build needs (CUDA is optional and not a Debian package here).
+# Debian 12 packages the build and the tests need (CUDA is optional and not a Debian package
+# here; slurm-wlm, munge and jq are for the single-node Slurm cluster of tests/slurm).
 PACKAGES := cmake ninja-build g++ pkg-config \
             qt6-base-dev qt6-svg-dev libqcustomplot-dev libgl-dev libxkbcommon-dev \
             nlohmann-json3-dev libcli11-dev libexpected-dev googletest libgtest-dev \
-            xvfb xauth clang-format universal-ctags
+            xvfb xauth clang-format universal-ctags \
+            slurm-wlm munge jq
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
