@@ -7,12 +7,14 @@
 #include "slicescope/backend/cpubackend.h"
 #include "slicescope/backend/gpubackend.h"
 #include "slicescope/backend/modelbackend.h"
+#include "slicescope/launch/slurmjob.h"
 #include "slicescope/sweep/crossover.h"
 #include "slicescope/sweep/roofline.h"
 #include "slicescope/sweep/sweepplan.h"
 #include "slicescope/trace/atomicfile.h"
 #include "slicescope/trace/runsummary.h"
 #include "slicescope/trace/tracejson.h"
+#include "slurmlauncher.h"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -20,6 +22,7 @@
 #include <cmath>
 #include <csignal>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -57,6 +60,12 @@ struct SweepOptions {
     std::string range;
     std::string device;                   // a CUDA ordinal (measured) or a preset (modelled)
     std::string testSignal = "interrupt"; // hidden, tests only: "interrupt", "terminate", "hangup"
+    // Where the points run: "local" (this process) or "slurm" (a job array, docs/remote.md).
+    std::string launcher = "local";
+    std::string partition;         // slurm: empty for the cluster's default
+    std::int64_t gpusPerTask = -1; // slurm: -1 for 1 when a GPU strategy is measured, else 0
+    std::int64_t maxTasks = 0;     // slurm: 0 for one task a point
+    std::string timeLimit;         // slurm: empty for the partition's default
 };
 
 struct Plan {
@@ -367,12 +376,149 @@ int finishSweep(const RunOptions& o, const Plan& plan, const SweepTrace& result)
     return kExitOk;
 }
 
+// The arguments of the `slicescope-cli sweep` that runs points [slice.first, slice.end) of the
+// plan, writing part: the same options, the slice's values. Each option and its value in one
+// argument, so a value starting with '-' stays a value.
+std::vector<std::string> taskArguments(const SweepOptions& s, const Plan& plan,
+                                       launch::PointSlice slice,
+                                       const std::filesystem::path& part) {
+    const RunOptions& o = s.run;
+    const std::vector<std::string> values(plan.values.begin() + std::ptrdiff_t(slice.first),
+                                          plan.values.begin() + std::ptrdiff_t(slice.end));
+    char timeout[32];
+    std::snprintf(timeout, sizeof timeout, "%.17g", o.kernelTimeoutS);
+    std::vector<std::string> args = {"sweep",
+                                     "--param=" + std::string(sweep::toString(plan.param)),
+                                     "--values=" + joinValues(values),
+                                     "--shape=" + o.shape,
+                                     "--dtype=" + o.dtype,
+                                     "--work=" + std::to_string(o.work),
+                                     "--strategy=" + o.strategies,
+                                     "--block=" + o.block,
+                                     "--memory=" + o.memory,
+                                     "--repeat=" + std::to_string(o.repeat),
+                                     "--warmup=" + std::to_string(o.warmup),
+                                     "--kernel-timeout=" + std::string(timeout),
+                                     "--output=" + part.string()};
+    if (!s.device.empty()) {
+        args.push_back("--device=" + s.device);
+    }
+    for (const auto& [flag, set] :
+         {std::pair{"--counters", o.counters}, std::pair{"--sample-occupancy", o.sampleOccupancy},
+          std::pair{"--roofline", o.roofline}}) {
+        if (set) {
+            args.emplace_back(flag);
+        }
+    }
+    return args;
+}
+
+// A finished task's part: its runs placed at their points (a part's point indices count from
+// its slice's first point). Runs that do not match the plan are left out, with a warning.
+void placePart(const Plan& plan, launch::PointSlice slice, const trace::Trace& part,
+               ResultGrid& grid) {
+    for (const auto& run : part.runs) {
+        const auto k =
+            std::find_if(plan.strategies.begin(), plan.strategies.end(),
+                         [&](StrategyId id) { return strategy::toString(id) == run.strategy; });
+        const std::size_t p = slice.first + (run.sweep ? run.sweep->index : 0);
+        if (!run.sweep || k == plan.strategies.end() || p >= slice.end ||
+            run.sweep->value != plan.values[p]) {
+            printWarning("a part holds run '" + run.id + "', which is no point of this sweep");
+            continue;
+        }
+        grid[p][std::size_t(k - plan.strategies.begin())] = run;
+    }
+}
+
+// The points spread over a Slurm job array: one task a slice, each a `slicescope-cli sweep`
+// writing its part; the parts merged into the trace one process would have written.
+int runSweepOnSlurm(const SweepOptions& s, const Plan& plan) {
+    const auto slices = launch::slicePoints(plan.values.size(), std::size_t(s.maxTasks));
+    launch::SlurmArraySpec spec;
+    spec.workDir = std::filesystem::absolute(s.run.output + ".slurm");
+    spec.script = spec.workDir / "sweep.sbatch";
+    spec.tasks = slices.size();
+    spec.partition = s.partition;
+    spec.timeLimit = s.timeLimit;
+    spec.gpusPerTask = int(s.gpusPerTask >= 0             ? s.gpusPerTask
+                           : gpuSlotsOf(plan).ids.empty() ? 0
+                                                          : 1);
+    std::vector<std::vector<std::string>> arguments;
+    for (std::size_t t = 0; t < slices.size(); ++t) {
+        arguments.push_back(taskArguments(s, plan, slices[t], launch::partPath(spec.workDir, t)));
+    }
+    auto job = runSlurmArray(launch::SlurmCommands{}, spec, arguments, gCancelRun);
+    if (!job) {
+        return reportError(job.error());
+    }
+    ResultGrid grid(plan.values.size(),
+                    std::vector<std::optional<Result<trace::Run>>>(plan.strategies.size()));
+    std::size_t failed = 0;
+    for (std::size_t t = 0; t < slices.size(); ++t) {
+        const auto partFile = launch::partPath(spec.workDir, t);
+        if (std::filesystem::exists(partFile)) {
+            if (auto part = trace::readTrace(partFile)) {
+                placePart(plan, slices[t], *part, grid);
+            } else {
+                reportError(part.error());
+            }
+        }
+        if (job->tasks[t].succeeded || job->cancelled) {
+            continue;
+        }
+        ++failed;
+        const std::string param(sweep::toString(plan.param));
+        std::cerr << "slicescope-cli: error: task " << t << " of job " << job->jobId << " ("
+                  << param << " " << plan.values[slices[t].first] << " to "
+                  << plan.values[slices[t].end - 1] << ") failed: " << job->tasks[t].how
+                  << "; the end of " << launch::taskStderrPath(spec.workDir, t).string() << ":\n";
+        std::string tail = fileTail(launch::taskStderrPath(spec.workDir, t), 10);
+        for (std::size_t at = 0; at < tail.size();) {
+            const std::size_t end = tail.find('\n', at);
+            std::cerr << "  | " << tail.substr(at, end - at) << '\n';
+            at = end + 1;
+        }
+    }
+    const int status = finishSweep(s.run, plan, assembleTrace(s.run, plan, grid));
+    if (failed > 0) {
+        std::cerr << "slicescope-cli: " << failed << " of " << slices.size()
+                  << " Slurm tasks failed; their parts and logs are in " << spec.workDir.string()
+                  << '\n';
+        return status == kExitOk ? kExitFailure : status;
+    }
+    return status;
+}
+
+// The Slurm options say where the points run: without --launcher slurm they are a mistake.
+Status checkLauncherOptions(const SweepOptions& s) {
+    if (s.launcher == "slurm") {
+        return {};
+    }
+    for (const auto& [name, given] :
+         {std::pair{"--partition", !s.partition.empty()},
+          std::pair{"--gpus-per-task", s.gpusPerTask >= 0},
+          std::pair{"--max-tasks", s.maxTasks > 0}, std::pair{"--time", !s.timeLimit.empty()}}) {
+        if (given) {
+            return fail(Error::Code::InvalidArgument,
+                        std::string(name) + " needs --launcher slurm");
+        }
+    }
+    return {};
+}
+
 int runSweep(SweepOptions& s) {
+    if (auto checked = checkLauncherOptions(s); !checked) {
+        return reportError(checked.error());
+    }
     auto plan = makePlan(s);
     if (!plan) {
         return reportError(plan.error());
     }
     keepFinishedPointsOnInterrupt();
+    if (s.launcher == "slurm") {
+        return runSweepOnSlurm(s, *plan);
+    }
     ResultGrid grid(plan->values.size(),
                     std::vector<std::optional<Result<trace::Run>>>(plan->strategies.size()));
     const GpuSlots gpu = gpuSlotsOf(*plan);
@@ -494,6 +640,23 @@ void addSweepCommands(CLI::App& app, int& exitStatus) {
         ->check(CLI::NonNegativeNumber);
     cmd->add_flag("--progress", o.progress, "Print machine-readable progress lines on stdout");
     cmd->add_flag("-q,--quiet", o.quiet, "Print no run summaries (crossovers are still printed)");
+    cmd->add_option("--launcher", s->launcher,
+                    "Where the points run: local (this process) or slurm (one job array; "
+                    "docs/remote.md)")
+        ->check(CLI::IsMember({"local", "slurm"}))
+        ->capture_default_str();
+    cmd->add_option("--partition", s->partition, "Slurm: the partition (default: the cluster's)");
+    cmd->add_option("--gpus-per-task", s->gpusPerTask,
+                    "Slurm: GPUs each task asks for (default: 1 when a GPU strategy is "
+                    "measured, else none)")
+        ->check(CLI::NonNegativeNumber);
+    cmd->add_option("--max-tasks", s->maxTasks,
+                    "Slurm: the most array tasks; the points are cut into that many contiguous "
+                    "slices (default: one task a point)")
+        ->check(CLI::PositiveNumber);
+    cmd->add_option("--time", s->timeLimit,
+                    "Slurm: each task's time limit, as sbatch --time takes it (default: the "
+                    "partition's)");
     cmd->add_option("--test-interrupt-after", o.testInterruptAfter, "Tests: SIGINT after N points")
         ->group("");
     cmd->add_option("--test-interrupt-signal", s->testSignal, "Tests: the signal to send")
