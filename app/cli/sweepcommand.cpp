@@ -431,6 +431,22 @@ void placePart(const Plan& plan, launch::PointSlice slice, const trace::Trace& p
     }
 }
 
+// A failed task by its index, its slice, how it ended and the last lines of its stderr.
+void reportFailedTask(const Plan& plan, launch::PointSlice slice, std::size_t task,
+                      const SlurmArrayRun& job, const std::filesystem::path& workDir) {
+    const auto stderrFile = launch::taskStderrPath(workDir, task);
+    std::cerr << "slicescope-cli: error: task " << task << " of job " << job.jobId << " ("
+              << sweep::toString(plan.param) << " " << plan.values[slice.first] << " to "
+              << plan.values[slice.end - 1] << ") failed: " << job.tasks[task].how
+              << "; the end of " << stderrFile.string() << ":\n";
+    const std::string tail = fileTail(stderrFile, 10);
+    for (std::size_t at = 0; at < tail.size();) {
+        const std::size_t end = tail.find('\n', at);
+        std::cerr << "  | " << tail.substr(at, end - at) << '\n';
+        at = end + 1;
+    }
+}
+
 // The points spread over a Slurm job array: one task a slice, each a `slicescope-cli sweep`
 // writing its part; the parts merged into the trace one process would have written.
 int runSweepOnSlurm(const SweepOptions& s, const Plan& plan) {
@@ -468,17 +484,7 @@ int runSweepOnSlurm(const SweepOptions& s, const Plan& plan) {
             continue;
         }
         ++failed;
-        const std::string param(sweep::toString(plan.param));
-        std::cerr << "slicescope-cli: error: task " << t << " of job " << job->jobId << " ("
-                  << param << " " << plan.values[slices[t].first] << " to "
-                  << plan.values[slices[t].end - 1] << ") failed: " << job->tasks[t].how
-                  << "; the end of " << launch::taskStderrPath(spec.workDir, t).string() << ":\n";
-        std::string tail = fileTail(launch::taskStderrPath(spec.workDir, t), 10);
-        for (std::size_t at = 0; at < tail.size();) {
-            const std::size_t end = tail.find('\n', at);
-            std::cerr << "  | " << tail.substr(at, end - at) << '\n';
-            at = end + 1;
-        }
+        reportFailedTask(plan, slices[t], t, *job, spec.workDir);
     }
     const int status = finishSweep(s.run, plan, assembleTrace(s.run, plan, grid));
     if (failed > 0) {
