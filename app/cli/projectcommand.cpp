@@ -81,7 +81,8 @@ void addProjectCommand(CLI::App& app, int& exitStatus) {
         "of the two devices for the same launch, copies by the model's copy times over the two "
         "host links, host work as measured. The runs are marked projected; measured CPU runs "
         "are copied unchanged");
-    cmd->add_option("TRACE", o->input, "A trace with runs measured on a GPU a preset is named after")
+    cmd->add_option("TRACE", o->input,
+                    "A trace with runs measured on a GPU a preset is named after")
         ->required();
     cmd->add_option("--device", o->preset, "The device preset to project onto (see 'devices')")
         ->required();

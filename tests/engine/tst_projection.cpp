@@ -7,11 +7,10 @@
 #include "slicescope/trace/runsummary.h"
 #include "slicescope/trace/tracejson.h"
 
-#include <gtest/gtest.h>
-
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <gtest/gtest.h>
 #include <map>
 
 using namespace slicescope;
@@ -118,7 +117,8 @@ TEST(Projection, KernelsMoveByTheModelsOwnRatio) {
             SCOPED_TRACE(measured.id + " " + measured.memoryMode + " onto " + id);
             auto projected = projectRun(measured, target);
             ASSERT_TRUE(projected) << projected.error().message;
-            const double ratio = modelledKernelNs(measured, target) / modelledKernelNs(measured, h200);
+            const double ratio =
+                modelledKernelNs(measured, target) / modelledKernelNs(measured, h200);
             double before = 0, after = 0, kernels = 0;
             for (std::size_t i = 0; i < measured.activities.size(); ++i) {
                 const Activity& a = measured.activities[i];
@@ -160,9 +160,9 @@ TEST(Projection, CopiesMoveByTheModelsCopyTimesOverTheTwoHostLinks) {
                     continue;
                 }
                 const bool htod = a.kind == ActivityKind::HtoD;
-                const bool pageable =
-                    (htod ? a.srcKind : a.dstKind) == trace::MemoryKind::Pageable;
-                ASSERT_TRUE(pageable || (htod ? a.srcKind : a.dstKind) == trace::MemoryKind::Pinned);
+                const bool pageable = (htod ? a.srcKind : a.dstKind) == trace::MemoryKind::Pageable;
+                ASSERT_TRUE(pageable ||
+                            (htod ? a.srcKind : a.dstKind) == trace::MemoryKind::Pinned);
                 const auto link = [&](const device::DeviceSpec& d) {
                     return htod ? (pageable ? d.pageableHtoDGBps : d.pinnedHtoDGBps)
                                 : (pageable ? d.pageableDtoHGBps : d.pinnedDtoHGBps);
@@ -233,8 +233,9 @@ TEST(Projection, TheTimelineKeepsEveryDependencyInOrder) {
                 }
             }
             for (auto& [lane, members] : lanes) {
-                std::sort(members.begin(), members.end(),
-                          [&](std::size_t a, std::size_t b) { return in[a].startNs < in[b].startNs; });
+                std::sort(members.begin(), members.end(), [&](std::size_t a, std::size_t b) {
+                    return in[a].startNs < in[b].startNs;
+                });
                 for (std::size_t k = 1; k < members.size(); ++k) {
                     if (in[members[k]].startNs >= in[members[k - 1]].endNs) {
                         EXPECT_GE(out[members[k]].startNs, out[members[k - 1]].endNs)

@@ -37,8 +37,9 @@ std::vector<const Activity*> steadyKernels(const trace::Run& modelled) {
 }
 
 double totalNs(const std::vector<const Activity*>& activities) {
-    return std::accumulate(activities.begin(), activities.end(), 0.0,
-                           [](double sum, const Activity* a) { return sum + double(a->durationNs()); });
+    return std::accumulate(
+        activities.begin(), activities.end(), 0.0,
+        [](double sum, const Activity* a) { return sum + double(a->durationNs()); });
 }
 
 // The same request modelled on both devices: each launch's ratio target / source, and the
@@ -137,9 +138,8 @@ struct Durations {
 std::vector<std::size_t> byStart(const std::vector<Activity>& in) {
     std::vector<std::size_t> order(in.size());
     std::iota(order.begin(), order.end(), std::size_t(0));
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-        return in[a].startNs < in[b].startNs;
-    });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return in[a].startNs < in[b].startNs; });
     return order;
 }
 
@@ -163,9 +163,8 @@ Durations projectDurations(const trace::Run& run, Scaling& s) {
             factorOf(s, in[i], std::size_t(std::max<std::int64_t>(0, out.kernelPosition[i])));
         const std::int64_t measured = in[i].durationNs();
         out.ns[i] = factor == 1 ? measured
-                                : std::min<std::int64_t>(
-                                      trace::kMaxDurationNs,
-                                      std::llround(double(measured) * factor));
+                                : std::min<std::int64_t>(trace::kMaxDurationNs,
+                                                         std::llround(double(measured) * factor));
     }
     return out;
 }
@@ -298,8 +297,8 @@ class Relayer {
     void placeDevice(std::size_t i) {
         const Activity& a = in_[i];
         std::int64_t boundBefore = a.startNs, boundNow = a.startNs + shift_;
-        if (auto api = apiOf_.find(a.correlationId); a.correlationId != 0 &&
-                                                     api != apiOf_.end() && placed_[api->second]) {
+        if (auto api = apiOf_.find(a.correlationId);
+            a.correlationId != 0 && api != apiOf_.end() && placed_[api->second]) {
             boundBefore = in_[api->second].startNs;
             boundNow = start_[api->second];
         }
@@ -349,8 +348,7 @@ class Relayer {
     void endWait(std::size_t i) {
         const Activity& a = in_[i];
         const auto target = std::size_t(waits_[i]);
-        const std::int64_t end =
-            std::max(end_[target], start_[i]) + (a.endNs - in_[target].endNs);
+        const std::int64_t end = std::max(end_[target], start_[i]) + (a.endNs - in_[target].endNs);
         end_[i] = std::max(end, start_[i]);
         shift_ = end_[i] - a.endNs;
         if (LaneEnd* lane = threadLane(a); lane != nullptr) {
@@ -365,7 +363,7 @@ class Relayer {
     }
 
     LaneEnd* engineOf(ActivityKind kind) {
-        return kind == ActivityKind::HtoD ? &htodEngine_
+        return kind == ActivityKind::HtoD   ? &htodEngine_
                : kind == ActivityKind::DtoH ? &dtohEngine_
                                             : nullptr;
     }
@@ -398,7 +396,8 @@ ProjectionFactors factorsOf(const trace::Run& measured, const trace::Run& projec
     for (std::size_t i = 0; i < measured.activities.size(); ++i) {
         const Activity& a = measured.activities[i];
         if (!a.warmup) {
-            auto& [before, after] = sums[a.kind == ActivityKind::DtoD ? ActivityKind::Memset : a.kind];
+            auto& [before, after] =
+                sums[a.kind == ActivityKind::DtoD ? ActivityKind::Memset : a.kind];
             before += double(a.durationNs());
             after += double(projected.activities[i].durationNs());
         }
@@ -418,9 +417,8 @@ std::string factorText(double factor) {
     return text;
 }
 
-void describeProjection(trace::Run& run, const trace::Run& measured,
-                        const MeasuredSetting& setting, const KernelRatios& kernels,
-                        const ProjectionFactors& f, bool positional) {
+void describeProjection(trace::Run& run, const trace::Run& measured, const MeasuredSetting& setting,
+                        const KernelRatios& kernels, const ProjectionFactors& f, bool positional) {
     const std::string& from = measured.device.name;
     const std::string& onto = kernels.targetRun.device.name;
     std::vector<std::string> notes;
@@ -442,8 +440,8 @@ void describeProjection(trace::Run& run, const trace::Run& measured,
         notes.resize(trace::kMaxNotes);
     }
     run.notes = std::move(notes);
-    run.projection = trace::Projection{measured.id, from, setting.preset->id,
-                                       kernels.targetRun.device.id};
+    run.projection =
+        trace::Projection{measured.id, from, setting.preset->id, kernels.targetRun.device.id};
 }
 
 } // namespace
@@ -489,7 +487,8 @@ Result<ProjectedRun> projectRun(const trace::Run& measured, const device::Device
         if (a.kind == ActivityKind::Kernel) {
             // The target's launch at the same place in the repetition; counters were the source's.
             const auto position = std::size_t(durations.kernelPosition[i]);
-            const Activity& launch = *kernels->target[std::min(position, kernels->target.size() - 1)];
+            const Activity& launch =
+                *kernels->target[std::min(position, kernels->target.size() - 1)];
             a.grid = launch.grid;
             a.block = launch.block;
             a.registersPerThread = launch.registersPerThread;

@@ -15,9 +15,9 @@ namespace slicescope::backend {
 
 // The factors a projection applies, per activity kind (what the run's notes and the CLI report).
 struct ProjectionFactors {
-    double kernel = 1;   // modelled kernel time on the target over the source, over all kernels
-    double htod = 1;     // modelled HtoD copy time on the target over the source, over all copies
-    double dtoh = 1;     // the same for DtoH copies
+    double kernel = 1; // modelled kernel time on the target over the source, over all kernels
+    double htod = 1;   // modelled HtoD copy time on the target over the source, over all copies
+    double dtoh = 1;   // the same for DtoH copies
     double deviceMemory = 1; // memsets and DtoD copies: source over target DRAM bandwidth
 };
 
