@@ -27,15 +27,14 @@ ProjectionResult projectEntries(const std::vector<ConstRunEntryPtr>& sources,
         }
         auto projected = backend::projectRun(*source->run, *preset);
         if (!projected) {
-            out.errors << source->id + QStringLiteral(": ") +
-                              toQString(projected.error().message);
+            out.errors << source->id + QStringLiteral(": ") + toQString(projected.error().message);
             continue;
         }
         trace::Run run = std::move(projected->run);
         run.id = source->id.toStdString();
         run.projection->sourceRun = run.id; // as the session names it
-        run.batch = QString(batchOf(*source) + QStringLiteral(" projected onto ") + presetId)
-                        .toStdString();
+        run.batch =
+            QString(batchOf(*source) + QStringLiteral(" projected onto ") + presetId).toStdString();
         run.hidden = false;
         out.runs.push_back(makeRunEntry(std::move(run), RunOrigin::Opened));
     }

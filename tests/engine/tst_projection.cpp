@@ -4,6 +4,7 @@
 // re-laid timeline keeps every dependency in order.
 #include "slicescope/backend/modelbackend.h"
 #include "slicescope/backend/projection.h"
+#include "slicescope/trace/exporters.h"
 #include "slicescope/trace/runsummary.h"
 #include "slicescope/trace/tracejson.h"
 
@@ -12,6 +13,7 @@
 #include <filesystem>
 #include <gtest/gtest.h>
 #include <map>
+#include <sstream>
 
 using namespace slicescope;
 using backend::projectRun;
@@ -353,4 +355,38 @@ TEST(Projection, TheProjectedRunDescribesTheTargetsLaunchAndDropsTheSourcesCount
         EXPECT_EQ(back->runs.front().mode, trace::RunMode::Projected);
         EXPECT_EQ(back->runs.front().projection, projected->run.projection);
     }
+}
+
+TEST(Projection, ExportsAndVerdictsCallItProjectedNeverMeasured) {
+    const trace::Trace measured = load(kSamples / "seed-100x4000x5-f64-pageable.json");
+    auto projected = backend::projectTrace(measured, preset("t4"));
+    ASSERT_TRUE(projected) << projected.error().message;
+    const trace::Run& run = projected->trace.runs.front();
+    ASSERT_EQ(run.mode, trace::RunMode::Projected);
+
+    std::ostringstream table;
+    trace::printGpuTrace(run, table);
+    EXPECT_NE(table.str().find("[projected] on Tesla T4"), std::string::npos) << table.str();
+    EXPECT_NE(table.str().find("==slicescope== projected: run " + run.id +
+                               " measured on the NVIDIA H200"),
+              std::string::npos)
+        << table.str();
+
+    std::ostringstream chrome;
+    trace::writeChromeTrace(trace::Trace{"t", {run}}, chrome);
+    EXPECT_NE(chrome.str().find("\"cat\":\"kernel,projected\""), std::string::npos);
+
+    std::vector<trace::SummarizedRun> all;
+    for (const auto& r : projected->trace.runs) {
+        all.push_back({&r, trace::summarize(r), r.batch, {}});
+    }
+    const std::string verdict = trace::verdict(all.front(), all);
+    EXPECT_EQ(verdict.rfind("projected onto the Tesla T4 from " + run.id +
+                                " measured on the NVIDIA H200: ",
+                            0),
+              0U)
+        << verdict;
+    // The CPU runs' verdicts name the fastest GPU run as projected.
+    const std::string cpu = trace::verdict(all.back(), all);
+    EXPECT_NE(cpu.find(", projected"), std::string::npos) << cpu;
 }
