@@ -14,6 +14,8 @@ void addOccupancyCommand(CLI::App& app, int& exitStatus);
 void addExportCommand(CLI::App& app, int& exitStatus);
 // "import": a PyTorch profiler trace or an Nsight Compute CSV to a SliceScope trace
 void addImportCommand(CLI::App& app, int& exitStatus);
+// "project": measured GPU runs moved onto another GPU by the model's ratios
+void addProjectCommand(CLI::App& app, int& exitStatus);
 void addRecordCommand(CLI::App& app,
                       int& exitStatus); // "record": an outside program, through CUPTI injection
 

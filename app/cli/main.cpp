@@ -1,4 +1,4 @@
-// slicescope-cli: measures, models, records, imports and exports SliceScope traces.
+// slicescope-cli: measures, models, projects, records, imports and exports SliceScope traces.
 #include "clioutput.h"
 #include "commands.h"
 
@@ -9,8 +9,9 @@
 int main(int argc, char** argv) {
     using namespace slicescope::cli;
     CLI::App app{"SliceScope: how the way GPU work is sliced decides its speed.\n"
-                 "Measures strategies on the CPU and GPU, models GPUs you do not have, imports "
-                 "PyTorch profiler and Nsight Compute files, and exports traces.",
+                 "Measures strategies on the CPU and GPU, models GPUs you do not have, projects "
+                 "measured runs onto them, imports PyTorch profiler and Nsight Compute files, "
+                 "and exports traces.",
                  "slicescope-cli"};
     app.require_subcommand(1);
     app.set_version_flag("--version", "slicescope-cli 0.1.0");
@@ -22,6 +23,7 @@ int main(int argc, char** argv) {
     addOccupancyCommand(app, exitStatus);
     addExportCommand(app, exitStatus);
     addImportCommand(app, exitStatus);
+    addProjectCommand(app, exitStatus);
     addRecordCommand(app, exitStatus);
     addSweepCommands(app, exitStatus);
 

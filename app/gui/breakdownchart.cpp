@@ -192,7 +192,7 @@ RowsChart BreakdownChart::chartFor(const models::Session& session, const QString
     const qsizetype total = models::keepChartRows(rows, selectedRun);
     chart.title += models::chartRowsNote(rows.size(), total);
     std::array<bool, models::kBreakdownPartCount> present{};
-    bool modelled = false;
+    QStringList predicted; // the kinds of predicted rows: "modelled", "projected"
     for (const auto& r : rows) {
         ChartRow row;
         row.label = r.runId;
@@ -200,18 +200,21 @@ RowsChart BreakdownChart::chartFor(const models::Session& session, const QString
         if (withDevice) {
             sub << r.device;
         }
-        if (r.modelled) {
-            sub << QStringLiteral("modelled");
+        if (!r.predicted.isEmpty()) {
+            sub << r.predicted;
+            if (!predicted.contains(r.predicted)) {
+                predicted << r.predicted;
+            }
         }
         row.subLabel = sub.join(QStringLiteral(" \u00b7 "));
-        row.hatched = r.modelled;
+        row.hatched = !r.predicted.isEmpty();
         row.selected = r.runId == selectedRun;
-        modelled = modelled || r.modelled;
         RowBar bar;
-        QString tip =
-            QStringLiteral("<b>%1</b> on %2%3, per repetition:<br>")
-                .arg(r.runId.toHtmlEscaped(), r.device.toHtmlEscaped(),
-                     r.modelled ? QStringLiteral(" (modelled, not measured)") : QString());
+        QString tip = QStringLiteral("<b>%1</b> on %2%3, per repetition:<br>")
+                          .arg(r.runId.toHtmlEscaped(), r.device.toHtmlEscaped(),
+                               r.predicted.isEmpty()
+                                   ? QString()
+                                   : QStringLiteral(" (%1, not measured)").arg(r.predicted));
         for (int p = 0; p < models::kBreakdownPartCount; ++p) {
             const auto part = models::BreakdownPart(p);
             const double ns = r.part(part);
@@ -222,8 +225,8 @@ RowsChart BreakdownChart::chartFor(const models::Session& session, const QString
             bar.segments << RowSegment{ns, partColor(part)};
             tip += QStringLiteral("%1: %2<br>").arg(models::breakdownPartName(part), duration(ns));
         }
-        bar.valueText =
-            duration(r.totalNs()) + (r.modelled ? QStringLiteral(" modelled") : QString());
+        bar.valueText = duration(r.totalNs()) +
+                        (r.predicted.isEmpty() ? QString() : QStringLiteral(" ") + r.predicted);
         tip += QStringLiteral("total: %1").arg(duration(r.totalNs()));
         row.tooltip = tip;
         row.bars << bar;
@@ -235,9 +238,10 @@ RowsChart BreakdownChart::chartFor(const models::Session& session, const QString
                                        partColor(models::BreakdownPart(p)), false};
         }
     }
-    if (modelled) {
-        chart.legend << LegendItem{QStringLiteral("hatched: modelled"), QColor(0x88, 0x88, 0x88),
-                                   true};
+    if (!predicted.isEmpty()) {
+        chart.legend << LegendItem{QStringLiteral("hatched: ") +
+                                       predicted.join(QStringLiteral(" or ")),
+                                   QColor(0x88, 0x88, 0x88), true};
     }
     return chart;
 }

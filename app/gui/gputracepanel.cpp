@@ -105,8 +105,10 @@ void GpuTracePanel::updateCaption() {
             : QString();
     caption_->setText(QStringLiteral("<b>%1</b>%2: %3%4")
                           .arg(entry->id.toHtmlEscaped(),
-                               entry->isModelled() ? tr(" (<i>modelled</i>)") : QString(), count,
-                               warmup));
+                               entry->isPredicted()
+                                   ? QStringLiteral(" (<i>%1</i>)").arg(entry->predictedWord())
+                                   : QString(),
+                               count, warmup));
 }
 
 void GpuTracePanel::showSelectedActivity() {

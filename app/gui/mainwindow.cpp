@@ -220,6 +220,13 @@ void MainWindow::connectController() {
         status_->setBusy(controller_->isLoading());
         status_->showMessage(cancelled ? tr("Run cancelled.") : tr("Run finished."));
     });
+    connect(controller_, &C::projected, this, [this](int added, const QStringList& errors) {
+        status_->showMessage(
+            tr("%n run(s) projected (hatched: predictions, not measurements)", nullptr, added));
+        if (!errors.isEmpty()) {
+            showError(errors.join(QLatin1Char('\n')).toHtmlEscaped());
+        }
+    });
     auto showPlainError = [this](const QString& message) { showError(message.toHtmlEscaped()); };
     connect(controller_, &C::runRefused, this, showPlainError);
     connect(controller_, &C::saveFailed, this, showPlainError);

@@ -6,8 +6,11 @@
 #include "gui/runspanel.h"
 #include "gui/samplesmenu.h"
 #include "gui/timelineview.h"
+#include "models/projectionjob.h"
+#include "models/session.h"
 #include "models/sessioncontroller.h"
 #include "models/viewstate.h"
+#include "slicescope/device/devicespec.h"
 
 #include <QAction>
 #include <QDockWidget>
@@ -77,6 +80,27 @@ void MainWindow::createActions() {
                        [this] { controller_->removeRun(state_->selectedRun()); });
     remove->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     runsPanel_->table()->addAction(remove);
+    // The selected measured GPU run moved onto a preset by the model's ratios (docs/gui.md).
+    auto* project = runMenu->addMenu(tr("&Project selected run onto"));
+    project->setObjectName(QStringLiteral("projectMenu"));
+    project->setToolTip(tr("Move the selected measured GPU run onto another GPU: its kernels by "
+                           "the model's ratio of the two devices, its copies by their host "
+                           "links, its host work as measured. The new run is marked projected"));
+    for (const auto& preset : device::presets()) {
+        const QString id = models::toQString(preset.id);
+        project
+            ->addAction(models::toQString(preset.name), this,
+                        [this, id] { controller_->projectRuns({state_->selectedRun()}, id); })
+            ->setData(id);
+    }
+    runsPanel_->table()->addAction(project->menuAction());
+    const auto enableProject = [this, project] {
+        const auto entry = controller_->session()->find(state_->selectedRun());
+        project->setEnabled(entry && models::canProject(*entry));
+    };
+    connect(state_, &models::ViewState::selectedRunChanged, project, enableProject);
+    connect(controller_->session(), &models::Session::changed, project, enableProject);
+    enableProject();
 
     auto* view = menuBar()->addMenu(tr("&View"));
     const TimelineView::NavigationActions navigation = timeline_->createNavigationActions();

@@ -44,8 +44,8 @@ QString tickLabel(const models::OccupancyRow& row, bool withDevice) {
     if (withDevice) {
         second << row.device;
     }
-    if (row.modelled) {
-        second << QStringLiteral("modelled");
+    if (!row.predicted.isEmpty()) {
+        second << row.predicted;
     }
     if (!second.isEmpty()) {
         lines << second.join(QStringLiteral(" \u00b7 "));
@@ -213,7 +213,8 @@ RowsChart OccupancyBarsPlot::chartFor(const models::Session& session, const QStr
     chart.ticks = {0, 25, 50, 75, 100};
     chart.tickText = [](double v, double) { return QStringLiteral("%1 %").arg(v); };
     const bool withDevice = models::devicesDiffer(session.runs());
-    bool anyAchieved = false, anyBusy = false, anyModelled = false;
+    bool anyAchieved = false, anyBusy = false;
+    QStringList predicted; // the kinds of predicted rows: "modelled", "projected"
     auto rows = models::occupancyRows(session.runs());
     const qsizetype total = models::keepChartRows(rows, selectedRun);
     chart.title += models::chartRowsNote(rows.size(), total);
@@ -227,11 +228,11 @@ RowsChart OccupancyBarsPlot::chartFor(const models::Session& session, const QStr
         if (withDevice) {
             sub << r.device;
         }
-        if (r.modelled) {
-            sub << QStringLiteral("modelled");
+        if (!r.predicted.isEmpty()) {
+            sub << r.predicted;
         }
         row.subLabel = sub.join(QStringLiteral(" \u00b7 "));
-        row.hatched = r.modelled;
+        row.hatched = !r.predicted.isEmpty();
         row.selected = r.runId == selectedRun;
         row.tooltip = (r.kernel.isEmpty() ? r.runId : r.kernel + QStringLiteral(" in ") + r.runId)
                           .toHtmlEscaped();
@@ -247,7 +248,9 @@ RowsChart OccupancyBarsPlot::chartFor(const models::Session& session, const QStr
             row.bars << RowBar{{RowSegment{*r.threadSlotsBusy * 100, theme::slotsBusyColor()}},
                                percentLabel(*r.threadSlotsBusy)};
         }
-        anyModelled = anyModelled || r.modelled;
+        if (!r.predicted.isEmpty() && !predicted.contains(r.predicted)) {
+            predicted << r.predicted;
+        }
         chart.rows << row;
     }
     chart.legend << LegendItem{QStringLiteral("theoretical"), theme::theoreticalColor(), false};
@@ -258,9 +261,10 @@ RowsChart OccupancyBarsPlot::chartFor(const models::Session& session, const QStr
         chart.legend << LegendItem{QStringLiteral("thread slots working"), theme::slotsBusyColor(),
                                    false};
     }
-    if (anyModelled) {
-        chart.legend << LegendItem{QStringLiteral("hatched: modelled"), QColor(0x88, 0x88, 0x88),
-                                   true};
+    if (!predicted.isEmpty()) {
+        chart.legend << LegendItem{QStringLiteral("hatched: ") +
+                                       predicted.join(QStringLiteral(" or ")),
+                                   QColor(0x88, 0x88, 0x88), true};
     }
     return chart;
 }

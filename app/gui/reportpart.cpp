@@ -172,12 +172,14 @@ struct LegendEntry {
 
 QVector<LegendEntry> laneLegend(const models::Session& session) {
     std::set<models::LaneKind> kinds;
-    bool modelled = false;
+    QStringList predicted; // "modelled", "projected"
     for (const auto& e : session.runs()) {
         if (!e->visible) {
             continue;
         }
-        modelled = modelled || e->isModelled();
+        if (e->isPredicted() && !predicted.contains(e->predictedWord())) {
+            predicted << e->predictedWord();
+        }
         for (const auto& lane : e->lanes->lanes) {
             kinds.insert(lane.kind);
         }
@@ -188,9 +190,10 @@ QVector<LegendEntry> laneLegend(const models::Session& session) {
                            models::toQString(models::laneKindName(kind)) + QStringLiteral(": ") +
                                theme::laneDescription(kind)};
     }
-    if (modelled) {
+    if (!predicted.isEmpty()) {
         out << LegendEntry{theme::laneColor(models::LaneKind::Kernel), true,
-                           QStringLiteral("hatched: modelled, not measured")};
+                           QStringLiteral("hatched: ") + predicted.join(QStringLiteral(" or ")) +
+                               QStringLiteral(", not measured")};
     }
     return out;
 }

@@ -31,7 +31,7 @@ constexpr double kSmallestTimelinePt = 8.5;
 
 QString titleText(const models::Session& session) {
     std::set<std::string> problems;
-    int modelled = 0;
+    int modelled = 0, projected = 0;
     int runs = 0;
     for (const auto& e : session.runs()) {
         if (!e->visible) {
@@ -42,6 +42,7 @@ QString titleText(const models::Session& session) {
             problems.insert(e->run->problem->describe());
         }
         modelled += e->isModelled() ? 1 : 0;
+        projected += e->run->mode == trace::RunMode::Projected ? 1 : 0;
     }
     QString text = QStringLiteral("SliceScope");
     if (problems.size() == 1) {
@@ -50,8 +51,15 @@ QString titleText(const models::Session& session) {
         text += tr("  \u00b7  %1 problems").arg(problems.size());
     }
     text += QStringLiteral("  \u00b7  %1 %2").arg(runs).arg(runs == 1 ? tr("run") : tr("runs"));
-    if (modelled > 0) {
-        text += tr(" (%1 modelled, hatched)").arg(modelled);
+    if (modelled > 0 || projected > 0) {
+        QStringList kinds;
+        if (modelled > 0) {
+            kinds << tr("%1 modelled").arg(modelled);
+        }
+        if (projected > 0) {
+            kinds << tr("%1 projected").arg(projected);
+        }
+        text += QStringLiteral(" (") + kinds.join(QStringLiteral(", ")) + tr(", hatched)");
     }
     return text;
 }

@@ -114,7 +114,7 @@ QString timeTip(const models::SweepView& sweep, const models::SweepLine& line, i
     const double spread = line.spreadNs.value(i, std::numeric_limits<double>::quiet_NaN());
     return tr("%1 at %2 %3: %4 ms per repetition, %5%6")
         .arg(line.strategy, sweep.param, sweep.values.value(i), number(line.timesNs[i] / 1e6),
-             line.modelled ? tr("modelled") : tr("measured"),
+             line.predicted.isEmpty() ? tr("measured") : line.predicted,
              std::isfinite(spread) ? tr(" (its repetitions %1 ms apart)").arg(number(spread / 1e6))
                                    : QString());
 }
@@ -123,8 +123,8 @@ QString timeTip(const models::SweepView& sweep, const models::SweepLine& line, i
 // Gflop/s attainable, bandwidth-bound".
 QString roofTip(const models::RooflineMark& m, const sweep::RooflinePoint& p, const QString& what) {
     return tr("%1%2: %3\n%4 flop/B, %5 Gflop/s achieved of %6 attainable, %7-bound")
-        .arg(m.runId, m.modelled ? tr(" (modelled)") : QString(), what, number(p.intensity),
-             number(p.achievedGflops), number(p.attainableGflops),
+        .arg(m.runId, m.predicted.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(m.predicted),
+             what, number(p.intensity), number(p.achievedGflops), number(p.attainableGflops),
              p.bound == sweep::Bound::Compute ? tr("compute") : tr("bandwidth"));
 }
 
@@ -196,11 +196,12 @@ QStringList drawTime(QCustomPlot* plot, const models::SweepView& sweep) {
         const auto& line = sweep.lines[k];
         auto* graph = plot->addGraph();
         // A mixed sweep names both kinds; otherwise the modelled lines are the marked ones.
-        graph->setName(line.strategy + (line.modelled            ? tr(" (modelled)")
+        graph->setName(line.strategy + (!line.predicted.isEmpty()
+                                            ? QStringLiteral(" (%1)").arg(line.predicted)
                                         : !sweep.basis.isEmpty() ? tr(" (measured)")
                                                                  : QString()));
         QPen pen(lineColor(k), 2);
-        if (line.modelled) {
+        if (!line.predicted.isEmpty()) {
             pen.setStyle(Qt::DashLine);
         }
         graph->setPen(pen);

@@ -58,6 +58,15 @@ QString headerText(const models::RunEntry& e) {
     case trace::RunMode::Recorded:
         where = QStringLiteral("recorded");
         break;
+    case trace::RunMode::Projected:
+        where = QStringLiteral("PROJECTED onto ") + models::toQString(run.device.name) +
+                (run.projection
+                     ? QStringLiteral(" from ") + models::toQString(run.projection->sourceRun) +
+                           QStringLiteral(" measured on ") +
+                           models::toQString(run.projection->sourceDevice)
+                     : QString()) +
+                QStringLiteral(" (not measured)");
+        break;
     case trace::RunMode::Imported:
         // Another tool measured it: say which, never "measured" (docs/import.md).
         where = run.source ? QStringLiteral("imported from ") +
@@ -449,7 +458,7 @@ void TimelinePlottable::layoutLane(int rowIndex, const models::Lane& lane, int l
     const Row& row = rows_[std::size_t(rowIndex)];
     const models::RunEntry& entry = *runs_[std::size_t(row.run)];
     const std::int64_t origin = origins_[std::size_t(row.run)];
-    const bool modelled = entry.isModelled();
+    const bool modelled = entry.isPredicted(); // drawn hatched
     const double left = mapping.leftPx();
     const double right = left + mapping.widthPx();
     const double scale = 1.0 / mapping.nsPerPixel(); // pixels per ns
@@ -611,7 +620,7 @@ void TimelinePlottable::drawHeaders(QCPPainter* painter) const {
         const bool selected = row.run == selectedRunIndex_;
         // The selected run: the pale yellow the occupancy chart marks it with, and a dark edge.
         painter->fillRect(band, selected ? QColor(0xff, 0xf3, 0xc4) : theme::headerBandColor());
-        if (e.isModelled()) {
+        if (e.isPredicted()) {
             QBrush hatch(QColor(0x9a, 0xa5, 0xb5), Qt::BDiagPattern);
             painter->fillRect(QRectF(band.left(), band.top(), 10, band.height()), hatch);
         }
@@ -621,7 +630,7 @@ void TimelinePlottable::drawHeaders(QCPPainter* painter) const {
             painter->fillRect(QRectF(band.left(), band.top(), 4, band.height()),
                               theme::selectionColor());
         }
-        painter->setPen(e.isModelled() ? QColor(0x6a, 0x3d, 0x9a) : QColor(0x1a, 0x1a, 0x1a));
+        painter->setPen(e.isPredicted() ? QColor(0x6a, 0x3d, 0x9a) : QColor(0x1a, 0x1a, 0x1a));
         // A triangle says the header opens and closes the run's lanes (click, or +/- on the
         // selected run).
         const QString marker =

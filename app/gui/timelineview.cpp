@@ -485,6 +485,9 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event) {
         if (entry.isModelled()) {
             tip += QStringLiteral(
                 "<br><i>Modelled, not measured: predicted from the device preset.</i>");
+        } else if (entry.isPredicted()) {
+            tip += QStringLiteral("<br><i>Projected, not measured: a measured run's time moved "
+                                  "onto this preset by the model's ratios.</i>");
         }
     }
     QToolTip::showText(event->globalPosition().toPoint(), tip, this);

@@ -74,7 +74,10 @@ QString activityTooltip(const trace::Run& run, const Activity& a, std::int64_t o
     };
     row(QStringLiteral("Name"), activityName(run, a));
     row(QStringLiteral("Run"),
-        runId + (run.mode == trace::RunMode::Modelled ? QStringLiteral(" (modelled)") : QString()));
+        runId + (trace::isPredicted(run.mode)
+                     ? QStringLiteral(" (") + toQString(trace::predictedWord(run.mode)) +
+                           QStringLiteral(")")
+                     : QString()));
     row(QStringLiteral("Start"), durationText(a.startNs - originNs));
     row(QStringLiteral("Duration"), durationText(a.durationNs()));
     if (a.kind == ActivityKind::Kernel) {

@@ -177,8 +177,10 @@ QString launchOccupancyInWords(const trace::Run& run) {
 OccupancyFacts computeOccupancyFacts(const RunEntry& entry) {
     OccupancyFacts f;
     const trace::Run& run = *entry.run;
-    f.title = entry.id + QStringLiteral(" on ") + toQString(run.device.name) +
-              (entry.isModelled() ? QStringLiteral(" (modelled)") : QString());
+    f.title =
+        entry.id + QStringLiteral(" on ") + toQString(run.device.name) +
+        (entry.isPredicted() ? QStringLiteral(" (") + entry.predictedWord() + QStringLiteral(")")
+                             : QString());
     if (run.mode == trace::RunMode::MeasuredCpu) {
         f.problem = QStringLiteral(
                         "%1 ran on the CPU: occupancy describes how a GPU launch fills the SMs, so "
@@ -346,7 +348,7 @@ QVector<OccupancyRow> occupancyRows(const std::vector<RunEntryPtr>& runs) {
         OccupancyRow base;
         base.runId = entry->id;
         base.device = shortDeviceName(run.device);
-        base.modelled = entry->isModelled();
+        base.predicted = entry->predictedWord();
         if (run.occupancy) {
             OccupancyRow row = base;
             row.theoretical = run.occupancy->theoretical;

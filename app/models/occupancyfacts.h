@@ -66,9 +66,9 @@ std::optional<double> kernelThreadSlotsBusy(const device::DeviceSpec& device,
 // name) of a run without one, such as a recorded program.
 struct OccupancyRow {
     QString runId;
-    QString kernel; // the kernel's full name, for a recorded run's kernel; empty otherwise
-    QString device; // the device's name
-    bool modelled = false;
+    QString kernel;    // the kernel's full name, for a recorded run's kernel; empty otherwise
+    QString device;    // the device's name
+    QString predicted; // "modelled" or "projected": the model's times, hatched; empty if measured
     double theoretical = 0;                // 0..1
     std::optional<double> achieved;        // 0..1, with counters only
     std::optional<double> threadSlotsBusy; // 0..1; recorded kernels: measured, or unknown

@@ -58,7 +58,7 @@ QVector<BreakdownRow> breakdownRows(const std::vector<RunEntryPtr>& runs) {
         BreakdownRow row;
         row.runId = entry->id;
         row.device = shortDeviceName(entry->run->device);
-        row.modelled = entry->isModelled();
+        row.predicted = entry->predictedWord();
         row.repeat = std::max<std::uint32_t>(1, s.repeat);
         const double reps = double(row.repeat);
         row.ns[std::size_t(BreakdownPart::HtoD)] = double(s.htodNs) / reps;

@@ -19,8 +19,8 @@ QString breakdownPartDescription(BreakdownPart part); // one sentence for toolti
 
 struct BreakdownRow {
     QString runId;
-    QString device; // the device's name (the host CPU for CPU runs)
-    bool modelled = false;
+    QString device;    // the device's name (the host CPU for CPU runs)
+    QString predicted; // "modelled" or "projected": the model's times, hatched; empty if measured
     std::uint32_t repeat = 1;
     std::array<double, kBreakdownPartCount>
         ns{}; // per repetition: sums over the activities / repeat

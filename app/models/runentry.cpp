@@ -51,6 +51,8 @@ QString modeText(trace::RunMode mode) {
         return QStringLiteral("recorded from a program");
     case trace::RunMode::Imported:
         return QStringLiteral("imported from another tool's file");
+    case trace::RunMode::Projected:
+        return QStringLiteral("projected from a measured GPU run (not measured)");
     }
     return {};
 }
@@ -67,8 +69,14 @@ QString shortModeText(trace::RunMode mode) {
         return QStringLiteral("recorded");
     case trace::RunMode::Imported:
         return QStringLiteral("imported");
+    case trace::RunMode::Projected:
+        return QStringLiteral("projected");
     }
     return {};
+}
+
+QString RunEntry::predictedWord() const {
+    return toQString(trace::predictedWord(run->mode));
 }
 
 } // namespace slicescope::models

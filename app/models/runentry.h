@@ -41,6 +41,9 @@ struct RunEntry {
     bool visible = true; // drawn on the timeline
 
     bool isModelled() const { return run->mode == trace::RunMode::Modelled; }
+    // Modelled or projected: times the model made, drawn hatched and never called measured.
+    bool isPredicted() const { return trace::isPredicted(run->mode); }
+    QString predictedWord() const; // "modelled", "projected"; empty for measured runs
     bool isGpu() const {
         return run->mode != trace::RunMode::MeasuredCpu && summary.hasDeviceWork();
     }
@@ -63,7 +66,7 @@ bool isSameRun(const trace::Run& a, const trace::Run& b);
 QString toQString(std::string_view text);
 QString
 modeText(trace::RunMode mode); // "measured on the GPU", "measured on the CPU", "modelled", ...
-QString shortModeText(trace::RunMode mode); // "GPU", "CPU", "modelled", "recorded", "imported"
+QString shortModeText(trace::RunMode mode); // "GPU", "CPU", "modelled", ..., "projected"
 
 } // namespace slicescope::models
 

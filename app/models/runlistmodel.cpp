@@ -105,7 +105,7 @@ QVariant RunListModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::FontRole && index.column() == RunColumn) {
         QFont font;
         font.setBold(true);
-        font.setItalic(e.isModelled());
+        font.setItalic(e.isPredicted());
         return font;
     }
     if (role == Qt::ToolTipRole) {
@@ -135,7 +135,7 @@ QVariant RunListModel::data(const QModelIndex& index, int role) const {
     case ModeColumn:
         return shortModeText(run.mode);
     case DeviceColumn:
-        return run.device.id.empty() || run.mode != trace::RunMode::Modelled
+        return run.device.id.empty() || !e.isPredicted()
                    ? toQString(run.device.name)
                    : QStringLiteral("%1 (preset %2)")
                          .arg(toQString(run.device.name), toQString(run.device.id));
@@ -186,8 +186,8 @@ QVariant RunListModel::data(const QModelIndex& index, int role) const {
     case VerifiedColumn:
         if (!run.verification) {
             return sort ? QVariant(-1)
-                        : QVariant(run.mode == trace::RunMode::Modelled
-                                       ? QStringLiteral("n/a (modelled)")
+                        : QVariant(e.isPredicted()
+                                       ? QStringLiteral("n/a (%1)").arg(e.predictedWord())
                                        : QString());
         }
         return sort ? QVariant(run.verification->passed ? 1 : 0)

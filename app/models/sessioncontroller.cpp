@@ -3,6 +3,7 @@
 #include "models/clirunner.h"
 #include "models/devicelistmodel.h"
 #include "models/pendingruns.h"
+#include "models/projectionjob.h"
 #include "models/session.h"
 #include "models/sessionstore.h"
 #include "slicescope/strategy/strategy.h"
@@ -371,6 +372,26 @@ void SessionController::removeRun(const QString& runId) {
     if (index >= 0) {
         session_->removeRun(index);
     }
+}
+
+void SessionController::projectRuns(const QStringList& runIds, const QString& presetId) {
+    std::vector<ConstRunEntryPtr> sources;
+    for (const QString& id : runIds) {
+        if (auto entry = session_->find(id)) {
+            sources.push_back(entry);
+        }
+    }
+    auto* watcher = new QFutureWatcher<ProjectionResult>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, presetId] {
+        watcher->deleteLater();
+        ProjectionResult result = watcher->result();
+        const int added = int(result.runs.size());
+        session_->addRuns(std::move(result.runs));
+        emit logLine(tr("projected %1 run(s) onto %2").arg(added).arg(presetId));
+        emit projected(added, result.errors);
+    });
+    watcher->setFuture(QtConcurrent::run(
+        [sources = std::move(sources), presetId] { return projectEntries(sources, presetId); }));
 }
 
 bool SessionController::canKeepRuns() {

@@ -79,6 +79,9 @@ class SessionController : public QObject {
     // Empties the session; traces still loading never join it.
     void clearSession();
     void removeRun(const QString& runId);
+    // The measured GPU runs among runIds projected onto a device preset, off the GUI thread; they
+    // join the session as one batch (projectionjob.h). projected reports.
+    void projectRuns(const QStringList& runIds, const QString& presetId);
 
     RunStart startRun(const RunConfig& config);
     // One `slicescope-cli sweep`; its runs join the session as one batch. Cancel keeps the points
@@ -123,6 +126,8 @@ class SessionController : public QObject {
     void exported(const QString& path, slicescope::models::SessionController::ExportFormat format);
     void exportFailed(const QString& message);
     void logLine(const QString& line);
+    // A projection finished: how many runs joined, and why the others could not be projected.
+    void projected(int added, const QStringList& errors);
     // Something about the session file the user must know: another instance holds it (this one
     // saves elsewhere), or a saved session could not be read and was moved aside.
     void sessionNotice(const QString& message);

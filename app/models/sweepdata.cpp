@@ -139,7 +139,7 @@ QList<SweepView> collectSweeps(const std::vector<RunEntryPtr>& runs) {
                 strategies << strategy;
                 SweepLine line;
                 line.strategy = strategy;
-                line.modelled = e->isModelled();
+                line.predicted = e->predictedWord();
                 line.timesNs.fill(kNaN, view.values.size());
                 line.spreadNs.fill(kNaN, view.values.size());
                 line.theoretical.fill(kNaN, view.values.size());
@@ -173,7 +173,8 @@ QList<SweepView> collectSweeps(const std::vector<RunEntryPtr>& runs) {
             series.push_back({line.strategy.toStdString(),
                               std::vector<double>(line.timesNs.begin(), line.timesNs.end()),
                               std::vector<double>(line.spreadNs.begin(), line.spreadNs.end()),
-                              line.modelled});
+                              // Projected times keep the measured repetitions' spread.
+                              line.predicted == QStringLiteral("modelled")});
         }
         std::vector<const trace::Run*> memberRuns;
         for (const RunEntry* e : members) {
@@ -228,7 +229,7 @@ QList<RooflineView> collectRooflines(const std::vector<RunEntryPtr>& runs) {
             views.append({title, *ceilings, fp32, {}});
             it = views.end() - 1;
         }
-        it->marks.append({entry->id, toQString(run.strategy), entry->isModelled(), *roof});
+        it->marks.append({entry->id, toQString(run.strategy), entry->predictedWord(), *roof});
     }
     return views;
 }

@@ -19,7 +19,7 @@ namespace slicescope::models {
 // One strategy over a sweep's values.
 struct SweepLine {
     QString strategy;
-    bool modelled = false;
+    QString predicted; // "modelled" or "projected": the model's times, hatched; empty if measured
     QVector<double> timesNs; // per value: time per repetition; NaN where it did not run
     // Per value: the spread of the run's repetitions (slowest minus fastest); NaN where it ran
     // once (sweep::repetitionSpreadNs).
@@ -80,7 +80,7 @@ QList<Divergence> findDivergences(const QString& param, const QStringList& value
 struct RooflineMark {
     QString runId;
     QString strategy;
-    bool modelled = false;
+    QString predicted; // "modelled" or "projected": the model's times, hatched; empty if measured
     sweep::RunRoofline roof;
 };
 

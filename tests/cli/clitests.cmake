@@ -1,6 +1,6 @@
 # --help works on every subcommand.
 slicescope_cli_test(help MATCH "run.*model.*occupancy.*export" ARGS --help)
-foreach(sub devices run model occupancy export record)
+foreach(sub devices run model occupancy export record project)
     slicescope_cli_test(help_${sub} MATCH "Usage|Options|OPTIONS" ARGS ${sub} --help)
 endforeach()
 

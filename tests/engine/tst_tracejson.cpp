@@ -60,7 +60,7 @@ Activity activity(ActivityKind kind, std::int64_t startNs, std::int64_t endNs) {
     return a;
 }
 
-// A trace with every run field set, every activity kind and all four modes.
+// A trace with every run field set, every activity kind and every mode.
 Trace fullTrace() {
     Trace trace;
     trace.generator = "tst_tracejson";
@@ -228,6 +228,19 @@ Trace fullTrace() {
     unestimated.estimatedOccupancyPercent = 0;
     imported.activities.push_back(unestimated);
     trace.runs.push_back(imported);
+
+    Run projected;
+    projected.id = "slice-middle-t4";
+    projected.strategy = "slice-middle";
+    projected.mode = RunMode::Projected;
+    projected.problem = problem::Problem{{100, 4000, 5}, problem::Dtype::F64, 1};
+    projected.device.id = "t4";
+    projected.device.name = "Tesla T4";
+    projected.projection = Projection{"slice-middle", "NVIDIA H200", "h200", "t4"};
+    Activity projectedKernel = activity(ActivityKind::Kernel, kBaseNs, kBaseNs + 250'000);
+    projectedKernel.nameId = projected.intern("slice_middle");
+    projected.activities.push_back(projectedKernel);
+    trace.runs.push_back(projected);
     return trace;
 }
 
@@ -316,6 +329,7 @@ void expectSameRun(const Run& a, const Run& b) {
     EXPECT_EQ(a.droppedRecords, b.droppedRecords);
     EXPECT_EQ(a.notes, b.notes);
     EXPECT_EQ(a.source, b.source);
+    EXPECT_EQ(a.projection, b.projection);
     ASSERT_EQ(a.occupancySeries.size(), b.occupancySeries.size());
     for (std::size_t i = 0; i < a.occupancySeries.size(); ++i) {
         EXPECT_EQ(a.occupancySeries[i].timeNs, b.occupancySeries[i].timeNs);
@@ -419,7 +433,7 @@ TEST(TraceJson, OutputIsValidJsonWithTheDocumentedNames) {
     EXPECT_EQ(json["format"], "slicescope-trace");
     EXPECT_EQ(json["version"], 1);
     EXPECT_EQ(json["generator"], "tst_tracejson");
-    ASSERT_EQ(json["runs"].size(), 5U);
+    ASSERT_EQ(json["runs"].size(), 6U);
     const auto& gpu = json["runs"][0];
     EXPECT_EQ(gpu["mode"], "measured-gpu");
     EXPECT_EQ(gpu["problem"]["shape"], nlohmann::json::parse("[100, 4000, 5]"));
@@ -492,6 +506,13 @@ TEST(TraceJson, OutputIsValidJsonWithTheDocumentedNames) {
     EXPECT_EQ(imported["activities"][1]["estimated_occupancy_percent"], 0);
     EXPECT_FALSE(kernel.contains("limiter")) << "unknown limiters are left out";
     EXPECT_FALSE(kernel.contains("estimated_occupancy_percent")) << "so are absent estimates";
+    const auto& projected = json["runs"][5];
+    EXPECT_EQ(projected["mode"], "projected");
+    EXPECT_EQ(
+        projected["projection"],
+        nlohmann::json::parse(R"({"source_run": "slice-middle", "source_device": )"
+                              R"("NVIDIA H200", "source_preset": "h200", "target_preset": "t4"})"));
+    EXPECT_FALSE(gpu.contains("projection")) << "only projected runs name their source";
 }
 
 TEST(TraceJson, IntegersRoundTripExactly) {
@@ -1106,6 +1127,9 @@ TEST(TraceJson, RejectsFiguresBeyondPhysicalLimits) {
         {kernel(R"("estimated_occupancy_percent": 0.5)"), "\"estimated_occupancy_percent\""},
         {kernel(R"("limiter": "threads")"), "unknown limiter 'threads'"},
         {withRun(R"("source": {"file": "a.json"})"), "\"source\" is missing the field \"format\""},
+        {withRun(
+             R"("projection": {"source_run": "a", "source_device": "b", "source_preset": "c"})"),
+         "\"projection\" is missing the field \"target_preset\""},
         {occupancy(R"("achieved": 1e308)"), "\"achieved\" must be a fraction"},
         {occupancy(R"("sm_busy_share": -5)"), "\"sm_busy_share\" must be a fraction"},
         {occupancy(R"("active_blocks_per_sm": 129)"), "\"active_blocks_per_sm\" is too large"},
@@ -1415,6 +1439,10 @@ TEST(TraceJson, RefusesToWriteATraceItCouldNotReadBackAndKeepsTheOldFile) {
          [](Trace& t) { t.runs[4].activities[0].estimatedOccupancyPercent = 101; }},
         {"format",
          [](Trace& t) { t.runs[4].source->format = std::string(kMaxShortTextBytes + 1, 'f'); }},
+        {"source_run",
+         [](Trace& t) {
+             t.runs[5].projection->sourceRun = std::string(kMaxShortTextBytes + 1, 'r');
+         }},
         {"grid", [](Trace& t) { t.runs[0].activities[5].grid.x = 0; }},
         {"block",
          [](Trace& t) {

@@ -186,7 +186,9 @@ void TestSweepData::planMixesAModelledGpuWithAMeasuredCpu() {
     QCOMPARE(views.front().verdict.front(),
              QStringLiteral("Modelled GPU (NVIDIA H200) vs measured CPU on this host."));
     for (const SweepLine& line : views.front().lines) {
-        QCOMPARE(line.modelled, line.strategy != QStringLiteral("cpu-serial"));
+        QCOMPARE(line.predicted, line.strategy != QStringLiteral("cpu-serial")
+                                     ? QStringLiteral("modelled")
+                                     : QString());
     }
     // Saved with the session and restored: each run's mode is kept, and so is the label.
     Session session;
@@ -303,7 +305,7 @@ void TestSweepData::linesAndCrossoversComeFromTheRuns() {
     }
     QCOMPARE(v.lines.size(), 2);
     for (const auto& line : v.lines) {
-        QVERIFY(line.modelled);
+        QCOMPARE(line.predicted, QStringLiteral("modelled"));
         for (double t : line.timesNs) {
             QVERIFY(std::isfinite(t) && t > 0);
         }

@@ -1,5 +1,6 @@
 #include "slicescope/backend/modelbackend.h"
 
+#include "slicescope/backend/measuredsetting.h"
 #include "slicescope/backend/modelparameters.h"
 #include "slicescope/core/clock.h"
 #include "slicescope/occupancy/occupancycalculator.h"
@@ -835,40 +836,11 @@ Result<trace::Run> modelRun(StrategyId id, const RunRequest& request, const devi
 
 Result<ModelComparison> compareWithModel(const trace::Run& measured,
                                          const ModelParameters& parameters) {
-    if (measured.mode != trace::RunMode::MeasuredGpu || !measured.problem || !measured.launch) {
-        return fail(Error::Code::InvalidArgument,
-                    "run '" + measured.id +
-                        "' is not a measured GPU run with a problem and launch");
+    auto setting = measuredSetting(measured);
+    if (!setting) {
+        return tl::unexpected(setting.error());
     }
-    auto id = strategy::parseStrategy(measured.strategy);
-    if (!id) {
-        return tl::unexpected(id.error());
-    }
-    auto block = strategy::parseBlockOption(measured.launch->blockOption);
-    if (!block) {
-        return tl::unexpected(block.error());
-    }
-    auto memory = parseMemoryMode(measured.memoryMode);
-    if (!memory) {
-        return tl::unexpected(memory.error());
-    }
-    const device::DeviceSpec* preset = nullptr;
-    for (const auto& candidate : device::presets()) {
-        if (candidate.name == measured.device.name) {
-            preset = &candidate;
-        }
-    }
-    if (preset == nullptr) {
-        return fail(Error::Code::Unsupported,
-                    "no device preset is named '" + measured.device.name + "'");
-    }
-    RunRequest request;
-    request.problem = *measured.problem;
-    request.block = *block;
-    request.memory = *memory;
-    request.repeat = std::max<std::uint32_t>(1, measured.repeat);
-    request.pipeline = {measured.chunks, measured.streams};
-    auto modelled = modelRun(*id, request, *preset, parameters);
+    auto modelled = modelRun(setting->strategy, setting->request, *setting->preset, parameters);
     if (!modelled) {
         return tl::unexpected(modelled.error());
     }
@@ -884,8 +856,8 @@ Result<ModelComparison> compareWithModel(const trace::Run& measured,
         return kernels > 0 ? total / kernels : 0.0;
     };
     ModelComparison out;
-    out.strategy = *id;
-    out.presetId = preset->id;
+    out.strategy = setting->strategy;
+    out.presetId = setting->preset->id;
     out.setting = measured.problem->describe() + ", block " + measured.launch->blockOption + ", " +
                   measured.memoryMode;
     out.measuredKernelNs = perKernel(measured);

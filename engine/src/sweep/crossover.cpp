@@ -334,7 +334,7 @@ std::string sweepBasis(const std::vector<const trace::Run*>& runs, const std::st
     const trace::Run* gpu = nullptr;
     const trace::Run* cpu = nullptr;
     for (const trace::Run* run : runs) {
-        if (run != nullptr && run->mode == trace::RunMode::Modelled && gpu == nullptr) {
+        if (run != nullptr && trace::isPredicted(run->mode) && gpu == nullptr) {
             gpu = run;
         }
         if (run != nullptr && run->mode == trace::RunMode::MeasuredCpu && cpu == nullptr) {
@@ -346,7 +346,8 @@ std::string sweepBasis(const std::vector<const trace::Run*>& runs, const std::st
     }
     const std::string& host = cpu->device.name;
     const std::string gpuName = gpu->device.name.empty() ? gpu->device.id : gpu->device.name;
-    return "modelled GPU (" + gpuName + ") vs measured CPU " +
+    return std::string(trace::predictedWord(gpu->mode)) + " GPU (" + gpuName +
+           ") vs measured CPU " +
            (host == thisHostCpu ? std::string("on this host")
             : host.empty()      ? std::string("on an unnamed host")
                                 : "on " + host);

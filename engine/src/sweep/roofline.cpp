@@ -88,7 +88,7 @@ std::optional<trace::Ceilings> ceilingsOf(const trace::Run& run) {
     if (run.ceilings) {
         return run.ceilings;
     }
-    if (run.mode == trace::RunMode::Modelled) {
+    if (trace::isPredicted(run.mode)) { // modelled or projected onto a preset
         if (auto preset = device::findPreset(run.device.id)) {
             return datasheetCeilings(*preset);
         }

@@ -267,10 +267,12 @@ void appendEvent(std::string& out, bool& firstEvent, const Run& run, const Activ
     out += "\"ph\":\"X\",\"name\":";
     appendJsonString(out, displayName(run, a));
     out += ",\"cat\":";
-    // The category filter in both viewers then tells modelled events apart at a glance.
-    appendJsonString(out, std::string(toString(a.kind)) +
-                              (run.mode == RunMode::Modelled ? ",modelled" : "") +
-                              (a.warmup ? ",warmup" : ""));
+    // The category filter in both viewers then tells modelled and projected events apart at a
+    // glance.
+    appendJsonString(
+        out, std::string(toString(a.kind)) +
+                 (isPredicted(run.mode) ? "," + std::string(toString(run.mode)) : std::string()) +
+                 (a.warmup ? ",warmup" : ""));
     out += ",\"pid\":";
     appendInteger(out, pid);
     out += ",\"tid\":";
@@ -469,6 +471,11 @@ void printGpuTrace(const Run& run, std::ostream& out) {
     if (run.mode == RunMode::Modelled) {
         out << "==slicescope== modelled: predicted times from the device preset, not "
                "measurements\n";
+    }
+    if (run.mode == RunMode::Projected && run.projection) {
+        out << "==slicescope== projected: run " << run.projection->sourceRun << " measured on the "
+            << run.projection->sourceDevice
+            << ", moved onto this preset by the model's ratios: predictions, not measurements\n";
     }
     const auto warmups =
         std::count_if(run.activities.begin(), run.activities.end(),

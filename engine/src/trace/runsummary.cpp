@@ -17,6 +17,11 @@ bool isGpuRun(const Run& run, const RunSummary& summary) {
     return run.mode != RunMode::MeasuredCpu && summary.hasDeviceWork();
 }
 
+// ", modelled" or ", projected" after a run's time, where the model made it.
+std::string predictedSuffix(const Run& run) {
+    return isPredicted(run.mode) ? ", " + std::string(predictedWord(run.mode)) : std::string();
+}
+
 bool isCpuRun(const Run& run) {
     return run.mode == RunMode::MeasuredCpu;
 }
@@ -244,18 +249,15 @@ std::string cpuVerdict(const SummarizedRun& subject, std::span<const SummarizedR
                                               : " with its copies";
         if (s.perRepetitionNs() <= gpuNs) {
             text += ", faster than the fastest GPU run (" + gpu->displayName() + ", " +
-                    formatDurationNs(gpuNs) + withItsCopies +
-                    (gpu->run->mode == RunMode::Modelled ? ", modelled" : "") +
+                    formatDurationNs(gpuNs) + withItsCopies + predictedSuffix(*gpu->run) +
                     "): the data moves more than it is worked on";
         } else if (double(s.perRepetitionNs()) < 1.1 * double(gpuNs)) {
             text += ", about as fast as the fastest GPU run (" + gpu->displayName() + ", " +
-                    formatDurationNs(gpuNs) + withItsCopies +
-                    (gpu->run->mode == RunMode::Modelled ? ", modelled" : "") + ")";
+                    formatDurationNs(gpuNs) + withItsCopies + predictedSuffix(*gpu->run) + ")";
         } else {
             text += ", " + formatRatio(double(s.perRepetitionNs()) / double(gpuNs)) +
                     "x slower than the fastest GPU run (" + gpu->displayName() + ", " +
-                    formatDurationNs(gpuNs) + withItsCopies +
-                    (gpu->run->mode == RunMode::Modelled ? ", modelled" : "") + ")";
+                    formatDurationNs(gpuNs) + withItsCopies + predictedSuffix(*gpu->run) + ")";
         }
     } else {
         text += "; run GPU strategies of the same problem to compare";
@@ -486,6 +488,14 @@ std::string verdict(const SummarizedRun& subject, std::span<const SummarizedRun>
     if (run.mode == RunMode::Modelled) {
         text = "modelled for " +
                (run.device.name.empty() ? std::string("a GPU") : run.device.name) + ": " + text;
+    }
+    if (run.mode == RunMode::Projected) {
+        text = "projected onto the " +
+               (run.device.name.empty() ? std::string("GPU") : run.device.name) +
+               (run.projection ? " from " + run.projection->sourceRun + " measured on the " +
+                                     run.projection->sourceDevice
+                               : std::string()) +
+               ": " + text;
     }
     return text;
 }

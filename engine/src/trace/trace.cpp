@@ -37,12 +37,13 @@ std::string_view nameOf(const std::array<std::pair<Enum, std::string_view>, N>& 
     return "unknown";
 }
 
-constexpr std::array<std::pair<RunMode, std::string_view>, 5> kRunModes{{
+constexpr std::array<std::pair<RunMode, std::string_view>, 6> kRunModes{{
     {RunMode::MeasuredGpu, "measured-gpu"},
     {RunMode::MeasuredCpu, "measured-cpu"},
     {RunMode::Modelled, "modelled"},
     {RunMode::Recorded, "recorded"},
     {RunMode::Imported, "imported"},
+    {RunMode::Projected, "projected"},
 }};
 
 // The names of occupancy::Limiter (occupancycalculator.cpp), and "unknown".
@@ -83,6 +84,12 @@ std::string_view toString(RunMode mode) {
 }
 Result<RunMode> parseRunMode(std::string_view text) {
     return parseName(kRunModes, text, "run mode");
+}
+bool isPredicted(RunMode mode) {
+    return mode == RunMode::Modelled || mode == RunMode::Projected;
+}
+std::string_view predictedWord(RunMode mode) {
+    return isPredicted(mode) ? toString(mode) : std::string_view();
 }
 
 std::string_view toString(ActivityKind kind) {

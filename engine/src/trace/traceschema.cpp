@@ -540,7 +540,14 @@ const std::array<Field<ImportSource>, 2> SourceSchema::kFields{
     member<&ImportSource::file, LongText>("file"),
 };
 
-const std::array<Field<Run>, 25> RunSchema::kFields{
+const std::array<Field<Projection>, 4> ProjectionSchema::kFields{
+    member<&Projection::sourceRun, ShortText>("source_run", kRequired),
+    member<&Projection::sourceDevice, ShortText>("source_device", kRequired),
+    member<&Projection::sourcePreset, ShortText>("source_preset", kRequired),
+    member<&Projection::targetPreset, ShortText>("target_preset", kRequired),
+};
+
+const std::array<Field<Run>, 26> RunSchema::kFields{
     member<&Run::id, ShortText>("id", kRequired),
     member<&Run::strategy, ShortText>("strategy", kRequired),
     member<&Run::mode, Name<RunMode, parseRunMode>>("mode", kRequired),
@@ -581,6 +588,10 @@ const std::array<Field<Run>, 25> RunSchema::kFields{
     member<&Run::source, Nested<SourceSchema>>(
         "source", kOptional,
         [](const WriteContext&, const Run& run) { return run.source.has_value(); }),
+    // Projected runs only: the measured run and the devices.
+    member<&Run::projection, Nested<ProjectionSchema>>(
+        "projection", kOptional,
+        [](const WriteContext&, const Run& run) { return run.projection.has_value(); }),
     member<&Run::occupancySeries, Series>("occupancy_series"),
     whole<Run, Activities>("activities", kRequired),
 };

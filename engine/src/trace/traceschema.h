@@ -521,9 +521,14 @@ struct SourceSchema : ObjectOf<ImportSource> {
     static const std::array<Field<Type>, 2> kFields;
 };
 
+struct ProjectionSchema : ObjectOf<Projection> {
+    static constexpr std::string_view kWhat = "\"projection\"", kWhole = kWhat;
+    static const std::array<Field<Type>, 4> kFields;
+};
+
 struct RunSchema : ObjectOf<Run> {
     static constexpr std::string_view kWhat = "a run", kWhole = "the run";
-    static const std::array<Field<Type>, 25> kFields;
+    static const std::array<Field<Type>, 26> kFields;
 };
 
 } // namespace slicescope::trace::schema

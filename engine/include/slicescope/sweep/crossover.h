@@ -80,8 +80,9 @@ SweepVerdict judgeSweep(const std::string& param, const std::vector<std::string>
                         const std::vector<Series>& series, bool logScale,
                         const std::string& basis = {});
 
-// What a sweep's times are, when its runs mix modes: GPU strategies modelled on a preset and
-// CPU strategies measured, "modelled GPU (NVIDIA H200) vs measured CPU on this host" (or "on
+// What a sweep's times are, when its runs mix modes: GPU strategies modelled (or projected) on a
+// preset and CPU strategies measured, "modelled GPU (NVIDIA H200) vs measured CPU on this host",
+// "projected GPU (Tesla T4) vs measured CPU ..." (or "on
 // <CPU name>" when the CPU runs were measured on a CPU other than thisHostCpu). Empty when the
 // runs are all measured or all modelled. From the runs' own `mode` and device, which every trace
 // and saved session keeps.

@@ -49,7 +49,7 @@ Result<RunRoofline> runRoofline(const trace::Run& run, const trace::Ceilings& ce
 trace::Ceilings datasheetCeilings(const device::DeviceSpec& device);
 
 // The ceilings a run is placed against: those measured and stored with it, else, for a modelled
-// run, its preset's datasheet ones; none for anything else.
+// or projected run, its preset's datasheet ones; none for anything else.
 std::optional<trace::Ceilings> ceilingsOf(const trace::Run& run);
 
 } // namespace slicescope::sweep

@@ -101,8 +101,9 @@ bool comparable(const SummarizedRun& a, const SummarizedRun& b);
 // A verdict on `subject` in plain words. Comparable runs in `all` (the subject may be among them)
 // give the CPU-versus-GPU comparison and are named, e.g. "copies take 97 % of the run: at this
 // arithmetic intensity (0.05 flop/byte) the CPU wins (cpu-parallel 6.1 ms against 13.2 ms here);
-// raise work per element to see the GPU pull ahead". Modelled runs say so first. A CPU run whose
-// threads mostly waited ends with that warning (hostthreadwait.h), worked out from its activities.
+// raise work per element to see the GPU pull ahead". Modelled and projected runs say so first. A
+// CPU run whose threads mostly waited ends with that warning (hostthreadwait.h), worked out from
+// its activities.
 std::string verdict(const SummarizedRun& subject, std::span<const SummarizedRun> all);
 // verdict(all[i], all) for every run of `all`, in O(n log n) instead of n calls of O(n): the runs
 // are grouped by problem and batch, and each verdict is given only the fastest CPU run and the

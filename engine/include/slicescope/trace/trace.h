@@ -23,10 +23,16 @@ inline constexpr int kFormatVersion = 1;
 
 // Imported: converted from another tool's file (a PyTorch profiler trace, an Nsight Compute CSV;
 // docs/import.md), never measured by SliceScope; Run::source says where it came from.
-enum class RunMode { MeasuredGpu, MeasuredCpu, Modelled, Recorded, Imported };
-// "measured-gpu", "measured-cpu", "modelled", "recorded", "imported"
+// Projected: a measured GPU run moved onto another GPU by the model's ratios (docs/model.md,
+// "Projecting a measured run"); Run::projection names the source run and both devices.
+enum class RunMode { MeasuredGpu, MeasuredCpu, Modelled, Recorded, Imported, Projected };
+// "measured-gpu", "measured-cpu", "modelled", "recorded", "imported", "projected"
 std::string_view toString(RunMode mode);
 Result<RunMode> parseRunMode(std::string_view text);
+// Modelled and projected runs: times the model made, never measured. They are drawn hatched and
+// labelled with predictedWord: "modelled" or "projected"; empty for the other modes.
+bool isPredicted(RunMode mode);
+std::string_view predictedWord(RunMode mode);
 
 enum class ActivityKind : std::uint8_t {
     HtoD,     // host-to-device copy
@@ -170,6 +176,16 @@ struct ImportSource {
     friend bool operator==(const ImportSource&, const ImportSource&) = default;
 };
 
+// Where a projected run came from (docs/model.md, "Projecting a measured run"): the measured run
+// it was moved from, the device that run was measured on, and the presets the model used.
+struct Projection {
+    std::string sourceRun;    // the measured run's id
+    std::string sourceDevice; // the device it was measured on, as its trace names it
+    std::string sourcePreset; // the preset the model took for that device, e.g. "h200"
+    std::string targetPreset; // the preset it was projected onto, e.g. "t4"
+    friend bool operator==(const Projection&, const Projection&) = default;
+};
+
 struct Run {
     std::string id;       // unique within its trace, e.g. "slice-outer" or "slice-outer-2"
     std::string strategy; // a strategy name, "recorded" or "imported"
@@ -201,6 +217,8 @@ struct Run {
     std::optional<Ceilings> ceilings; // written inside the device object
     // Imported runs: the file they were converted from.
     std::optional<ImportSource> source;
+    // Projected runs: the measured run and the devices.
+    std::optional<Projection> projection;
 
     std::vector<std::string> strings = {std::string()}; // interned names; [0] is "no name"
     std::vector<Activity> activities;
