@@ -132,6 +132,29 @@ StreamStrides streamStrides(StrategyId id, const Problem& p, const LaunchGeometr
     return {{access, access}, {access, access}, {access, access}};
 }
 
+// The units (lines or sectors) one warp step touches in the three streams.
+double unitsPerStep(const StreamStrides& strides, double lanes, double unitBytes) {
+    return unitsTouched(strides.discount, lanes, unitBytes) +
+           unitsTouched(strides.multBy, lanes, unitBytes) +
+           unitsTouched(strides.cv, lanes, unitBytes);
+}
+
+// The largest of the five terms, by name.
+std::string boundOf(const KernelEstimate& e) {
+    const double slowest =
+        std::max({e.latencyNs, e.loadStoreNs, e.bandwidthNs, e.arithmeticNs, e.blockSchedulingNs});
+    if (e.latencyNs == slowest) {
+        return "latency";
+    } else if (e.arithmeticNs == slowest) {
+        return "arithmetic throughput";
+    } else if (e.loadStoreNs == slowest) {
+        return "load/store pipeline";
+    } else if (e.blockSchedulingNs == slowest) {
+        return "block scheduling";
+    }
+    return "memory bandwidth";
+}
+
 } // namespace
 
 KernelEstimate estimateKernel(StrategyId id, const Problem& p, const LaunchGeometry& g,
@@ -241,18 +264,13 @@ KernelEstimate estimateKernel(StrategyId id, const Problem& p, const LaunchGeome
     if (!coalesced(id)) {
         const double residentWarps =
             std::min(double(busyWarps), double(residentBlocks) * busyWarpsPerBlock);
-        const double linesPerStep = discountLines +
-                                    unitsTouched(strides.multBy, lanesPerWarp, m.lineBytes) +
-                                    unitsTouched(strides.cv, lanesPerWarp, m.lineBytes);
-        const double walking = residentWarps * linesPerStep * m.lineBytes;
+        const double walking =
+            residentWarps * unitsPerStep(strides, lanesPerWarp, m.lineBytes) * m.lineBytes;
         const double l2 = double(d.l2CacheBytes);
         if (walking > l2 && l2 > 0) {
-            const double sectorsPerWarpStep =
-                unitsTouched(strides.discount, lanesPerWarp, m.sectorBytes) +
-                unitsTouched(strides.multBy, lanesPerWarp, m.sectorBytes) +
-                unitsTouched(strides.cv, lanesPerWarp, m.sectorBytes);
-            const double everyStep =
-                double(busyWarps) * warpSteps * sectorsPerWarpStep * m.sectorBytes;
+            const double everyStep = double(busyWarps) * warpSteps *
+                                     unitsPerStep(strides, lanesPerWarp, m.sectorBytes) *
+                                     m.sectorBytes;
             movedBytes += (1 - l2 / walking) * std::max(0.0, everyStep - dramBytes);
         }
     }
@@ -283,20 +301,8 @@ KernelEstimate estimateKernel(StrategyId id, const Problem& p, const LaunchGeome
     const double memoryNs = std::max(e.loadStoreNs, e.bandwidthNs);
     const double overlappedNs =
         std::max(memoryNs, e.arithmeticNs) + std::min(memoryNs, e.arithmeticNs) / rounds;
-    const double slowest =
-        std::max({e.latencyNs, e.loadStoreNs, e.bandwidthNs, e.arithmeticNs, e.blockSchedulingNs});
     e.totalNs = m.launchOverheadNs + std::max({e.latencyNs, overlappedNs, e.blockSchedulingNs});
-    if (e.latencyNs == slowest) {
-        e.bound = "latency";
-    } else if (e.arithmeticNs == slowest) {
-        e.bound = "arithmetic throughput";
-    } else if (e.loadStoreNs == slowest) {
-        e.bound = "load/store pipeline";
-    } else if (e.blockSchedulingNs == slowest) {
-        e.bound = "block scheduling";
-    } else {
-        e.bound = "memory bandwidth";
-    }
+    e.bound = boundOf(e);
     return e;
 }
 
