@@ -345,8 +345,7 @@ class SweepsPart final : public ReportPart {
     std::shared_ptr<const SweepExport> sweeps_;
 };
 
-template <typename Part, typename... Args>
-ReportParts partsOf(Args&&... args) {
+template <typename Part, typename... Args> ReportParts partsOf(Args&&... args) {
     ReportParts parts;
     parts.push_back(std::make_unique<Part>(std::forward<Args>(args)...));
     return parts;
@@ -368,8 +367,8 @@ ReportParts breakdownParts(const ReportContext& context) {
     if (!context.options.views.breakdown) {
         return {};
     }
-    return partsOf<ChartPart>(BreakdownChart::chartFor(context.session, shownRun(context),
-                                                       context.options.breakdownLog));
+    return partsOf<ChartPart>(
+        BreakdownChart::chartFor(context.session, shownRun(context), context.options.breakdownLog));
 }
 
 ReportParts occupancyParts(const ReportContext& context) {

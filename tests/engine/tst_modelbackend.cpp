@@ -284,6 +284,41 @@ TEST(ModelBackend, StaysWithinOneAndAHalfOfEveryMeasuredTrace) {
     EXPECT_GE(runs.size(), 35u);
 }
 
+// The wide validation set (tests/data/model-validation-wide/, scripts/model-validate-wide.sh on
+// the H200; docs/model.md, "Wide validation"): 261 kernels over N, work, dtype and shape. The
+// settings alternate between the half the model's choices were made on and the half held out,
+// in the order of settings.txt. Held out: at least 90 % within 1.5x. Every kernel: within 2.5x
+// (the 2x is not met by three slice-2d kernels at large N with work > 1, docs/model.md).
+TEST(ModelBackend, WideValidationHeldOutHalfMeetsItsTargets) {
+    const std::filesystem::path dir =
+        std::filesystem::path(SLICESCOPE_TEST_DATA_DIR) / "model-validation-wide";
+    std::ifstream listing(dir / "settings.txt");
+    ASSERT_TRUE(listing) << "no settings.txt in " << dir;
+    std::vector<std::string> settings;
+    for (std::string line; std::getline(listing, line);) {
+        settings.push_back(line.substr(0, line.find(':')));
+    }
+    ASSERT_EQ(settings.size(), 36u);
+    int heldOut = 0, heldOutWithin = 0, kernels = 0;
+    for (std::size_t i = 0; i < settings.size(); ++i) {
+        auto measured = trace::readTrace(dir / (settings[i] + ".json"));
+        ASSERT_TRUE(measured) << settings[i] << ": " << measured.error().message;
+        for (const auto& run : measured->runs) {
+            auto c = compareWithModel(run);
+            ASSERT_TRUE(c) << run.id << ": " << c.error().message;
+            ++kernels;
+            EXPECT_GT(c->ratio(), 1 / 2.5) << run.strategy << " (" << c->setting << ")";
+            EXPECT_LT(c->ratio(), 2.5) << run.strategy << " (" << c->setting << ")";
+            if (i % 2 == 1) {
+                ++heldOut;
+                heldOutWithin += c->ratio() > 1 / 1.5 && c->ratio() < 1.5;
+            }
+        }
+    }
+    EXPECT_GE(kernels, 150);
+    EXPECT_GE(heldOutWithin * 10, heldOut * 9) << heldOutWithin << " of " << heldOut;
+}
+
 // The model is fitted to warm launches, and checked against warm ones: a first launch carries
 // module loading and cold caches that a user's steady state does not.
 TEST(ModelBackend, EveryMeasuredTraceItIsFittedOrCheckedOnWarmedUp) {

@@ -125,8 +125,8 @@ void TestReportPart::partsPaintInsideTheirRect_data() {
     for (const ExportView& view : exportViews()) {
         for (const double width : {820.0, 360.0}) {
             for (const double share : {1.0, 0.4}) {
-                QTest::newRow(qPrintable(QStringLiteral("%1 %2 %3").arg(view.name).arg(width).arg(
-                    share)))
+                QTest::newRow(
+                    qPrintable(QStringLiteral("%1 %2 %3").arg(view.name).arg(width).arg(share)))
                     << view.name << width << share;
             }
         }

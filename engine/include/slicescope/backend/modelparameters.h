@@ -49,17 +49,17 @@ struct ModelParameters {
     // kernel's data fits in L2; beyond L2 the generation's published extra latency of DRAM over L2
     // is added (docs/model.md, "Architectures"). Fitted on one-worker, slice-middle-strided and
     // slice-middle at the seed shape; the loop's own work hides behind the wait.
-    double l2MissCycles = 410;    // one miss served by L2
-    double lineMissCycles = 19;   // added to the wait per distinct line the warp's lanes miss
+    double l2MissCycles = 394;    // one miss served by L2
+    double lineMissCycles = 21;   // added to the wait per distinct line the warp's lanes miss
     double loadLineCycles = 1;    // L1 tag stage: one distinct line of a warp's load per clock
     double storeSectorCycles = 1; // write-through to L2: one (partial) sector of a store per clock
     // The SM starts one block at a time: a grid of many short blocks is bound by it (fitted:
     // elementwise-materialized, 31250 blocks of 64 threads in 20 us).
-    double blockLaunchCycles = 143;
-    double bytesInFlightPerThread = kStreamsPerStep * 8; // one element per stream, coalesced
+    double blockLaunchCycles = 155;
+    double bytesInFlightPerThread = 8;  // the one element a step streams from DRAM (discount)
     double peakBandwidthFraction = 0.9; // the share of peak DRAM bandwidth a streaming kernel gets
     double scatteredBandwidthFraction = 0.5; // of that, for warps whose lanes each touch own lines
-    double launchOverheadNs = 3000;          // launch to start of execution
+    double launchOverheadNs = 1500;          // launch to start of execution
     double copyLatencyNs = 10000;            // fixed cost of one cudaMemcpy
     double hostCopyGBps = 5;                 // host transpose / materialization pass
     double managedMigrationFraction = 0.5;   // managed first-touch migration vs pinned copies
@@ -102,7 +102,14 @@ struct KernelEstimate {
     // "latency", "load/store pipeline", "memory bandwidth", "arithmetic throughput" or
     // "block scheduling"
     std::string bound;
+    // The bytes moved between DRAM and L2 over the bytes the kernel reads and writes: above 1
+    // when the lanes' scattered sectors overflow L2 and are fetched again (docs/model.md).
+    double transactionFactor = 1;
 };
+
+// What bounds a modelled kernel, in a student's words: "each thread waits for its loads one
+// after another, and too few threads run to hide the wait".
+std::string boundInWords(const KernelEstimate& estimate);
 
 KernelEstimate estimateKernel(strategy::StrategyId id, const problem::Problem& problem,
                               const strategy::LaunchGeometry& geometry,
