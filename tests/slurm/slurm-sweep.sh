@@ -40,11 +40,11 @@ normalized() {
 }
 
 sweep_equals_one_process() {
-    # 32 points of columns, 8 to 34636 by x1.3 or so: slice-outer leads until columns 62 (point 7,
-    # the last of task 0) and slice-middle-strided from 81 (point 8, the first of task 1) on
+    # 32 points of columns, 6 to 26643 by x1.3 or so: slice-outer leads until columns 47 (point 7,
+    # the last of task 0) and slice-middle-strided from 62 (point 8, the first of task 1) on
     # (tests/cli/sweep.cmake's modelled crossover), so only the merge can see the crossover.
     local values
-    values=$(awk 'BEGIN { v = 8; for (i = 0; i < 32; ++i) { printf "%s%d", (i ? "," : ""), v; v = int(v * 1.3) + 1 } }')
+    values=$(awk 'BEGIN { v = 6; for (i = 0; i < 32; ++i) { printf "%s%d", (i ? "," : ""), v; v = int(v * 1.3) + 1 } }')
     local args=(sweep --param columns --values "$values" --shape 100x1x5
         --strategy slice-outer,slice-middle-strided --device h200 -q)
     "$cli" "${args[@]}" -o local.json >local.out 2>local.err
@@ -63,8 +63,8 @@ sweep_equals_one_process() {
             test "$(jq '.sweeps[0].crossovers | length' "slurm.json.slurm/part-$t.json")" = 0
     done
     check "64 runs" test "$(jq '.runs | length' slurm.json)" = 64
-    check "the one-process sweep finds its crossover between columns 62 and 81" \
-        test "$(jq -c '[.sweeps[0].crossovers[] | [.low_value, .high_value]]' local.json)" = '[[62,81]]'
+    check "the one-process sweep finds its crossover between columns 47 and 62" \
+        test "$(jq -c '[.sweeps[0].crossovers[] | [.low_value, .high_value]]' local.json)" = '[[47,62]]'
     normalized local.json >local.norm
     normalized slurm.json >slurm.norm
     check "the merged trace equals the one-process trace" diff -u local.norm slurm.norm

@@ -27,10 +27,6 @@ using strategy::StrategyId;
 using trace::Activity;
 using trace::ActivityKind;
 
-std::uint64_t ceilDiv(std::uint64_t a, std::uint64_t b) {
-    return b == 0 ? 0 : a / b + (a % b != 0);
-}
-
 struct LinkRates {
     double htodGBps;
     double dtohGBps;
