@@ -71,10 +71,33 @@ QString checkExportOutputs(const QString& out, const QString& textBoxesPath,
     return {};
 }
 
+// --runs: only the runs named are drawn (the others are hidden, as in the window); an error
+// naming the runs there are when one is not in the traces.
+QString keepOnlyRuns(models::Session& session, const QStringList& runIds) {
+    if (runIds.isEmpty()) {
+        return {};
+    }
+    QStringList known;
+    for (const auto& entry : session.runs()) {
+        known << entry->id;
+    }
+    for (const QString& id : runIds) {
+        if (!known.contains(id)) {
+            return tr("--runs: no run '%1' in the traces; their runs are %2")
+                .arg(id, known.join(tr(", ")));
+        }
+    }
+    for (int i = 0; i < session.count(); ++i) {
+        session.setVisible(i, runIds.contains(session.at(i)->id));
+    }
+    return {};
+}
+
 // `slicescope --export-image OUT TRACE [--size WxH|slide|hd|4k|paper] [--dpi N] [--view V]
-// [--text-boxes BOXES.json]`: no window, an exit status.
+// [--text-boxes BOXES.json] [--runs ID,...]`: no window, an exit status.
 int exportHeadless(const QString& out, const QStringList& traces, const QSize& size, double dpi,
-                   const gui::ReportOptions& options, const QString& textBoxesPath) {
+                   const gui::ReportOptions& options, const QString& textBoxesPath,
+                   const QStringList& runIds) {
     if (traces.isEmpty()) {
         return fail(
             tr("--export-image needs a trace file: slicescope --export-image OUT.png TRACE.json"),
@@ -96,9 +119,18 @@ int exportHeadless(const QString& out, const QStringList& traces, const QSize& s
         }
         session.addRuns(std::move(result.runs));
     }
-    QString selected = session.at(0)->id;
+    if (const QString unknown = keepOnlyRuns(session, runIds); !unknown.isEmpty()) {
+        return fail(unknown, kExitUsage);
+    }
+    QString selected;
     for (const auto& entry : session.runs()) {
-        if (entry->isGpu()) {
+        if (entry->visible) {
+            selected = entry->id;
+            break;
+        }
+    }
+    for (const auto& entry : session.runs()) {
+        if (entry->visible && entry->isGpu()) {
             selected = entry->id;
             break;
         }
@@ -175,6 +207,10 @@ struct Options {
         tr("With --export-image: also write every text drawn, as a JSON array of "
            "{text, x, y, w, h} in output pixels, to FILE."),
         QStringLiteral("FILE")};
+    QCommandLineOption runs{QStringLiteral("runs"),
+                            tr("With --export-image: draw only these runs (comma-separated run "
+                               "ids, in the traces' order); default: every run."),
+                            QStringLiteral("IDS")};
     QCommandLineOption restore{QStringLiteral("restore-session"),
                                tr("Restore the autosaved session without asking.")};
     QCommandLineOption noSamples{QStringLiteral("no-samples"),
@@ -210,8 +246,9 @@ struct Options {
         // --view and --text-boxes first: the order --help has always listed them in.
         parser.addOption(view);
         parser.addOption(textBoxes);
-        for (const auto& option : {exportImage, size, dpi, restore, noSamples, sessionFile, shape,
-                                   dtype, work, strategies, device, block, memory, repeat, run}) {
+        for (const auto& option :
+             {exportImage, size, dpi, runs, restore, noSamples, sessionFile, shape, dtype, work,
+              strategies, device, block, memory, repeat, run}) {
             parser.addOption(option);
         }
     }
@@ -247,7 +284,8 @@ int exportFromCommandLine(const QCommandLineParser& parser, const Options& o) {
     gui::ReportOptions reportOptions;
     reportOptions.views = *views;
     return exportHeadless(parser.value(o.exportImage), parser.positionalArguments(), imageSize,
-                          dpiValue, reportOptions, parser.value(o.textBoxes));
+                          dpiValue, reportOptions, parser.value(o.textBoxes),
+                          parser.value(o.runs).split(QLatin1Char(','), Qt::SkipEmptyParts));
 }
 
 // The run panel's settings from --shape, --dtype, --work, --block, --memory, --repeat and

@@ -10,6 +10,7 @@
 #include "gui/timelineplottable.h"
 #include "models/occupancyfacts.h"
 #include "models/session.h"
+#include "models/timelinelanes.h"
 
 #include <QFontMetricsF>
 #include <algorithm>
@@ -73,6 +74,24 @@ double fittingRows(const TimelinePlottable& plottable, double plotPx, int* shown
     return upper;
 }
 
+// The timeline's axis title as it fits in room: whole, else without its parenthesis and notes
+// ("time since each run's first copy, kernel or compute"), else only "time"; never cut mid-word.
+QString fittingAxisTitle(const QString& title, const QFontMetricsF& metrics, double room) {
+    QString text = title;
+    for (const QString& end : {QStringLiteral(";"), QStringLiteral(" (")}) {
+        if (metrics.horizontalAdvance(text) <= room) {
+            return text;
+        }
+        if (const qsizetype at = text.indexOf(end); at > 0) {
+            text = text.left(at);
+        }
+    }
+    if (metrics.horizontalAdvance(text) <= room) {
+        return text;
+    }
+    return metrics.elidedText(QStringLiteral("time"), Qt::ElideRight, room);
+}
+
 // The timeline, overview (one row per run) or detail (every run expanded to its lanes), drawn on
 // a plot of its own from the timeline's content: the window's timeline is never touched.
 class TimelinePart final : public ReportPart {
@@ -99,7 +118,6 @@ class TimelinePart final : public ReportPart {
 void TimelinePart::paint(QCPPainter& painter, const QRectF& rect) const {
     OffscreenTimeline timeline(content_);
     timeline.setAllRunsExpanded(!overview_);
-    QCustomPlot& plot = timeline.plot();
     const TimelinePlottable& plottable = timeline.plottable();
     const QFontMetricsF fm(textFont(), painter.device());
     const double content = std::max(1.0, plottable.contentHeight());
@@ -119,6 +137,15 @@ void TimelinePart::paint(QCPPainter& painter, const QRectF& rect) const {
         plotPx = std::min(plotPx, content * kMaxTimelineUnitPx);
         upper = content;
     }
+    // Fewer runs than the session's: the time axis spans the runs drawn, not the ones left out.
+    std::optional<OffscreenTimeline> shownOnly;
+    if (shownRuns < allRuns && shownRuns > 0 && !content_.timeRange) {
+        TimelineContent shown = content_;
+        shown.runs.resize(std::size_t(shownRuns));
+        shownOnly.emplace(shown);
+        shownOnly->setAllRunsExpanded(!overview_);
+    }
+    QCustomPlot& plot = shownOnly ? shownOnly->plot() : timeline.plot();
     painter.setFont(textFont());
     painter.setPen(QColor(0x55, 0x55, 0x55));
     if (upper <= 0) {
@@ -144,8 +171,8 @@ void TimelinePart::paint(QCPPainter& painter, const QRectF& rect) const {
     for (const auto& entry : plottable.runs()) {
         namesPx = std::max(namesPx, pageMetrics.horizontalAdvance(entry->id));
     }
-    plot.xAxis->setLabel(pageMetrics.elidedText(plot.xAxis->label(), Qt::ElideRight,
-                                                std::max(10.0, rect.width() - namesPx - 48)));
+    plot.xAxis->setLabel(fittingAxisTitle(plot.xAxis->label(), pageMetrics,
+                                          std::max(10.0, rect.width() - namesPx - 48)));
     painter.save();
     painter.translate(rect.topLeft());
     plot.toPainter(&painter, int(rect.width()), int(plotPx + axisPx));
@@ -153,11 +180,16 @@ void TimelinePart::paint(QCPPainter& painter, const QRectF& rect) const {
     if (shownRuns < allRuns) {
         painter.setFont(textFont());
         painter.setPen(QColor(0x55, 0x55, 0x55));
-        const QString more =
-            QStringLiteral("Timeline: the first %1 of %2 runs; a larger size or the "
-                           "timeline alone shows more")
-                .arg(shownRuns)
-                .arg(allRuns);
+        const auto& runs = plottable.runs();
+        const QString which =
+            shownRuns == 1 ? runs.front()->id
+                           : QStringLiteral("%1 to %2")
+                                 .arg(runs.front()->id, runs[std::size_t(shownRuns - 1)]->id);
+        const QString more = QStringLiteral("Timeline: %1 of %2 runs (%3); choose the runs to "
+                                            "export, or a larger size")
+                                 .arg(shownRuns)
+                                 .arg(allRuns)
+                                 .arg(which);
         painter.drawText(
             QRectF(rect.left(), rect.top() + plotPx + axisPx + 2, rect.width(), fm.height()),
             Qt::AlignLeft | Qt::AlignVCenter, fm.elidedText(more, Qt::ElideRight, rect.width()));
@@ -170,18 +202,28 @@ struct LegendEntry {
     QString text;
 };
 
-QVector<LegendEntry> laneLegend(const models::Session& session) {
+// The colours of the lanes the export's timeline draws: an expanded run's lanes, an overview row's
+// work lanes (API calls, syncs, memsets and the profiler's lanes stay closed unless pinned or
+// opened); hatching when a drawn run is modelled or projected.
+QVector<LegendEntry> laneLegend(const TimelineContent& content, bool overview) {
+    OffscreenTimeline timeline(content);
+    timeline.setAllRunsExpanded(!overview);
+    const TimelinePlottable& plottable = timeline.plottable();
     std::set<models::LaneKind> kinds;
     QStringList predicted; // "modelled", "projected"
-    for (const auto& e : session.runs()) {
-        if (!e->visible) {
-            continue;
+    for (const auto& row : plottable.rows()) {
+        const models::RunEntry& run = *plottable.runs()[std::size_t(row.run)];
+        if (run.isPredicted() && !predicted.contains(run.predictedWord())) {
+            predicted << run.predictedWord();
         }
-        if (e->isPredicted() && !predicted.contains(e->predictedWord())) {
-            predicted << e->predictedWord();
-        }
-        for (const auto& lane : e->lanes->lanes) {
-            kinds.insert(lane.kind);
+        if (row.type == TimelinePlottable::Row::Type::Lane) {
+            kinds.insert(run.lanes->lanes[std::size_t(row.lane)].kind);
+        } else if (row.type == TimelinePlottable::Row::Type::Overview) {
+            for (const auto& lane : run.lanes->lanes) {
+                if (models::laneGroupOf(lane) == models::LaneGroup::Work) {
+                    kinds.insert(lane.kind);
+                }
+            }
         }
     }
     QVector<LegendEntry> out;
@@ -222,7 +264,13 @@ double legendLayout(QPainter* painter, const QVector<LegendEntry>& entries, cons
             x = 0;
             y += lineH + 2;
         }
-        if (painter && y + lineH <= area.height() + 0.5) {
+        if (painter && y == 0 && lineH > area.height() + 0.5) {
+            // Not even one line's room: the colours alone, as tall as the room allows.
+            const QPointF at = area.topLeft() + QPointF(x, 0);
+            fillHatched(*painter,
+                        QRectF(at.x(), at.y(), swatch, std::min(area.height(), lineH * 0.7)),
+                        entry.color, entry.hatched);
+        } else if (painter && y + lineH <= area.height() + 0.5) {
             const QPointF at = area.topLeft() + QPointF(x, y);
             fillHatched(*painter, QRectF(at.x(), at.y() + lineH * 0.15, swatch, lineH * 0.7),
                         entry.color, entry.hatched);
@@ -359,7 +407,7 @@ ReportParts timelineParts(const ReportContext& context) {
         return {};
     }
     ReportParts parts = partsOf<TimelinePart>(context.inputs.timeline, v.overview);
-    parts.push_back(std::make_unique<LegendPart>(laneLegend(context.session)));
+    parts.push_back(std::make_unique<LegendPart>(laneLegend(context.inputs.timeline, v.overview)));
     return parts;
 }
 

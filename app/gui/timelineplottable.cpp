@@ -5,6 +5,7 @@
 #include "models/runnaming.h"
 #include "slicescope/trace/traceimport.h"
 
+#include <QRegularExpression>
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -41,61 +42,74 @@ QRect pixelRect(const QRectF& rect) {
     return QRect(left, top, right - left, bottom - top);
 }
 
-QString headerText(const models::RunEntry& e) {
-    const trace::Run& run = *e.run;
-    QString where;
+// The first clause of a run's verdict ("copies take 97 % of the run"): what a header line has
+// room for; the runs table and the tooltip give the whole verdict.
+QString verdictHeadline(const QString& verdict) {
+    static const QRegularExpression clauseEnd(QStringLiteral("[:;(]"));
+    const qsizetype end = verdict.indexOf(clauseEnd);
+    return (end < 0 ? verdict : verdict.left(end)).trimmed();
+}
+
+QString whereText(const trace::Run& run) {
     switch (run.mode) {
     case trace::RunMode::MeasuredGpu:
-        where = QStringLiteral("measured on ") + models::toQString(run.device.name);
-        break;
+        return QStringLiteral("measured on ") + models::toQString(run.device.name);
     case trace::RunMode::MeasuredCpu:
-        where = QStringLiteral("measured on the CPU");
-        break;
+        return QStringLiteral("measured on the CPU");
     case trace::RunMode::Modelled:
-        where = QStringLiteral("MODELLED for ") + models::toQString(run.device.name) +
-                QStringLiteral(" (not measured)");
-        break;
+        return QStringLiteral("MODELLED for ") + models::toQString(run.device.name) +
+               QStringLiteral(" (not measured)");
     case trace::RunMode::Recorded:
-        where = QStringLiteral("recorded");
-        break;
+        return QStringLiteral("recorded");
     case trace::RunMode::Projected:
-        where = QStringLiteral("PROJECTED onto ") + models::toQString(run.device.name) +
-                (run.projection
-                     ? QStringLiteral(" from ") + models::toQString(run.projection->sourceRun) +
-                           QStringLiteral(" measured on ") +
-                           models::toQString(run.projection->sourceDevice)
-                     : QString()) +
-                QStringLiteral(" (not measured)");
-        break;
+        return QStringLiteral("PROJECTED onto ") + models::toQString(run.device.name) +
+               (run.projection
+                    ? QStringLiteral(" from ") + models::toQString(run.projection->sourceRun) +
+                          QStringLiteral(" measured on ") +
+                          models::toQString(run.projection->sourceDevice)
+                    : QString()) +
+               QStringLiteral(" (not measured)");
     case trace::RunMode::Imported:
         // Another tool measured it: say which, never "measured" (docs/import.md).
-        where = run.source ? QStringLiteral("imported from ") +
-                                 models::toQString(trace::describeFormat(run.source->format)) +
-                                 (run.source->file.empty()
-                                      ? QString()
-                                      : QStringLiteral(" ") + models::toQString(run.source->file))
-                           : QStringLiteral("imported");
-        break;
+        return run.source ? QStringLiteral("imported from ") +
+                                models::toQString(trace::describeFormat(run.source->format)) +
+                                (run.source->file.empty()
+                                     ? QString()
+                                     : QStringLiteral(" ") + models::toQString(run.source->file))
+                          : QStringLiteral("imported");
     }
-    QString text = e.id + QStringLiteral("  \u00b7  ") + where;
-    if (run.problem) {
-        text += QStringLiteral("  \u00b7  ") + models::toQString(run.problem->describe());
-    }
+    return {};
+}
+
+// A run's header line, what matters first, since a narrow timeline or a slide cuts its end: the
+// run, its time, its verdict's first clause, then where it ran, the problem and the rest.
+QString headerText(const models::RunEntry& e) {
+    const trace::Run& run = *e.run;
+    const QString dot = QStringLiteral("  \u00b7  ");
     const QString what = !e.summary.hasDeviceWork()
-                             ? e.summary.hostComputeNs > 0 ? QStringLiteral("compute ") : QString()
+                             ? e.summary.hostComputeNs > 0 ? QStringLiteral(" compute") : QString()
                          : e.summary.hostLayoutNs > 0
-                             ? QStringLiteral("copies + kernels + host layout ")
-                             : QStringLiteral("copies + kernels ");
-    text += QStringLiteral("  \u00b7  ") + what +
-            models::toQString(trace::formatDurationNs(e.summary.perRepetitionNs())) +
-            (e.summary.repeat > 1 ? QStringLiteral(" per repetition") : QString());
+                             ? QStringLiteral(" copies + kernels + host layout")
+                             : QStringLiteral(" copies + kernels");
+    // What the time is made of, unless the verdict's first clause says what dominates it.
+    const QString headline = verdictHeadline(e.verdict);
+    QString text = e.id + dot +
+                   models::toQString(trace::formatDurationNs(e.summary.perRepetitionNs())) +
+                   (headline.isEmpty() ? what : QString()) +
+                   (e.summary.repeat > 1 ? QStringLiteral(" per repetition") : QString());
+    if (!headline.isEmpty()) {
+        text += dot + headline;
+    }
+    text += dot + whereText(run);
+    if (run.problem) {
+        text += dot + models::toQString(run.problem->describe());
+    }
     if (e.summary.warmup > 0) {
         text += QStringLiteral("  \u00b7  %1 warm-up iteration%2 before it (greyed, not counted)")
                     .arg(e.summary.warmup)
                     .arg(e.summary.warmup == 1 ? QString() : QStringLiteral("s"));
     }
     if (run.chunks > 1) {
-        // A pipelined run (after its time, which matters more when the text is cut).
         text += QStringLiteral("  \u00b7  %1 chunks on %2 stream%3")
                     .arg(run.chunks)
                     .arg(run.streams)

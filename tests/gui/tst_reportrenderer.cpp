@@ -221,6 +221,7 @@ class TestReportRenderer : public QObject {
     void sweepViewsAtEveryPreset();
     void sweepViewsWithoutSweepsSaySo();
     void headlessSweepViews();
+    void slidesKeepEachRunsFigure();
     void crossoverLabelsKeepClearOfEachOtherAndTheEdge();
     void sweepPanelsAreDrawnOnceAndLaidOutWithoutPainting();
     void exportDialogOffersTheSweepViews();
@@ -1100,3 +1101,66 @@ void TestReportRenderer::headlessExportMakesNoViewWidget() {
 }
 
 #include "tst_reportrenderer.moc"
+
+// At slide size every run's header begins with its name, its time per repetition and its
+// verdict's first clause (what a narrow header keeps); the axis title is shortened, not cut; the
+// legend names only the lanes drawn (the seed's API, sync and profiler lanes stay closed); and
+// --runs exports only the runs named, refusing a name the traces do not hold.
+void TestReportRenderer::slidesKeepEachRunsFigure() {
+    const QString sample =
+        QStringLiteral(SLICESCOPE_SAMPLES_DIR "/seed-100x4000x5-f64-pageable.json");
+    const QString out = dir_.filePath(QStringLiteral("slide-figures.png"));
+    const QString boxes = dir_.filePath(QStringLiteral("slide-figures.json"));
+    const auto exportSlide = [&](const QStringList& more) {
+        QProcess process;
+        process.setProcessEnvironment(headlessEnvironment());
+        process.start(testhelpers::guiPath(),
+                      QStringList{QStringLiteral("--export-image"), out, sample,
+                                  QStringLiteral("--size"), QStringLiteral("slide"),
+                                  QStringLiteral("--text-boxes"), boxes} +
+                          more);
+        const bool finished = process.waitForFinished(120'000);
+        return std::pair{finished ? process.exitCode() : -1, process.readAllStandardError()};
+    };
+    const auto texts = [&] {
+        QStringList all;
+        for (const auto& box : readTextBoxes(boxes)) {
+            all << box.text;
+        }
+        return all;
+    };
+    QCOMPARE(exportSlide({}).first, 0);
+    const QStringList all = texts();
+    static const QRegularExpression header(
+        QStringLiteral("^\\x{25b8} [a-z0-9-]+  \\x{00b7}  [0-9.]+ (ns|\\x{00b5}s|ms|s)  \\x{00b7}  "
+                       "[a-z]+ [a-z ]+"));
+    int headers = 0;
+    for (const QString& text : all) {
+        if (text.startsWith(QChar(0x25b8))) {
+            ++headers;
+            QVERIFY2(header.match(text).hasMatch(), qPrintable(text));
+        }
+    }
+    QCOMPARE(headers, 9);
+    QVERIFY(all.contains(QStringLiteral("time since each run's first copy, kernel or compute")));
+    QVERIFY(all.contains(QStringLiteral("HtoD: copies host to device")));
+    for (const QString& text : all) {
+        QVERIFY2(!text.startsWith(QStringLiteral("API:")) &&
+                     !text.startsWith(QStringLiteral("sync:")) &&
+                     !text.startsWith(QStringLiteral("profiler:")),
+                 qPrintable(text));
+    }
+
+    QCOMPARE(
+        exportSlide({QStringLiteral("--runs"), QStringLiteral("slice-middle,cpu-serial")}).first,
+        0);
+    int shown = 0;
+    for (const QString& text : texts()) {
+        shown += text.startsWith(QChar(0x25b8)) ? 1 : 0;
+    }
+    QCOMPARE(shown, 2);
+    const auto [exit, err] = exportSlide({QStringLiteral("--runs"), QStringLiteral("nope")});
+    QCOMPARE(exit, 2);
+    QVERIFY2(err.contains("--runs: no run 'nope'") && err.contains("slice-middle"),
+             err.constData());
+}
