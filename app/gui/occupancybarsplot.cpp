@@ -213,7 +213,7 @@ RowsChart OccupancyBarsPlot::chartFor(const models::Session& session, const QStr
     chart.ticks = {0, 25, 50, 75, 100};
     chart.tickText = [](double v, double) { return QStringLiteral("%1 %").arg(v); };
     const bool withDevice = models::devicesDiffer(session.runs());
-    bool anyAchieved = false, anyBusy = false;
+    bool anyAchieved = false, anyBusy = false, anyLaunch = false;
     QStringList predicted; // the kinds of predicted rows: "modelled", "projected"
     auto rows = models::occupancyRows(session.runs());
     const qsizetype total = models::keepChartRows(rows, selectedRun);
@@ -236,6 +236,11 @@ RowsChart OccupancyBarsPlot::chartFor(const models::Session& session, const QStr
         row.selected = r.runId == selectedRun;
         row.tooltip = (r.kernel.isEmpty() ? r.runId : r.kernel + QStringLiteral(" in ") + r.runId)
                           .toHtmlEscaped();
+        if (r.launch) {
+            anyLaunch = true;
+            row.bars << RowBar{{RowSegment{*r.launch * 100, theme::launchColor()}},
+                               percentLabel(*r.launch)};
+        }
         row.bars << RowBar{{RowSegment{r.theoretical * 100, theme::theoreticalColor()}},
                            percentLabel(r.theoretical)};
         if (r.achieved) {
@@ -252,6 +257,10 @@ RowsChart OccupancyBarsPlot::chartFor(const models::Session& session, const QStr
             predicted << r.predicted;
         }
         chart.rows << row;
+    }
+    if (anyLaunch) {
+        chart.legend << LegendItem{QStringLiteral("launch (its grid's share of the GPU)"),
+                                   theme::launchColor(), false};
     }
     chart.legend << LegendItem{QStringLiteral("theoretical"), theme::theoreticalColor(), false};
     if (anyAchieved) {

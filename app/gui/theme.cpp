@@ -93,6 +93,9 @@ QBrush warmupBrush() {
     return QBrush(QColor(0x90, 0x90, 0x90), Qt::FDiagPattern);
 }
 
+QColor launchColor() {
+    return QColor(0x56, 0xb4, 0xe9);
+}
 QColor theoreticalColor() {
     return QColor(0x00, 0x72, 0xb2);
 }

@@ -23,6 +23,8 @@ QBrush modelledBrush(models::LaneKind kind);
 QColor warmupColor(models::LaneKind kind);
 QBrush warmupBrush();
 
+// The launch's own share of the GPU (its grid), beside CUDA's per-SM theoretical occupancy.
+QColor launchColor();
 QColor theoreticalColor();
 QColor achievedColor();
 QColor slotsBusyColor();

@@ -352,6 +352,9 @@ QVector<OccupancyRow> occupancyRows(const std::vector<RunEntryPtr>& runs) {
         if (run.occupancy) {
             OccupancyRow row = base;
             row.theoretical = run.occupancy->theoretical;
+            if (const auto launch = trace::launchOccupancyOf(run)) {
+                row.launch = launch->occupancy;
+            }
             row.achieved = run.occupancy->achieved;
             row.threadSlotsBusy = run.occupancy->threadSlotsBusy;
             rows << row;

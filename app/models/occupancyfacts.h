@@ -69,7 +69,10 @@ struct OccupancyRow {
     QString kernel;    // the kernel's full name, for a recorded run's kernel; empty otherwise
     QString device;    // the device's name
     QString predicted; // "modelled" or "projected": the model's times, hatched; empty if measured
-    double theoretical = 0;                // 0..1
+    double theoretical = 0; // 0..1
+    // The launch's own share of the GPU's warp slots (its grid may not fill every SM): a run's
+    // launch_occupancy; none for a recorded kernel row
+    std::optional<double> launch;
     std::optional<double> achieved;        // 0..1, with counters only
     std::optional<double> threadSlotsBusy; // 0..1; recorded kernels: measured, or unknown
     int kernelGroup = -1; // the run's first KernelGroup of that name (the occupancy view's chooser)

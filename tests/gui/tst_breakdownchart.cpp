@@ -12,6 +12,7 @@
 #include "models/session.h"
 #include "models/traceloader.h"
 #include "models/viewstate.h"
+#include "slicescope/trace/runsummary.h"
 #include "testhelpers.h"
 #include "textlayout.h"
 
@@ -56,6 +57,7 @@ class TestBreakdownChart : public QObject {
     void logSwitchAndClickSelect();
     void chartsOfManyRunsShowTheNewestAndTheSelected();
     void recordedKernelsHaveOccupancyRows();
+    void occupancyChartShowsTheLaunchsShare();
     void recordedRunFacts();
     void elideMiddleKeepsBothEnds();
     void timeAxisReadsInOneUnit();
@@ -243,6 +245,32 @@ void TestBreakdownChart::recordedKernelsHaveOccupancyRows() {
              QStringLiteral("oneWorkerKernel<double>"));
     QCOMPARE(shortKernelName(QStringLiteral("fill")), QStringLiteral("fill"));
     QCOMPARE(shortKernelName(QStringLiteral("ns::f<a::b>(int)")), QStringLiteral("f<a::b>"));
+}
+
+// The occupancy chart (window and export) gives each run's launch occupancy, its grid's share
+// of the GPU, before CUDA's per-SM figure: one-worker's single block is far below its 100 %.
+void TestBreakdownChart::occupancyChartShowsTheLaunchsShare() {
+    Session session;
+    loadSample(session, QStringLiteral("seed-100x4000x5-f64-pageable.json"));
+    const auto rows = occupancyRows(session.runs());
+    const auto oneWorker = std::find_if(rows.begin(), rows.end(), [](const OccupancyRow& r) {
+        return r.runId == QStringLiteral("one-worker");
+    });
+    QVERIFY(oneWorker != rows.end());
+    QVERIFY(oneWorker->launch.has_value());
+    const auto expected =
+        trace::launchOccupancyOf(*session.at(session.indexOf(QStringLiteral("one-worker")))->run);
+    QVERIFY(expected.has_value());
+    QCOMPARE(*oneWorker->launch, expected->occupancy);
+    QVERIFY(*oneWorker->launch < 0.05 && oneWorker->theoretical > 0.5);
+    const RowsChart chart = OccupancyBarsPlot::chartFor(session, {});
+    QVERIFY(chart.legend.front().text.startsWith(QStringLiteral("launch")));
+    for (const auto& row : chart.rows) {
+        if (row.label == QStringLiteral("one-worker")) {
+            QCOMPARE(row.bars.size(), qsizetype(3)); // launch, per-SM limit, thread slots working
+            QCOMPARE(row.bars.front().segments.front().value, *oneWorker->launch * 100);
+        }
+    }
 }
 
 void TestBreakdownChart::recordedRunFacts() {
