@@ -84,13 +84,12 @@ Status handshake(Connection& c, const std::string& nonce, const std::string& cli
             if (c.session.cancelled()) {
                 return fail(Error::Code::Cancelled, "cancelled before the remote run began");
             }
-            std::string why = remote::describeSshFailure(c.target, status,
-                                                         c.session.stderrTail());
-            return fail(Error::Code::Io,
-                        why.empty() ? "the remote shell on " + c.target.text() +
-                                          " ended before the run began (exit status " +
-                                          std::to_string(status) + ")"
-                                    : why);
+            std::string why = remote::describeSshFailure(c.target, status, c.session.stderrTail());
+            return fail(Error::Code::Io, why.empty()
+                                             ? "the remote shell on " + c.target.text() +
+                                                   " ended before the run began (exit status " +
+                                                   std::to_string(status) + ")"
+                                             : why);
         }
         std::string rest;
         if (!protocolLine(*line, nonce, "version", rest)) {
@@ -105,14 +104,16 @@ Status handshake(Connection& c, const std::string& nonce, const std::string& cli
             return fail(Error::Code::Unsupported,
                         "slicescope-cli was not found on " + where + " ('" + cli +
                             "' is not on the remote PATH nor a program there): install it there "
-                            "or name it with --remote-cli PATH (remote shell: " + text + ")");
+                            "or name it with --remote-cli PATH (remote shell: " +
+                            text + ")");
         }
         auto version = remote::parseVersionJson(text);
         if (status != "0" || !version) {
             return fail(Error::Code::Unsupported,
                         "'" + cli + "' on " + where +
                             " does not answer '--version --json' as slicescope-cli does (too "
-                            "old, or another program): " + text);
+                            "old, or another program): " +
+                            text);
         }
         return remote::checkCompatible(remote::thisVersion(), *version, where + " (" + cli + ")");
     }
@@ -139,9 +140,8 @@ Status receiveTrace(Connection& c, std::uint64_t bytes) {
     if (received < bytes) {
         return fail(Error::Code::Io, "the connection to " + c.target.text() +
                                          " was lost while the trace came back (" +
-                                         std::to_string(received) + " of " +
-                                         std::to_string(bytes) + " bytes); " + c.localOutput +
-                                         " was not written");
+                                         std::to_string(received) + " of " + std::to_string(bytes) +
+                                         " bytes); " + c.localOutput + " was not written");
     }
     return written;
 }
@@ -203,9 +203,10 @@ void addRemoteOptions(CLI::App* cmd, RemoteOptions& o) {
         fromEnv != nullptr && *fromEnv != '\0') {
         o.remoteCli = fromEnv;
     }
-    cmd->add_option("--remote-cli", o.remoteCli,
-                    "With --host: the slicescope-cli to run there (default: $SLICESCOPE_REMOTE_CLI, "
-                    "else slicescope-cli on the remote PATH)");
+    cmd->add_option(
+        "--remote-cli", o.remoteCli,
+        "With --host: the slicescope-cli to run there (default: $SLICESCOPE_REMOTE_CLI, "
+        "else slicescope-cli on the remote PATH)");
     cmd->add_option("--ssh-config", o.sshConfig, "With --host: ssh's configuration file (ssh -F)");
 }
 
@@ -215,8 +216,8 @@ std::vector<std::string> forwardedArguments(const CLI::App& cmd, const std::stri
         if (opt->count() == 0) {
             continue;
         }
-        const std::string name = opt->get_lnames().empty() ? std::string()
-                                                            : "--" + opt->get_lnames().front();
+        const std::string name =
+            opt->get_lnames().empty() ? std::string() : "--" + opt->get_lnames().front();
         if (name == "--help" || name == "--host" || name == "--remote-cli" ||
             name == "--ssh-config" || (!outputOption.empty() && name == outputOption)) {
             continue;
@@ -265,7 +266,8 @@ int runOnHost(const RemoteOptions& o, const CLI::App& cmd, const std::string& lo
     ssh.configFile = o.sshConfig;
     const std::string nonce = makeNonce();
     const auto argv = remote::sshArgv(
-        ssh, *target, remote::remoteCommandLine(nonce, o.remoteCli, !localOutput.empty(), arguments));
+        ssh, *target,
+        remote::remoteCommandLine(nonce, o.remoteCli, !localOutput.empty(), arguments));
     installCancelHandlers();
     auto session = remote::SshSession::start(argv);
     if (!session) {
@@ -300,7 +302,8 @@ int runOnHost(const RemoteOptions& o, const CLI::App& cmd, const std::string& lo
         const auto parsed = std::from_chars(size.data(), size.data() + size.size(), bytes);
         if (parsed.ec != std::errc{}) {
             return reportError(Error{Error::Code::Parse, "the remote side sent a trace size "
-                                                         "that is not a number: " + size});
+                                                         "that is not a number: " +
+                                                             size});
         }
         if (auto received = receiveTrace(c, bytes); !received) {
             c.session.wait();
@@ -309,9 +312,8 @@ int runOnHost(const RemoteOptions& o, const CLI::App& cmd, const std::string& lo
     }
     c.session.wait();
     if (c.session.cancelled() && (size == "-" || localOutput.empty())) {
-        std::cerr << "slicescope-cli: cancelled: the run on " << c.target.text()
-                  << " was stopped" << (localOutput.empty() ? "" : "; nothing came back to write")
-                  << '\n';
+        std::cerr << "slicescope-cli: cancelled: the run on " << c.target.text() << " was stopped"
+                  << (localOutput.empty() ? "" : "; nothing came back to write") << '\n';
         return kExitInterrupted;
     }
     return status;

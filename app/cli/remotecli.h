@@ -14,7 +14,7 @@ class App;
 namespace slicescope::cli {
 
 struct RemoteOptions {
-    std::string host; // [USER@]HOST[:PORT]; empty: run here
+    std::string host;                         // [USER@]HOST[:PORT]; empty: run here
     std::string remoteCli = "slicescope-cli"; // or $SLICESCOPE_REMOTE_CLI
     std::string sshConfig;
 };

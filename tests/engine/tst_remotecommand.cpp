@@ -46,10 +46,11 @@ TEST(SshTarget, AcceptsUserHostAndPort) {
         const char* host;
         int port; // 0: none
     };
-    for (const Case& c : {Case{"gpu-box", "", "gpu-box", 0}, Case{"me@gpu.lab.org", "me", "gpu.lab.org", 0},
-                          Case{"me@10.0.0.7:2222", "me", "10.0.0.7", 2222},
-                          Case{"lab_alias:22", "", "lab_alias", 22}, Case{"[::1]:2200", "", "::1", 2200},
-                          Case{"a.b@[fe80::1]", "a.b", "fe80::1", 0}}) {
+    for (const Case& c :
+         {Case{"gpu-box", "", "gpu-box", 0}, Case{"me@gpu.lab.org", "me", "gpu.lab.org", 0},
+          Case{"me@10.0.0.7:2222", "me", "10.0.0.7", 2222},
+          Case{"lab_alias:22", "", "lab_alias", 22}, Case{"[::1]:2200", "", "::1", 2200},
+          Case{"a.b@[fe80::1]", "a.b", "fe80::1", 0}}) {
         auto target = parseSshTarget(c.text);
         ASSERT_TRUE(target) << c.text << ": " << target.error().message;
         EXPECT_EQ(target->user, c.user) << c.text;
@@ -60,10 +61,10 @@ TEST(SshTarget, AcceptsUserHostAndPort) {
 }
 
 TEST(SshTarget, RefusesWhatSshWouldReadAsAnOptionOrAShellWouldExpand) {
-    for (const char* text : {"", "-oProxyCommand=touch /tmp/x", "-p", "me@-host", "-me@host",
-                             "host:0", "host:65536", "host:", "host:22x", "ho st", "host;id",
-                             "$(id)", "host`id`", "a@", "@host", "[::1", "[nothex]:22",
-                             "host\nother"}) {
+    for (const char* text :
+         {"", "-oProxyCommand=touch /tmp/x", "-p", "me@-host", "-me@host", "host:0", "host:65536",
+          "host:", "host:22x", "ho st", "host;id", "$(id)", "host`id`", "a@", "@host", "[::1",
+          "[nothex]:22", "host\nother"}) {
         auto target = parseSshTarget(text);
         EXPECT_FALSE(target) << "accepted: " << text;
         if (!target) {
@@ -75,16 +76,16 @@ TEST(SshTarget, RefusesWhatSshWouldReadAsAnOptionOrAShellWouldExpand) {
 
 TEST(ShellQuote, EveryWordReachesTheShellUnchanged) {
     const std::vector<std::string> words{
-        "plain",       "with space",  "it's",      "'",      "''",        "a;b",
-        "$(id)",       "`id`",        "${HOME}",   "a\nb",   "*",         "\\",
-        "\"double\"",  "",            "--flag=x",  "-",      "tab\there", "!bang",
-        "a'b'c\"d\"$", "~/not-home",  "a|b&c>d<e", "#hash",  "x=1",       "\t\n"};
+        "plain",       "with space", "it's",      "'",     "''",        "a;b",
+        "$(id)",       "`id`",       "${HOME}",   "a\nb",  "*",         "\\",
+        "\"double\"",  "",           "--flag=x",  "-",     "tab\there", "!bang",
+        "a'b'c\"d\"$", "~/not-home", "a|b&c>d<e", "#hash", "x=1",       "\t\n"};
     EXPECT_EQ(wordsThroughShell(words), words);
 }
 
 TEST(ShellQuote, ACommandSubstitutionNeverRuns) {
-    const auto marker = std::filesystem::temp_directory_path() /
-                        ("slicescope-pwned-" + std::to_string(::getpid()));
+    const auto marker =
+        std::filesystem::temp_directory_path() / ("slicescope-pwned-" + std::to_string(::getpid()));
     std::filesystem::remove(marker);
     const std::string m = marker.string();
     const std::vector<std::string> words{"$(touch " + m + ")", "`touch " + m + "`",
@@ -108,9 +109,9 @@ TEST(SshArgv, HostAfterDoubleDashAndBatchModeAlways) {
     SshOptions options;
     options.configFile = "/tmp/my config";
     const auto argv = sshArgv(options, *target, "echo hi");
-    const std::vector<std::string> expected{"ssh", "-o", "BatchMode=yes", "-F", "/tmp/my config",
-                                            "-l",  "me", "-p",            "2222", "--",
-                                            "gpu", "echo hi"};
+    const std::vector<std::string> expected{
+        "ssh",  "-o", "BatchMode=yes", "-F",     "/tmp/my config", "-l", "me", "-p",
+        "2222", "--", "gpu",           "echo hi"};
     EXPECT_EQ(argv, expected);
 }
 

@@ -71,11 +71,10 @@ Result<SshTarget> parseSshTarget(std::string_view text) {
             return tl::unexpected(invalid(text, "an IPv6 address needs its closing ']'"));
         }
         target.host = std::string(rest.substr(1, close - 1));
-        const bool v6 = !target.host.empty() &&
-                        std::all_of(target.host.begin(), target.host.end(), [](char c) {
-                            return std::isxdigit(static_cast<unsigned char>(c)) != 0 || c == ':' ||
-                                   c == '.';
-                        });
+        const bool v6 =
+            !target.host.empty() && std::all_of(target.host.begin(), target.host.end(), [](char c) {
+                return std::isxdigit(static_cast<unsigned char>(c)) != 0 || c == ':' || c == '.';
+            });
         if (!v6) {
             return tl::unexpected(invalid(text, "only an IPv6 address goes in brackets"));
         }
@@ -124,10 +123,9 @@ Result<SshTarget> parseSshTarget(std::string_view text) {
 }
 
 std::string shellQuote(std::string_view word, Quoting quoting) {
-    const bool plain =
-        quoting == Quoting::WhenNeeded && !word.empty() &&
-        word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                               "0123456789@%_+=:,./-") == std::string_view::npos;
+    const bool plain = quoting == Quoting::WhenNeeded && !word.empty() &&
+                       word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                              "0123456789@%_+=:,./-") == std::string_view::npos;
     if (plain) {
         return std::string(word);
     }
@@ -200,8 +198,7 @@ std::string describeSshFailure(const SshTarget& target, int exitStatus,
     if (anyContains(stderrTail, "Host key verification failed") ||
         anyContains(stderrTail, "No ED25519 host key is known") ||
         anyContains(stderrTail, "host key is known")) {
-        words = "the host key of " + host +
-                " is not known here: connect once with 'ssh " + host +
+        words = "the host key of " + host + " is not known here: connect once with 'ssh " + host +
                 "', check the fingerprint it shows, and accept it";
     } else if (anyContains(stderrTail, "REMOTE HOST IDENTIFICATION HAS CHANGED")) {
         words = "the host key of " + host +
@@ -309,8 +306,8 @@ fi
 
 std::string remoteCommandLine(const std::string& nonce, const std::string& cli, bool withTrace,
                               const std::vector<std::string>& arguments) {
-    std::vector<std::string> words{"sh",  "-c", remoteScript(), "slicescope-remote",
-                                   nonce, cli,  withTrace ? "trace" : "none"};
+    std::vector<std::string> words{
+        "sh", "-c", remoteScript(), "slicescope-remote", nonce, cli, withTrace ? "trace" : "none"};
     words.insert(words.end(), arguments.begin(), arguments.end());
     return "exec " + shellCommandLine(words);
 }

@@ -118,8 +118,7 @@ void SshSession::checkCancel() {
 
 void SshSession::takeStderr(bool atEnd) {
     std::size_t start = 0;
-    for (std::size_t nl; (nl = errBuffer_.find('\n', start)) != std::string::npos;
-         start = nl + 1) {
+    for (std::size_t nl; (nl = errBuffer_.find('\n', start)) != std::string::npos; start = nl + 1) {
         std::string line = errBuffer_.substr(start, nl - start);
         if (!line.empty() && line.back() == '\r') {
             line.pop_back();

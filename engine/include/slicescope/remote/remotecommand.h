@@ -72,7 +72,7 @@ struct ProgramVersion {
     std::string version;
     int traceFormat = 0;
 };
-ProgramVersion thisVersion();       // this build's
+ProgramVersion thisVersion();                      // this build's
 std::string toJson(const ProgramVersion& version); // one line
 Result<ProgramVersion> parseVersionJson(std::string_view text);
 // Refused (Unsupported) when the trace formats differ, naming both versions.
