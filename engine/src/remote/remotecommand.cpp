@@ -220,7 +220,9 @@ std::string describeSshFailure(const SshTarget& target, int exitStatus,
         words = "ssh could not run the command on " + host;
     }
     const std::string last = lastLine(stderrTail);
-    return last.empty() ? words : words + " (ssh: " + last + ")";
+    // ssh's own lines often begin "ssh: " already.
+    const bool named = last.rfind("ssh: ", 0) == 0;
+    return last.empty() ? words : words + " (" + (named ? "" : "ssh: ") + last + ")";
 }
 
 ProgramVersion thisVersion() {
