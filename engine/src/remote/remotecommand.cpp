@@ -300,6 +300,7 @@ if [ -n "$d" ] && [ -f "$d/trace.json" ]; then
   printf '\n%s end %s %s\n' "$n" "$r" $s || exit 1
   cat "$d/trace.json" || exit 1
 else
+  [ -z "$d" ] || rm -rf "$d"
   printf '\n%s end %s -\n' "$n" "$r"
 fi
 [ -z "$d" ] || rm -rf "$d"
