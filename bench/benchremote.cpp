@@ -73,11 +73,10 @@ std::size_t countActivities(const std::filesystem::path& trace) {
 
 int main(int argc, char** argv) {
     namespace fs = std::filesystem;
-    const std::string cli =
-        fs::absolute(argc > 1 ? argv[1] : SLICESCOPE_CLI_PATH).string();
+    const std::string cli = fs::absolute(argc > 1 ? argv[1] : SLICESCOPE_CLI_PATH).string();
     const int repetitions = argc > 2 ? std::max(1, std::atoi(argv[2])) : 7;
-    const fs::path work = fs::temp_directory_path() / ("slicescope-bench-remote-" +
-                                                       std::to_string(::getpid()));
+    const fs::path work =
+        fs::temp_directory_path() / ("slicescope-bench-remote-" + std::to_string(::getpid()));
     fs::create_directories(work);
     const std::string fixture = SLICESCOPE_SOURCE_DIR "/tests/remote/sshd-fixture.sh";
     const std::string sshd = (work / "sshd").string();
@@ -99,8 +98,8 @@ int main(int argc, char** argv) {
 
     std::printf("slicescope-bench-remote: %s through ssh to 127.0.0.1 (OpenSSH test server)\n",
                 cli.c_str());
-    const std::vector<std::string> seed{"model", "--shape", "100x4000x5", "--strategy", "all",
-                                        "--device", "h200"};
+    const std::vector<std::string> seed{"model", "--shape",  "100x4000x5", "--strategy",
+                                        "all",   "--device", "h200"};
     std::vector<double> local, viaSsh;
     for (int i = 0; i < repetitions; ++i) {
         const Outcome l = runMeasured(command(seed, work / "seed-local.json", false));
@@ -144,9 +143,9 @@ int main(int argc, char** argv) {
 
     // About a million events: 8 GPU strategies x 2,600 repetitions x 16 chunks x 3 activities
     // (and a few more a run).
-    const std::vector<std::string> large{"model",    "--shape",  "1600x4000x5", "--strategy",
-                                         "all",      "--device", "h200",        "--repeat",
-                                         "2600",     "--chunks", "16"};
+    const std::vector<std::string> large{"model", "--shape",  "1600x4000x5", "--strategy",
+                                         "all",   "--device", "h200",        "--repeat",
+                                         "2600",  "--chunks", "16"};
     std::vector<double> localLarge, remoteLarge;
     long localPeak = 0, remotePeak = 0;
     const int largeRepetitions = std::max(1, std::min(repetitions, 3));
@@ -166,7 +165,8 @@ int main(int argc, char** argv) {
     // The bytes alone through ssh: `cat` of the local trace over a new connection.
     std::vector<double> raw;
     for (int i = 0; i < largeRepetitions; ++i) {
-        const std::string cat = "ssh -F '" + sshd + "/ssh_config' -o BatchMode=yes slicescope-test cat '" +
+        const std::string cat = "ssh -F '" + sshd +
+                                "/ssh_config' -o BatchMode=yes slicescope-test cat '" +
                                 (work / "large-local.json").string() + "' >/dev/null";
         const auto start = std::chrono::steady_clock::now();
         if (std::system(cat.c_str()) != 0) {
@@ -177,8 +177,8 @@ int main(int argc, char** argv) {
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     }
     const auto events = countActivities(work / "large-local.json");
-    const bool same = fs::file_size(work / "large-local.json") ==
-                      fs::file_size(work / "large-remote.json");
+    const bool same =
+        fs::file_size(work / "large-local.json") == fs::file_size(work / "large-remote.json");
     std::printf("a %zu-event trace (%.1f MiB; %s size both ways), median of %d:\n", events,
                 double(fs::file_size(work / "large-local.json")) / (1 << 20),
                 same ? "the same" : "NOT the same", largeRepetitions);
