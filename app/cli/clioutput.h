@@ -13,6 +13,8 @@ namespace slicescope::cli {
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitFailure = 1;
 inline constexpr int kExitUsage = 2;
+// A run that Ctrl+C (or the GUI's Cancel) ended, as a shell reports a SIGINT death.
+inline constexpr int kExitInterrupted = 130;
 
 // Prints "slicescope-cli: error: <message>" on stderr and returns the exit status the error
 // deserves: usage errors (bad values) 2, everything else 1.

@@ -1,6 +1,7 @@
 // `devices`: the CUDA devices found here and the presets that can be modelled.
 #include "clioutput.h"
 #include "commands.h"
+#include "remotecli.h"
 #include "slicescope/backend/gpubackend.h"
 #include "slicescope/device/devicespec.h"
 
@@ -63,7 +64,11 @@ void addDevicesCommand(CLI::App& app, int& exitStatus) {
     auto json = std::make_shared<bool>(false);
     auto* cmd = app.add_subcommand("devices", "List the CUDA devices found and the device presets");
     cmd->add_flag("--json", *json, "Print JSON instead of a table");
-    cmd->callback([json, &exitStatus] { exitStatus = listDevices(*json); });
+    auto remote = std::make_shared<RemoteOptions>();
+    addRemoteOptions(cmd, *remote);
+    cmd->callback([json, remote, cmd, &exitStatus] {
+        exitStatus = remote->host.empty() ? listDevices(*json) : runOnHost(*remote, *cmd, "");
+    });
 }
 
 } // namespace slicescope::cli

@@ -1,13 +1,37 @@
 // slicescope-cli: measures, models, projects, records, imports and exports SliceScope traces.
 #include "clioutput.h"
 #include "commands.h"
+#include "slicescope/remote/remotecommand.h"
 
 #include <CLI/CLI.hpp>
 #include <exception>
 #include <iostream>
+#include <string_view>
+
+namespace {
+
+// `slicescope-cli --version --json`: the version handshake of --host (docs/remote.md).
+bool versionJsonAsked(int argc, char** argv) {
+    bool version = false, json = false;
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view arg = argv[i];
+        version = version || arg == "--version";
+        json = json || arg == "--json";
+        if (arg.empty() || arg.front() != '-') {
+            return false; // a subcommand: its own --json
+        }
+    }
+    return version && json;
+}
+
+} // namespace
 
 int main(int argc, char** argv) {
     using namespace slicescope::cli;
+    if (versionJsonAsked(argc, argv)) {
+        std::cout << slicescope::remote::toJson(slicescope::remote::thisVersion()) << '\n';
+        return kExitOk;
+    }
     CLI::App app{"SliceScope: how the way GPU work is sliced decides its speed.\n"
                  "Measures strategies on the CPU and GPU, models GPUs you do not have, projects "
                  "measured runs onto them, imports PyTorch profiler and Nsight Compute files, "

@@ -4,6 +4,7 @@
 // (128 + N when signal N killed it), or 127/126 when it could not be started.
 #include "clioutput.h"
 #include "commands.h"
+#include "remotecli.h"
 #include "slicescope/core/progressline.h"
 #include "slicescope/record/recorder.h"
 #include "slicescope/trace/atomicfile.h"
@@ -34,6 +35,7 @@ struct RecordOptions {
     std::uint32_t flushMs = 100;
     std::string spoolDirectory; // hidden: keep the spools here
     std::string fromSpool;      // hidden: convert spools already written
+    RemoteOptions remote;       // --host: record on another machine
 };
 
 std::atomic<bool> cancelRequested{false};
@@ -212,7 +214,10 @@ void addRecordCommand(CLI::App& app, int& exitStatus) {
                     "Convert spools kept with --spool-dir instead of running")
         ->group("");
     cmd->add_option("command", o->command, "The program and its arguments, after '--'");
-    cmd->callback([o, &exitStatus] { exitStatus = runRecord(*o); });
+    addRemoteOptions(cmd, o->remote);
+    cmd->callback([o, cmd, &exitStatus] {
+        exitStatus = o->remote.host.empty() ? runRecord(*o) : runOnHost(o->remote, *cmd, o->output);
+    });
 }
 
 } // namespace slicescope::cli

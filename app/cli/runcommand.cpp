@@ -61,6 +61,7 @@ void addSharedOptions(CLI::App* cmd, RunOptions& o) {
                   "Print an nvprof --print-gpu-trace style table of each run");
     cmd->add_flag("--progress", o.progress, "Print machine-readable progress lines on stdout");
     cmd->add_flag("-q,--quiet", o.quiet, "Print no run summaries");
+    addRemoteOptions(cmd, o.remote);
 }
 
 // Writes the runs that succeeded, prints what the user asked for, and returns the exit status:
@@ -247,7 +248,11 @@ void addRunCommands(CLI::App& app, int& exitStatus) {
         ->group("");
     run->add_option("--sweep-values", runOptions->sweepValues, "Internal: the GPU worker's sweep")
         ->group("");
-    run->callback([runOptions, &exitStatus] { exitStatus = runMeasured(*runOptions); });
+    run->callback([runOptions, run, &exitStatus] {
+        exitStatus = runOptions->remote.host.empty()
+                         ? runMeasured(*runOptions)
+                         : runOnHost(runOptions->remote, *run, runOptions->output);
+    });
 
     auto modelOptions = std::make_shared<RunOptions>();
     auto* model = app.add_subcommand(
@@ -266,7 +271,11 @@ void addRunCommands(CLI::App& app, int& exitStatus) {
         ->required();
     model->add_flag("--roofline", modelOptions->roofline,
                     "Store the preset's datasheet roofline ceilings with the runs");
-    model->callback([modelOptions, &exitStatus] { exitStatus = runModelled(*modelOptions); });
+    model->callback([modelOptions, model, &exitStatus] {
+        exitStatus = modelOptions->remote.host.empty()
+                         ? runModelled(*modelOptions)
+                         : runOnHost(modelOptions->remote, *model, modelOptions->output);
+    });
 }
 
 std::string modelledStrategyList(const std::string& list) {

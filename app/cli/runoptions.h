@@ -1,5 +1,6 @@
 #pragma once
 
+#include "remotecli.h"
 #include "slicescope/backend/runrequest.h"
 #include "slicescope/core/result.h"
 
@@ -39,6 +40,7 @@ struct RunOptions {
     std::string sweepParam;
     std::string sweepValues;
     std::int64_t testInterruptAfter = 0; // hidden, tests only: SIGINT after this many points
+    RemoteOptions remote;                // --host: run, model and sweep on another machine
 };
 
 // The arguments of a child `slicescope-cli run` for these strategies with the same problem and

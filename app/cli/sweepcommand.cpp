@@ -35,10 +35,6 @@ namespace {
 
 using strategy::StrategyId;
 
-// Exit status of a sweep that Ctrl+C ended: the points done are written, as a shell reports a
-// SIGINT death.
-constexpr int kExitInterrupted = 130;
-
 volatile std::sig_atomic_t gInterrupted = 0;
 // The CPU run in progress stops at once on an interrupt (a lock-free atomic is safe to set from a
 // signal handler); a run stopped so is dropped, never reported as a failure.
@@ -668,7 +664,11 @@ void addSweepCommands(CLI::App& app, int& exitStatus) {
     cmd->add_option("--test-interrupt-signal", s->testSignal, "Tests: the signal to send")
         ->check(CLI::IsMember({"interrupt", "terminate", "hangup"}))
         ->group("");
-    cmd->callback([s, &exitStatus] { exitStatus = runSweep(*s); });
+    addRemoteOptions(cmd, o.remote);
+    cmd->callback([s, cmd, &exitStatus] {
+        exitStatus = s->run.remote.host.empty() ? runSweep(*s)
+                                                : runOnHost(s->run.remote, *cmd, s->run.output);
+    });
 
     auto path = std::make_shared<std::string>();
     auto csv = std::make_shared<bool>(false);

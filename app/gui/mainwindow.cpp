@@ -15,6 +15,7 @@
 #include "gui/statusindicator.h"
 #include "gui/sweepchart.h"
 #include "gui/sweeppanel.h"
+#include "gui/targetbox.h"
 #include "gui/theme.h"
 #include "gui/timelineview.h"
 #include "models/devicelistmodel.h"
@@ -69,6 +70,8 @@ MainWindow::MainWindow(const StartOptions& options, QWidget* parent)
     connectController();
     connect(setup_, &RunSetupWidget::runRequested, this, &MainWindow::startRun);
     connect(setup_, &RunSetupWidget::cancelRequested, this, &MainWindow::cancelRun);
+    connect(setup_, &RunSetupWidget::targetChanged, controller_,
+            [this](const QString& host) { controller_->queryDevices(host); });
     connect(controller_->session(), &models::Session::changed, this, &MainWindow::onSessionChanged);
     restoreSettings();
     if (options_.run) {
@@ -325,7 +328,11 @@ void MainWindow::loadSamples() {
 }
 
 void MainWindow::onDevicesListed(const QString& error) {
-    if (!error.isEmpty()) {
+    if (!error.isEmpty() && !controller_->deviceHost().isEmpty()) {
+        // ssh's failure in plain words, as slicescope-cli --host says it (docs/remote.md).
+        showError(tr("Could not list the devices of %1: %2")
+                      .arg(controller_->deviceHost().toHtmlEscaped(), error.toHtmlEscaped()));
+    } else if (!error.isEmpty()) {
         showError(tr("Could not ask %1 for devices (%2). Runs need slicescope-cli next to "
                      "slicescope; you can still open traces.")
                       .arg(controller_->cliProgram().toHtmlEscaped(), error.toHtmlEscaped()));
@@ -403,6 +410,7 @@ void MainWindow::recordProgramDialog() {
     }
     RecordDialog dialog(this);
     dialog.setConfig(lastRecord_);
+    dialog.setTarget(setup_->targetBox()->recentHosts(), setup_->config().host);
     if (dialog.exec() == QDialog::Accepted) {
         startRecording(dialog.config());
     }

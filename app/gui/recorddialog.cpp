@@ -1,5 +1,7 @@
 #include "gui/recorddialog.h"
 
+#include "gui/targetbox.h"
+
 #include <QCheckBox>
 #include <QDialogButtonBox>
 #include <QDir>
@@ -104,6 +106,13 @@ RecordDialog::RecordDialog(QWidget* parent) : QDialog(parent) {
                               this);
     counters_->setObjectName(QStringLiteral("recordCounters"));
     form->addRow(QString(), counters_);
+    target_ = new TargetBox(this);
+    target_->setObjectName(QStringLiteral("recordTarget"));
+    target_->setToolTip(tr("Where the program runs and is recorded: this machine, or a host "
+                           "reached through ssh (the program, working directory and environment "
+                           "are then that host's)."));
+    form->addRow(tr("&Target:"), target_);
+    connect(target_, &TargetBox::hostChosen, this, &RecordDialog::validate);
     layout->addLayout(form);
 
     problemLabel_ = new QLabel(this);
@@ -135,8 +144,15 @@ void RecordDialog::setConfig(const models::RecordConfig& config) {
     validate();
 }
 
+void RecordDialog::setTarget(const QStringList& recentHosts, const QString& host) {
+    target_->setRecentHosts(recentHosts);
+    target_->setHost(host);
+    validate();
+}
+
 models::RecordConfig RecordDialog::config() const {
     models::RecordConfig c;
+    c.host = target_->host();
     c.program = program_->text().trimmed();
     c.arguments = QProcess::splitCommand(arguments_->text());
     c.workingDirectory = workingDirectory_->text().trimmed();
@@ -151,15 +167,17 @@ void RecordDialog::validate() {
     const QString dir = workingDirectory_->text().trimmed();
     QString envError;
     models::parseEnvironment(environment_->toPlainText(), &envError);
+    // On another host, the program and the folder are that host's: its slicescope-cli checks them.
+    const bool here = target_->host().isEmpty();
     if (program.isEmpty()) {
         problem_ = tr("Choose the program to record.");
-    } else if (program.contains(QLatin1Char('/')) &&
+    } else if (here && program.contains(QLatin1Char('/')) &&
                !QFileInfo(QDir(dir).filePath(program)).exists() && !QFileInfo(program).exists()) {
         problem_ = tr("%1 does not exist.").arg(program);
-    } else if (!program.contains(QLatin1Char('/')) &&
+    } else if (here && !program.contains(QLatin1Char('/')) &&
                QStandardPaths::findExecutable(program).isEmpty()) {
         problem_ = tr("%1 is not a program on the PATH.").arg(program);
-    } else if (!dir.isEmpty() && !QFileInfo(dir).isDir()) {
+    } else if (here && !dir.isEmpty() && !QFileInfo(dir).isDir()) {
         problem_ = tr("The working directory %1 does not exist.").arg(dir);
     } else if (!envError.isEmpty()) {
         problem_ = tr("Environment: %1.").arg(envError);

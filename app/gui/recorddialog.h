@@ -12,6 +12,8 @@ class QPlainTextEdit;
 
 namespace slicescope::gui {
 
+class TargetBox;
+
 // "Record program…": the program to record, its arguments, working directory and environment,
 // and whether to measure achieved occupancy (a second, counting run). "Record" stays disabled,
 // with the reason shown, until the fields make a command slicescope-cli can run.
@@ -22,6 +24,9 @@ class RecordDialog : public QDialog {
 
     void setConfig(const models::RecordConfig& config);
     models::RecordConfig config() const;
+    // The hosts the Target box offers besides this machine and ~/.ssh/config's, and the one
+    // chosen (empty: this machine).
+    void setTarget(const QStringList& recentHosts, const QString& host);
     // Why the fields cannot be recorded yet; empty when they can.
     const QString& problem() const { return problem_; }
 
@@ -33,6 +38,7 @@ class RecordDialog : public QDialog {
     QLineEdit* workingDirectory_;
     QPlainTextEdit* environment_;
     QCheckBox* counters_;
+    TargetBox* target_;
     QLabel* problemLabel_;
     QDialogButtonBox* buttons_;
     QString problem_;

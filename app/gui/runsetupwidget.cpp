@@ -1,6 +1,7 @@
 #include "gui/runsetupwidget.h"
 
 #include "gui/strategydelegate.h"
+#include "gui/targetbox.h"
 #include "models/devicelistmodel.h"
 #include "models/runentry.h"
 #include "models/strategylistmodel.h"
@@ -225,6 +226,12 @@ QGroupBox* RunSetupWidget::buildLaunchBox() {
         tr("Sample achieved occupancy over time with CUPTI PM sampling (GPU only)."));
     launchForm->addRow(tr("Counters"), counters_);
     launchForm->addRow(QString(), sampleOccupancy_);
+    target_ = new TargetBox(launchBox);
+    launchForm->addRow(tr("Target"), target_);
+    connect(target_, &TargetBox::hostChosen, this, [this](const QString& host) {
+        showDevicesPending(host);
+        emit targetChanged(host);
+    });
     device_ = new QComboBox(launchBox);
     device_->setObjectName(QStringLiteral("device"));
     device_->setModel(devices_);
@@ -300,7 +307,11 @@ void RunSetupWidget::onDevicesReset() {
     if (devices_->rowCount() == 0) {
         deviceNote_->setText(tr("No GPU and no presets: only the CPU strategies can run."));
     } else if (devices_->detectedCount() == 0) {
-        deviceNote_->setText(tr("No GPU here: GPU strategies are modelled on the chosen preset."));
+        deviceNote_->setText(
+            target_->host().isEmpty()
+                ? tr("No GPU here: GPU strategies are modelled on the chosen preset.")
+                : tr("No GPU on %1: GPU strategies are modelled on the chosen preset.")
+                      .arg(target_->host()));
     } else {
         deviceNote_->setText(QString());
     }
@@ -346,6 +357,7 @@ models::RunConfig RunSetupWidget::config() const {
     if (row >= 0 && row < devices_->rowCount()) {
         c.device = devices_->at(row);
     }
+    c.host = target_->host();
     return c;
 }
 
@@ -396,9 +408,11 @@ void RunSetupWidget::saveSettings(QSettings& s) const {
                             ? pendingDeviceKey_
                             : models::DeviceListModel::keyOf(c.device);
     s.setValue(QStringLiteral("run/device"), key);
+    target_->saveSettings(s);
 }
 
 void RunSetupWidget::restoreSettings(const QSettings& s) {
+    target_->restoreSettings(s);
     if (!s.contains(QStringLiteral("run/r"))) {
         strategies_->setCheckedNames(kSeedStory);
         return;
@@ -423,6 +437,12 @@ void RunSetupWidget::restoreSettings(const QSettings& s) {
     if (!device.isEmpty()) {
         selectDevice(device);
     }
+}
+
+void RunSetupWidget::showDevicesPending(const QString& host) {
+    deviceNote_->setText(host.isEmpty() ? tr("asking slicescope-cli for devices\u2026")
+                                        : tr("asking %1 for its devices (ssh)\u2026").arg(host));
+    deviceNote_->show();
 }
 
 void RunSetupWidget::setRunning(bool running) {

@@ -21,6 +21,8 @@ class StrategyListModel;
 
 namespace slicescope::gui {
 
+class TargetBox;
+
 // The run panel: the problem (R, C, N, dtype, work per element, with element count, bytes and
 // arithmetic intensity updated as they change), the strategies, the launch options and the
 // device, and the Run and Cancel buttons.
@@ -37,12 +39,18 @@ class RunSetupWidget : public QWidget {
     void saveSettings(QSettings& settings) const;
     void restoreSettings(const QSettings& settings);
     void setRunning(bool running);
+    // Where runs go: this machine or a host (gui/targetbox.h).
+    TargetBox* targetBox() const { return target_; }
+    // Says that the device list is being asked for (host empty: this machine).
+    void showDevicesPending(const QString& host);
     // The problem summary line, e.g. "2,000,000 elements · 30.7 MiB moved · 0.042 flop/byte".
     QString problemSummary() const;
 
   signals:
     void runRequested();
     void cancelRequested();
+    // The user chose another target: its devices should be listed.
+    void targetChanged(const QString& host);
 
   private:
     // The form's parts, top to bottom: each builds its widgets into the members.
@@ -73,6 +81,7 @@ class RunSetupWidget : public QWidget {
     QSpinBox* streams_;
     QCheckBox* counters_;
     QCheckBox* sampleOccupancy_;
+    TargetBox* target_;
     QComboBox* device_;
     QLabel* deviceNote_;
     QPushButton* run_;

@@ -1,5 +1,6 @@
 #include "models/cliplan.h"
 
+#include "models/remotetargets.h"
 #include "models/runentry.h"
 #include "models/sweepjob.h"
 #include "slicescope/problem/problem.h"
@@ -119,6 +120,9 @@ RunPlan planRun(const RunConfig& c, const QString& outputDir, int sequence) {
         job.label =
             QStringLiteral("modelled on %1: %2").arg(c.device.name, gpu.join(QStringLiteral(", ")));
         plan.jobs << job;
+    }
+    for (CliJob& job : plan.jobs) {
+        job.arguments << hostArguments(c.host);
     }
     return plan;
 }

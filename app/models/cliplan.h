@@ -26,6 +26,9 @@ struct RunConfig {
     bool counters = false;
     bool sampleOccupancy = false;
     DeviceChoice device;
+    // Where the jobs run: empty for this machine, else a host for `--host`
+    // (models/remotetargets.h); the device is then one of that host's.
+    QString host;
 };
 
 // One slicescope-cli invocation.
@@ -48,7 +51,8 @@ struct RunPlan {
 // Splits a request into CLI jobs: GPU strategies measured on a detected device in one `run` (one
 // CUDA context), each CPU strategy in a `run` of its own (its run lands as soon as it is done),
 // GPU strategies on a preset in one `model`; in that order. Every job reports progress and writes
-// its trace under outputDir, named with `sequence` so runs never overwrite each other.
+// its trace under outputDir, named with `sequence` so runs never overwrite each other. With a host,
+// every job runs there (`--host`) and its trace still lands under outputDir.
 RunPlan planRun(const RunConfig& config, const QString& outputDir, int sequence);
 
 // The config's strategies, split into CPU and GPU ones (as named). Empty, or why they cannot run:

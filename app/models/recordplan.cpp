@@ -1,5 +1,6 @@
 #include "models/recordplan.h"
 
+#include "models/remotetargets.h"
 #include "slicescope/core/progressline.h"
 
 #include <QDir>
@@ -24,7 +25,9 @@ RecordPlan planRecord(const RecordConfig& config, const QString& outputDir, int 
             return plan;
         }
     }
-    if (!config.workingDirectory.isEmpty() && !QFileInfo(config.workingDirectory).isDir()) {
+    // A remote working directory is checked there, by the remote slicescope-cli.
+    if (config.host.isEmpty() && !config.workingDirectory.isEmpty() &&
+        !QFileInfo(config.workingDirectory).isDir()) {
         plan.error =
             QStringLiteral("The working directory %1 does not exist.").arg(config.workingDirectory);
         return plan;
@@ -38,6 +41,7 @@ RecordPlan planRecord(const RecordConfig& config, const QString& outputDir, int 
     if (config.counters) {
         job.arguments << QStringLiteral("--counters");
     }
+    job.arguments << hostArguments(config.host);
     if (!config.workingDirectory.isEmpty()) {
         job.arguments << QStringLiteral("--cwd") << config.workingDirectory;
     }

@@ -14,6 +14,8 @@ struct RecordConfig {
     QString workingDirectory; // empty: the GUI's
     QStringList environment;  // NAME=VALUE, added to (or replacing in) the GUI's environment
     bool counters = false;    // achieved occupancy: the program runs twice
+    QString host; // empty: this machine; else the host that records it (`--host`): the program,
+                  // its working directory and environment are that host's
 };
 
 struct RecordPlan {
@@ -22,7 +24,8 @@ struct RecordPlan {
 };
 
 // The `slicescope-cli record --progress -o OUT [--counters] [--cwd DIR] [--env NAME=VALUE]... --
-// PROGRAM ARGS...` job, writing its trace under outputDir, named with `sequence`.
+// PROGRAM ARGS...` job (with `--host HOST` when the config names one), writing its trace under
+// outputDir, named with `sequence`.
 RecordPlan planRecord(const RecordConfig& config, const QString& outputDir, int sequence);
 
 // Splits "NAME=VALUE" lines (blank lines ignored); a line without a name or '=' is an error.

@@ -4,6 +4,7 @@
 #include "models/devicelistmodel.h"
 #include "models/pendingruns.h"
 #include "models/projectionjob.h"
+#include "models/remotetargets.h"
 #include "models/session.h"
 #include "models/sessionstore.h"
 #include "slicescope/strategy/strategy.h"
@@ -127,10 +128,16 @@ bool SessionController::isLoading() const {
     return loader_->isBusy();
 }
 
-void SessionController::queryDevices() {
-    if (devicesProcess_) {
+void SessionController::queryDevices(const QString& host) {
+    if (devicesProcess_ && host == deviceHost_) {
         return;
     }
+    if (devicesProcess_) { // asked for another host: its answer is stale
+        devicesProcess_->disconnect(this);
+        devicesProcess_->kill();
+        devicesProcess_->deleteLater();
+    }
+    deviceHost_ = host;
     auto* process = new QProcess(this);
     devicesProcess_ = process;
     connect(process, &QProcess::finished, this,
@@ -147,7 +154,9 @@ void SessionController::queryDevices() {
         }
     });
     endWithThisProcess(*process);
-    process->start(runner_->program(), {QStringLiteral("devices"), QStringLiteral("--json")});
+    process->start(runner_->program(),
+                   QStringList{QStringLiteral("devices"), QStringLiteral("--json")} +
+                       hostArguments(host));
 }
 
 void SessionController::onDevicesListed(int exitCode, const QByteArray& output,

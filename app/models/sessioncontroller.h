@@ -61,8 +61,11 @@ class SessionController : public QObject {
     bool isRunning() const;
     bool isLoading() const;
 
-    // Asks slicescope-cli for its devices; devicesListed reports.
-    void queryDevices();
+    // Asks slicescope-cli for the devices of host (empty: this machine; else `devices --host`,
+    // through ssh); devicesListed reports. A query still running for another host is dropped.
+    void queryDevices(const QString& host = {});
+    // The host whose devices devices() lists (or is being asked for); empty: this machine.
+    const QString& deviceHost() const { return deviceHost_; }
 
     // What an earlier start left: an autosaved session (this one's, or one a second instance left
     // beside it), and run traces that finished as it died. While there is one, nothing is
@@ -152,6 +155,7 @@ class SessionController : public QObject {
     // Where slicescope-cli writes run traces; each is kept until an autosave holds its runs.
     std::unique_ptr<PendingRuns> pendingRuns_;
     QPointer<QProcess> devicesProcess_; // the `devices --json` query while it runs
+    QString deviceHost_;
 
     // Loads finish in any order; their runs join the session in the order they were asked for.
     std::deque<quint64> loadOrder_;

@@ -1,5 +1,6 @@
 #include "models/sweepjob.h"
 
+#include "models/remotetargets.h"
 #include "models/runentry.h"
 #include "slicescope/strategy/strategy.h"
 #include "slicescope/sweep/sweepplan.h"
@@ -84,6 +85,7 @@ RunPlan planSweep(const SweepConfig& s, const QString& outputDir, int sequence) 
     if (s.roofline) {
         job.arguments << QStringLiteral("--roofline");
     }
+    job.arguments << hostArguments(c.host);
     job.label = QStringLiteral("sweep of %1 over %2 values, %3: %4")
                     .arg(s.param)
                     .arg(parsed->size())

@@ -120,3 +120,10 @@ set_tests_properties(cli.model_fma_bound PROPERTIES LABELS cli)
 slicescope_cli_test(model_one_worker_launch_occupancy
     MATCH "one-worker \\[modelled\\][^\n]*, occupancy 0\\.024% of the GPU \\(launch, limited by the grid\\), per-SM limit 100% \\(CUDA's theoretical occupancy\\)"
     ARGS model --device h200 --shape 100x4000x5 --strategy one-worker -o @WORK@/m.json)
+
+# The version handshake of --host (docs/remote.md): one line of JSON with the trace format; the
+# plain --version is unchanged.
+slicescope_cli_test(version_json
+    MATCH "^\\{\"program\":\"slicescope-cli\",\"trace_format\":1,\"trace_format_name\":\"slicescope-trace\",\"version\":\"0\\.1\\.0\"\\}\n$"
+    ARGS --version --json)
+slicescope_cli_test(version MATCH "^slicescope-cli 0\\.1\\.0\n$" ARGS --version)

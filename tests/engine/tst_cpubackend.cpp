@@ -242,6 +242,27 @@ TEST(CpuBackend, CancelStopsTheRun) {
     EXPECT_EQ(run.error().code, Error::Code::Cancelled);
 }
 
+// A cancel during the last pass stops it between slices (a pass of a large problem takes
+// seconds; a remote cancel must end within two): the run is refused, not finished.
+TEST(CpuBackend, CancelDuringThePassStopsIt) {
+    for (const auto id : {StrategyId::CpuSerial, StrategyId::CpuParallel}) {
+        std::atomic<bool> cancel{false};
+        Progress progress;
+        progress.cancel = &cancel;
+        progress.report = [&cancel](std::string_view stage, double) {
+            if (stage == "compute") {
+                cancel.store(true);
+            }
+        };
+        auto r = request({64, 10, 10}, problem::Dtype::F64, 1);
+        r.warmup = 0;
+        r.repeat = 1;
+        auto run = runCpu(id, r, progress);
+        ASSERT_FALSE(run) << strategy::toString(id);
+        EXPECT_EQ(run.error().code, Error::Code::Cancelled);
+    }
+}
+
 TEST(CpuBackend, PeriodicFillAndPoisonCoverEveryElementAtAnySplit) {
     for (const std::uint64_t count : {0ull, 1ull, 96ull, 97ull, 1000003ull}) {
         std::vector<double> out(count, -1.0);

@@ -38,6 +38,7 @@ class TestCliPlan : public QObject {
     void gpuStrategiesNeedADevice();
     void badInputIsAnErrorNotAJob();
     void measuredRunsWarmUpModelledOnesDoNot();
+    void aHostSendsEveryJobThere();
 };
 
 void TestCliPlan::cpuAndModelledSplitIntoTwoJobs() {
@@ -160,6 +161,24 @@ void TestCliPlan::measuredRunsWarmUpModelledOnesDoNot() {
     QVERIFY(plan.jobs[1].modelled);
     QVERIFY(!plan.jobs[1].arguments.contains(QStringLiteral("--warmup")));
     QCOMPARE(valueAfter(plan.jobs[0].arguments, QStringLiteral("--warmup")), QStringLiteral("3"));
+}
+
+void TestCliPlan::aHostSendsEveryJobThere() {
+    RunConfig c;
+    c.strategies = {QStringLiteral("slice-2d"), QStringLiteral("cpu-serial")};
+    c.device = gpu();
+    RunPlan plan = planRun(c, QStringLiteral("/tmp/x"), 1);
+    QCOMPARE(plan.jobs.size(), 2);
+    for (const CliJob& job : plan.jobs) {
+        QVERIFY(!job.arguments.contains(QStringLiteral("--host"))); // this machine
+    }
+    c.host = QStringLiteral("me@gpu-box:2222");
+    plan = planRun(c, QStringLiteral("/tmp/x"), 2);
+    QCOMPARE(plan.jobs.size(), 2);
+    for (const CliJob& job : plan.jobs) {
+        QCOMPARE(valueAfter(job.arguments, QStringLiteral("--host")), c.host);
+        QVERIFY(job.outputPath.startsWith(QStringLiteral("/tmp/x/"))); // the trace lands here
+    }
 }
 
 QTEST_GUILESS_MAIN(TestCliPlan)

@@ -58,6 +58,14 @@ void TestRecordPlan::refusesWhatCannotRun() {
     badDir.workingDirectory = QStringLiteral("/nonexistent/slicescope");
     QVERIFY(planRecord(badDir, QStringLiteral("/o"), 1)
                 .error.contains(QStringLiteral("/nonexistent/slicescope")));
+    // On another host the folder is that host's: its slicescope-cli checks it, not this one.
+    badDir.host = QStringLiteral("gpu-box");
+    const RecordPlan remote = planRecord(badDir, QStringLiteral("/o"), 1);
+    QVERIFY2(remote.error.isEmpty(), qPrintable(remote.error));
+    QCOMPARE(remote.job.arguments.mid(remote.job.arguments.indexOf(QStringLiteral("--host")), 2),
+             (QStringList{QStringLiteral("--host"), QStringLiteral("gpu-box")}));
+    QVERIFY(remote.job.arguments.indexOf(QStringLiteral("--host")) <
+            remote.job.arguments.indexOf(QStringLiteral("--"))); // record's, not the program's
 }
 
 void TestRecordPlan::environmentLines() {

@@ -98,6 +98,11 @@ void TestSweepData::planTakesValuesOrARange() {
     QVERIFY(a.contains(QStringLiteral("--progress")));
     QVERIFY(!a.contains(QStringLiteral("--counters"))); // a model has no counters
     QVERIFY(!a.contains(QStringLiteral("--warmup")));   // nor a warm-up
+    QVERIFY(!a.contains(QStringLiteral("--host")));     // this machine
+    s.run.host = QStringLiteral("gpu-box");
+    const QStringList remote = planSweep(s, dir_.path(), 4).jobs.front().arguments;
+    QCOMPARE(remote.at(remote.indexOf(QStringLiteral("--host")) + 1), QStringLiteral("gpu-box"));
+    s.run.host.clear();
     QVERIFY(job.label.contains(QStringLiteral("6 values")));
 
     s.values = QStringLiteral("64,128");

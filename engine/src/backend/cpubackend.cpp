@@ -90,7 +90,8 @@ Result<trace::Run> runTyped(StrategyId id, const RunRequest& request, const Prog
         const auto it = std::uint16_t(std::min<std::uint64_t>(iteration, 0xffff));
         t0 = hostNowNs();
         if (id == StrategyId::CpuSerial) {
-            for (std::uint64_t r = 0; r < p.shape.r; ++r) {
+            // A cancel is seen between slices, not only between passes: a pass may take seconds.
+            for (std::uint64_t r = 0; r < p.shape.r && !progress.cancelled(); ++r) {
                 computeSlice(p, r, discount.data(), multBy.data(), cv.data());
             }
         } else {
@@ -102,6 +103,9 @@ Result<trace::Run> runTyped(StrategyId id, const RunRequest& request, const Prog
                 std::uint64_t done = 0;
 #pragma omp for schedule(dynamic, 1) nowait
                 for (std::int64_t r = 0; r < slices; ++r) {
+                    if (progress.cancelled()) {
+                        continue; // the rest of the pass is skipped
+                    }
                     const std::int64_t start = hostNowNs();
                     first = done == 0 ? start : first;
                     computeSlice(p, std::uint64_t(r), discount.data(), multBy.data(), cv.data());
@@ -115,6 +119,9 @@ Result<trace::Run> runTyped(StrategyId id, const RunRequest& request, const Prog
                             first, last, it, std::uint32_t(thread + 1), warm);
                 }
             }
+        }
+        if (progress.cancelled()) {
+            return fail(Error::Code::Cancelled, "cancelled");
         }
         log.add(id == StrategyId::CpuSerial ? "compute" : "compute (all threads)", t0, hostNowNs(),
                 it, 0, warm);

@@ -21,8 +21,8 @@ using namespace std::chrono_literals;
 namespace {
 
 struct ExecReport {
-    // 'C' chdir failed, 'E' exec failed, 'N' /dev/null could not be opened, 'O' dup2 of stdout
-    // or stderr
+    // 'C' chdir failed, 'E' exec failed, 'N' /dev/null could not be opened, 'O' dup2 of a
+    // standard stream
     char stage = 'E';
     int error = 0;
 };
@@ -71,7 +71,7 @@ StartFailure startFailure(const ExecReport& r, const std::string& program, const
     } else if (r.stage == 'O') {
         failure.exitStatus = 1;
         failure.message =
-            std::string("cannot redirect the standard output or error: ") + std::strerror(r.error);
+            std::string("cannot redirect a standard stream: ") + std::strerror(r.error);
     } else if (r.error == ENOENT || r.error == ENOTDIR) {
         failure.exitStatus = 127;
         failure.message =
@@ -229,13 +229,12 @@ tl::expected<ChildProcess, StartFailure> ChildProcess::start(const ChildSpec& sp
                 ::close(null);
             }
         } else {
-            if (spec.stdoutFd >= 0 && spec.stdoutFd != STDOUT_FILENO &&
-                ::dup2(spec.stdoutFd, STDOUT_FILENO) < 0) {
-                die('O', errno);
-            }
-            if (spec.stderrFd >= 0 && spec.stderrFd != STDERR_FILENO &&
-                ::dup2(spec.stderrFd, STDERR_FILENO) < 0) {
-                die('O', errno);
+            for (const auto& [from, to] :
+                 {std::pair{spec.stdinFd, STDIN_FILENO}, std::pair{spec.stdoutFd, STDOUT_FILENO},
+                  std::pair{spec.stderrFd, STDERR_FILENO}}) {
+                if (from >= 0 && from != to && ::dup2(from, to) < 0) {
+                    die('O', errno);
+                }
             }
         }
         if (!cwd.empty() && ::chdir(cwd.c_str()) != 0) {

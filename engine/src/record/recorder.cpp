@@ -7,6 +7,7 @@
 #include "slicescope/core/clock.h"
 #include "slicescope/device/devicecompletion.h"
 #include "slicescope/record/childprocess.h"
+#include "slicescope/remote/remotecommand.h"
 #include "spooldirectory.h"
 
 #include <algorithm>
@@ -354,30 +355,7 @@ void finishRun(Conversion& c, const SpoolDirectory& tracePass, const SpoolDirect
 } // namespace
 
 std::string shellQuote(const std::vector<std::string>& command) {
-    std::string out;
-    for (const auto& arg : command) {
-        if (!out.empty()) {
-            out += ' ';
-        }
-        const bool plain =
-            !arg.empty() &&
-            arg.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                  "0123456789@%_+=:,./-") == std::string::npos;
-        if (plain) {
-            out += arg;
-            continue;
-        }
-        out += '\'';
-        for (char ch : arg) {
-            if (ch == '\'') {
-                out += "'\\''";
-            } else {
-                out += ch;
-            }
-        }
-        out += '\'';
-    }
-    return out;
+    return remote::shellCommandLine(command, remote::Quoting::WhenNeeded);
 }
 
 Result<std::filesystem::path> findInjectionLibrary() {

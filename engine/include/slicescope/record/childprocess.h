@@ -30,7 +30,8 @@ struct ChildSpec {
     std::optional<std::vector<std::string>> environment;
     bool silent = false; // stdin from, stdout and stderr to /dev/null
     int stdoutFd = -1;   // when >= 0 (and not silent), the child's stdout
-    int stderrFd = -1;   // when >= 0 (and not silent), the child's stderr
+    int stdinFd = -1;  // when >= 0 (and not silent), the child's stdin (ssh's: remote/sshsession.h)
+    int stderrFd = -1; // when >= 0 (and not silent), the child's stderr
     // SIGTERM to the child when this process ends, however it ends (PR_SET_PDEATHSIG).
     bool endWithParent = true;
     // The child leads a new process group, so that signal() and the end of the handle reach

@@ -88,7 +88,8 @@ struct SpoolSource {
 };
 Result<trace::Run> runFromSpools(const SpoolSource& source);
 
-// The command line as a shell would read it back: arguments quoted where needed.
+// The command line as a shell would read it back: arguments quoted where needed
+// (remote::shellQuote).
 std::string shellQuote(const std::vector<std::string>& command);
 
 // "SIGSEGV" for 11, "signal 77" for a number without a name.

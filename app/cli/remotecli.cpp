@@ -1,0 +1,322 @@
+#include "remotecli.h"
+
+#include "clioutput.h"
+#include "slicescope/remote/remotecommand.h"
+#include "slicescope/remote/sshsession.h"
+#include "slicescope/trace/atomicfile.h"
+#include "slicescope/trace/tracelimits.h"
+
+#include <CLI/CLI.hpp>
+#include <atomic>
+#include <charconv>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <random>
+#include <signal.h>
+
+namespace slicescope::cli {
+
+namespace {
+
+std::atomic<bool> gRemoteCancel{false};
+static_assert(std::atomic<bool>::is_always_lock_free);
+
+extern "C" void onRemoteCancel(int) {
+    gRemoteCancel.store(true);
+}
+
+// Ctrl+C, SIGTERM (the GUI's Cancel) and SIGHUP end the remote work; what it finished comes back.
+void installCancelHandlers() {
+    struct sigaction action {};
+    action.sa_handler = onRemoteCancel;
+    sigemptyset(&action.sa_mask);
+    for (const int s : {SIGINT, SIGTERM, SIGHUP}) {
+        ::sigaction(s, &action, nullptr);
+    }
+    ::signal(SIGPIPE, SIG_IGN); // a write to an ssh that has gone is an error, not a death
+}
+
+std::string makeNonce() {
+    std::random_device random;
+    std::string nonce = "@ss-";
+    for (int i = 0; i < 4; ++i) {
+        char hex[9];
+        std::snprintf(hex, sizeof hex, "%08x", unsigned(random()));
+        nonce += hex;
+    }
+    return nonce;
+}
+
+void replaceAll(std::string& text, const std::string& from, const std::string& to) {
+    if (from.empty()) {
+        return;
+    }
+    for (std::size_t at = 0; (at = text.find(from, at)) != std::string::npos; at += to.size()) {
+        text.replace(at, from.size(), to);
+    }
+}
+
+// What the remote side says on a protocol line: "NONCE WORD REST".
+bool protocolLine(const std::string& line, const std::string& nonce, std::string_view word,
+                  std::string& rest) {
+    const std::string head = nonce + " " + std::string(word);
+    if (line.rfind(head, 0) != 0 || (line.size() > head.size() && line[head.size()] != ' ')) {
+        return false;
+    }
+    rest = line.size() > head.size() ? line.substr(head.size() + 1) : std::string();
+    return true;
+}
+
+struct Connection {
+    remote::SshTarget target;
+    remote::SshSession session;
+    std::string remoteTrace; // DIR/trace.json on the remote, once known
+    std::string localOutput;
+};
+
+// Until the handshake line: ssh's failure, a missing CLI or a format mismatch is an error here.
+Status handshake(Connection& c, const std::string& nonce, const std::string& cli) {
+    for (;;) {
+        auto line = c.session.readLine();
+        if (!line) {
+            const int status = c.session.wait();
+            if (c.session.cancelled()) {
+                return fail(Error::Code::Cancelled, "cancelled before the remote run began");
+            }
+            std::string why = remote::describeSshFailure(c.target, status, c.session.stderrTail());
+            return fail(Error::Code::Io, why.empty()
+                                             ? "the remote shell on " + c.target.text() +
+                                                   " ended before the run began (exit status " +
+                                                   std::to_string(status) + ")"
+                                             : why);
+        }
+        std::string rest;
+        if (!protocolLine(*line, nonce, "version", rest)) {
+            std::cerr << *line << '\n'; // a login banner or the shell's own words
+            continue;
+        }
+        const auto space = rest.find(' ');
+        const std::string status = rest.substr(0, space);
+        const std::string text = space == std::string::npos ? "" : rest.substr(space + 1);
+        const std::string where = c.target.text();
+        if (status == "127") {
+            return fail(Error::Code::Unsupported,
+                        "slicescope-cli was not found on " + where + " ('" + cli +
+                            "' is not on the remote PATH nor a program there): install it there "
+                            "or name it with --remote-cli PATH (remote shell: " +
+                            text + ")");
+        }
+        auto version = remote::parseVersionJson(text);
+        if (status != "0" || !version) {
+            return fail(Error::Code::Unsupported,
+                        "'" + cli + "' on " + where +
+                            " does not answer '--version --json' as slicescope-cli does (too "
+                            "old, or another program): " +
+                            text);
+        }
+        return remote::checkCompatible(remote::thisVersion(), *version, where + " (" + cli + ")");
+    }
+}
+
+// Streams the trace's bytes into the local output, atomically: a transfer cut short leaves the
+// output as it was.
+Status receiveTrace(Connection& c, std::uint64_t bytes) {
+    if (bytes > trace::kMaxTraceFileBytes) {
+        return fail(Error::Code::OutOfRange,
+                    "cannot write " + c.localOutput + ": the remote trace is " +
+                        std::to_string(bytes) + " bytes, more than the " +
+                        std::to_string(trace::kMaxTraceFileBytes >> 20) + " MiB a trace may hold");
+    }
+    std::uint64_t received = 0;
+    auto written = trace::writeFileAtomically(c.localOutput, [&](std::ostream& stream) {
+        received = c.session.readBytes(bytes, [&](const char* data, std::size_t n) {
+            stream.write(data, std::streamsize(n));
+        });
+        if (received < bytes) {
+            stream.setstate(std::ios::badbit); // the temporary file is removed
+        }
+    });
+    if (received < bytes) {
+        return fail(Error::Code::Io, "the connection to " + c.target.text() +
+                                         " was lost while the trace came back (" +
+                                         std::to_string(received) + " of " + std::to_string(bytes) +
+                                         " bytes); " + c.localOutput + " was not written");
+    }
+    return written;
+}
+
+// Passes the remote command's stdout on until its end line; returns that line's rest.
+std::optional<std::string> relayOutput(Connection& c, const std::string& nonce) {
+    bool heldBlank = false; // the script writes "\n" before its end line
+    for (;;) {
+        auto line = c.session.readLine();
+        if (!line) {
+            return std::nullopt;
+        }
+        std::string rest;
+        if (protocolLine(*line, nonce, "end", rest)) {
+            return rest;
+        }
+        if (protocolLine(*line, nonce, "dir", rest)) {
+            c.remoteTrace = rest + "/trace.json";
+            continue;
+        }
+        if (heldBlank) {
+            std::cout << '\n';
+        }
+        heldBlank = line->empty();
+        if (!heldBlank) {
+            replaceAll(*line, c.remoteTrace, c.localOutput);
+            std::cout << *line << std::endl; // flushed: a parent (the GUI) reads progress live
+        }
+    }
+}
+
+int connectionLost(Connection& c) {
+    const int status = c.session.wait();
+    if (c.session.cancelled()) {
+        std::cerr << "slicescope-cli: cancelled: the run on " << c.target.text()
+                  << " was stopped; nothing came back to write\n";
+        return kExitInterrupted;
+    }
+    std::string why = remote::describeSshFailure(c.target, status, c.session.stderrTail());
+    if (why.empty()) {
+        why = "the remote run on " + c.target.text() + " ended without finishing (exit status " +
+              std::to_string(status) + ")";
+    }
+    std::string kept;
+    if (!c.remoteTrace.empty()) {
+        kept = "; runs it finished, if any, are kept there in " + c.remoteTrace;
+    }
+    return reportError(Error{Error::Code::Io, "the connection to " + c.target.text() +
+                                                  " was lost mid-run: " + why + kept});
+}
+
+} // namespace
+
+void addRemoteOptions(CLI::App* cmd, RemoteOptions& o) {
+    cmd->add_option("--host", o.host,
+                    "Run on another machine through ssh: [USER@]HOST[:PORT] or a Host of "
+                    "~/.ssh/config (docs/remote.md)");
+    if (const char* fromEnv = std::getenv("SLICESCOPE_REMOTE_CLI");
+        fromEnv != nullptr && *fromEnv != '\0') {
+        o.remoteCli = fromEnv;
+    }
+    cmd->add_option(
+        "--remote-cli", o.remoteCli,
+        "With --host: the slicescope-cli to run there (default: $SLICESCOPE_REMOTE_CLI, "
+        "else slicescope-cli on the remote PATH)");
+    cmd->add_option("--ssh-config", o.sshConfig, "With --host: ssh's configuration file (ssh -F)");
+}
+
+std::vector<std::string> forwardedArguments(const CLI::App& cmd, const std::string& outputOption) {
+    std::vector<std::string> args, positionals;
+    for (const CLI::Option* opt : cmd.get_options()) {
+        if (opt->count() == 0) {
+            continue;
+        }
+        const std::string name =
+            opt->get_lnames().empty() ? std::string() : "--" + opt->get_lnames().front();
+        if (name == "--help" || name == "--host" || name == "--remote-cli" ||
+            name == "--ssh-config" || (!outputOption.empty() && name == outputOption)) {
+            continue;
+        }
+        if (opt->get_positional() && !opt->nonpositional()) {
+            positionals.insert(positionals.end(), opt->results().begin(), opt->results().end());
+            continue;
+        }
+        const std::string spelled = name.empty() ? "-" + opt->get_snames().front() : name;
+        for (const auto& value : opt->results()) {
+            args.push_back(opt->get_type_size_max() == 0 ? spelled : spelled + "=" + value);
+        }
+    }
+    if (!outputOption.empty()) {
+        // Two words: the remote script replaces the placeholder word by its temporary file.
+        args.insert(args.end(), {outputOption, std::string(remote::kOutputPlaceholder)});
+    }
+    if (!positionals.empty()) {
+        args.emplace_back("--");
+        args.insert(args.end(), positionals.begin(), positionals.end());
+    }
+    return args;
+}
+
+int runOnHost(const RemoteOptions& o, const CLI::App& cmd, const std::string& localOutput) {
+    auto target = remote::parseSshTarget(o.host);
+    if (!target) {
+        return reportError(target.error());
+    }
+    if (o.remoteCli.empty()) {
+        return reportUsageError("--remote-cli needs a program name or path");
+    }
+    // Refused now rather than after the remote run: a directory, a read-only file, a missing
+    // folder.
+    if (!localOutput.empty()) {
+        if (auto resolved = trace::resolveOutput(localOutput); !resolved) {
+            return reportError(resolved.error());
+        }
+    }
+    std::vector<std::string> arguments{cmd.get_name()};
+    const auto forwarded = forwardedArguments(cmd, localOutput.empty() ? "" : "--output");
+    arguments.insert(arguments.end(), forwarded.begin(), forwarded.end());
+
+    remote::SshOptions ssh;
+    ssh.program = remote::sshProgramFromEnvironment(std::getenv("SLICESCOPE_SSH"));
+    ssh.configFile = o.sshConfig;
+    const std::string nonce = makeNonce();
+    const auto argv = remote::sshArgv(
+        ssh, *target,
+        remote::remoteCommandLine(nonce, o.remoteCli, !localOutput.empty(), arguments));
+    installCancelHandlers();
+    auto session = remote::SshSession::start(argv);
+    if (!session) {
+        return reportError(session.error());
+    }
+    Connection c{*target, std::move(*session), {}, localOutput};
+    c.session.cancel = &gRemoteCancel;
+    c.session.onStderrLine = [&c](std::string_view line) {
+        std::string text(line);
+        replaceAll(text, c.remoteTrace, c.localOutput);
+        std::cerr << text << std::endl;
+    };
+    if (auto ready = handshake(c, nonce, o.remoteCli); !ready) {
+        c.session.closeInput();
+        c.session.wait();
+        const bool cancelled = ready.error().code == Error::Code::Cancelled;
+        reportError(ready.error());
+        return cancelled ? kExitInterrupted : kExitFailure;
+    }
+    c.session.write("go\n");
+    const auto end = relayOutput(c, nonce);
+    if (!end) {
+        return connectionLost(c);
+    }
+    // "STATUS SIZE": the remote command's exit status and its trace's size ("-": none).
+    const auto space = end->find(' ');
+    int status = kExitFailure;
+    std::from_chars(end->data(), end->data() + std::min(space, end->size()), status);
+    const std::string size = space == std::string::npos ? "-" : end->substr(space + 1);
+    if (size != "-" && !localOutput.empty()) {
+        std::uint64_t bytes = 0;
+        const auto parsed = std::from_chars(size.data(), size.data() + size.size(), bytes);
+        if (parsed.ec != std::errc{}) {
+            return reportError(Error{Error::Code::Parse, "the remote side sent a trace size "
+                                                         "that is not a number: " +
+                                                             size});
+        }
+        if (auto received = receiveTrace(c, bytes); !received) {
+            c.session.wait();
+            return reportError(received.error());
+        }
+    }
+    c.session.wait();
+    if (c.session.cancelled() && (size == "-" || localOutput.empty())) {
+        std::cerr << "slicescope-cli: cancelled: the run on " << c.target.text() << " was stopped"
+                  << (localOutput.empty() ? "" : "; nothing came back to write") << '\n';
+        return kExitInterrupted;
+    }
+    return status;
+}
+
+} // namespace slicescope::cli

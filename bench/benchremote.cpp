@@ -1,0 +1,195 @@
+// slicescope-bench-remote: what --host costs (docs/performance.md, "Remote runs over SSH").
+// Starts the test OpenSSH server on 127.0.0.1 (tests/remote/sshd-fixture.sh), then times the same
+// slicescope-cli commands here and through `--host` to it:
+//   1. the seed shape, every GPU strategy modelled on the H200 preset: median of 7 wall times each;
+//   2. a trace of about a million events (a modelled run with many repetitions and chunks) brought
+//      back over the connection: wall time and the local process's peak resident memory, against
+//      the same command writing locally.
+// Usage: slicescope-bench-remote [CLI] [REPETITIONS]
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+
+struct Outcome {
+    int status = -1;
+    double wallS = 0;
+    long peakKiB = 0; // the child's own peak resident set (ru_maxrss)
+};
+
+// Runs argv (stdout and stderr to /dev/null) and measures it.
+Outcome runMeasured(const std::vector<std::string>& argv) {
+    std::vector<char*> args;
+    for (const auto& a : argv) {
+        args.push_back(const_cast<char*>(a.c_str()));
+    }
+    args.push_back(nullptr);
+    std::fflush(stdout); // else the child's copy of the buffer is written again
+    const auto start = std::chrono::steady_clock::now();
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        std::freopen("/dev/null", "w", stdout);
+        std::freopen("/dev/null", "w", stderr);
+        ::execv(args[0], args.data());
+        ::_exit(127);
+    }
+    Outcome out;
+    int status = 0;
+    rusage usage{};
+    ::wait4(pid, &status, 0, &usage);
+    out.wallS = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    out.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    out.peakKiB = usage.ru_maxrss;
+    return out;
+}
+
+double median(std::vector<double> values) {
+    std::sort(values.begin(), values.end());
+    return values[values.size() / 2];
+}
+
+std::size_t countActivities(const std::filesystem::path& trace) {
+    std::ifstream in(trace);
+    std::size_t n = 0;
+    const std::string key = "\"start_ns\"";
+    for (std::string text; std::getline(in, text);) {
+        for (std::size_t at = 0; (at = text.find(key, at)) != std::string::npos; at += key.size()) {
+            ++n;
+        }
+    }
+    return n;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    namespace fs = std::filesystem;
+    const std::string cli = fs::absolute(argc > 1 ? argv[1] : SLICESCOPE_CLI_PATH).string();
+    const int repetitions = argc > 2 ? std::max(1, std::atoi(argv[2])) : 7;
+    const fs::path work =
+        fs::temp_directory_path() / ("slicescope-bench-remote-" + std::to_string(::getpid()));
+    fs::create_directories(work);
+    const std::string fixture = SLICESCOPE_SOURCE_DIR "/tests/remote/sshd-fixture.sh";
+    const std::string sshd = (work / "sshd").string();
+    if (std::system(("sh '" + fixture + "' start '" + sshd + "' >/dev/null").c_str()) != 0) {
+        std::fprintf(stderr, "could not start the test sshd (apt-get install openssh-server)\n");
+        return 1;
+    }
+    ::setenv("SLICESCOPE_SSH", ("ssh -F " + sshd + "/ssh_config").c_str(), 1);
+    const std::vector<std::string> remote{"--host", "slicescope-test", "--remote-cli", cli};
+    auto command = [&](std::vector<std::string> args, const fs::path& out, bool viaSsh) {
+        std::vector<std::string> words{cli};
+        words.insert(words.end(), args.begin(), args.end());
+        words.insert(words.end(), {"-q", "-o", out.string()});
+        if (viaSsh) {
+            words.insert(words.end(), remote.begin(), remote.end());
+        }
+        return words;
+    };
+
+    std::printf("slicescope-bench-remote: %s through ssh to 127.0.0.1 (OpenSSH test server)\n",
+                cli.c_str());
+    const std::vector<std::string> seed{"model", "--shape",  "100x4000x5", "--strategy",
+                                        "all",   "--device", "h200"};
+    std::vector<double> local, viaSsh;
+    for (int i = 0; i < repetitions; ++i) {
+        const Outcome l = runMeasured(command(seed, work / "seed-local.json", false));
+        const Outcome r = runMeasured(command(seed, work / "seed-remote.json", true));
+        if (l.status != 0 || r.status != 0) {
+            std::fprintf(stderr, "a seed command failed (local %d, remote %d)\n", l.status,
+                         r.status);
+            return 1;
+        }
+        local.push_back(l.wallS);
+        viaSsh.push_back(r.wallS);
+    }
+    // What ssh itself costs: a connection that runs `true`, and the same --host runs through one
+    // kept connection (ControlMaster, as a user may set in ~/.ssh/config).
+    const std::string ssh = "ssh -F " + sshd + "/ssh_config";
+    std::vector<double> bare, shared;
+    for (int i = 0; i < repetitions; ++i) {
+        bare.push_back(runMeasured({"/usr/bin/ssh", "-F", sshd + "/ssh_config", "-o",
+                                    "BatchMode=yes", "slicescope-test", "true"})
+                           .wallS);
+    }
+    ::setenv("SLICESCOPE_SSH",
+             (ssh + " -o ControlMaster=auto -o ControlPersist=60 -o ControlPath=" + sshd + "/cm")
+                 .c_str(),
+             1);
+    runMeasured(command(seed, work / "seed-remote.json", true)); // opens the kept connection
+    for (int i = 0; i < repetitions; ++i) {
+        shared.push_back(runMeasured(command(seed, work / "seed-remote.json", true)).wallS);
+    }
+    std::system(("ssh -F " + sshd + "/ssh_config -o ControlPath=" + sshd +
+                 "/cm -O exit slicescope-test 2>/dev/null")
+                    .c_str());
+    ::setenv("SLICESCOPE_SSH", ssh.c_str(), 1);
+    std::printf("seed shape, all GPU strategies modelled (median of %d):\n", repetitions);
+    std::printf("  local                          %.3f s\n", median(local));
+    std::printf("  --host localhost               %.3f s (%+.3f s)\n", median(viaSsh),
+                median(viaSsh) - median(local));
+    std::printf("  of which ssh's own connection  %.3f s ('ssh host true')\n", median(bare));
+    std::printf("  --host, one kept connection    %.3f s (%+.3f s; ControlMaster)\n",
+                median(shared), median(shared) - median(local));
+
+    // About a million events: 8 GPU strategies x 2,600 repetitions x 16 chunks x 3 activities
+    // (and a few more a run).
+    const std::vector<std::string> large{"model", "--shape",  "1600x4000x5", "--strategy",
+                                         "all",   "--device", "h200",        "--repeat",
+                                         "2600",  "--chunks", "16"};
+    std::vector<double> localLarge, remoteLarge;
+    long localPeak = 0, remotePeak = 0;
+    const int largeRepetitions = std::max(1, std::min(repetitions, 3));
+    for (int i = 0; i < largeRepetitions; ++i) {
+        const Outcome l = runMeasured(command(large, work / "large-local.json", false));
+        const Outcome r = runMeasured(command(large, work / "large-remote.json", true));
+        if (l.status != 0 || r.status != 0) {
+            std::fprintf(stderr, "a large command failed (local %d, remote %d)\n", l.status,
+                         r.status);
+            return 1;
+        }
+        localLarge.push_back(l.wallS);
+        remoteLarge.push_back(r.wallS);
+        localPeak = std::max(localPeak, l.peakKiB);
+        remotePeak = std::max(remotePeak, r.peakKiB);
+    }
+    // The bytes alone through ssh: `cat` of the local trace over a new connection.
+    std::vector<double> raw;
+    for (int i = 0; i < largeRepetitions; ++i) {
+        const std::string cat = "ssh -F '" + sshd +
+                                "/ssh_config' -o BatchMode=yes slicescope-test cat '" +
+                                (work / "large-local.json").string() + "' >/dev/null";
+        const auto start = std::chrono::steady_clock::now();
+        if (std::system(cat.c_str()) != 0) {
+            std::fprintf(stderr, "ssh cat failed\n");
+            return 1;
+        }
+        raw.push_back(
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    }
+    const auto events = countActivities(work / "large-local.json");
+    const bool same =
+        fs::file_size(work / "large-local.json") == fs::file_size(work / "large-remote.json");
+    std::printf("a %zu-event trace (%.1f MiB; %s size both ways), median of %d:\n", events,
+                double(fs::file_size(work / "large-local.json")) / (1 << 20),
+                same ? "the same" : "NOT the same", largeRepetitions);
+    std::printf("  local: written in %.3f s, peak resident %.1f MiB\n", median(localLarge),
+                double(localPeak) / 1024);
+    std::printf("  --host localhost: brought back and written in %.3f s (%.2fx), local process "
+                "peak resident %.1f MiB (%.2fx)\n",
+                median(remoteLarge), median(remoteLarge) / median(localLarge),
+                double(remotePeak) / 1024, double(remotePeak) / double(localPeak));
+    std::printf("  the bytes alone, 'ssh host cat TRACE': %.3f s\n", median(raw));
+    std::system(("sh '" + fixture + "' stop '" + sshd + "'").c_str());
+    fs::remove_all(work);
+    return 0;
+}

@@ -1,0 +1,318 @@
+#include "slicescope/remote/remotecommand.h"
+
+#include "slicescope/trace/trace.h"
+
+#include <algorithm>
+#include <cctype>
+#include <nlohmann/json.hpp>
+
+namespace slicescope::remote {
+
+namespace {
+
+bool isHostChar(char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '.' || c == '-' || c == '_';
+}
+
+bool isUserChar(char c) {
+    return isHostChar(c) || c == '+';
+}
+
+Error invalid(std::string_view text, const std::string& why) {
+    return Error{Error::Code::InvalidArgument,
+                 "--host '" + std::string(text) + "': " + why + " (expected [USER@]HOST[:PORT])"};
+}
+
+// The last line of text that holds anything.
+std::string lastLine(const std::vector<std::string>& lines) {
+    for (auto it = lines.rbegin(); it != lines.rend(); ++it) {
+        if (it->find_first_not_of(" \t\r") != std::string::npos) {
+            return *it;
+        }
+    }
+    return {};
+}
+
+bool anyContains(const std::vector<std::string>& lines, std::string_view needle) {
+    return std::any_of(lines.begin(), lines.end(), [&](const std::string& line) {
+        return line.find(needle) != std::string::npos;
+    });
+}
+
+} // namespace
+
+std::string SshTarget::text() const {
+    std::string out = user.empty() ? host : user + "@" + host;
+    if (host.find(':') != std::string::npos) {
+        out = (user.empty() ? "" : user + "@") + "[" + host + "]";
+    }
+    if (port) {
+        out += ":" + std::to_string(*port);
+    }
+    return out;
+}
+
+Result<SshTarget> parseSshTarget(std::string_view text) {
+    SshTarget target;
+    std::string_view rest = text;
+    if (const auto at = rest.rfind('@'); at != std::string_view::npos) {
+        target.user = std::string(rest.substr(0, at));
+        rest.remove_prefix(at + 1);
+        if (target.user.empty() || target.user.front() == '-' ||
+            !std::all_of(target.user.begin(), target.user.end(), isUserChar)) {
+            return tl::unexpected(invalid(text, "the user name may hold letters, digits and "
+                                                ". _ - + and may not begin with '-'"));
+        }
+    }
+    std::string_view port;
+    if (!rest.empty() && rest.front() == '[') {
+        const auto close = rest.find(']');
+        if (close == std::string_view::npos) {
+            return tl::unexpected(invalid(text, "an IPv6 address needs its closing ']'"));
+        }
+        target.host = std::string(rest.substr(1, close - 1));
+        const bool v6 =
+            !target.host.empty() && std::all_of(target.host.begin(), target.host.end(), [](char c) {
+                return std::isxdigit(static_cast<unsigned char>(c)) != 0 || c == ':' || c == '.';
+            });
+        if (!v6) {
+            return tl::unexpected(invalid(text, "only an IPv6 address goes in brackets"));
+        }
+        rest.remove_prefix(close + 1);
+        if (!rest.empty() && rest.front() != ':') {
+            return tl::unexpected(invalid(text, "only ':PORT' may follow ']'"));
+        }
+        port = rest.empty() ? rest : rest.substr(1);
+        if (!rest.empty() && port.empty()) {
+            return tl::unexpected(invalid(text, "the port is missing after ':'"));
+        }
+    } else {
+        const auto colon = rest.find(':');
+        target.host = std::string(rest.substr(0, colon));
+        if (colon != std::string_view::npos) {
+            port = rest.substr(colon + 1);
+            if (port.empty()) {
+                return tl::unexpected(invalid(text, "the port is missing after ':'"));
+            }
+        }
+        if (target.host.empty()) {
+            return tl::unexpected(invalid(text, "the host name is missing"));
+        }
+        if (target.host.front() == '-') {
+            return tl::unexpected(invalid(text, "a host name may not begin with '-'"));
+        }
+        if (!std::all_of(target.host.begin(), target.host.end(), isHostChar)) {
+            return tl::unexpected(
+                invalid(text, "a host name may hold letters, digits and . _ - only"));
+        }
+    }
+    if (!port.empty()) {
+        unsigned value = 0;
+        const bool digits = port.size() <= 5 && std::all_of(port.begin(), port.end(), [](char c) {
+                                return std::isdigit(static_cast<unsigned char>(c)) != 0;
+                            });
+        for (char c : digits ? port : std::string_view{}) {
+            value = value * 10 + unsigned(c - '0');
+        }
+        if (!digits || value < 1 || value > 65535) {
+            return tl::unexpected(invalid(text, "the port must be a number from 1 to 65535"));
+        }
+        target.port = std::uint16_t(value);
+    }
+    return target;
+}
+
+std::string shellQuote(std::string_view word, Quoting quoting) {
+    const bool plain = quoting == Quoting::WhenNeeded && !word.empty() &&
+                       word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                              "0123456789@%_+=:,./-") == std::string_view::npos;
+    if (plain) {
+        return std::string(word);
+    }
+    std::string out = "'";
+    for (const char c : word) {
+        if (c == '\'') {
+            out += "'\\''";
+        } else {
+            out += c;
+        }
+    }
+    out += '\'';
+    return out;
+}
+
+std::string shellCommandLine(const std::vector<std::string>& words, Quoting quoting) {
+    std::string out;
+    for (const auto& word : words) {
+        out += (out.empty() ? "" : " ") + shellQuote(word, quoting);
+    }
+    return out;
+}
+
+std::vector<std::string> sshProgramFromEnvironment(const char* value) {
+    std::vector<std::string> words;
+    std::string word;
+    for (const char* p = value != nullptr ? value : ""; *p != '\0'; ++p) {
+        if (*p == ' ' || *p == '\t') {
+            if (!word.empty()) {
+                words.push_back(std::move(word));
+                word.clear();
+            }
+        } else {
+            word += *p;
+        }
+    }
+    if (!word.empty()) {
+        words.push_back(std::move(word));
+    }
+    if (words.empty()) {
+        words.emplace_back("ssh");
+    }
+    return words;
+}
+
+std::vector<std::string> sshArgv(const SshOptions& options, const SshTarget& target,
+                                 const std::string& remoteCommand) {
+    std::vector<std::string> argv = options.program;
+    argv.insert(argv.end(), {"-o", "BatchMode=yes"});
+    if (!options.configFile.empty()) {
+        argv.insert(argv.end(), {"-F", options.configFile});
+    }
+    if (!target.user.empty()) {
+        argv.insert(argv.end(), {"-l", target.user});
+    }
+    if (target.port) {
+        argv.insert(argv.end(), {"-p", std::to_string(*target.port)});
+    }
+    argv.insert(argv.end(), {"--", target.host, remoteCommand});
+    return argv;
+}
+
+std::string describeSshFailure(const SshTarget& target, int exitStatus,
+                               const std::vector<std::string>& stderrTail) {
+    if (exitStatus != 255) {
+        return {};
+    }
+    const std::string host = target.text();
+    std::string words;
+    if (anyContains(stderrTail, "Host key verification failed") ||
+        anyContains(stderrTail, "No ED25519 host key is known") ||
+        anyContains(stderrTail, "host key is known")) {
+        words = "the host key of " + host + " is not known here: connect once with 'ssh " + host +
+                "', check the fingerprint it shows, and accept it";
+    } else if (anyContains(stderrTail, "REMOTE HOST IDENTIFICATION HAS CHANGED")) {
+        words = "the host key of " + host +
+                " has changed since it was accepted: ask its administrator before going on";
+    } else if (anyContains(stderrTail, "Permission denied")) {
+        words = "authentication to " + host +
+                " failed: no key that the server accepts (load it with ssh-add, or name it with "
+                "IdentityFile in ~/.ssh/config; passwords are never asked for)";
+    } else if (anyContains(stderrTail, "Could not resolve hostname")) {
+        words = "the host name " + target.host + " is not known (not in DNS nor ~/.ssh/config)";
+    } else if (anyContains(stderrTail, "Connection refused")) {
+        words = "nothing accepts SSH connections on " + host + " (connection refused)";
+    } else if (anyContains(stderrTail, "timed out")) {
+        words = host + " did not answer (connection timed out)";
+    } else if (anyContains(stderrTail, "closed by") || anyContains(stderrTail, "Broken pipe") ||
+               anyContains(stderrTail, "Connection reset")) {
+        words = "the connection to " + host + " was lost";
+    } else {
+        words = "ssh could not run the command on " + host;
+    }
+    const std::string last = lastLine(stderrTail);
+    // ssh's own lines often begin "ssh: " already.
+    const bool named = last.rfind("ssh: ", 0) == 0;
+    return last.empty() ? words : words + " (" + (named ? "" : "ssh: ") + last + ")";
+}
+
+ProgramVersion thisVersion() {
+    return ProgramVersion{"slicescope-cli", "0.1.0", trace::kFormatVersion};
+}
+
+std::string toJson(const ProgramVersion& version) {
+    nlohmann::json out;
+    out["program"] = version.program;
+    out["version"] = version.version;
+    out["trace_format"] = version.traceFormat;
+    out["trace_format_name"] = std::string(trace::kFormatName);
+    return out.dump();
+}
+
+Result<ProgramVersion> parseVersionJson(std::string_view text) {
+    auto json = nlohmann::json::parse(text, nullptr, false);
+    if (json.is_discarded() || !json.is_object() || !json.contains("trace_format") ||
+        !json["trace_format"].is_number_integer() || !json.contains("version") ||
+        !json["version"].is_string()) {
+        return fail(Error::Code::Parse, "not a slicescope-cli version (--version --json)");
+    }
+    ProgramVersion version;
+    version.program = json.value("program", std::string("slicescope-cli"));
+    version.version = json["version"].get<std::string>();
+    version.traceFormat = json["trace_format"].get<int>();
+    return version;
+}
+
+Status checkCompatible(const ProgramVersion& local, const ProgramVersion& remote,
+                       const std::string& where) {
+    if (local.traceFormat == remote.traceFormat) {
+        return {};
+    }
+    return fail(Error::Code::Unsupported,
+                "version mismatch: this " + local.program + " " + local.version +
+                    " writes trace format " + std::to_string(local.traceFormat) + ", but " +
+                    remote.program + " " + remote.version + " on " + where +
+                    " writes trace format " + std::to_string(remote.traceFormat) +
+                    "; install the same version on both machines");
+}
+
+std::string remoteScript() {
+    // POSIX sh only: dash, bash --posix and busybox ash run it alike. Every expansion is quoted.
+    // A background job's stdin is /dev/null unless redirected: the watcher gets the session's
+    // stdin through fd 3.
+    return R"SH(n=$1 cli=$2 mode=$3
+shift 3
+v=$("$cli" --version --json 2>&1)
+r=$?
+printf '%s version %s %s\n' "$n" "$r" "$(printf '%s' "$v" | tr '\n' ' ')"
+IFS= read -r go || exit 0
+[ "$go" = go ] || exit 0
+d=
+if [ "$mode" = trace ]; then
+  d=$(mktemp -d "${TMPDIR:-/tmp}/slicescope-remote.XXXXXX") || exit 125
+  for a do
+    shift
+    [ "$a" = @slicescope-output@ ] && a=$d/trace.json
+    set -- "$@" "$a"
+  done
+  printf '%s dir %s\n' "$n" "$d"
+fi
+exec 3<&0
+"$cli" "$@" </dev/null 3<&- &
+p=$!
+(while IFS= read -r _; do :; done; kill -TERM "$p"; sleep 1; kill -KILL "$p") <&3 3<&- 2>/dev/null &
+w=$!
+exec 3<&-
+wait "$p"
+r=$?
+kill "$w" 2>/dev/null
+if [ -n "$d" ] && [ -f "$d/trace.json" ]; then
+  s=$(wc -c <"$d/trace.json")
+  printf '\n%s end %s %s\n' "$n" "$r" $s || exit 1
+  cat "$d/trace.json" || exit 1
+else
+  [ -z "$d" ] || rm -rf "$d"
+  printf '\n%s end %s -\n' "$n" "$r"
+fi
+[ -z "$d" ] || rm -rf "$d"
+)SH";
+}
+
+std::string remoteCommandLine(const std::string& nonce, const std::string& cli, bool withTrace,
+                              const std::vector<std::string>& arguments) {
+    std::vector<std::string> words{
+        "sh", "-c", remoteScript(), "slicescope-remote", nonce, cli, withTrace ? "trace" : "none"};
+    words.insert(words.end(), arguments.begin(), arguments.end());
+    return "exec " + shellCommandLine(words);
+}
+
+} // namespace slicescope::remote
