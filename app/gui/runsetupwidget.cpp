@@ -257,9 +257,9 @@ QHBoxLayout* RunSetupWidget::buildRunButtons() {
     cancel_->setToolTip(tr("Stop the run now (Esc)"));
     buttons->addWidget(run_, 2);
     buttons->addWidget(cancel_, 1);
-    return buttons;
     connect(run_, &QPushButton::clicked, this, &RunSetupWidget::runRequested);
     connect(cancel_, &QPushButton::clicked, this, &RunSetupWidget::cancelRequested);
+    return buttons;
 }
 
 void RunSetupWidget::checkSeedStory() {

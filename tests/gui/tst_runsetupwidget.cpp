@@ -7,9 +7,11 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QLabel>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
@@ -35,6 +37,7 @@ class TestRunSetupWidget : public QObject {
     void settingsRoundTrip();
     void deviceChosenBeforeTheListArrives();
     void wheelChangesOnlyTheFocusedSetting();
+    void buttonsAskForARunAndItsCancel();
 };
 
 void TestRunSetupWidget::problemFiguresFollowTheInputs() {
@@ -146,6 +149,25 @@ void TestRunSetupWidget::deviceChosenBeforeTheListArrives() {
     QVERIFY(panel.config().device.kind == DeviceChoice::Kind::None);
     QVERIFY(devices.setFromJson(kDevices));
     QCOMPARE(panel.config().device.presetId, QStringLiteral("t4"));
+}
+
+// The Run and Cancel buttons are what a mouse user presses: each click asks once.
+void TestRunSetupWidget::buttonsAskForARunAndItsCancel() {
+    StrategyListModel strategies;
+    DeviceListModel devices;
+    QVERIFY(devices.setFromJson(kDevices));
+    RunSetupWidget panel(&strategies, &devices);
+    auto* run = panel.findChild<QPushButton*>(QStringLiteral("runButton"));
+    auto* cancel = panel.findChild<QPushButton*>(QStringLiteral("cancelButton"));
+    QVERIFY(run && cancel);
+    QSignalSpy runs(&panel, &RunSetupWidget::runRequested);
+    QSignalSpy cancels(&panel, &RunSetupWidget::cancelRequested);
+    run->click();
+    QCOMPARE(runs.count(), 1);
+    cancel->setEnabled(true);
+    cancel->click();
+    QCOMPARE(cancels.count(), 1);
+    QCOMPARE(runs.count(), 1);
 }
 
 namespace {
