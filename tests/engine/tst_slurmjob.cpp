@@ -136,11 +136,5 @@ TEST(SlurmJob, TheScriptPassesOnTheProgramsFailureAndRefusesAnUnknownTask) {
     EXPECT_FALSE(std::filesystem::exists(taskStatusPath(dir, 1)));
 }
 
-TEST(SlurmJob, ShellQuote) {
-    EXPECT_EQ(shellQuote("plain"), "'plain'");
-    EXPECT_EQ(shellQuote("it's"), "'it'\\''s'");
-    EXPECT_EQ(shellQuote(""), "''");
-}
-
 } // namespace
 } // namespace slicescope::launch

@@ -1,5 +1,7 @@
 #include "slicescope/launch/slurmjob.h"
 
+#include "slicescope/remote/remotecommand.h"
+
 #include <algorithm>
 #include <array>
 #include <charconv>
@@ -93,14 +95,6 @@ Result<std::string> parseJobId(const std::string& sbatchStdout) {
     return line;
 }
 
-std::string shellQuote(const std::string& text) {
-    std::string quoted = "'";
-    for (const char c : text) {
-        quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    }
-    return quoted + "'";
-}
-
 std::string batchScript(const std::string& cli,
                         const std::vector<std::vector<std::string>>& taskArguments,
                         const std::filesystem::path& workDir) {
@@ -108,14 +102,14 @@ std::string batchScript(const std::string& cli,
     s << "#!/bin/bash\n"
          "# Written by slicescope-cli sweep --launcher slurm: array task i runs one slice of the\n"
          "# sweep's points and writes part-i.json; task-i.status gets its exit status.\n"
-      << "cli=" << shellQuote(cli) << '\n'
-      << "dir=" << shellQuote(workDir.string()) << '\n'
+      << "cli=" << remote::shellQuote(cli) << '\n'
+      << "dir=" << remote::shellQuote(workDir.string()) << '\n'
       << "task=\"${SLURM_ARRAY_TASK_ID:-}\"\n"
          "case \"$task\" in\n";
     for (std::size_t t = 0; t < taskArguments.size(); ++t) {
         s << t << ") set --";
         for (const auto& argument : taskArguments[t]) {
-            s << ' ' << shellQuote(argument);
+            s << ' ' << remote::shellQuote(argument);
         }
         s << " ;;\n";
     }

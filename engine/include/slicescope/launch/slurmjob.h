@@ -65,9 +65,6 @@ std::string batchScript(const std::string& cli,
                         const std::vector<std::vector<std::string>>& taskArguments,
                         const std::filesystem::path& workDir);
 
-// text as one word for a POSIX shell: in single quotes, each ' written as '\''.
-std::string shellQuote(const std::string& text);
-
 // Each task's Slurm state (PENDING, RUNNING, COMPLETED, FAILED, CANCELLED, TIMEOUT, ...) from
 // squeue's answer to SlurmCommands::queue; "" for a task squeue did not name. A pending group
 // ("0-3", "2,5-7", "4-9%2") names each of its tasks.
