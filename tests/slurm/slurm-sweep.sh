@@ -10,7 +10,14 @@
 #                             other parts merged, the sweep marked incomplete, exit 1
 #   cancel_runs_scancel       SIGINT while the tasks run: scancel, the job leaves the queue,
 #                             exit 130
+#   sweep_from_login_node     the same sweep submitted with --host through a real sshd on
+#                             127.0.0.1 (tests/remote/sshd-fixture.sh) as from a login node: the
+#                             remote CLI submits the array there with its work folder where
+#                             --slurm-dir says (the remote output is a temporary file), its
+#                             progress comes back, and the trace written here equals the
+#                             one-process sweep's
 set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
 
 case_name=${1:?case}
 cli=${2:?slicescope-cli}
@@ -39,12 +46,17 @@ normalized() {
     jq -S '{runs: [.runs[] | del(.wall_ns, .created_at)], sweeps: .sweeps}' "$1"
 }
 
+# The 32 column values of sweep_equals_one_process, comma-separated.
+column_values() {
+    awk 'BEGIN { v = 8; for (i = 0; i < 32; ++i) { printf "%s%d", (i ? "," : ""), v; v = int(v * 1.3) + 1 } }'
+}
+
 sweep_equals_one_process() {
-    # 32 points of columns, 6 to 26643 by x1.3 or so: slice-outer leads until columns 47 (point 7,
-    # the last of task 0) and slice-middle-strided from 62 (point 8, the first of task 1) on
-    # (tests/cli/sweep.cmake's modelled crossover), so only the merge can see the crossover.
+    # 32 points of columns, 8 to 34636 by x1.3 or so: slice-outer leads until columns 62 (point 7,
+    # the last of task 0) and slice-middle-strided from 81 (point 8, the first of task 1) on
+    # (the modelled crossover), so only the merge can see the crossover.
     local values
-    values=$(awk 'BEGIN { v = 6; for (i = 0; i < 32; ++i) { printf "%s%d", (i ? "," : ""), v; v = int(v * 1.3) + 1 } }')
+    values=$(column_values)
     local args=(sweep --param columns --values "$values" --shape 100x1x5
         --strategy slice-outer,slice-middle-strided --device h200 -q)
     "$cli" "${args[@]}" -o local.json >local.out 2>local.err
@@ -63,8 +75,8 @@ sweep_equals_one_process() {
             test "$(jq '.sweeps[0].crossovers | length' "slurm.json.slurm/part-$t.json")" = 0
     done
     check "64 runs" test "$(jq '.runs | length' slurm.json)" = 64
-    check "the one-process sweep finds its crossover between columns 47 and 62" \
-        test "$(jq -c '[.sweeps[0].crossovers[] | [.low_value, .high_value]]' local.json)" = '[[47,62]]'
+    check "the one-process sweep finds its crossover between columns 62 and 81" \
+        test "$(jq -c '[.sweeps[0].crossovers[] | [.low_value, .high_value]]' local.json)" = '[[62,81]]'
     normalized local.json >local.norm
     normalized slurm.json >slurm.norm
     check "the merged trace equals the one-process trace" diff -u local.norm slurm.norm
@@ -116,6 +128,37 @@ cancel_runs_scancel() {
     check "the job left the queue" test -z "$(squeue -h -j "$job" -o %i 2>/dev/null)"
     check "Slurm says the tasks were cancelled" contains <(squeue -h -j "$job" --states=all -o %T) \
         '^CANCELLED'
+}
+
+sweep_from_login_node() {
+    local args=(sweep --param columns --values "$(column_values)" --shape 100x1x5
+        --strategy slice-outer,slice-middle-strided --device h200 -q)
+    "$cli" "${args[@]}" -o local.json >local.out 2>local.err
+    # sshd gives its sessions a clean environment: the remote CLI learns the cluster's
+    # slurm.conf from a wrapper, as a site's module or profile would set it.
+    printf '#!/bin/sh\nexport SLURM_CONF=%s\nexec %s "$@"\n' "$SLURM_CONF" "$cli" >remote-cli
+    chmod +x remote-cli
+    sh "$here/../remote/sshd-fixture.sh" start "$work/sshd" >/dev/null
+    trap 'sh "$here/../remote/sshd-fixture.sh" stop "$work/sshd"' EXIT
+    local status=0
+    SLICESCOPE_SSH="ssh -F $work/sshd/ssh_config" "$cli" "${args[@]}" --launcher slurm \
+        --max-tasks 4 --slurm-dir "$work/shared/parts" --host slicescope-test \
+        --remote-cli "$work/remote-cli" -o login.json \
+        >login.out 2>login.err || status=$?
+    cat login.out login.err
+    check "exit status 0 (got $status)" test "$status" = 0
+    check "the remote side submitted one array of 4 tasks" \
+        contains login.out '^slurm: submitted job [0-9]+: 4 tasks'
+    check "its progress came back to 4 of 4" contains login.out '^slurm: 4 of 4 tasks done$'
+    check "the work folder is where --slurm-dir says" contains login.out \
+        "^slurm: submitted job [0-9]+: 4 tasks, work in $work/shared/parts\$"
+    check "the tasks wrote their parts there" test -s shared/parts/part-0.json -a \
+        -s shared/parts/part-3.json
+    check "64 runs written here" test "$(jq '.runs | length' login.json)" = 64
+    normalized local.json >local.norm
+    normalized login.json >login.norm
+    check "the trace equals the one-process sweep's" diff -u local.norm login.norm
+    check "the same verdict" diff <(grep -v '^slurm: ' login.out) local.out
 }
 
 "$case_name"

@@ -30,10 +30,12 @@ bool coalesced(StrategyId id) {
 // (ModelParameters); its global figure enters only through the DRAM-over-L2 difference. The L1-hit
 // column is kept for reference: the model does not use it.
 constexpr ArchitectureLatencies kArchitectures[] = {
-    // generation, cc, FFMA, DFMA, partitions, L1 hit, L2 hit, global, L1 caches loads, fitted
-    {"Hopper", 90, 4, 8, 4, 40.7, 263, 478, true, true},
+    // generation, cc, FFMA, DFMA, partitions, L1 hit, L2 hit, global, L1 caches loads, fitted,
+    // L2 partitions
+    {"Hopper", 90, 4, 8, 4, 40.7, 263, 478, true, true, 2},
     {"Ada", 89, 4, 8, 4, 43.4, 273, 541.5, true, false},
-    {"Ampere", 80, 4, 8, 4, 37.9, 261.5, 466.3, true, false},
+    {"Ampere", 86, 4, 8, 4, 37.9, 261.5, 466.3, true, false}, // GA10x: the A100's latencies
+    {"Ampere", 80, 4, 8, 4, 37.9, 261.5, 466.3, true, false, 2},
     {"Turing", 75, 4, 54, 4, 32, 188, 434, true, false},
     {"Volta", 70, 4, 8, 4, 28, 193, 400, true, false},
     {"Pascal", 60, 6, 8, 4, 82, 216, 400, false, false},
@@ -139,6 +141,17 @@ double unitsPerStep(const StreamStrides& strides, double lanes, double unitBytes
            unitsTouched(strides.cv, lanes, unitBytes);
 }
 
+// The SM's L1 cycles for one warp's step: a load costs a cycle per distinct line its lanes touch,
+// a store a cycle per sector written through to L2, more where each lane writes part of one.
+double loadStoreCycles(const StreamStrides& strides, double lanes, const ModelParameters& m) {
+    const double loadLines = unitsTouched(strides.discount, lanes, m.lineBytes) +
+                             unitsTouched(strides.multBy, lanes, m.lineBytes);
+    const bool partialSectors = strides.cv.strideBytes > strides.cv.accessBytes;
+    return loadLines * m.loadLineCycles +
+           unitsTouched(strides.cv, lanes, m.sectorBytes) *
+               (partialSectors ? m.partialStoreSectorCycles : m.storeSectorCycles);
+}
+
 // The largest of the five terms, by name.
 std::string boundOf(const KernelEstimate& e) {
     const double slowest =
@@ -180,17 +193,12 @@ KernelEstimate estimateKernel(StrategyId id, const Problem& p, const LaunchGeome
     const DeviceLatencies lat = deviceLatencies(d, p.dtype, m);
     const double missCycles = lat.missCycles(dramBytes, double(d.l2CacheBytes));
 
-    // The lines and sectors one warp's step touches: a load costs the SM's L1 a cycle per distinct
-    // line its lanes touch, a store a cycle per (partial) sector written through to L2.
     const std::uint64_t busyWarps = ceilDiv(g.busyThreads, d.warpSize);
     const double lanesPerWarp =
         double(g.busyThreads) / double(std::max<std::uint64_t>(busyWarps, 1));
     const StreamStrides strides = streamStrides(id, p, g);
     const double discountLines = unitsTouched(strides.discount, lanesPerWarp, m.lineBytes);
-    const double warpStepCycles =
-        (discountLines + unitsTouched(strides.multBy, lanesPerWarp, m.lineBytes)) *
-            m.loadLineCycles +
-        unitsTouched(strides.cv, lanesPerWarp, m.sectorBytes) * m.storeSectorCycles;
+    const double warpStepCycles = loadStoreCycles(strides, lanesPerWarp, m);
     const double warpSteps = double(g.gridStride ? steps : g.decomposition.elementsPerWorker);
     // The busiest SM gets ceil(blocks / SMs) blocks and runs them in `rounds` rounds; the kernel
     // ends when it does.
@@ -259,14 +267,15 @@ KernelEstimate estimateKernel(StrategyId id, const Problem& p, const LaunchGeome
     // Transactions: a walker's lane uses a sector over several steps. While the lines every
     //    resident warp is walking fit in L2, each sector comes from DRAM once; beyond, the share
     //    of them L2 cannot hold is fetched again at every step that touches it, a whole sector
-    //    for each lane's element.
+    //    for each lane's element. Where L2 is two partitions, a line may be cached in both (its
+    //    home and the one next to the SM that walks it): the lines count against one partition.
     double movedBytes = dramBytes;
     if (!coalesced(id)) {
         const double residentWarps =
             std::min(double(busyWarps), double(residentBlocks) * busyWarpsPerBlock);
         const double walking =
             residentWarps * unitsPerStep(strides, lanesPerWarp, m.lineBytes) * m.lineBytes;
-        const double l2 = double(d.l2CacheBytes);
+        const double l2 = double(d.l2CacheBytes) / lat.architecture->l2Partitions;
         if (walking > l2 && l2 > 0) {
             const double everyStep = double(busyWarps) * warpSteps *
                                      unitsPerStep(strides, lanesPerWarp, m.sectorBytes) *

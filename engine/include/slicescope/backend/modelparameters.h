@@ -32,6 +32,9 @@ struct ArchitectureLatencies {
     double globalLoadCycles = 0;       // a global load that misses the caches (served by DRAM)
     bool globalLoadsCachedInL1 = true; // by default (no -dlcm=ca, no __ldg)
     bool fitted = false;               // fitted to the H200 measurements rather than published
+    // L2 partitions, each caching for the SMs next to it what they read from the other's half
+    // (A100 and H100 whitepapers): the lines an SM walks may take room in both.
+    int l2Partitions = 1;
 };
 
 // The generation a compute capability belongs to; cc older than Kepler gets Kepler's.
@@ -49,10 +52,13 @@ struct ModelParameters {
     // kernel's data fits in L2; beyond L2 the generation's published extra latency of DRAM over L2
     // is added (docs/model.md, "Architectures"). Fitted on one-worker, slice-middle-strided and
     // slice-middle at the seed shape; the loop's own work hides behind the wait.
-    double l2MissCycles = 394;    // one miss served by L2
-    double lineMissCycles = 21;   // added to the wait per distinct line the warp's lanes miss
+    double l2MissCycles = 402;    // one miss served by L2
+    double lineMissCycles = 17;   // added to the wait per distinct line the warp's lanes miss
     double loadLineCycles = 1;    // L1 tag stage: one distinct line of a warp's load per clock
     double storeSectorCycles = 1; // write-through to L2: one (partial) sector of a store per clock
+    // A store whose lanes each write part of a sector (the slice walkers): fitted on the wide
+    // validation's fit half (docs/model.md, "Wide validation").
+    double partialStoreSectorCycles = 1.5;
     // The SM starts one block at a time: a grid of many short blocks is bound by it (fitted:
     // elementwise-materialized, 31250 blocks of 64 threads in 20 us).
     double blockLaunchCycles = 155;
