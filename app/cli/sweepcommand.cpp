@@ -62,6 +62,7 @@ struct SweepOptions {
     std::int64_t gpusPerTask = -1; // slurm: -1 for 1 when a GPU strategy is measured, else 0
     std::int64_t maxTasks = 0;     // slurm: 0 for one task a point
     std::string timeLimit;         // slurm: empty for the partition's default
+    std::string slurmDir;          // slurm: the work folder; empty for OUTPUT.slurm
 };
 
 struct Plan {
@@ -448,7 +449,8 @@ void reportFailedTask(const Plan& plan, launch::PointSlice slice, std::size_t ta
 int runSweepOnSlurm(const SweepOptions& s, const Plan& plan) {
     const auto slices = launch::slicePoints(plan.values.size(), std::size_t(s.maxTasks));
     launch::SlurmArraySpec spec;
-    spec.workDir = std::filesystem::absolute(s.run.output + ".slurm");
+    spec.workDir =
+        std::filesystem::absolute(s.slurmDir.empty() ? s.run.output + ".slurm" : s.slurmDir);
     spec.script = spec.workDir / "sweep.sbatch";
     spec.tasks = slices.size();
     spec.partition = s.partition;
@@ -500,7 +502,8 @@ Status checkLauncherOptions(const SweepOptions& s) {
     for (const auto& [name, given] :
          {std::pair{"--partition", !s.partition.empty()},
           std::pair{"--gpus-per-task", s.gpusPerTask >= 0},
-          std::pair{"--max-tasks", s.maxTasks > 0}, std::pair{"--time", !s.timeLimit.empty()}}) {
+          std::pair{"--max-tasks", s.maxTasks > 0}, std::pair{"--time", !s.timeLimit.empty()},
+          std::pair{"--slurm-dir", !s.slurmDir.empty()}}) {
         if (given) {
             return fail(Error::Code::InvalidArgument,
                         std::string(name) + " needs --launcher slurm");
@@ -659,6 +662,10 @@ void addSweepCommands(CLI::App& app, int& exitStatus) {
     cmd->add_option("--time", s->timeLimit,
                     "Slurm: each task's time limit, as sbatch --time takes it (default: the "
                     "partition's)");
+    cmd->add_option("--slurm-dir", s->slurmDir,
+                    "Slurm: the work folder for the batch script, the parts and the tasks' logs, "
+                    "on a file system the compute nodes share (default: OUTPUT.slurm; with "
+                    "--host, a folder on that host)");
     cmd->add_option("--test-interrupt-after", o.testInterruptAfter, "Tests: SIGINT after N points")
         ->group("");
     cmd->add_option("--test-interrupt-signal", s->testSignal, "Tests: the signal to send")

@@ -103,7 +103,8 @@ slicescope_cli_test(sweep_warmup_refused EXIT 2 STDERR "--warmup must be from 0 
     ARGS sweep --param work --values 1,2 --shape 10x20x5 --strategy cpu-serial --warmup 10001 -o @WORK@/s.json)
 # The Slurm options say where the points run: without --launcher slurm each is refused before
 # anything runs (the launcher itself: tests/slurm).
-foreach(option "--partition;gpu" "--gpus-per-task;1" "--max-tasks;4" "--time;10")
+foreach(option "--partition;gpu" "--gpus-per-task;1" "--max-tasks;4" "--time;10"
+               "--slurm-dir;@WORK@/parts")
     list(GET option 0 flag)
     string(REPLACE "-" "_" name "${flag}")
     slicescope_cli_test(sweep${name}_needs_slurm EXIT 2 STDERR "${flag} needs --launcher slurm"
