@@ -39,7 +39,7 @@ Outcome runMeasured(const std::vector<std::string>& argv) {
     if (pid == 0) {
         std::freopen("/dev/null", "w", stdout);
         std::freopen("/dev/null", "w", stderr);
-        ::execv(args[0], args.data());
+        ::execvp(args[0], args.data()); // ssh through PATH
         ::_exit(127);
     }
     Outcome out;
@@ -79,12 +79,21 @@ int main(int argc, char** argv) {
         fs::temp_directory_path() / ("slicescope-bench-remote-" + std::to_string(::getpid()));
     fs::create_directories(work);
     const std::string fixture = SLICESCOPE_SOURCE_DIR "/tests/remote/sshd-fixture.sh";
+    // startServer(dir, quiet): the test sshd; quiet: the account's shell start-up files hidden
+    // (SSHD_FIXTURE_QUIET_SHELL, root only), as on a host whose login shell does nothing slow.
+    auto startServer = [&](const std::string& dir, bool quiet) {
+        const std::string env = quiet ? "SSHD_FIXTURE_QUIET_SHELL=1 " : "";
+        return std::system((env + "sh '" + fixture + "' start '" + dir + "' >/dev/null").c_str()) ==
+               0;
+    };
+    auto stopServer = [&](const std::string& dir) {
+        std::system(("sh '" + fixture + "' stop '" + dir + "'").c_str());
+    };
     const std::string sshd = (work / "sshd").string();
-    if (std::system(("sh '" + fixture + "' start '" + sshd + "' >/dev/null").c_str()) != 0) {
+    if (!startServer(sshd, false)) {
         std::fprintf(stderr, "could not start the test sshd (apt-get install openssh-server)\n");
         return 1;
     }
-    ::setenv("SLICESCOPE_SSH", ("ssh -F " + sshd + "/ssh_config").c_str(), 1);
     const std::vector<std::string> remote{"--host", "slicescope-test", "--remote-cli", cli};
     auto command = [&](std::vector<std::string> args, const fs::path& out, bool viaSsh) {
         std::vector<std::string> words{cli};
@@ -100,96 +109,125 @@ int main(int argc, char** argv) {
                 cli.c_str());
     const std::vector<std::string> seed{"model", "--shape",  "100x4000x5", "--strategy",
                                         "all",   "--device", "h200"};
-    std::vector<double> local, viaSsh;
-    for (int i = 0; i < repetitions; ++i) {
-        const Outcome l = runMeasured(command(seed, work / "seed-local.json", false));
-        const Outcome r = runMeasured(command(seed, work / "seed-remote.json", true));
-        if (l.status != 0 || r.status != 0) {
-            std::fprintf(stderr, "a seed command failed (local %d, remote %d)\n", l.status,
-                         r.status);
+    // The seed command here and through the server in `dir`: medians of the local command, the
+    // --host command, a bare `ssh host true`, and --host through one kept connection.
+    auto measureSeed = [&](const std::string& dir) -> std::vector<double> {
+        const std::string ssh = "ssh -F " + dir + "/ssh_config";
+        ::setenv("SLICESCOPE_SSH", ssh.c_str(), 1);
+        std::vector<double> local, viaSsh, bare, shared;
+        for (int i = 0; i < repetitions; ++i) {
+            const Outcome l = runMeasured(command(seed, work / "seed-local.json", false));
+            const Outcome r = runMeasured(command(seed, work / "seed-remote.json", true));
+            if (l.status != 0 || r.status != 0) {
+                std::fprintf(stderr, "a seed command failed (local %d, remote %d)\n", l.status,
+                             r.status);
+                return {};
+            }
+            local.push_back(l.wallS);
+            viaSsh.push_back(r.wallS);
+            bare.push_back(runMeasured({"ssh", "-F", dir + "/ssh_config", "-o", "BatchMode=yes",
+                                        "slicescope-test", "true"})
+                               .wallS);
+        }
+        // One kept connection (ControlMaster, as a user may set in ~/.ssh/config).
+        const std::string control = " -o ControlPath=" + dir + "/cm";
+        ::setenv("SLICESCOPE_SSH",
+                 (ssh + " -o ControlMaster=auto -o ControlPersist=60" + control).c_str(), 1);
+        runMeasured(command(seed, work / "seed-remote.json", true)); // opens the kept connection
+        for (int i = 0; i < repetitions; ++i) {
+            shared.push_back(runMeasured(command(seed, work / "seed-remote.json", true)).wallS);
+        }
+        std::system((ssh + control + " -O exit slicescope-test 2>/dev/null").c_str());
+        ::setenv("SLICESCOPE_SSH", ssh.c_str(), 1);
+        return {median(local), median(viaSsh), median(bare), median(shared)};
+    };
+    auto printSeed = [&](const char* title, const std::vector<double>& m) {
+        std::printf("seed shape, all GPU strategies modelled (median of %d), %s:\n", repetitions,
+                    title);
+        std::printf("  local                          %.3f s\n", m[0]);
+        std::printf("  --host localhost               %.3f s (%+.3f s)\n", m[1], m[1] - m[0]);
+        std::printf("  of which ssh's own connection  %.3f s ('ssh host true')\n", m[2]);
+        std::printf("  --host, one kept connection    %.3f s (%+.3f s; ControlMaster)\n", m[3],
+                    m[3] - m[0]);
+    };
+    const auto seedFigures = measureSeed(sshd);
+    if (seedFigures.empty()) {
+        return 1;
+    }
+    printSeed("this account's login shell", seedFigures);
+    // The same with the account's shell start-up files hidden from sshd's sessions.
+    const std::string quiet = (work / "sshd-quiet").string();
+    const bool haveQuiet = ::geteuid() == 0 && startServer(quiet, true);
+    if (haveQuiet) {
+        const auto quietFigures = measureSeed(quiet);
+        if (quietFigures.empty()) {
             return 1;
         }
-        local.push_back(l.wallS);
-        viaSsh.push_back(r.wallS);
+        printSeed("a login shell that starts at once (~/.bashrc, ~/.profile hidden)", quietFigures);
+    } else {
+        std::printf("(not root, or unshare failed: no figures with a quiet login shell)\n");
     }
-    // What ssh itself costs: a connection that runs `true`, and the same --host runs through one
-    // kept connection (ControlMaster, as a user may set in ~/.ssh/config).
-    const std::string ssh = "ssh -F " + sshd + "/ssh_config";
-    std::vector<double> bare, shared;
-    for (int i = 0; i < repetitions; ++i) {
-        bare.push_back(runMeasured({"/usr/bin/ssh", "-F", sshd + "/ssh_config", "-o",
-                                    "BatchMode=yes", "slicescope-test", "true"})
-                           .wallS);
-    }
-    ::setenv("SLICESCOPE_SSH",
-             (ssh + " -o ControlMaster=auto -o ControlPersist=60 -o ControlPath=" + sshd + "/cm")
-                 .c_str(),
-             1);
-    runMeasured(command(seed, work / "seed-remote.json", true)); // opens the kept connection
-    for (int i = 0; i < repetitions; ++i) {
-        shared.push_back(runMeasured(command(seed, work / "seed-remote.json", true)).wallS);
-    }
-    std::system(("ssh -F " + sshd + "/ssh_config -o ControlPath=" + sshd +
-                 "/cm -O exit slicescope-test 2>/dev/null")
-                    .c_str());
-    ::setenv("SLICESCOPE_SSH", ssh.c_str(), 1);
-    std::printf("seed shape, all GPU strategies modelled (median of %d):\n", repetitions);
-    std::printf("  local                          %.3f s\n", median(local));
-    std::printf("  --host localhost               %.3f s (%+.3f s)\n", median(viaSsh),
-                median(viaSsh) - median(local));
-    std::printf("  of which ssh's own connection  %.3f s ('ssh host true')\n", median(bare));
-    std::printf("  --host, one kept connection    %.3f s (%+.3f s; ControlMaster)\n",
-                median(shared), median(shared) - median(local));
 
     // About a million events: 8 GPU strategies x 2,600 repetitions x 16 chunks x 3 activities
     // (and a few more a run).
     const std::vector<std::string> large{"model", "--shape",  "1600x4000x5", "--strategy",
                                          "all",   "--device", "h200",        "--repeat",
                                          "2600",  "--chunks", "16"};
-    std::vector<double> localLarge, remoteLarge;
-    long localPeak = 0, remotePeak = 0;
     const int largeRepetitions = std::max(1, std::min(repetitions, 3));
-    for (int i = 0; i < largeRepetitions; ++i) {
-        const Outcome l = runMeasured(command(large, work / "large-local.json", false));
-        const Outcome r = runMeasured(command(large, work / "large-remote.json", true));
-        if (l.status != 0 || r.status != 0) {
-            std::fprintf(stderr, "a large command failed (local %d, remote %d)\n", l.status,
-                         r.status);
-            return 1;
+    auto measureLarge = [&](const std::string& dir, const char* title) {
+        ::setenv("SLICESCOPE_SSH", ("ssh -F " + dir + "/ssh_config").c_str(), 1);
+        std::vector<double> localLarge, remoteLarge;
+        long localPeak = 0, remotePeak = 0;
+        for (int i = 0; i < largeRepetitions; ++i) {
+            const Outcome l = runMeasured(command(large, work / "large-local.json", false));
+            const Outcome r = runMeasured(command(large, work / "large-remote.json", true));
+            if (l.status != 0 || r.status != 0) {
+                std::fprintf(stderr, "a large command failed (local %d, remote %d)\n", l.status,
+                             r.status);
+                return false;
+            }
+            localLarge.push_back(l.wallS);
+            remoteLarge.push_back(r.wallS);
+            localPeak = std::max(localPeak, l.peakKiB);
+            remotePeak = std::max(remotePeak, r.peakKiB);
         }
-        localLarge.push_back(l.wallS);
-        remoteLarge.push_back(r.wallS);
-        localPeak = std::max(localPeak, l.peakKiB);
-        remotePeak = std::max(remotePeak, r.peakKiB);
-    }
-    // The bytes alone through ssh: `cat` of the local trace over a new connection.
-    std::vector<double> raw;
-    for (int i = 0; i < largeRepetitions; ++i) {
-        const std::string cat = "ssh -F '" + sshd +
-                                "/ssh_config' -o BatchMode=yes slicescope-test cat '" +
-                                (work / "large-local.json").string() + "' >/dev/null";
-        const auto start = std::chrono::steady_clock::now();
-        if (std::system(cat.c_str()) != 0) {
-            std::fprintf(stderr, "ssh cat failed\n");
-            return 1;
+        // The bytes alone through ssh: `cat` of the local trace over a new connection.
+        std::vector<double> raw;
+        for (int i = 0; i < largeRepetitions; ++i) {
+            const std::string cat = "ssh -F '" + dir +
+                                    "/ssh_config' -o BatchMode=yes slicescope-test cat '" +
+                                    (work / "large-local.json").string() + "' >/dev/null";
+            const auto start = std::chrono::steady_clock::now();
+            if (std::system(cat.c_str()) != 0) {
+                std::fprintf(stderr, "ssh cat failed\n");
+                return false;
+            }
+            raw.push_back(
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
         }
-        raw.push_back(
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+        const auto events = countActivities(work / "large-local.json");
+        const bool same =
+            fs::file_size(work / "large-local.json") == fs::file_size(work / "large-remote.json");
+        std::printf("a %zu-event trace (%.1f MiB; %s size both ways), median of %d, %s:\n", events,
+                    double(fs::file_size(work / "large-local.json")) / (1 << 20),
+                    same ? "the same" : "NOT the same", largeRepetitions, title);
+        std::printf("  local: written in %.3f s, peak resident %.1f MiB\n", median(localLarge),
+                    double(localPeak) / 1024);
+        std::printf("  --host localhost: brought back and written in %.3f s (%.2fx), local "
+                    "process peak resident %.1f MiB (%.2fx)\n",
+                    median(remoteLarge), median(remoteLarge) / median(localLarge),
+                    double(remotePeak) / 1024, double(remotePeak) / double(localPeak));
+        std::printf("  the bytes alone, 'ssh host cat TRACE': %.3f s\n", median(raw));
+        return true;
+    };
+    bool ok = measureLarge(sshd, "this account's login shell");
+    if (ok && haveQuiet) {
+        ok = measureLarge(quiet, "a login shell that starts at once");
     }
-    const auto events = countActivities(work / "large-local.json");
-    const bool same =
-        fs::file_size(work / "large-local.json") == fs::file_size(work / "large-remote.json");
-    std::printf("a %zu-event trace (%.1f MiB; %s size both ways), median of %d:\n", events,
-                double(fs::file_size(work / "large-local.json")) / (1 << 20),
-                same ? "the same" : "NOT the same", largeRepetitions);
-    std::printf("  local: written in %.3f s, peak resident %.1f MiB\n", median(localLarge),
-                double(localPeak) / 1024);
-    std::printf("  --host localhost: brought back and written in %.3f s (%.2fx), local process "
-                "peak resident %.1f MiB (%.2fx)\n",
-                median(remoteLarge), median(remoteLarge) / median(localLarge),
-                double(remotePeak) / 1024, double(remotePeak) / double(localPeak));
-    std::printf("  the bytes alone, 'ssh host cat TRACE': %.3f s\n", median(raw));
-    std::system(("sh '" + fixture + "' stop '" + sshd + "'").c_str());
+    stopServer(sshd);
+    if (haveQuiet) {
+        stopServer(quiet);
+    }
     fs::remove_all(work);
-    return 0;
+    return ok ? 0 : 1;
 }

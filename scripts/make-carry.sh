@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make-carry.sh [--gui]: makes .carry/, what the device scripts need on a GPU machine that has
+# make-carry.sh [--gui] [--ssh]: makes .carry/, what the device scripts need on a GPU machine that has
 # no Qt, no GoogleTest package and no package registry (the lent H200). Run it here, then name
 # .carry in the device tool's `carry`.
 #
@@ -10,6 +10,10 @@
 #                       the GUI, slicescope-cli and tst_livegpu built here, every shared library
 #                       they need except the base system's, the Qt offscreen platform plugin,
 #                       DejaVu fonts with a fonts.conf: what scripts/gui-device-check.sh unpacks
+#   .carry/openssh/ (with --ssh)
+#                       Debian's ssh, sshd and ssh-keygen with the shared libraries they need
+#                       beyond glibc, behind wrappers in openssh/bin that set LD_LIBRARY_PATH:
+#                       what scripts/device-ssh-check.sh runs the --host tests with
 #
 # The bundle is built from $SLICESCOPE_BUILD_DIR (default: build/, the dev preset), whose targets
 # slicescope, slicescope-cli and tst_livegpu it builds first. Binaries built on Debian 12
@@ -21,11 +25,13 @@ SRC=$(cd "$(dirname "$0")/.." && pwd)
 CARRY=${SLICESCOPE_CARRY:-$SRC/.carry}
 BUILD=${SLICESCOPE_BUILD_DIR:-$SRC/build}
 GUI=0
+SSH=0
 for arg in "$@"; do
     case $arg in
     --gui) GUI=1 ;;
+    --ssh) SSH=1 ;;
     -h | --help)
-        sed -n '2,18p' "$0"
+        sed -n '2,22p' "$0"
         exit 0
         ;;
     *)
@@ -65,6 +71,31 @@ if [ ! -f /usr/src/googletest/CMakeLists.txt ]; then
 fi
 cp -r /usr/src/googletest "$CARRY/googletest"
 echo "made $CARRY/prefix and $CARRY/googletest ($(du -sh "$CARRY/prefix" "$CARRY/googletest" | awk '{print $1}' | paste -sd+))"
+
+# --- openssh/ ------------------------------------------------------------------------------
+if [ "$SSH" = 1 ]; then
+    O=$CARRY/openssh
+    rm -rf "$O"
+    mkdir -p "$O/real" "$O/lib" "$O/bin"
+    for program in /usr/bin/ssh /usr/bin/ssh-keygen /usr/sbin/sshd; do
+        cp "$program" "$O/real/"
+        ldd "$program" | awk '$2 == "=>" && $3 ~ /^\// {print $1, $3}'
+    done | sort -u | while read -r soname path; do
+        # glibc's own libraries stay out: the target's are newer.
+        if ! [[ $soname =~ ^(libc|libm|libdl|libpthread|librt|libresolv|libnsl)\.so ]]; then
+            cp -L "$path" "$O/lib/$soname"
+        fi
+    done
+    # ldd finds libnsl through libwrap; glibc's libnsl.so.2 is libnsl2's on Debian 12, so bring it.
+    cp -L /lib/x86_64-linux-gnu/libnsl.so.2 "$O/lib/" 2>/dev/null || true
+    for program in ssh ssh-keygen sshd; do
+        # sshd re-executes itself by the absolute path it was started with: the real binary.
+        printf '#!/bin/sh\nO=$(cd "$(dirname "$0")/.." && pwd)\nLD_LIBRARY_PATH=$O/lib exec "$O/real/%s" "$@"\n' \
+            "$program" >"$O/bin/$program"
+        chmod +x "$O/bin/$program"
+    done
+    echo "made $O ($(du -sh "$O" | cut -f1), $(ls "$O/lib" | wc -l) libraries; OpenSSH $(ssh -V 2>&1))"
+fi
 
 if [ "$GUI" = 0 ]; then
     exit 0

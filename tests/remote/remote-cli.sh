@@ -75,6 +75,31 @@ start_long_sweep() {
 }
 
 case $case in
+gpu_run)
+    # The GPU path through ssh (label gpu): measured runs and a recording of recordme
+    # (tests/record) on this machine's first GPU, here and through the server.
+    if ! "$cli" devices --json | tr -d ' \n' | grep -q '"devices":\[{'; then
+        echo "SKIPPED: no CUDA device here: $("$cli" devices 2>&1 | grep -m1 -i 'no ' || true)"
+        exit 0
+    fi
+    "$cli" run --shape 100x4000x5 --strategy all --device 0 --repeat 3 -q -o local.json
+    "$cli" run --host "$host" --remote-cli "$remote_cli" --shape 100x4000x5 --strategy all \
+        --device 0 --repeat 3 -q -o remote.json >out.txt 2>err.txt
+    expect_exit 0 $? "run --host --device 0"
+    cat out.txt err.txt
+    same_runs local.json remote.json
+    expect_in remote.json '"mode": *"measured-gpu"'
+    expect_in remote.json '"kind": *"kernel"'
+    "$cli" record -q -o rec-local.json -- "${RECORDME:?RECORDME names tests/record/recordme}"
+    "$cli" record --host "$host" --remote-cli "$remote_cli" -o "$work/rec.json" -- "$RECORDME" \
+        >rec.out 2>rec.err
+    expect_exit 0 $? "record --host recordme"
+    cat rec.out rec.err
+    expect_in rec.err "recorded 5 kernels.*wrote $work/rec.json"
+    kernels() { grep -o '"name": *"[a-z_<>]*' "$1" | sort | uniq -c; }
+    [ "$(kernels rec.json)" = "$(kernels rec-local.json)" ] ||
+        fail "the remote recording's kernels differ from the local one's"
+    ;;
 run_cpu)
     "$cli" run --shape 60x70x3 --strategy cpu-serial,cpu-parallel --repeat 2 -q -o local.json
     "$cli" run --host "$host" --remote-cli "$remote_cli" --shape 60x70x3 --strategy cpu-serial,cpu-parallel \

@@ -9,9 +9,13 @@
 #   slicescope-test     this server, its host key known (DIR/known_hosts), the user key
 #   slicescope-unknown  this server, no host key known: "Host key verification failed"
 #   slicescope-nokey    this server, a key it does not accept: "Permission denied"
+# With SSHD_FIXTURE_QUIET_SHELL=1 (for slicescope-bench-remote; needs root and unshare), sshd runs
+# in a mount namespace of its own in which the account's shell start-up files (~/.bashrc,
+# ~/.profile, ~/.bash_profile) read as empty: sessions start as on a host whose login shell does
+# nothing slow. The files themselves are not touched.
 set -eu
 action=$1 dir=$2
-sshd=/usr/sbin/sshd
+sshd=${SLICESCOPE_SSHD:-/usr/sbin/sshd} # the device script names a carried one
 
 stop() {
     [ -f "$dir/sshd.pid" ] || return 0
@@ -25,6 +29,18 @@ stop() {
     done
     kill -TERM "$pid" 2>/dev/null || true
     rm -f "$dir/sshd.pid"
+}
+
+start_sshd() {
+    if [ "${SSHD_FIXTURE_QUIET_SHELL:-0}" = 1 ]; then
+        # shellcheck disable=SC2016 # expanded by the inner shell
+        unshare -m sh -c 'for f in "$HOME/.bashrc" "$HOME/.profile" "$HOME/.bash_profile"; do
+                [ ! -f "$f" ] || mount --bind /dev/null "$f" || exit 1
+            done
+            exec "$@"' quiet-shell "$sshd" -f "$dir/sshd_config" -E "$dir/sshd.log"
+    else
+        "$sshd" -f "$dir/sshd_config" -E "$dir/sshd.log"
+    fi
 }
 
 if [ "$action" = stop ]; then
@@ -70,7 +86,7 @@ PrintMotd no
 LogLevel ERROR
 CONFIG
     # Without -D, sshd binds the port before it detaches: when it returns, it is listening.
-    if "$sshd" -f "$dir/sshd_config" -E "$dir/sshd.log"; then
+    if start_sshd; then
         i=0
         while [ ! -s "$dir/sshd.pid" ] && [ "$i" -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
         port=$candidate
