@@ -980,6 +980,22 @@ TEST(TraceJson, RejectsNegativeTimestampsSoEveryDifferenceFitsIn64Bits) {
 // deviceFromJson, which reads a trace's "device" and the presets, took 655364294967296 for the
 // 32-bit "registers_per_sm" and kept its low bits, 3825205248. A figure the field cannot hold is
 // a Parse error naming the field; compute_capability must read "M.m".
+// A device built in memory (an importer's) with a compute capability the format cannot write,
+// as fuzz_ncuimport found (minor 1000): the limits name it, so the importer leaves it out.
+TEST(TraceJson, LimitsNameAComputeCapabilityTheFormatCannotHold) {
+    device::DeviceSpec d;
+    d.name = "d";
+    d.computeMajor = 9;
+    d.computeMinor = 1000;
+    const auto problem = deviceLimitError(d);
+    ASSERT_TRUE(problem);
+    EXPECT_NE(problem->find("\"compute_capability\" is 9.1000"), std::string::npos) << *problem;
+    d.computeMinor = 0;
+    EXPECT_FALSE(deviceLimitError(d));
+    d.computeMajor = 0; // unknown, as an Nsight Compute CSV without its CC column gives
+    EXPECT_FALSE(deviceLimitError(d));
+}
+
 TEST(TraceJson, RejectsDeviceFiguresTheFieldCannotHold) {
     const std::pair<const char*, const char*> cases[] = {
         {R"("registers_per_sm": 655364294967296)", "\"registers_per_sm\""},

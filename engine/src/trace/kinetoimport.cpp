@@ -227,7 +227,9 @@ bool KinetoReader::parseTop() {
         if (key == 2) {
             const char* at = json_.position();
             return json_.parseSigned(baseNs_, "baseTimeNanoseconds") &&
-                   (baseNs_ >= 0 || json_.failAt(at, "\"baseTimeNanoseconds\" is negative"));
+                   (baseNs_ >= 0 || json_.failAt(at, "\"baseTimeNanoseconds\" is negative")) &&
+                   (baseNs_ <= kMaxTimeNs ||
+                    json_.failAt(at, "\"baseTimeNanoseconds\" is more than 2^61 ns"));
         }
         const bool read = json_.parseArray("\"traceEvents\"", [&](std::size_t index) {
             event_ = (long long)index;
@@ -693,10 +695,7 @@ void KinetoReader::addNotes(const OccupancyTally& occupancy) {
 }
 
 bool KinetoReader::finish() {
-    // Absolute times: the events are relative to "baseTimeNanoseconds".
-    if (baseNs_ > kMaxTimeNs) {
-        return json_.fail(Error{Error::Code::Parse, "\"baseTimeNanoseconds\" is out of range"});
-    }
+    // Absolute times: the events are relative to "baseTimeNanoseconds" (at most 2^61, parseTop).
     std::size_t kept = 0;
     std::size_t nextKernel = 0;
     std::vector<KernelOnDevice> keptKernels;

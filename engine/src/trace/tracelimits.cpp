@@ -73,10 +73,20 @@ template <typename... Checks> Refusal first(const Checks&... checks) {
 
 } // namespace
 
+// "M.m", each part one to three digits: what the reader takes (deviceFromJson); 0.0 is unknown.
+Refusal computeCapabilityError(const device::DeviceSpec& d) {
+    if (d.computeMajor >= 0 && d.computeMajor <= 999 && d.computeMinor >= 0 &&
+        d.computeMinor <= 999) {
+        return std::nullopt;
+    }
+    return "\"compute_capability\" is " + d.computeCapability() + ", not M.m of 0 to 999 each";
+}
+
 std::optional<std::string> deviceLimitError(const device::DeviceSpec& d) {
     return first(
-        tooLong("id", d.id, kMaxShortTextBytes), tooLong("name", d.name, kMaxShortTextBytes),
-        above("sm_count", d.smCount, kMaxSmCount), above("warp_size", d.warpSize, kMaxWarpSize),
+        computeCapabilityError(d), tooLong("id", d.id, kMaxShortTextBytes),
+        tooLong("name", d.name, kMaxShortTextBytes), above("sm_count", d.smCount, kMaxSmCount),
+        above("warp_size", d.warpSize, kMaxWarpSize),
         above("max_threads_per_sm", d.maxThreadsPerSm, kMaxThreadsPerSm),
         above("max_warps_per_sm", d.maxWarpsPerSm, kMaxWarpsPerSm),
         above("max_blocks_per_sm", d.maxBlocksPerSm, kMaxBlocksPerSm),
