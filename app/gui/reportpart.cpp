@@ -1,7 +1,7 @@
 #include "gui/reportpart.h"
 
 #include "gui/breakdownchart.h"
-#include "gui/occupancybarsplot.h"
+#include "gui/occupancychart.h"
 #include "gui/qcp.h"
 #include "gui/reportstyle.h"
 #include "gui/reportsweeps.h"
@@ -427,7 +427,7 @@ ReportParts occupancyParts(const ReportContext& context) {
     if (context.options.views.selectedRun) {
         words = selectedFacts(context);
     }
-    return partsOf<ChartPart>(OccupancyBarsPlot::chartFor(context.session, shownRun(context)),
+    return partsOf<ChartPart>(OccupancyChart::chartFor(context.session, shownRun(context)),
                               std::move(words));
 }
 
