@@ -171,15 +171,41 @@ void stackParts(QCPPainter& painter, const QVector<const ReportPart*>& parts, co
     }
 }
 
+// A main part that needs little height (a timeline of one to three runs) on a wide page: it
+// takes the page's width at the top, no taller than it can use, and the side parts sit side by
+// side under it, each as tall as the tallest prefers (at most 60 % of the body) or what the main
+// part leaves.
+void layOutShortMain(QCPPainter& painter, const PlacedParts& parts, const QRectF& body) {
+    QPaintDevice* device = painter.device();
+    const auto columns = double(parts.side.size());
+    const double columnW = (body.width() - kGap * (columns - 1)) / columns;
+    double sideH = 0;
+    for (const ReportPart* part : parts.side) {
+        sideH = std::max(sideH, part->preferredHeight(columnW, device));
+    }
+    sideH = std::min(sideH, body.height() * 0.6);
+    const double mainH =
+        std::min(parts.main->maximumHeight(body.width(), device), body.height() - sideH - kGap);
+    parts.main->paint(painter, QRectF(body.left(), body.top(), body.width(), mainH));
+    const double top = body.top() + mainH + kGap;
+    for (int i = 0; i < parts.side.size(); ++i) {
+        parts.side[i]->paint(
+            painter, QRectF(body.left() + i * (columnW + kGap), top, columnW, body.bottom() - top));
+    }
+}
+
 // The main part and the side parts in body: the main part alone fills it; on a wide page it
-// takes 60% of the width with the side parts stacked beside it, on a narrow one the top with the
-// side parts under it. With no main part, two side parts go side by side on a wide page, others
-// one under another.
+// takes 60% of the width with the side parts stacked beside it (or, needing little height, the
+// top: layOutShortMain), on a narrow one the top with the side parts under it. With no main
+// part, two side parts go side by side on a wide page, others one under another.
 void layOutMainAndSide(QCPPainter& painter, const PlacedParts& parts, const QRectF& body,
                        bool wide) {
     const ReportPart* main = parts.main;
     if (main && parts.side.isEmpty()) {
         main->paint(painter, body);
+    } else if (main && wide &&
+               main->preferredHeight(body.width(), painter.device()) <= body.height() / 3) {
+        layOutShortMain(painter, parts, body);
     } else if (main && wide) {
         const double mainW = std::round(body.width() * 0.6);
         main->paint(painter, QRectF(body.left(), body.top(), mainW, body.height()));
