@@ -41,7 +41,7 @@ namespace {
 // Timeline rows in an export: never smaller than this (9 pt text and its sub-rows stay apart)...
 constexpr double kMinTimelineUnitPx = 22;
 // ... nor taller than this (a few runs do not blow up into huge bars).
-constexpr double kMaxTimelineUnitPx = 34;
+constexpr double kMaxTimelineUnitPx = 46;
 
 // Whether the export's timeline opens every run into its lanes: the detail view does, and so does
 // an overview of one run (there is room, and a slide of one run is about its copies and kernels).
