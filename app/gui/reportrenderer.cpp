@@ -171,10 +171,10 @@ void stackParts(QCPPainter& painter, const QVector<const ReportPart*>& parts, co
     }
 }
 
-// A main part that needs little height (a timeline of one to three runs) on a wide page: it
-// takes the page's width at the top, no taller than it can use, and the side parts sit side by
-// side under it, each as tall as the tallest prefers (at most 60 % of the body) or what the main
-// part leaves.
+// A main part that needs little height (at most 40 % of the body: a timeline of up to four
+// runs) on a wide page: it takes the page's width at the top, no taller than it can use, and the
+// side parts sit side by side under it, each as tall as the tallest prefers (at most 60 % of the
+// body) or what the main part leaves.
 void layOutShortMain(QCPPainter& painter, const PlacedParts& parts, const QRectF& body) {
     QPaintDevice* device = painter.device();
     const auto columns = double(parts.side.size());
@@ -204,7 +204,7 @@ void layOutMainAndSide(QCPPainter& painter, const PlacedParts& parts, const QRec
     if (main && parts.side.isEmpty()) {
         main->paint(painter, body);
     } else if (main && wide &&
-               main->preferredHeight(body.width(), painter.device()) <= body.height() / 3) {
+               main->preferredHeight(body.width(), painter.device()) <= body.height() * 0.4) {
         layOutShortMain(painter, parts, body);
     } else if (main && wide) {
         const double mainW = std::round(body.width() * 0.6);
