@@ -354,11 +354,12 @@ double wordsLayout(QPainter* painter, const QRectF& rect, const QStringList& tex
 }
 
 // A chart of rows (RowsChartPainter), and under it, when given, paragraphs about a run: its
-// launch in words, its verdict.
+// launch in words, its verdict. Words asked for keep at least 30 % of the part's height; words
+// offered (an export of one run) take only what the chart leaves at its full height.
 class ChartPart final : public ReportPart {
   public:
-    explicit ChartPart(RowsChart chart, QStringList words = {})
-        : chart_(std::move(chart)), words_(std::move(words)) {}
+    explicit ChartPart(RowsChart chart, QStringList words = {}, bool wordsAsked = false)
+        : chart_(std::move(chart)), words_(std::move(words)), wordsShare_(wordsAsked ? 0.3 : 0) {}
 
     Placement placement() const override { return Placement::Side; }
     double preferredHeight(double width, QPaintDevice* device) const override {
@@ -366,21 +367,20 @@ class ChartPart final : public ReportPart {
                wordsHeight(width, device);
     }
     double compactHeight(double width, QPaintDevice* device) const override {
-        return RowsChartPainter::compactHeight(chart_, width, device) + wordsHeight(width, device);
+        return RowsChartPainter::compactHeight(chart_, width, device) +
+               (wordsShare_ > 0 ? wordsHeight(width, device) : 0);
     }
-    // The chart as tall as it prefers where there is room, the words right under it: they take
-    // what the chart leaves, and at least 30 % of the rectangle.
+    // The chart as tall as it prefers where there is room, the words right under it.
     void paint(QCPPainter& painter, const QRectF& rect) const override {
         QPaintDevice* device = painter.device();
-        const double wordsH = std::min(
-            wordsHeight(rect.width(), device),
-            std::max(rect.height() * 0.3, rect.height() - RowsChartPainter::preferredHeight(
-                                                              chart_, rect.width(), device)));
+        const double chartH = RowsChartPainter::preferredHeight(chart_, rect.width(), device);
+        const double wordsH =
+            std::min(wordsHeight(rect.width(), device),
+                     std::max(rect.height() * wordsShare_, rect.height() - chartH));
         QRectF chartRect = rect;
-        chartRect.setHeight(std::min(rect.height() - wordsH, RowsChartPainter::preferredHeight(
-                                                                 chart_, rect.width(), device)));
+        chartRect.setHeight(std::min(rect.height() - wordsH, chartH));
         RowsChartPainter::paint(painter, chartRect, chart_);
-        if (wordsH > 0) {
+        if (wordsH > 6) {
             wordsLayout(&painter,
                         QRectF(rect.left(), chartRect.bottom() + 6, rect.width(), wordsH - 6),
                         words_, device);
@@ -396,6 +396,7 @@ class ChartPart final : public ReportPart {
 
     RowsChart chart_;
     QStringList words_;
+    double wordsShare_;
 };
 
 // The run an export of one run is about; null when it draws several.
@@ -487,7 +488,7 @@ ReportParts occupancyParts(const ReportContext& context) {
         words = factTexts(selectedFacts(context));
     }
     return partsOf<ChartPart>(OccupancyChart::chartFor(context.session, shownRun(context)),
-                              std::move(words));
+                              std::move(words), context.options.views.selectedRun);
 }
 
 ReportParts sweepParts(const ReportContext& context) {

@@ -124,8 +124,8 @@ double spacingAfter(ReportPart::Placement placement) {
 
 // The heights of parts stacked in room: each gets what it prefers (want); when they do not all
 // fit, each gets its compact height (small: every row on one line) and those that then fit in
-// full with what is left get that; when not even the compact ones fit, each its fair share of
-// what the smaller ones leave.
+// full with what is left get that, the last part what is still left (up to what it prefers);
+// when not even the compact ones fit, each its fair share of what the smaller ones leave.
 QVector<double> stackHeights(const QVector<double>& want, const QVector<double>& small,
                              double room) {
     const double total = std::accumulate(want.begin(), want.end(), 0.0);
@@ -144,6 +144,10 @@ QVector<double> stackHeights(const QVector<double>& want, const QVector<double>&
                 heights[i] = want[i];
             }
         }
+        // The last part, at the bottom, takes the room still left, up to what it prefers: a part
+        // that draws its rows compact leaves it empty under them as before, one with words under
+        // its chart shows them.
+        heights.back() += std::min(left, want.back() - heights.back());
         return heights;
     }
     for (int k = 0; k < order.size(); ++k) {

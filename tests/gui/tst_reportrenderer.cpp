@@ -224,6 +224,7 @@ class TestReportRenderer : public QObject {
     void slidesKeepEachRunsFigure();
     void oneRunFillsTheSlide_data();
     void oneRunFillsTheSlide();
+    void oneRunOfManyKernelsKeepsTheirFigures();
     void crossoverLabelsKeepClearOfEachOtherAndTheEdge();
     void sweepPanelsAreDrawnOnceAndLaidOutWithoutPainting();
     void exportDialogOffersTheSweepViews();
@@ -1249,4 +1250,31 @@ void TestReportRenderer::oneRunFillsTheSlide() {
     QVERIFY(findBox(boxes, QStringLiteral("Verdict on ") + shown->id));
     QVERIFY(findBox(boxes, QStringLiteral("This launch fills")) ||
             findBox(boxes, QStringLiteral("1 block of")));
+}
+
+// The words about a run's launch that an export of one run offers under its occupancy chart
+// never push the chart's rows into their compact form (no value texts): a PyTorch trace of 11
+// kernels at hd keeps each kernel's figure, and the words take the room left under them.
+void TestReportRenderer::oneRunOfManyKernelsKeepsTheirFigures() {
+    Session session;
+    ViewState state;
+    LoadResult result = TraceLoader::loadNow(
+        QStringLiteral(SLICESCOPE_TEST_DATA_DIR "/import/kineto-cnn.json"), RunOrigin::Opened);
+    QVERIFY2(result.ok(), qPrintable(result.error));
+    session.addRuns(std::move(result.runs));
+    QCOMPARE(session.count(), 1);
+    ReportRenderer renderer(&session, reportInputs(session, state));
+    ReportOptions options;
+    options.views = *ReportViews::parse(QStringLiteral("occupancy"));
+    renderer.setOptions(options);
+    const auto p = exportPreset(QStringLiteral("hd"));
+    const QVector<TextBox> boxes = renderer.textBoxes(p->sizePx, p->dpi);
+    const QString problem = testhelpers::textLayoutProblem(boxes, p->sizePx);
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    int figures = 0;
+    for (const auto& box : boxes) {
+        figures += box.text.endsWith(QStringLiteral(" %")) && box.text.size() <= 6 ? 1 : 0;
+    }
+    QVERIFY2(figures >= 11 + 3, qPrintable(QString::number(figures))); // and the axis's ticks
+    QVERIFY(findBox(boxes, QStringLiteral("This launch fills")));
 }
