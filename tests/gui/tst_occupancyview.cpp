@@ -11,6 +11,7 @@
 #include "gui/theme.h"
 #include "gui/wheelguard.h"
 #include "models/occupancyfacts.h"
+#include "models/runlistmodel.h"
 #include "models/session.h"
 #include "models/traceloader.h"
 #include "models/viewstate.h"
@@ -20,6 +21,7 @@
 
 #include <QApplication>
 #include <QComboBox>
+#include <QFile>
 #include <QLabel>
 #include <QScopeGuard>
 #include <QScrollArea>
@@ -113,6 +115,7 @@ class TestOccupancyView : public QObject {
     void wheelScrollsThePaneOverItsCharts();
     void largeTextFitsThePaneWidth_data();
     void largeTextFitsThePaneWidth();
+    void docsNameTheFiguresAsTheWindowDoes();
 };
 
 void TestOccupancyView::factsOfTheSeedsSliceOuter() {
@@ -617,6 +620,39 @@ void TestOccupancyView::largeTextFitsThePaneWidth() {
             QVERIFY2(problem.isEmpty(),
                      qPrintable(where + chart->objectName() + QStringLiteral(": ") + problem));
         }
+    }
+}
+
+// docs/gui.md explains the occupancy figures for a class under the names the window gives them:
+// every entry of the occupancy chart's legend (a sample measured with counters has all four) and
+// the Runs table's occupancy columns, word for word.
+void TestOccupancyView::docsNameTheFiguresAsTheWindowDoes() {
+    QFile file(QStringLiteral(SLICESCOPE_SAMPLES_DIR "/../../docs/gui.md"));
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QString docs = QString::fromUtf8(file.readAll());
+    const int section = int(docs.indexOf(QStringLiteral("## The occupancy figures, for a class")));
+    QVERIFY(section >= 0);
+    const QString teacher =
+        docs.mid(section, docs.indexOf(QStringLiteral("\n## "), section + 4) - section);
+    Session session;
+    LoadResult result = TraceLoader::loadNow(
+        QStringLiteral(SLICESCOPE_SAMPLES_DIR "/seed-100x4000x5-f64-pageable-counters.json"),
+        RunOrigin::Opened);
+    QVERIFY2(result.ok(), qPrintable(result.error));
+    session.addRuns(std::move(result.runs));
+    QStringList names;
+    for (const LegendItem& item : OccupancyChart::chartFor(session, {}).legend) {
+        names << item.text;
+    }
+    QCOMPARE(names.size(), 4);
+    RunListModel table(&session);
+    for (const int column :
+         {int(RunListModel::LaunchOccupancyColumn), int(RunListModel::OccupancyColumn),
+          int(RunListModel::SlotsBusyColumn)}) {
+        names << table.headerData(column, Qt::Horizontal, Qt::DisplayRole).toString();
+    }
+    for (const QString& name : names) {
+        QVERIFY2(teacher.contains(QLatin1Char('*') + name + QLatin1Char('*')), qPrintable(name));
     }
 }
 
