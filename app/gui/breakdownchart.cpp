@@ -8,11 +8,7 @@
 #include "models/viewstate.h"
 
 #include <QCheckBox>
-#include <QHelpEvent>
 #include <QLocale>
-#include <QMouseEvent>
-#include <QPainter>
-#include <QToolTip>
 #include <QVBoxLayout>
 
 namespace slicescope::gui {
@@ -65,82 +61,6 @@ QString axisTickText(double ns, double topNs, bool log) {
 
 } // namespace
 
-// The painted chart; the log switch sits above it.
-class BreakdownCanvas : public QWidget {
-    static constexpr double kMarginPx = 2;
-
-  public:
-    BreakdownCanvas(models::Session* session, models::ViewState* state, QCheckBox* log,
-                    QWidget* parent)
-        : QWidget(parent), session_(session), state_(state), log_(log) {
-        setObjectName(QStringLiteral("breakdownCanvas"));
-        setMouseTracking(true);
-        setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
-    }
-    void refresh() {
-        chart_ = BreakdownChart::chartFor(*session_, state_->selectedRun(), log_->isChecked());
-        ids_.clear();
-        for (const auto& row : chart_.rows) {
-            ids_ << row.label; // the run's id (chartFor)
-        }
-        fitHeight();
-        update();
-    }
-    const QStringList& ids() const { return ids_; }
-    const QVector<QRectF>& rowRects() const { return rowRects_; }
-
-  protected:
-    void paintEvent(QPaintEvent*) override {
-        QPainter painter(this);
-        painter.setRenderHint(QPainter::Antialiasing, false);
-        rowRects_ = RowsChartPainter::paint(
-            painter, QRectF(rect()).adjusted(kMarginPx, kMarginPx, -kMarginPx, -kMarginPx), chart_);
-    }
-    void resizeEvent(QResizeEvent*) override { fitHeight(); }
-    void mousePressEvent(QMouseEvent* event) override {
-        const int row = rowAt(event->position());
-        if (row >= 0) {
-            state_->setSelectedRun(ids_[row]);
-        }
-    }
-    bool event(QEvent* event) override {
-        if (event->type() == QEvent::ToolTip) {
-            auto* help = static_cast<QHelpEvent*>(event);
-            const int row = rowAt(help->pos());
-            if (row >= 0) {
-                QToolTip::showText(help->globalPos(), chart_.rows[row].tooltip, this);
-            } else {
-                QToolTip::hideText();
-            }
-            return true;
-        }
-        return QWidget::event(event);
-    }
-
-  private:
-    // Tall enough for every row in full (two-line labels, value texts) in the rectangle
-    // paintEvent draws in: the panel scrolls rather than squeezing the rows.
-    void fitHeight() {
-        const double inner = std::max(width(), 200) - 2 * kMarginPx;
-        setFixedHeight(
-            int(std::ceil(RowsChartPainter::preferredHeight(chart_, inner, this) + 2 * kMarginPx)));
-    }
-    int rowAt(const QPointF& pos) const {
-        for (int i = 0; i < rowRects_.size() && i < ids_.size(); ++i) {
-            if (rowRects_[i].contains(pos)) {
-                return i;
-            }
-        }
-        return -1;
-    }
-    models::Session* session_;
-    models::ViewState* state_;
-    QCheckBox* log_;
-    RowsChart chart_;
-    QStringList ids_;
-    QVector<QRectF> rowRects_;
-};
-
 BreakdownChart::BreakdownChart(models::Session* session, models::ViewState* state, QWidget* parent)
     : QWidget(parent), session_(session), state_(state) {
     setObjectName(QStringLiteral("breakdownChart"));
@@ -152,13 +72,18 @@ BreakdownChart::BreakdownChart(models::Session* session, models::ViewState* stat
     log_->setToolTip(QStringLiteral(
         "A logarithmic time axis, for runs whose times differ by orders of magnitude "
         "(the seed's one-worker kernel against the others)."));
-    canvas_ = new BreakdownCanvas(session, state, log_, this);
+    canvas_ = new RowsChartWidget(state, this);
+    canvas_->setObjectName(QStringLiteral("breakdownCanvas"));
     layout->addWidget(log_, 0, Qt::AlignRight);
     layout->addWidget(canvas_);
-    connect(log_, &QCheckBox::toggled, canvas_, &BreakdownCanvas::refresh);
-    connect(session_, &models::Session::changed, canvas_, &BreakdownCanvas::refresh);
-    connect(state_, &models::ViewState::selectedRunChanged, canvas_, &BreakdownCanvas::refresh);
-    canvas_->refresh();
+    connect(log_, &QCheckBox::toggled, this, &BreakdownChart::refresh);
+    connect(session_, &models::Session::changed, this, &BreakdownChart::refresh);
+    connect(state_, &models::ViewState::selectedRunChanged, this, &BreakdownChart::refresh);
+    refresh();
+}
+
+void BreakdownChart::refresh() {
+    canvas_->setChart(chartFor(*session_, state_->selectedRun(), log_->isChecked()));
 }
 
 bool BreakdownChart::logScale() const {
@@ -168,7 +93,7 @@ void BreakdownChart::setLogScale(bool log) {
     log_->setChecked(log);
 }
 QStringList BreakdownChart::runIds() const {
-    return canvas_->ids();
+    return canvas_->rowIds();
 }
 QVector<QRectF> BreakdownChart::rowRects() const {
     QVector<QRectF> rects = canvas_->rowRects();
@@ -195,6 +120,7 @@ RowsChart BreakdownChart::chartFor(const models::Session& session, const QString
     QStringList predicted; // the kinds of predicted rows: "modelled", "projected"
     for (const auto& r : rows) {
         ChartRow row;
+        row.id = r.runId;
         row.label = r.runId;
         QStringList sub;
         if (withDevice) {

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "gui/rowschart.h"
+#include "gui/rowschartwidget.h"
 
 #include <QStringList>
 #include <QWidget>
@@ -13,8 +13,6 @@ class ViewState;
 } // namespace slicescope::models
 
 namespace slicescope::gui {
-
-class BreakdownCanvas;
 
 // Beside the occupancy chart: for every visible run a horizontal stacked bar of the time one
 // repetition spends on HtoD copies, kernels, DtoH copies, other device work, host layout passes
@@ -39,10 +37,12 @@ class BreakdownChart : public QWidget {
     static RowsChart chartFor(const models::Session& session, const QString& selectedRun, bool log);
 
   private:
+    void refresh();
+
     models::Session* session_;
     models::ViewState* state_;
     QCheckBox* log_;
-    BreakdownCanvas* canvas_;
+    RowsChartWidget* canvas_;
 };
 
 } // namespace slicescope::gui

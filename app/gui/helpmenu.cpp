@@ -38,7 +38,7 @@ QString HelpMenu::occupancyHtml() {
         "limit 100 %, launch occupancy 0.024 %, limited by the grid (131 SMs idle).</p>"
         "<p><b>Achieved occupancy</b> is what the hardware counters saw on average (only with "
         "counters).</p>"
-        "<p><b>Thread slots doing work</b> is the seed's measure: threads that have work divided "
+        "<p><b>Thread slots busy</b> is the seed's measure: threads that have work divided "
         "by all thread slots of the GPU.</p>"
         "<p>In the timeline, copies (green and orange) and kernels (blue) of each run sit in their "
         "own lanes; hatched bars are <b>modelled</b>, predicted from a device preset, never "

@@ -2,9 +2,33 @@
 
 #include "gui/theme.h"
 
+#include <QFontMetricsF>
 #include <algorithm>
+#include <cmath>
 
 namespace slicescope::gui {
+
+namespace {
+
+// text broken at spaces into lines no wider than width (a word wider than that on a line of its
+// own).
+QString wrapped(const QString& text, const QFontMetricsF& metrics, double width) {
+    QStringList lines;
+    QString line;
+    for (const QString& word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        const QString longer = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
+        if (!line.isEmpty() && metrics.horizontalAdvance(longer) > width) {
+            lines << line;
+            line = word;
+        } else {
+            line = longer;
+        }
+    }
+    lines << line;
+    return lines.join(QLatin1Char('\n'));
+}
+
+} // namespace
 
 OccupancyCurvePlot::OccupancyCurvePlot(QWidget* parent) : QCustomPlot(parent) {
     setObjectName(QStringLiteral("occupancyCurves"));
@@ -27,6 +51,21 @@ OccupancyCurvePlot::OccupancyCurvePlot(QWidget* parent) : QCustomPlot(parent) {
     applyTheme();
 }
 
+QSize OccupancyCurvePlot::minimumSizeHint() const {
+    const QSize hint = QCustomPlot::minimumSizeHint();
+    return {std::min(hint.width(), int(220 * theme::presentationScale())), hint.height()};
+}
+
+void OccupancyCurvePlot::resizeEvent(QResizeEvent* event) {
+    setTitle(titleText_); // wrapped to the new width
+    QCustomPlot::resizeEvent(event);
+}
+
+void OccupancyCurvePlot::setTitle(const QString& text) {
+    titleText_ = text;
+    title_->setText(wrapped(text, QFontMetricsF(title_->font(), this), width() - 12));
+}
+
 void OccupancyCurvePlot::applyTheme() {
     setMinimumHeight(int(360 * theme::presentationScale()));
     title_->setFont(theme::plotFont(10, true));
@@ -35,6 +74,11 @@ void OccupancyCurvePlot::applyTheme() {
             axis->setLabelFont(theme::plotFont(8.5));
             axis->setTickLabelFont(theme::plotFont(8));
         }
+        // The x axis's labels below the half line the occupancy axis's "0" reaches under the
+        // corner: with large text the two zeros met.
+        rect->axis(QCPAxis::atBottom)
+            ->setTickLabelPadding(
+                int(std::ceil(QFontMetricsF(theme::plotFont(8), this).height() / 2)) + 2);
     }
     setFacts(facts_); // redraws the marker labels in the new font
 }
@@ -79,6 +123,7 @@ void OccupancyCurvePlot::addCurve(QCPAxisRect* rect, const QVector<double>& x,
         const bool rightHalf = markX > xAxisOf->range().center();
         text->setPositionAlignment((rightHalf ? Qt::AlignRight : Qt::AlignLeft) |
                                    (markY > 0.8 ? Qt::AlignTop : Qt::AlignBottom));
+        text->setTextAlignment(rightHalf ? Qt::AlignRight : Qt::AlignLeft);
         text->setPadding(QMargins(8, 4, 8, 4));
         text->setText(markText);
         text->setFont(theme::plotFont(8.5, true));
@@ -93,16 +138,17 @@ void OccupancyCurvePlot::setFacts(const models::OccupancyFacts& f) {
     clearItems();
     blockMarker_ = registerMarker_ = QPointF(-1, -1);
     if (!f.hasLaunch) {
-        title_->setText(tr("Theoretical occupancy: select a GPU run"));
+        setTitle(tr("Per-SM limit (CUDA's theoretical occupancy): select a GPU run"));
         replot(QCustomPlot::rpQueuedReplot);
         return;
     }
     if (!f.curveError.isEmpty()) {
-        title_->setText(tr("Occupancy calculator: %1").arg(f.curveError));
+        setTitle(tr("Occupancy calculator: %1").arg(f.curveError));
         replot(QCustomPlot::rpQueuedReplot);
         return;
     }
-    title_->setText(tr("Theoretical occupancy of this kernel (occupancy calculator)"));
+    setTitle(tr("Per-SM limit (CUDA's theoretical occupancy) of this kernel against its block size "
+                "and registers (occupancy calculator)"));
     byBlock_->axis(QCPAxis::atBottom)
         ->setRange(0, (f.blockSizes.isEmpty() ? 1024 : f.blockSizes.back()) + 16);
     byRegisters_->axis(QCPAxis::atBottom)
@@ -114,7 +160,7 @@ void OccupancyCurvePlot::setFacts(const models::OccupancyFacts& f) {
         blockOcc = f.occupancyByBlockSize[blockIt - f.blockSizes.begin()];
     }
     addCurve(byBlock_, f.blockSizes, f.occupancyByBlockSize, markBlock, blockOcc,
-             tr("this run: %1 threads, %2")
+             tr("this run:\n%1 threads, %2")
                  .arg(f.blockSize)
                  .arg(models::toQString(trace::formatPercent(blockOcc))),
              blockMarker_);
@@ -124,8 +170,8 @@ void OccupancyCurvePlot::setFacts(const models::OccupancyFacts& f) {
         regOcc = f.occupancyByRegisters[qsizetype(f.registersPerThread)];
     }
     addCurve(byRegisters_, f.registers, f.occupancyByRegisters, markRegs, regOcc,
-             f.registersKnown ? tr("this run: %1 registers").arg(f.registersPerThread)
-                              : tr("registers per thread unknown (0 assumed)"),
+             f.registersKnown ? tr("this run:\n%1 registers").arg(f.registersPerThread)
+                              : tr("registers per thread\nunknown (0 assumed)"),
              registerMarker_);
     replot(QCustomPlot::rpQueuedReplot);
 }

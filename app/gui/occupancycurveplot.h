@@ -18,8 +18,15 @@ class OccupancyCurvePlot : public QCustomPlot {
     // The marked point of each chart (x, occupancy 0..1), for tests.
     QPointF blockMarker() const { return blockMarker_; }
     QPointF registerMarker() const { return registerMarker_; }
+    // No wider than its axes need: the title wraps to the width it is given (a QCustomPlot is
+    // otherwise at least as wide as its title's one line, and the pane around it with it).
+    QSize minimumSizeHint() const override;
+
+  protected:
+    void resizeEvent(QResizeEvent* event) override;
 
   private:
+    void setTitle(const QString& text);
     void setUpRect(QCPAxisRect* rect, const QString& xLabel, double xMax);
     models::OccupancyFacts facts_;
     void addCurve(QCPAxisRect* rect, const QVector<double>& x, const QVector<double>& y,
@@ -28,6 +35,7 @@ class OccupancyCurvePlot : public QCustomPlot {
     QCPAxisRect* byBlock_ = nullptr;
     QCPAxisRect* byRegisters_ = nullptr;
     QCPTextElement* title_ = nullptr;
+    QString titleText_; // unwrapped
     QPointF blockMarker_{-1, -1};
     QPointF registerMarker_{-1, -1};
 };

@@ -1,7 +1,7 @@
 #include "gui/occupancyview.h"
 
 #include "gui/breakdownchart.h"
-#include "gui/occupancybarsplot.h"
+#include "gui/occupancychart.h"
 #include "gui/occupancycurveplot.h"
 #include "gui/qcp.h"
 #include "gui/smmapwidget.h"
@@ -13,7 +13,6 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QPainter>
 #include <QSignalBlocker>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -40,25 +39,39 @@ QLabel* makeLabel(QWidget* parent, double pointSize, bool bold, const QString& n
     return label;
 }
 
+// text with a break opportunity (a zero-width space) after the punctuation of any word too long to
+// be sure of a line of its own (a kernel's name, "__main__::__gufunc_whole_array[abi:v2]..."): a
+// word-wrapped label is otherwise at least as wide as its longest word, and the pane with it.
+QString breakable(const QString& text) {
+    constexpr qsizetype kLongWord = 24;
+    static const QString kAfter = QStringLiteral(":,;([<>)]/_.\u2026");
+    QStringList words = text.split(QLatin1Char(' '));
+    for (QString& word : words) {
+        if (word.size() <= kLongWord) {
+            continue;
+        }
+        QString out;
+        for (const QChar c : word) {
+            out += c;
+            if (kAfter.contains(c)) {
+                out += QChar(0x200b);
+            }
+        }
+        word = out;
+    }
+    return words.join(QLatin1Char(' '));
+}
+
+// Sets a label's text, long words breakable (breakable()).
+void setBreakableText(QLabel* label, const QString& text) {
+    label->setText(breakable(text));
+}
+
 const QString kSmCaption = QStringLiteral(
     "Model of residency, not a measurement: the first wave of blocks handed to the SMs "
     "round-robin. "
     "Dark: warps with work; light: resident warps without work; grey: free warp slots. "
     "The number is the blocks an SM holds.");
-
-void drawWrapped(QCPPainter* painter, QRectF& area, const QString& text, const QFont& font,
-                 const QColor& color) {
-    if (text.isEmpty()) {
-        return;
-    }
-    painter->setFont(font);
-    painter->setPen(color);
-    const QRectF bounds = painter->boundingRect(
-        QRectF(area.left(), area.top(), area.width(), 10000), Qt::TextWordWrap, text);
-    painter->drawText(QRectF(area.left(), area.top(), area.width(), bounds.height()),
-                      Qt::TextWordWrap, text);
-    area.setTop(area.top() + bounds.height() + 4);
-}
 
 } // namespace
 
@@ -69,7 +82,7 @@ OccupancyView::OccupancyView(models::Session* session, models::ViewState* state,
     layout->setContentsMargins(6, 6, 6, 6);
     layout->setSpacing(6);
     breakdown_ = new BreakdownChart(session, state, this);
-    bars_ = new OccupancyBarsPlot(session, state, this);
+    bars_ = new OccupancyChart(session, state, this);
 
     title_ = makeLabel(this, 11, true, QStringLiteral("occupancyTitle"));
     kernelChoice_ = new QComboBox(this);
@@ -263,12 +276,12 @@ void OccupancyView::followSelectedActivity() {
 }
 
 void OccupancyView::showFacts(const models::RunEntry& entry) {
-    title_->setText(facts_.title);
-    headline_->setText(facts_.launchOccupancyWords);
-    launchChoice_->setText(facts_.launchChoiceWords);
+    setBreakableText(title_, facts_.title);
+    setBreakableText(headline_, facts_.launchOccupancyWords);
+    setBreakableText(launchChoice_, facts_.launchChoiceWords);
     launchChoice_->setVisible(!facts_.launchChoiceWords.isEmpty());
     if (!facts_.hasLaunch) {
-        launch_->setText(facts_.problem);
+        setBreakableText(launch_, facts_.problem);
         limiter_->clear();
         smMap_->setResidency({});
         smMap_->setVisible(false);
@@ -277,9 +290,9 @@ void OccupancyView::showFacts(const models::RunEntry& entry) {
         updateSeries(&entry);
         return;
     }
-    launch_->setText(facts_.launchWords.isEmpty() ? QString()
-                                                  : facts_.launchWords + QLatin1Char('.'));
-    limiter_->setText(facts_.limiterWords);
+    setBreakableText(launch_, facts_.launchWords.isEmpty() ? QString()
+                                                           : facts_.launchWords + QLatin1Char('.'));
+    setBreakableText(limiter_, facts_.limiterWords);
     smMap_->setResidency(facts_.residency);
     smMap_->setVisible(true);
     showBeside();
@@ -351,46 +364,6 @@ void OccupancyView::updateSeries(const models::RunEntry* entry) {
         series_->xAxis->rescale();
     }
     series_->replot(QCustomPlot::rpQueuedReplot);
-}
-
-void OccupancyView::render(QCPPainter* painter, const QRectF& rect) {
-    QRectF area = rect;
-    auto place = [&](QCustomPlot* plot, double height) {
-        if (height < 40) {
-            return;
-        }
-        painter->save();
-        painter->translate(area.topLeft());
-        plot->toPainter(painter, int(area.width()), int(height));
-        painter->restore();
-        area.setTop(area.top() + height + 6);
-    };
-    if (bars_->runIds().isEmpty()) {
-        drawWrapped(painter, area,
-                    tr("No GPU kernels: occupancy is how a GPU launch fills the SMs, and CPU "
-                       "runs have none."),
-                    theme::plotFont(9.5), QColor(0x55, 0x55, 0x55));
-        area.setTop(area.top() + 8);
-    } else {
-        place(bars_, std::min(rect.height() * 0.36, double(bars_->preferredHeight())));
-    }
-    drawWrapped(painter, area, title_->text(), theme::plotFont(11, true), QColor(0x11, 0x11, 0x11));
-    drawWrapped(painter, area, launch_->text(), theme::plotFont(11), QColor(0x11, 0x11, 0x11));
-    drawWrapped(painter, area, limiter_->text(), theme::plotFont(9), QColor(0x33, 0x33, 0x33));
-    if (facts_.hasLaunch) {
-        const double mapHeight = std::min(area.height() * 0.35, area.width() * 0.32);
-        SmMapWidget::paint(*painter, QRectF(area.left(), area.top(), area.width(), mapHeight),
-                           facts_.residency);
-        area.setTop(area.top() + mapHeight + 4);
-        drawWrapped(painter, area, smCaption_->text(), theme::plotFont(8),
-                    QColor(0x44, 0x44, 0x44));
-        const bool series = series_->graphCount() > 0;
-        const double curveHeight = series ? area.height() * 0.6 : area.height();
-        place(curves_, std::min(curveHeight, area.width() * 0.5));
-        if (series) {
-            place(series_, area.height());
-        }
-    }
 }
 
 } // namespace slicescope::gui

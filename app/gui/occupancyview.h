@@ -7,7 +7,6 @@
 class QComboBox;
 class QLabel;
 class QCustomPlot;
-class QCPPainter;
 
 namespace slicescope::models {
 class Session;
@@ -17,7 +16,7 @@ class ViewState;
 namespace slicescope::gui {
 
 class BreakdownChart;
-class OccupancyBarsPlot;
+class OccupancyChart;
 class OccupancyCurvePlot;
 class SmMapWidget;
 
@@ -34,7 +33,7 @@ class OccupancyView : public QWidget {
     OccupancyView(models::Session* session, models::ViewState* state, QWidget* parent = nullptr);
 
     BreakdownChart* breakdownChart() const { return breakdown_; }
-    OccupancyBarsPlot* barsPlot() const { return bars_; }
+    OccupancyChart* occupancyChart() const { return bars_; }
     OccupancyCurvePlot* curvePlot() const { return curves_; }
     SmMapWidget* smMap() const { return smMap_; }
     QCustomPlot* seriesPlot() const { return series_; }
@@ -46,8 +45,6 @@ class OccupancyView : public QWidget {
     SmMapWidget* besideMap() const { return besideMap_; }
     const QVector<models::KernelGroup>& kernels() const { return kernels_; }
 
-    // Paints the whole view into rect (image export): the same charts, laid out for the page.
-    void render(QCPPainter* painter, const QRectF& rect);
     // Re-reads fonts after the presentation scale changed.
     void applyTheme();
 
@@ -65,7 +62,7 @@ class OccupancyView : public QWidget {
     models::Session* session_;
     models::ViewState* state_;
     BreakdownChart* breakdown_;
-    OccupancyBarsPlot* bars_;
+    OccupancyChart* bars_;
     QLabel* title_;
     QComboBox* kernelChoice_;
     QVector<models::KernelGroup> kernels_;

@@ -1,7 +1,7 @@
 #include "gui/reportpart.h"
 
 #include "gui/breakdownchart.h"
-#include "gui/occupancybarsplot.h"
+#include "gui/occupancychart.h"
 #include "gui/qcp.h"
 #include "gui/reportstyle.h"
 #include "gui/reportsweeps.h"
@@ -41,7 +41,18 @@ namespace {
 // Timeline rows in an export: never smaller than this (9 pt text and its sub-rows stay apart)...
 constexpr double kMinTimelineUnitPx = 22;
 // ... nor taller than this (a few runs do not blow up into huge bars).
-constexpr double kMaxTimelineUnitPx = 34;
+constexpr double kMaxTimelineUnitPx = 46;
+
+// Whether the export's timeline opens every run into its lanes: the detail view does, and so does
+// an overview of one run (there is room, and a slide of one run is about its copies and kernels).
+bool opensLanes(const TimelineContent& content, bool overview) {
+    return !overview || content.runs.size() == 1;
+}
+
+// The height of the timeline's x axis under the rows: tick labels and the axis title.
+double timelineAxisPx(const QFontMetricsF& fm) {
+    return 2 * fm.height() + 24;
+}
 
 // The rows of the timeline that fit in plotPx at the smallest row height: whole runs where one
 // fits, else the first run's lanes that fit. Returns the lane axis's upper end (0: none fits) and
@@ -102,27 +113,34 @@ class TimelinePart final : public ReportPart {
     Placement placement() const override { return Placement::Main; }
     // The height the runs need at the smallest row height, axis included.
     double preferredHeight(double width, QPaintDevice* device) const override {
-        // The runs as the timeline has them open (not as the export opens them).
-        const OffscreenTimeline timeline(content_);
-        const double content = std::max(1.0, timeline.plottable().contentHeight());
         const double lineH = QFontMetricsF(textFont(), device).height();
-        return std::min(content * kMinTimelineUnitPx, width * 0.75) + 3 * lineH + 26;
+        return std::min(rowUnits() * kMinTimelineUnitPx, width * 0.75) + 3 * lineH + 26;
+    }
+    // The runs at the largest row height and the axis under them: paint leaves the rest empty.
+    double maximumHeight(double, QPaintDevice* device) const override {
+        return rowUnits() * kMaxTimelineUnitPx + timelineAxisPx(QFontMetricsF(textFont(), device));
     }
     void paint(QCPPainter& painter, const QRectF& rect) const override;
 
   private:
+    // The rows' height in row units, the runs open as paint opens them.
+    double rowUnits() const {
+        OffscreenTimeline timeline(content_);
+        timeline.setAllRunsExpanded(opensLanes(content_, overview_));
+        return std::max(1.0, timeline.plottable().contentHeight());
+    }
+
     const TimelineContent& content_;
     bool overview_;
 };
 
 void TimelinePart::paint(QCPPainter& painter, const QRectF& rect) const {
     OffscreenTimeline timeline(content_);
-    timeline.setAllRunsExpanded(!overview_);
+    timeline.setAllRunsExpanded(opensLanes(content_, overview_));
     const TimelinePlottable& plottable = timeline.plottable();
     const QFontMetricsF fm(textFont(), painter.device());
     const double content = std::max(1.0, plottable.contentHeight());
-    // The x axis below the rows: tick labels and the axis title.
-    const double axisPx = 2 * fm.height() + 24;
+    const double axisPx = timelineAxisPx(fm);
     double plotPx = rect.height() - axisPx;
     double upper = content;
     const int allRuns = int(plottable.runs().size());
@@ -143,7 +161,7 @@ void TimelinePart::paint(QCPPainter& painter, const QRectF& rect) const {
         TimelineContent shown = content_;
         shown.runs.resize(std::size_t(shownRuns));
         shownOnly.emplace(shown);
-        shownOnly->setAllRunsExpanded(!overview_);
+        shownOnly->setAllRunsExpanded(opensLanes(content_, overview_));
     }
     QCustomPlot& plot = shownOnly ? shownOnly->plot() : timeline.plot();
     painter.setFont(textFont());
@@ -207,7 +225,7 @@ struct LegendEntry {
 // opened); hatching when a drawn run is modelled or projected.
 QVector<LegendEntry> laneLegend(const TimelineContent& content, bool overview) {
     OffscreenTimeline timeline(content);
-    timeline.setAllRunsExpanded(!overview);
+    timeline.setAllRunsExpanded(opensLanes(content, overview));
     const TimelinePlottable& plottable = timeline.plottable();
     std::set<models::LaneKind> kinds;
     QStringList predicted; // "modelled", "projected"
@@ -300,73 +318,108 @@ class LegendPart final : public ReportPart {
     QVector<LegendEntry> entries_;
 };
 
-// The selected run's launch in words: its title, its launch (or problem) and what limits it;
-// what does not fit is left out rather than cut.
-void paintFacts(QPainter& painter, const QRectF& rect, const models::OccupancyFacts& facts) {
-    QRectF area = rect;
-    painter.setPen(QColor(0x22, 0x22, 0x22));
-    const QStringList texts = {facts.title, facts.hasLaunch ? facts.launchWords : facts.problem,
-                               facts.limiterWords};
-    for (int i = 0; i < texts.size(); ++i) {
-        if (texts[i].isEmpty()) {
-            continue;
-        }
-        painter.setFont(i == 0 ? theme::plotFont(10, true) : textFont());
-        const QRectF need = painter.boundingRect(QRectF(area.left(), area.top(), area.width(), 1e6),
-                                                 Qt::TextWordWrap, texts[i]);
-        if (need.height() > area.height()) {
-            break; // the rest does not fit: leave it out rather than cut it
-        }
-        painter.drawText(QRectF(area.left(), area.top(), area.width(), need.height()),
-                         Qt::TextWordWrap, texts[i]);
-        area.setTop(area.top() + need.height() + 4);
-    }
+// The selected run's launch in words: its title, its launch occupancy (the headline), its
+// launch (or problem), what limits it and, for a numba kernel, how numba chose its grid.
+QStringList factTexts(const models::OccupancyFacts& facts) {
+    QStringList texts = {facts.title, facts.launchOccupancyWords,
+                         facts.hasLaunch ? facts.launchWords : facts.problem, facts.limiterWords,
+                         facts.launchChoiceWords};
+    texts.removeAll(QString());
+    return texts;
 }
 
-// A chart of rows (RowsChartPainter), and when given, a run's launch in words under it in up to
-// six lines.
+// Lays paragraphs out one under another in rect, wrapped at its width, the first in bold (a
+// title); returns the height they take, and paints those that fit when painter is set: what does
+// not fit is left out rather than cut.
+double wordsLayout(QPainter* painter, const QRectF& rect, const QStringList& texts,
+                   QPaintDevice* device) {
+    double y = rect.top();
+    for (int i = 0; i < texts.size(); ++i) {
+        const QFont font = i == 0 ? theme::plotFont(10, true) : textFont();
+        const QRectF need = QFontMetricsF(font, device)
+                                .boundingRect(QRectF(rect.left(), y, rect.width(), 1e6),
+                                              Qt::TextWordWrap, texts[i]);
+        if (painter) {
+            if (y + need.height() > rect.bottom()) {
+                break;
+            }
+            painter->setPen(QColor(0x22, 0x22, 0x22));
+            painter->setFont(font);
+            painter->drawText(QRectF(rect.left(), y, rect.width(), need.height()), Qt::TextWordWrap,
+                              texts[i]);
+        }
+        y += need.height() + 4;
+    }
+    return texts.isEmpty() ? 0 : y - rect.top();
+}
+
+// A chart of rows (RowsChartPainter), and under it, when given, paragraphs about a run: its
+// launch in words, its verdict. Words asked for keep at least 30 % of the part's height; words
+// offered (an export of one run) take only what the chart leaves at its full height.
 class ChartPart final : public ReportPart {
   public:
-    explicit ChartPart(RowsChart chart, std::optional<models::OccupancyFacts> words = {})
-        : chart_(std::move(chart)), words_(std::move(words)) {}
+    explicit ChartPart(RowsChart chart, QStringList words = {}, bool wordsAsked = false)
+        : chart_(std::move(chart)), words_(std::move(words)), wordsShare_(wordsAsked ? 0.3 : 0) {}
 
     Placement placement() const override { return Placement::Side; }
     double preferredHeight(double width, QPaintDevice* device) const override {
-        return RowsChartPainter::preferredHeight(chart_, width, device) + wordsHeight(device);
+        return RowsChartPainter::preferredHeight(chart_, width, device) +
+               wordsHeight(width, device);
     }
     double compactHeight(double width, QPaintDevice* device) const override {
-        return RowsChartPainter::compactHeight(chart_, width, device) + wordsHeight(device);
+        return RowsChartPainter::compactHeight(chart_, width, device) +
+               (wordsShare_ > 0 ? wordsHeight(width, device) : 0);
     }
+    // The chart as tall as it prefers where there is room, the words right under it.
     void paint(QCPPainter& painter, const QRectF& rect) const override {
+        QPaintDevice* device = painter.device();
+        const double chartH = RowsChartPainter::preferredHeight(chart_, rect.width(), device);
+        const double wordsH =
+            std::min(wordsHeight(rect.width(), device),
+                     std::max(rect.height() * wordsShare_, rect.height() - chartH));
         QRectF chartRect = rect;
-        if (words_) {
-            const double h = std::min(rect.height() * 0.3, wordsHeight(painter.device()));
-            chartRect.setBottom(rect.bottom() - h - 6);
-            paintFacts(painter, QRectF(rect.left(), chartRect.bottom() + 6, rect.width(), h),
-                       *words_);
-        }
+        chartRect.setHeight(std::min(rect.height() - wordsH, chartH));
         RowsChartPainter::paint(painter, chartRect, chart_);
+        if (wordsH > 6) {
+            wordsLayout(&painter,
+                        QRectF(rect.left(), chartRect.bottom() + 6, rect.width(), wordsH - 6),
+                        words_, device);
+        }
     }
 
   private:
-    double wordsHeight(QPaintDevice* device) const {
-        return words_ ? 6 * QFontMetricsF(textFont(), device).height() : 0;
+    double wordsHeight(double width, QPaintDevice* device) const {
+        return words_.isEmpty()
+                   ? 0
+                   : 6 + wordsLayout(nullptr, QRectF(0, 0, width, 1e6), words_, device);
     }
 
     RowsChart chart_;
-    std::optional<models::OccupancyFacts> words_;
+    QStringList words_;
+    double wordsShare_;
 };
 
-// The selected run's occupancy facts for its chosen kernel (the first when none is chosen).
+// The run an export of one run is about; null when it draws several.
+models::ConstRunEntryPtr onlyRun(const ReportContext& context) {
+    const auto& runs = context.inputs.timeline.runs;
+    return runs.size() == 1 ? runs.front() : nullptr;
+}
+
+// The selected run's occupancy facts for its chosen kernel (the first when none is chosen); in
+// an export of one run, that run's.
 models::OccupancyFacts selectedFacts(const ReportContext& context) {
-    const models::RunEntryPtr entry = context.session.find(context.inputs.selectedRun);
+    models::ConstRunEntryPtr entry = context.session.find(context.inputs.selectedRun);
+    if (const auto only = onlyRun(context); only && (!entry || entry->id != only->id)) {
+        entry = only;
+    }
     if (!entry) {
         return {};
     }
     if (entry->kernels.isEmpty()) {
         return models::computeOccupancyFacts(*entry);
     }
-    const int kernel = std::clamp(context.inputs.kernel, 0, int(entry->kernels.size()) - 1);
+    const int chosen = entry->id == context.inputs.selectedRun ? context.inputs.kernel : 0;
+    const int kernel = std::clamp(chosen, 0, int(entry->kernels.size()) - 1);
     return models::computeOccupancyFacts(*entry, entry->kernels[kernel]);
 }
 
@@ -415,20 +468,27 @@ ReportParts breakdownParts(const ReportContext& context) {
     if (!context.options.views.breakdown) {
         return {};
     }
+    // An export of one run says its verdict under the chart of where its time goes.
+    QStringList verdict;
+    if (const auto only = onlyRun(context); only && !only->verdict.isEmpty()) {
+        verdict = QStringList{QStringLiteral("Verdict on %1").arg(only->id), only->verdict};
+    }
     return partsOf<ChartPart>(
-        BreakdownChart::chartFor(context.session, shownRun(context), context.options.breakdownLog));
+        BreakdownChart::chartFor(context.session, shownRun(context), context.options.breakdownLog),
+        std::move(verdict));
 }
 
 ReportParts occupancyParts(const ReportContext& context) {
     if (!context.options.views.occupancy) {
         return {};
     }
-    std::optional<models::OccupancyFacts> words;
-    if (context.options.views.selectedRun) {
-        words = selectedFacts(context);
+    // The selected run's launch in words when asked for, and always in an export of one run.
+    QStringList words;
+    if (context.options.views.selectedRun || onlyRun(context)) {
+        words = factTexts(selectedFacts(context));
     }
-    return partsOf<ChartPart>(OccupancyBarsPlot::chartFor(context.session, shownRun(context)),
-                              std::move(words));
+    return partsOf<ChartPart>(OccupancyChart::chartFor(context.session, shownRun(context)),
+                              std::move(words), context.options.views.selectedRun);
 }
 
 ReportParts sweepParts(const ReportContext& context) {

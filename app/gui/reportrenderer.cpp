@@ -124,8 +124,8 @@ double spacingAfter(ReportPart::Placement placement) {
 
 // The heights of parts stacked in room: each gets what it prefers (want); when they do not all
 // fit, each gets its compact height (small: every row on one line) and those that then fit in
-// full with what is left get that; when not even the compact ones fit, each its fair share of
-// what the smaller ones leave.
+// full with what is left get that, the last part what is still left (up to what it prefers);
+// when not even the compact ones fit, each its fair share of what the smaller ones leave.
 QVector<double> stackHeights(const QVector<double>& want, const QVector<double>& small,
                              double room) {
     const double total = std::accumulate(want.begin(), want.end(), 0.0);
@@ -144,6 +144,10 @@ QVector<double> stackHeights(const QVector<double>& want, const QVector<double>&
                 heights[i] = want[i];
             }
         }
+        // The last part, at the bottom, takes the room still left, up to what it prefers: a part
+        // that draws its rows compact leaves it empty under them as before, one with words under
+        // its chart shows them.
+        heights.back() += std::min(left, want.back() - heights.back());
         return heights;
     }
     for (int k = 0; k < order.size(); ++k) {
@@ -171,15 +175,41 @@ void stackParts(QCPPainter& painter, const QVector<const ReportPart*>& parts, co
     }
 }
 
+// A main part that needs little height (at most 40 % of the body: a timeline of up to four
+// runs) on a wide page: it takes the page's width at the top, no taller than it can use, and the
+// side parts sit side by side under it, each as tall as the tallest prefers (at most 60 % of the
+// body) or what the main part leaves.
+void layOutShortMain(QCPPainter& painter, const PlacedParts& parts, const QRectF& body) {
+    QPaintDevice* device = painter.device();
+    const auto columns = double(parts.side.size());
+    const double columnW = (body.width() - kGap * (columns - 1)) / columns;
+    double sideH = 0;
+    for (const ReportPart* part : parts.side) {
+        sideH = std::max(sideH, part->preferredHeight(columnW, device));
+    }
+    sideH = std::min(sideH, body.height() * 0.6);
+    const double mainH =
+        std::min(parts.main->maximumHeight(body.width(), device), body.height() - sideH - kGap);
+    parts.main->paint(painter, QRectF(body.left(), body.top(), body.width(), mainH));
+    const double top = body.top() + mainH + kGap;
+    for (int i = 0; i < parts.side.size(); ++i) {
+        parts.side[i]->paint(
+            painter, QRectF(body.left() + i * (columnW + kGap), top, columnW, body.bottom() - top));
+    }
+}
+
 // The main part and the side parts in body: the main part alone fills it; on a wide page it
-// takes 60% of the width with the side parts stacked beside it, on a narrow one the top with the
-// side parts under it. With no main part, two side parts go side by side on a wide page, others
-// one under another.
+// takes 60% of the width with the side parts stacked beside it (or, needing little height, the
+// top: layOutShortMain), on a narrow one the top with the side parts under it. With no main
+// part, two side parts go side by side on a wide page, others one under another.
 void layOutMainAndSide(QCPPainter& painter, const PlacedParts& parts, const QRectF& body,
                        bool wide) {
     const ReportPart* main = parts.main;
     if (main && parts.side.isEmpty()) {
         main->paint(painter, body);
+    } else if (main && wide &&
+               main->preferredHeight(body.width(), painter.device()) <= body.height() * 0.4) {
+        layOutShortMain(painter, parts, body);
     } else if (main && wide) {
         const double mainW = std::round(body.width() * 0.6);
         main->paint(painter, QRectF(body.left(), body.top(), mainW, body.height()));

@@ -12,7 +12,10 @@ namespace slicescope::gui {
 
 namespace {
 
-constexpr double kRowPad = 6;    // above and below the bars of a row
+constexpr double kRowPad = 7; // above and below the bars of a row
+// A chart narrower than this many average characters puts each row's label over its bars when
+// the label column would cut a label: the bars keep the width, the label its words.
+constexpr double kNarrowChars = 48;
 constexpr double kLabelGap = 10; // between the label column and the bars
 constexpr double kValueGap = 4;  // between a bar's end and its value text
 
@@ -147,30 +150,44 @@ struct LegendPlace {
     QString shown;
 };
 
+// The legend's items in lines across the area, an item that does not fit on a line of its own
+// wrapped over as many as it needs.
 QVector<LegendPlace> layoutLegend(const RowsChart& chart, const QRectF& area,
                                   const QFontMetricsF& fm, double* height) {
     QVector<LegendPlace> out;
     const double lineH = fm.height();
     const double swatchW = lineH * 0.9;
+    const double maxText = std::max(10.0, area.width() - swatchW - 4);
     double x = area.left();
     double y = area.top();
+    double lineBottom = y + lineH;
     for (const auto& item : chart.legend) {
-        const double maxText = std::max(10.0, area.width() - swatchW - 4);
-        const QString shown = fm.elidedText(item.text, Qt::ElideRight, maxText);
-        const double w = swatchW + 4 + fm.horizontalAdvance(shown);
+        const double textW = fm.horizontalAdvance(item.text);
+        const double w = swatchW + 4 + std::min(textW, maxText);
         if (x > area.left() && x + w > area.right()) {
             x = area.left();
-            y += lineH + 2;
+            y = lineBottom + 2;
         }
+        const double textH =
+            textW <= maxText
+                ? lineH
+                : fm.boundingRect(QRectF(0, 0, maxText, 1e6), Qt::TextWordWrap, item.text).height();
         LegendPlace place;
         place.swatch = QRectF(x, y + lineH * 0.15, swatchW, lineH * 0.7);
-        place.text = QRectF(x + swatchW + 4, y, fm.horizontalAdvance(shown) + 1, lineH);
-        place.shown = shown;
+        place.text = QRectF(x + swatchW + 4, y, std::min(textW, maxText) + 1, textH);
+        place.shown = item.text;
         out << place;
+        lineBottom = std::max(lineBottom, y + textH);
         x += w + 14;
     }
-    *height = chart.legend.isEmpty() ? 0 : y - area.top() + lineH;
+    *height = chart.legend.isEmpty() ? 0 : lineBottom - area.top();
     return out;
+}
+
+// The title's height wrapped at width: it takes as many lines as it needs, never cut.
+double titleHeight(const RowsChart& chart, const QFontMetricsF& fm, double width) {
+    return fm.boundingRect(QRectF(0, 0, std::max(10.0, width), 1e6), Qt::TextWordWrap, chart.title)
+        .height();
 }
 
 int maxBars(const RowsChart& chart) {
@@ -181,9 +198,32 @@ int maxBars(const RowsChart& chart) {
     return bars;
 }
 
-double fullRowHeight(const ChartRow& row, int bars, double lineH) {
+// The height of one bar and its value text in a full row: a little more than a line, so the
+// value texts of a row's bars keep apart.
+double barSlot(double lineH) {
+    return std::ceil(lineH * 1.12);
+}
+
+// A full row: its label beside its bars (one or two lines), or over them (one line).
+double fullRowHeight(const ChartRow& row, int bars, double lineH, bool labelsAbove) {
+    if (labelsAbove) {
+        return lineH + double(bars) * barSlot(lineH) + 2 * kRowPad;
+    }
     const int labelLines = row.subLabel.isEmpty() ? 1 : 2;
-    return std::max(double(labelLines), double(bars)) * lineH + 2 * kRowPad;
+    return std::max(double(labelLines) * lineH, double(bars) * barSlot(lineH)) + 2 * kRowPad;
+}
+
+// Whether full rows put their labels over their bars: in a chart narrow for its font (the pane
+// beside the timeline, with large text) whose label column, at most 42 % of the width, would cut
+// a label.
+bool labelsAbove(const RowsChart& chart, double width, const QFontMetricsF& fm) {
+    if (width >= kNarrowChars * fm.averageCharWidth()) {
+        return false;
+    }
+    return std::any_of(chart.rows.begin(), chart.rows.end(), [&](const ChartRow& row) {
+        return std::max(fm.horizontalAdvance(row.label), fm.horizontalAdvance(row.subLabel)) + 1 >
+               width * 0.42;
+    });
 }
 
 QColor inkColor() {
@@ -198,6 +238,7 @@ QColor greyColor() {
 // value scale between them.
 struct RowsLayout {
     bool compact = false;
+    bool above = false; // full rows with their labels over their bars
     int shown = 0;
     int bars = 1;
     double lineH = 0;
@@ -205,10 +246,12 @@ struct RowsLayout {
     double valueW = 0;
     Scale scale;
     double rowHeight(const ChartRow& row) const {
-        return compact ? lineH + 4 : fullRowHeight(row, bars, lineH);
+        return compact ? lineH + 4 : fullRowHeight(row, bars, lineH, above);
     }
+    // The label on one line: compact rows and labels over the bars.
+    bool oneLine() const { return compact || above; }
     QString labelOf(const ChartRow& row) const {
-        return compact && !row.subLabel.isEmpty()
+        return oneLine() && !row.subLabel.isEmpty()
                    ? row.label + QStringLiteral(" \u00b7 ") + row.subLabel
                    : row.label;
     }
@@ -219,11 +262,13 @@ RowsLayout layOutRows(const RowsChart& chart, const QRectF& rect, const QFontMet
     RowsLayout layout;
     layout.lineH = fm.height();
     layout.bars = maxBars(chart);
+    layout.above = labelsAbove(chart, rect.width(), fm);
     double full = 0;
     for (const auto& row : chart.rows) {
-        full += fullRowHeight(row, layout.bars, layout.lineH);
+        full += fullRowHeight(row, layout.bars, layout.lineH, layout.above);
     }
     layout.compact = full > available;
+    layout.above = layout.above && !layout.compact;
     const double compactRow = layout.lineH + 4;
     layout.shown = int(chart.rows.size());
     if (layout.compact && double(layout.shown) * compactRow > available) {
@@ -243,10 +288,11 @@ RowsLayout layOutRows(const RowsChart& chart, const QRectF& rect, const QFontMet
             }
         }
     }
-    layout.labelW = std::min(std::ceil(labelW) + 1, rect.width() * 0.42);
+    layout.labelW =
+        layout.above ? rect.width() : std::min(std::ceil(labelW) + 1, rect.width() * 0.42);
     layout.valueW = std::ceil(valueW) + 2;
     layout.scale = makeScale(chart);
-    layout.scale.left = rect.left() + layout.labelW + kLabelGap;
+    layout.scale.left = layout.above ? rect.left() + 2 : rect.left() + layout.labelW + kLabelGap;
     layout.scale.right = rect.right() - layout.valueW - 2;
     return layout;
 }
@@ -257,7 +303,7 @@ void paintRowLabel(QPainter& painter, const QFontMetricsF& fm, const ChartRow& r
     const double lineH = layout.lineH;
     const double labelW = layout.labelW;
     painter.setPen(inkColor());
-    if (!layout.compact && !row.subLabel.isEmpty()) {
+    if (!layout.oneLine() && !row.subLabel.isEmpty()) {
         const double top = rowRect.top() + (rowRect.height() - 2 * lineH) / 2;
         painter.drawText(QRectF(rowRect.left(), top, labelW, lineH),
                          Qt::AlignLeft | Qt::AlignVCenter,
@@ -268,11 +314,14 @@ void paintRowLabel(QPainter& painter, const QFontMetricsF& fm, const ChartRow& r
                          fm.elidedText(row.subLabel, Qt::ElideRight, labelW));
         return;
     }
-    // When name and words do not fit, the words give way before the name does.
-    const double top = rowRect.top() + (rowRect.height() - lineH) / 2;
+    // When name and words do not fit, the words give way before the name does. Over the bars,
+    // the line at the row's top.
+    const double top =
+        layout.above ? rowRect.top() + kRowPad : rowRect.top() + (rowRect.height() - lineH) / 2;
     const QString separator = QStringLiteral(" \u00b7 ");
     QString name = row.label;
-    QString rest = layout.compact && !row.subLabel.isEmpty() ? separator + row.subLabel : QString();
+    QString rest =
+        layout.oneLine() && !row.subLabel.isEmpty() ? separator + row.subLabel : QString();
     if (fm.horizontalAdvance(name + rest) > labelW) {
         // The name whole when a few letters of the words still fit after it, else at least 60 %
         // of the column for it.
@@ -307,8 +356,10 @@ void paintRowBars(QPainter& painter, const ChartRow& row, const QRectF& rowRect,
     const double rowY = rowRect.top();
     const Scale& scale = layout.scale;
     const int n = std::max<int>(1, int(row.bars.size()));
-    const double slot = layout.compact ? (h - 4) / n : layout.lineH;
-    const double barsTop = layout.compact ? rowY + 2 : rowY + (h - n * layout.lineH) / 2;
+    const double slot = layout.compact ? (h - 4) / n : barSlot(layout.lineH);
+    const double barsTop = layout.compact ? rowY + 2
+                           : layout.above ? rowY + kRowPad + layout.lineH
+                                          : rowY + (h - n * slot) / 2;
     for (int b = 0; b < row.bars.size(); ++b) {
         const RowBar& bar = row.bars[b];
         const double thickness = std::max(1.0, slot * (layout.compact ? 0.85 : 0.72));
@@ -404,24 +455,26 @@ void fillHatched(QPainter& painter, const QRectF& rect, const QColor& color, boo
 }
 
 double RowsChartPainter::preferredHeight(const RowsChart& chart, double width,
-                                         QPaintDevice* device) {
+                                         const QPaintDevice* device) {
     const Fonts fonts;
     const QFontMetricsF title(fonts.title, device);
     const QFontMetricsF fm(fonts.text, device);
     double legendHeight = 0;
     layoutLegend(chart, QRectF(0, 0, width, 1e6), fm, &legendHeight);
-    double height = title.height() + 4 + legendHeight + 6;
+    double height = titleHeight(chart, title, width) + 4 + legendHeight + 6;
     if (chart.rows.isEmpty()) {
         return height + 3 * fm.height();
     }
     const int bars = maxBars(chart);
+    const bool above = labelsAbove(chart, width, fm);
     for (const auto& row : chart.rows) {
-        height += fullRowHeight(row, bars, fm.height());
+        height += fullRowHeight(row, bars, fm.height(), above);
     }
     return height + 2 * fm.height() + 8;
 }
 
-double RowsChartPainter::compactHeight(const RowsChart& chart, double width, QPaintDevice* device) {
+double RowsChartPainter::compactHeight(const RowsChart& chart, double width,
+                                       const QPaintDevice* device) {
     if (chart.rows.isEmpty()) {
         return preferredHeight(chart, width, device);
     }
@@ -431,8 +484,8 @@ double RowsChartPainter::compactHeight(const RowsChart& chart, double width, QPa
     double legendHeight = 0;
     layoutLegend(chart, QRectF(0, 0, width, 1e6), fm, &legendHeight);
     const double footer = fm.height() + 2 + (chart.axisLabel.isEmpty() ? 0 : fm.height()) + 4;
-    return title.height() + 4 + legendHeight + 6 + double(chart.rows.size()) * (fm.height() + 4) +
-           footer + 1;
+    return titleHeight(chart, title, width) + 4 + legendHeight + 6 +
+           double(chart.rows.size()) * (fm.height() + 4) + footer + 1;
 }
 
 QVector<QRectF> RowsChartPainter::paint(QPainter& painter, const QRectF& rect,
@@ -448,12 +501,20 @@ QVector<QRectF> RowsChartPainter::paint(QPainter& painter, const QRectF& rect,
     double y = rect.top();
     painter.setFont(fonts.title);
     painter.setPen(inkColor());
-    if (titleFm.height() <= rect.height()) {
-        const QString title = titleFm.elidedText(chart.title, Qt::ElideRight, rect.width());
-        painter.drawText(QRectF(rect.left(), y, rect.width(), titleFm.height()),
-                         Qt::AlignLeft | Qt::AlignVCenter, title);
+    // The title on as many lines as it needs; where they do not fit, one line cut short.
+    const double titleH = titleHeight(chart, titleFm, rect.width());
+    if (titleH + lineH <= rect.height()) {
+        painter.drawText(QRectF(rect.left(), y, rect.width(), titleH), Qt::TextWordWrap,
+                         chart.title);
+        y += titleH + 4;
+    } else {
+        if (titleFm.height() <= rect.height()) {
+            painter.drawText(QRectF(rect.left(), y, rect.width(), titleFm.height()),
+                             Qt::AlignLeft | Qt::AlignVCenter,
+                             titleFm.elidedText(chart.title, Qt::ElideRight, rect.width()));
+        }
+        y += titleFm.height() + 4;
     }
-    y += titleFm.height() + 4;
     painter.setFont(fonts.text);
     if (chart.rows.isEmpty()) {
         paintEmptyText(painter, chart,
@@ -475,7 +536,8 @@ QVector<QRectF> RowsChartPainter::paint(QPainter& painter, const QRectF& rect,
         const auto& item = chart.legend[int(&place - legend.data())];
         fillHatched(painter, place.swatch, item.color, item.hatched);
         painter.setPen(inkColor());
-        painter.drawText(place.text, Qt::AlignLeft | Qt::AlignVCenter, place.shown);
+        painter.drawText(place.text, Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap,
+                         place.shown);
     }
 
     RowsLayout layout = layOutRows(chart, rect, fm, available);

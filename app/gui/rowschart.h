@@ -26,6 +26,7 @@ struct RowBar {
 };
 
 struct ChartRow {
+    QString id;       // the run the row belongs to: a click on it in the window selects the run
     QString label;    // full name: elided to fit, shown whole in the tooltip
     QString subLabel; // second line (device, "modelled"); may be empty
     QString tooltip;
@@ -57,9 +58,9 @@ struct RowsChart {
 class RowsChartPainter {
   public:
     // The height that shows every row in full (two-line labels, value texts) at width.
-    static double preferredHeight(const RowsChart& chart, double width, QPaintDevice* device);
+    static double preferredHeight(const RowsChart& chart, double width, const QPaintDevice* device);
     // The height that shows every row compact (one line, no value texts) at width.
-    static double compactHeight(const RowsChart& chart, double width, QPaintDevice* device);
+    static double compactHeight(const RowsChart& chart, double width, const QPaintDevice* device);
     // Paints chart into rect and returns the rectangle of each row drawn (rows left out: none).
     // When the rows do not fit in full they are drawn compact (one line, no value texts), and
     // when not even so, the first ones that fit and a line naming how many are left out.

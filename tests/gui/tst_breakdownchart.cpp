@@ -1,7 +1,7 @@
 // The breakdown chart (time per repetition by kind of work, from the trace's activities), the
 // per-run occupancy rows with recorded kernels, and the rows chart painter they share.
 #include "gui/breakdownchart.h"
-#include "gui/occupancybarsplot.h"
+#include "gui/occupancychart.h"
 #include "gui/occupancyview.h"
 #include "gui/reportrenderer.h"
 #include "gui/rowschart.h"
@@ -143,7 +143,7 @@ void TestBreakdownChart::chartHatchesModelledRunsAndNamesDevices() {
     }
     QVERIFY(hatchLegend);
     // The occupancy chart labels them the same way.
-    const RowsChart occupancy = OccupancyBarsPlot::chartFor(session, QString());
+    const RowsChart occupancy = OccupancyChart::chartFor(session, QString());
     QCOMPARE(occupancy.rows.size(), 2);
     QVERIFY(occupancy.rows[1].subLabel.contains(QStringLiteral("GTX 970")));
 }
@@ -196,7 +196,7 @@ void TestBreakdownChart::chartsOfManyRunsShowTheNewestAndTheSelected() {
     const QString newest = QStringLiteral("run-%1").arg(runs - 1);
     for (const QString& selected : {newest, QStringLiteral("run-3")}) {
         const RowsChart breakdown = BreakdownChart::chartFor(session, selected, false);
-        const RowsChart occupancy = OccupancyBarsPlot::chartFor(session, selected);
+        const RowsChart occupancy = OccupancyChart::chartFor(session, selected);
         for (const RowsChart* chart : {&breakdown, &occupancy}) {
             QCOMPARE(chart->rows.size(), kMaxChartRows);
             QVERIFY2(chart->title.endsWith(
@@ -231,9 +231,10 @@ void TestBreakdownChart::recordedKernelsHaveOccupancyRows() {
     }
     OccupancyView view(&session, &state);
     state.setSelectedRun(session.at(0)->id);
-    QCOMPARE(view.barsPlot()->runIds().size(), rows.size()); // no "No GPU runs" beside a kernel
+    QCOMPARE(view.occupancyChart()->runIds().size(),
+             rows.size()); // no "No GPU runs" beside a kernel
     // Labelled by short names that stay apart (the long ones differ only in their middle).
-    const RowsChart chart = OccupancyBarsPlot::chartFor(session, {});
+    const RowsChart chart = OccupancyChart::chartFor(session, {});
     QStringList labels;
     for (const auto& row : chart.rows) {
         QVERIFY2(!labels.contains(row.label), qPrintable(row.label));
@@ -263,7 +264,7 @@ void TestBreakdownChart::occupancyChartShowsTheLaunchsShare() {
     QVERIFY(expected.has_value());
     QCOMPARE(*oneWorker->launch, expected->occupancy);
     QVERIFY(*oneWorker->launch < 0.05 && oneWorker->theoretical > 0.5);
-    const RowsChart chart = OccupancyBarsPlot::chartFor(session, {});
+    const RowsChart chart = OccupancyChart::chartFor(session, {});
     QVERIFY(chart.legend.front().text.startsWith(QStringLiteral("launch")));
     for (const auto& row : chart.rows) {
         if (row.label == QStringLiteral("one-worker")) {
@@ -392,18 +393,21 @@ void TestBreakdownChart::occupancyBarsInTheWindowAreLegible_data() {
 }
 
 void TestBreakdownChart::occupancyBarsInTheWindowAreLegible() {
-    // The window's chart, drawn at its preferred height: 9 pt text at least, none over another.
+    // The window's chart, drawn at the height it takes: 9 pt text at least, none over another.
     QFETCH(QString, sample);
     Session session;
     ViewState state;
     loadSample(session, sample);
-    OccupancyBarsPlot plot(&session, &state);
-    QVERIFY(!plot.runIds().isEmpty());
-    const QSize size(480, plot.preferredHeight());
-    plot.resize(size);
-    const QVector<TextBox> boxes = recordTextBoxes(
-        size, [&](QCPPainter& painter) { plot.toPainter(&painter, size.width(), size.height()); });
-    QVERIFY(boxes.size() > 3 * plot.runIds().size());
+    OccupancyChart chart(&session, &state);
+    QVERIFY(!chart.runIds().isEmpty());
+    chart.setFixedWidth(480);
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    QTRY_COMPARE(chart.height(), chart.heightForWidth(480)); // as tall as its rows need
+    const QSize size = chart.size();
+    const QVector<TextBox> boxes =
+        recordTextBoxes(size, [&](QCPPainter& painter) { chart.render(&painter); });
+    QVERIFY(boxes.size() > 3 * chart.runIds().size());
     const QString problem = testhelpers::textLayoutProblem(boxes, size, theme::kMinPlotPt);
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
 }

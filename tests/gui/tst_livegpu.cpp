@@ -14,7 +14,8 @@
 // temporary folder.
 #include "gui/mainwindow.h"
 #include "gui/messagebanner.h"
-#include "gui/occupancybarsplot.h"
+#include "gui/occupancychart.h"
+#include "gui/theme.h"
 #include "gui/timelineplottable.h"
 #include "gui/timelineview.h"
 #include "models/devicelistmodel.h"
@@ -362,7 +363,7 @@ void TestLiveGpu::seedStoryMeasuredOnTheGpu() {
 
     // The occupancy view: a bar group for every GPU run; the selected (first) GPU run in words,
     // on the SM map and in the GPU trace table.
-    const QStringList barIds = child<OccupancyBarsPlot>("occupancyBars")->runIds();
+    const QStringList barIds = child<OccupancyChart>("occupancyChart")->runIds();
     for (const QString& id : gpuIds) {
         QVERIFY2(barIds.contains(id), qPrintable(id));
     }
@@ -417,14 +418,7 @@ std::vector<ConstRunEntryPtr> TestLiveGpu::runWithCounters(const QStringList& st
 }
 
 void TestLiveGpu::checkAchieved(const std::vector<ConstRunEntryPtr>& runs) const {
-    auto* bars = child<OccupancyBarsPlot>("occupancyBars");
-    QCPBars* achievedBars = nullptr;
-    for (int i = 0; i < bars->plottableCount(); ++i) {
-        if (bars->plottable(i)->name() == QStringLiteral("achieved")) {
-            achievedBars = qobject_cast<QCPBars*>(bars->plottable(i));
-        }
-    }
-    QVERIFY(achievedBars);
+    auto* bars = child<OccupancyChart>("occupancyChart");
     for (const auto& entry : runs) {
         const trace::Run& run = *entry->run;
         const QString what = entry->id + QStringLiteral(": ") + notesOf(run);
@@ -445,10 +439,12 @@ void TestLiveGpu::checkAchieved(const std::vector<ConstRunEntryPtr>& runs) const
         // The bar: at the run's row of the chart, the same figure in percent.
         const int key = int(bars->runIds().indexOf(entry->id));
         QVERIFY2(key >= 0, qPrintable(what));
-        const auto bar = achievedBars->data()->findBegin(key, false);
-        QVERIFY2(bar != achievedBars->data()->constEnd() && qFuzzyCompare(bar->key, double(key)),
-                 qPrintable(what));
-        QCOMPARE(bar->value, achieved * 100);
+        const auto& rowBars = bars->chart().rows[key].bars;
+        const auto bar = std::find_if(rowBars.begin(), rowBars.end(), [](const RowBar& b) {
+            return b.segments.front().color == theme::achievedColor();
+        });
+        QVERIFY2(bar != rowBars.end(), qPrintable(what));
+        QCOMPARE(bar->segments.front().value, achieved * 100);
         qInfo("%-26s achieved %5.1f %% (theoretical %5.1f %%)%s", qPrintable(entry->id),
               achieved * 100, run.occupancy->theoretical * 100,
               run.occupancy->smBusyShare

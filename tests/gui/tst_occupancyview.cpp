@@ -1,25 +1,37 @@
 // The occupancy view: bars for every GPU run, and for the selected run the SM map, the launch and
 // limiter in plain words, the occupancy curves and the occupancy-over-time series.
+#include "gui/breakdownchart.h"
 #include "gui/helpmenu.h"
-#include "gui/occupancybarsplot.h"
+#include "gui/occupancychart.h"
 #include "gui/occupancycurveplot.h"
 #include "gui/occupancyview.h"
+#include "gui/qcp.h"
 #include "gui/smmapwidget.h"
+#include "gui/textboxes.h"
+#include "gui/theme.h"
 #include "gui/wheelguard.h"
 #include "models/occupancyfacts.h"
+#include "models/runlistmodel.h"
 #include "models/session.h"
+#include "models/traceloader.h"
 #include "models/viewstate.h"
 #include "slicescope/trace/runsummary.h"
 #include "testhelpers.h"
+#include "textlayout.h"
 
 #include <QApplication>
 #include <QComboBox>
+#include <QFile>
 #include <QLabel>
+#include <QScopeGuard>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QTest>
 #include <QWheelEvent>
 #include <algorithm>
+#include <functional>
+#include <utility>
+#include <vector>
 
 using namespace slicescope;
 using namespace slicescope::models;
@@ -101,6 +113,9 @@ class TestOccupancyView : public QObject {
     void anotherRunsMapSitsBeside();
     void numbasLaunchIsExplained();
     void wheelScrollsThePaneOverItsCharts();
+    void largeTextFitsThePaneWidth_data();
+    void largeTextFitsThePaneWidth();
+    void docsNameTheFiguresAsTheWindowDoes();
 };
 
 void TestOccupancyView::factsOfTheSeedsSliceOuter() {
@@ -239,36 +254,40 @@ void TestOccupancyView::seriesShownOnlyWhenSampled() {
 void TestOccupancyView::barsForGpuRunsOnlyAndClickSelects() {
     Session session;
     ViewState state;
-    OccupancyBarsPlot bars(&session, &state);
+    OccupancyChart bars(&session, &state);
     session.addRuns({makeRunEntry(testhelpers::gpuShapedRun("a", trace::RunMode::MeasuredGpu),
                                   RunOrigin::Opened),
                      makeRunEntry(cpuRun(), RunOrigin::Opened),
                      makeRunEntry(testhelpers::gpuShapedRun("b", trace::RunMode::Modelled),
                                   RunOrigin::Opened)});
     QCOMPARE(bars.runIds(), (QStringList{QStringLiteral("a"), QStringLiteral("b")}));
-    QCOMPARE(bars.plottableCount(), 3); // theoretical, achieved, thread slots
-    auto* theoretical = qobject_cast<QCPBars*>(bars.plottable(0));
-    QCOMPARE(theoretical->dataCount(), 2);
-    QCOMPARE(theoretical->data()->at(0)->value, 100.0);
-    auto* achieved = qobject_cast<QCPBars*>(bars.plottable(1));
-    QCOMPARE(achieved->dataCount(), 0); // never measured: no bar, not a zero
-    QVERIFY(!bars.legend->hasItemWithPlottable(achieved));
-    state.setSelectedRun(QStringLiteral("a"));
-    int bands = 0;
-    for (int i = 0; i < bars.itemCount(); ++i) {
-        if (auto* band = qobject_cast<QCPItemRect*>(bars.item(i))) {
-            QCOMPARE(band->layer()->name(),
-                     QStringLiteral("grid")); // the highlight stays under the bars
-            ++bands;
+    // Each row: the launch's share, the per-SM limit, the thread slots busy; never an achieved
+    // bar that was not measured (no bar, not a zero) and no legend entry promising one.
+    const auto barOf = [](const ChartRow& row, const QColor& color) -> const RowBar* {
+        for (const RowBar& bar : row.bars) {
+            if (bar.segments.front().color == color) {
+                return &bar;
+            }
         }
+        return nullptr;
+    };
+    for (const ChartRow& row : bars.chart().rows) {
+        QVERIFY(barOf(row, theme::launchColor()));
+        QVERIFY(barOf(row, theme::slotsBusyColor()));
+        QVERIFY(!barOf(row, theme::achievedColor()));
+        QCOMPARE(barOf(row, theme::theoreticalColor())->segments.front().value, 100.0);
     }
-    QCOMPARE(bands, 1);
+    for (const LegendItem& item : bars.chart().legend) {
+        QVERIFY(!item.text.startsWith(QStringLiteral("achieved")));
+    }
+    state.setSelectedRun(QStringLiteral("a"));
+    QVERIFY(bars.chart().rows[0].selected);
+    QVERIFY(!bars.chart().rows[1].selected);
     bars.resize(500, 300);
     bars.show();
     QVERIFY(QTest::qWaitForWindowExposed(&bars));
-    bars.replot();
-    const QPoint onB(bars.xAxis->coordToPixel(50), int(bars.yAxis->coordToPixel(1)));
-    QTest::mouseClick(&bars, Qt::LeftButton, Qt::NoModifier, onB);
+    QTRY_COMPARE(bars.rowRects().size(), 2);
+    QTest::mouseClick(&bars, Qt::LeftButton, Qt::NoModifier, bars.rowRects()[1].center().toPoint());
     QCOMPARE(state.selectedRun(), QStringLiteral("b"));
 }
 
@@ -486,14 +505,154 @@ void TestOccupancyView::wheelScrollsThePaneOverItsCharts() {
     QVERIFY(QTest::qWaitForWindowExposed(&scroll));
     QScrollBar* bar = scroll.verticalScrollBar();
     QTRY_VERIFY(bar->maximum() > 0);
-    for (QWidget* chart :
-         {static_cast<QWidget*>(view->barsPlot()), static_cast<QWidget*>(view->curvePlot())}) {
-        bar->setValue(0);
-        const QPointF at(chart->width() / 2.0, chart->height() / 2.0);
-        QWheelEvent wheel(at, chart->mapToGlobal(at), QPoint(), QPoint(0, -120), Qt::NoButton,
-                          Qt::NoModifier, Qt::NoScrollPhase, false);
-        QApplication::sendEvent(chart, &wheel);
-        QVERIFY2(bar->value() > 0, chart->metaObject()->className());
+    // The plot: the wheel guard hands its wheel on to the scroll area.
+    QWidget* curves = view->curvePlot();
+    const QPointF at(curves->width() / 2.0, curves->height() / 2.0);
+    QWheelEvent wheel(at, curves->mapToGlobal(at), QPoint(), QPoint(0, -120), Qt::NoButton,
+                      Qt::NoModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(curves, &wheel);
+    QVERIFY(bar->value() > 0);
+    // The painted charts take no wheel: Qt hands a wheel they leave to their parents, the scroll
+    // area (a synthesized event goes no further, so the test sees only that they leave it).
+    for (QWidget* chart : {static_cast<QWidget*>(view->occupancyChart()),
+                           static_cast<QWidget*>(view->breakdownChart())}) {
+        const QPointF middle(chart->width() / 2.0, chart->height() / 2.0);
+        QWheelEvent over(middle, chart->mapToGlobal(middle), QPoint(), QPoint(0, -120),
+                         Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(chart, &over);
+        QVERIFY2(!over.isAccepted(), chart->metaObject()->className());
+    }
+}
+
+void TestOccupancyView::largeTextFitsThePaneWidth_data() {
+    QTest::addColumn<double>("scale");
+    QTest::addColumn<int>("width");
+    QTest::newRow("1x, 300 px") << 1.0 << 300;
+    QTest::newRow("1.4x (Larger text), 340 px") << 1.4 << 340;
+    QTest::newRow("1.5x, 380 px") << 1.5 << 380;
+    QTest::newRow("2x, 460 px") << 2.0 << 460;
+}
+
+// With large text (the application's font and the charts' scaled up, as View > Larger text
+// does) the pane beside the timeline never clips its text at the side: it needs no sideways
+// scrolling, every label lies inside the viewport and shows all of its lines, and the charts'
+// texts stay inside them, none over another. Rows dense with counters (four bars: launch,
+// per-SM limit, achieved, thread slots busy) keep apart.
+void TestOccupancyView::largeTextFitsThePaneWidth() {
+    QFETCH(double, scale);
+    QFETCH(int, width);
+    const QFont baseFont = QApplication::font();
+    const auto restore = qScopeGuard([&] {
+        theme::setPresentationScale(1.0);
+        QApplication::setFont(baseFont);
+    });
+    QFont font = baseFont;
+    font.setPointSizeF(baseFont.pointSizeF() * scale);
+    QApplication::setFont(font);
+    theme::setPresentationScale(scale);
+
+    Session session;
+    ViewState state;
+    for (const char* sample :
+         {"seed-100x4000x5-f64-pageable-counters.json", "recorded-numba.json"}) {
+        LoadResult result = TraceLoader::loadNow(
+            QStringLiteral(SLICESCOPE_SAMPLES_DIR "/") + QLatin1String(sample), RunOrigin::Opened);
+        QVERIFY2(result.ok(), qPrintable(result.error));
+        session.addRuns(std::move(result.runs));
+    }
+    QScrollArea scroll;
+    auto* view = new OccupancyView(&session, &state);
+    scroll.setWidget(view);
+    scroll.setWidgetResizable(true);
+    scroll.resize(width, 900);
+    scroll.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&scroll));
+    for (const QString& run : {QStringLiteral("one-worker"), QStringLiteral("seed_numba")}) {
+        state.setSelectedRun(run);
+        if (run == QStringLiteral("one-worker")) {
+            view->besideChoice()->setCurrentIndex(
+                view->besideChoice()->findData(QStringLiteral("slice-middle")));
+        }
+        QApplication::processEvents();
+        QTest::qWait(50);
+        const int viewportW = scroll.viewport()->width();
+        const QString where =
+            QStringLiteral("%1 at %2x in %3 px: ").arg(run).arg(scale).arg(viewportW);
+        QVERIFY2(scroll.horizontalScrollBar()->maximum() == 0,
+                 qPrintable(where + QStringLiteral("scrolls sideways by %1 px")
+                                        .arg(scroll.horizontalScrollBar()->maximum())));
+        for (const QWidget* widget : view->findChildren<QWidget*>()) {
+            if (!widget->isVisibleTo(view)) {
+                continue;
+            }
+            const QRect inView(widget->mapTo(view, QPoint(0, 0)), widget->size());
+            QVERIFY2(inView.right() < viewportW,
+                     qPrintable(where + widget->objectName() + QLatin1Char(' ') +
+                                QString::fromLatin1(widget->metaObject()->className()) +
+                                QStringLiteral(" reaches x %1").arg(inView.right())));
+            const auto* label = qobject_cast<const QLabel*>(widget);
+            if (!label || label->text().isEmpty()) {
+                continue;
+            }
+            const int need = label->wordWrap() ? label->heightForWidth(label->width())
+                                               : label->sizeHint().height();
+            QVERIFY2(label->height() >= need &&
+                         (label->wordWrap() || label->sizeHint().width() <= label->width()),
+                     qPrintable(where + QStringLiteral("'%1' is cut").arg(label->text())));
+        }
+        // The painted charts as the window paints them; the plot as its export draws it (its
+        // text as text).
+        QWidget* breakdown =
+            view->breakdownChart()->findChild<QWidget*>(QStringLiteral("breakdownCanvas"));
+        QVERIFY(breakdown);
+        const std::vector<std::pair<QWidget*, std::function<void(QCPPainter&)>>> charts = {
+            {view->occupancyChart(),
+             [&](QCPPainter& painter) { view->occupancyChart()->render(&painter); }},
+            {breakdown, [&](QCPPainter& painter) { breakdown->render(&painter); }},
+            {view->curvePlot(), [&](QCPPainter& painter) {
+                 view->curvePlot()->toPainter(&painter, view->curvePlot()->width(),
+                                              view->curvePlot()->height());
+             }}};
+        for (const auto& [chart, paint] : charts) {
+            const QVector<TextBox> boxes = recordTextBoxes(chart->size(), paint);
+            QVERIFY(!boxes.isEmpty());
+            const QString problem = testhelpers::textLayoutProblem(boxes, chart->size(), 0);
+            QVERIFY2(problem.isEmpty(),
+                     qPrintable(where + chart->objectName() + QStringLiteral(": ") + problem));
+        }
+    }
+}
+
+// docs/gui.md explains the occupancy figures for a class under the names the window gives them:
+// every entry of the occupancy chart's legend (a sample measured with counters has all four) and
+// the Runs table's occupancy columns, word for word.
+void TestOccupancyView::docsNameTheFiguresAsTheWindowDoes() {
+    QFile file(QStringLiteral(SLICESCOPE_SAMPLES_DIR "/../../docs/gui.md"));
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QString docs = QString::fromUtf8(file.readAll());
+    const int section = int(docs.indexOf(QStringLiteral("## The occupancy figures, for a class")));
+    QVERIFY(section >= 0);
+    const QString teacher =
+        docs.mid(section, docs.indexOf(QStringLiteral("\n## "), section + 4) - section);
+    Session session;
+    LoadResult result = TraceLoader::loadNow(
+        QStringLiteral(SLICESCOPE_SAMPLES_DIR "/seed-100x4000x5-f64-pageable-counters.json"),
+        RunOrigin::Opened);
+    QVERIFY2(result.ok(), qPrintable(result.error));
+    session.addRuns(std::move(result.runs));
+    QStringList names;
+    for (const LegendItem& item : OccupancyChart::chartFor(session, {}).legend) {
+        names << item.text;
+    }
+    QCOMPARE(names.size(), 4);
+    RunListModel table(&session);
+    for (const int column :
+         {int(RunListModel::LaunchOccupancyColumn), int(RunListModel::OccupancyColumn),
+          int(RunListModel::SlotsBusyColumn)}) {
+        names << table.headerData(column, Qt::Horizontal, Qt::DisplayRole).toString();
+    }
+    for (const QString& name : names) {
+        QVERIFY2(teacher.contains(QLatin1Char('*') + name + QLatin1Char('*')), qPrintable(name));
     }
 }
 
