@@ -156,15 +156,16 @@ OccupancyView::OccupancyView(models::Session* session, models::ViewState* state,
     noSeries_ = makeLabel(this, 8.5, false, QStringLiteral("noSeries"));
     noSeries_->setStyleSheet(QStringLiteral("color: #666"));
 
-    // The plain words and the SM map first; the charts across runs after them.
-    for (QWidget* w :
-         {static_cast<QWidget*>(title_), static_cast<QWidget*>(kernelChoice_),
-          static_cast<QWidget*>(headline_), static_cast<QWidget*>(launch_),
-          static_cast<QWidget*>(limiter_), static_cast<QWidget*>(launchChoice_), maps}) {
+    // The plain-words headline and the SM map first, so both show in a short window; the
+    // launch's details, then the charts across runs, after them.
+    for (QWidget* w : {static_cast<QWidget*>(title_), static_cast<QWidget*>(kernelChoice_),
+                       static_cast<QWidget*>(headline_), maps}) {
         layout->addWidget(w);
     }
     layout->addLayout(besideRow);
-    for (QWidget* w : {static_cast<QWidget*>(smCaption_), static_cast<QWidget*>(breakdown_),
+    for (QWidget* w : {static_cast<QWidget*>(smCaption_), static_cast<QWidget*>(launch_),
+                       static_cast<QWidget*>(limiter_), static_cast<QWidget*>(launchChoice_),
+                       static_cast<QWidget*>(breakdown_),
                        static_cast<QWidget*>(bars_), static_cast<QWidget*>(curves_),
                        static_cast<QWidget*>(series_), static_cast<QWidget*>(noSeries_)}) {
         layout->addWidget(w);

@@ -102,6 +102,7 @@ class TestOccupancyView : public QObject {
     void cpuRunsHaveNoOccupancy();
     void curvesMarkTheRunsChoice();
     void viewFollowsTheSelectedRun();
+    void smMapComesRightUnderTheHeadline();
     void headlineIsTheLaunchOccupancyOfOneWorker();
     void helpExplainsBothFiguresWithOneWorker();
     void seriesShownOnlyWhenSampled();
@@ -190,6 +191,26 @@ void TestOccupancyView::viewFollowsTheSelectedRun() {
     QVERIFY(view.smMap()->isHidden());
     session.clear();
     QVERIFY(view.shownRun().isEmpty());
+}
+
+// Issue 27: the SM map is the pane's second item, right under the headline in plain words and
+// above the launch's details, so a short window (1280x720) shows both without scrolling.
+void TestOccupancyView::smMapComesRightUnderTheHeadline() {
+    Session session;
+    ViewState state;
+    OccupancyView view(&session, &state);
+    view.resize(360, 900);
+    session.addRuns({makeRunEntry(
+        testhelpers::gpuShapedRun("slice-outer", trace::RunMode::MeasuredGpu), RunOrigin::Opened)});
+    state.setSelectedRun(QStringLiteral("slice-outer"));
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    const auto top = [&view](const QWidget* w) { return w->mapTo(&view, QPoint(0, 0)).y(); };
+    const auto* headline = view.findChild<QLabel*>(QStringLiteral("launchOccupancyHeadline"));
+    const auto* launch = view.findChild<QLabel*>(QStringLiteral("launchWords"));
+    QVERIFY(headline && launch && !launch->text().isEmpty());
+    QVERIFY2(top(headline) < top(view.smMap()), "the headline comes first");
+    QVERIFY2(top(view.smMap()) < top(launch), "the SM map comes before the launch's details");
 }
 
 // Issue 27: one-worker (1 block of 64 threads on 132 SMs) fills each busy SM's warp slots (per-SM
