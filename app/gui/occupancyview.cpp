@@ -165,9 +165,9 @@ OccupancyView::OccupancyView(models::Session* session, models::ViewState* state,
     layout->addLayout(besideRow);
     for (QWidget* w : {static_cast<QWidget*>(smCaption_), static_cast<QWidget*>(launch_),
                        static_cast<QWidget*>(limiter_), static_cast<QWidget*>(launchChoice_),
-                       static_cast<QWidget*>(breakdown_),
-                       static_cast<QWidget*>(bars_), static_cast<QWidget*>(curves_),
-                       static_cast<QWidget*>(series_), static_cast<QWidget*>(noSeries_)}) {
+                       static_cast<QWidget*>(breakdown_), static_cast<QWidget*>(bars_),
+                       static_cast<QWidget*>(curves_), static_cast<QWidget*>(series_),
+                       static_cast<QWidget*>(noSeries_)}) {
         layout->addWidget(w);
     }
     layout->addStretch(1);
