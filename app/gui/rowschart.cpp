@@ -257,6 +257,18 @@ struct RowsLayout {
     }
 };
 
+// A compact row's one line of figures: its bars' value texts side by side, so a slide of many
+// runs keeps every run's figures (the paper's full rows put each after its bar).
+QString compactValues(const ChartRow& row) {
+    QStringList values;
+    for (const auto& bar : row.bars) {
+        if (!bar.valueText.isEmpty()) {
+            values << bar.valueText;
+        }
+    }
+    return values.join(QStringLiteral(" \u00b7 "));
+}
+
 RowsLayout layOutRows(const RowsChart& chart, const QRectF& rect, const QFontMetricsF& fm,
                       double available) {
     RowsLayout layout;
@@ -286,6 +298,8 @@ RowsLayout layOutRows(const RowsChart& chart, const QRectF& rect, const QFontMet
                                               ? 0.0
                                               : fm.horizontalAdvance(bar.valueText) + kValueGap);
             }
+        } else if (const QString values = compactValues(row); !values.isEmpty()) {
+            valueW = std::max(valueW, fm.horizontalAdvance(values) + kValueGap);
         }
     }
     layout.labelW =
@@ -382,6 +396,13 @@ void paintRowBars(QPainter& painter, const ChartRow& row, const QRectF& rowRect,
             painter.setPen(inkColor());
             painter.drawText(QRectF(x0 + kValueGap, barsTop + b * slot, layout.valueW, slot),
                              Qt::AlignLeft | Qt::AlignVCenter, bar.valueText);
+        }
+    }
+    if (layout.compact) {
+        if (const QString values = compactValues(row); !values.isEmpty()) {
+            painter.setPen(inkColor());
+            painter.drawText(QRectF(scale.right + kValueGap, rowY, layout.valueW, h),
+                             Qt::AlignLeft | Qt::AlignVCenter, values);
         }
     }
 }
