@@ -26,6 +26,11 @@ struct ReadOptions {
     // name for Run::source (readTrace gives the path's; parseTrace has none unless given).
     std::optional<device::DeviceSpec> importDevice;
     std::string sourceFile;
+    // When set, each run goes here as soon as it is read, in the file's order, instead of into
+    // Trace::runs, which then comes back empty: a caller of many runs uses each while the rest is
+    // parsed (the GUI's loader builds its entries) and never holds every run twice. Runs handed
+    // over before an error or a cancel are not taken back: the caller drops them then.
+    std::function<void(Run&& run)> takeRun;
 };
 
 // Parses a trace document: a SliceScope trace, or a file of another tool that traceimport.h
