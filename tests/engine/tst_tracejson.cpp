@@ -1418,6 +1418,52 @@ TEST(TraceJson, FileBufferGrowsKeepingItsBytes) {
     EXPECT_EQ(assigned.view().size(), large);
 }
 
+// RunsToWrite: runs lent one at a time, here refilled into one scratch run under other ids, as
+// the GUI's session writes its runs. The file is what writing them as a Trace gives; an id lent
+// twice is still refused, though the scratch run holds only one at a time.
+TEST(TraceJson, WritesRunsLentOneAtATime) {
+    const fs::path dir =
+        fs::temp_directory_path() / ("slicescope-lent-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    const Trace source = fullTrace();
+    Trace expected = source;
+    expected.sweeps.clear();
+    for (std::size_t i = 0; i < expected.runs.size(); ++i) {
+        expected.runs[i].id = "renamed-" + std::to_string(i);
+        expected.runs[i].hidden = i % 2 == 1;
+    }
+    trace::Run scratch;
+    std::vector<std::string> ids;
+    for (const auto& run : expected.runs) {
+        ids.push_back(run.id);
+    }
+    const RunsToWrite lent{expected.generator, source.runs.size(),
+                           [&](std::size_t i) -> const trace::Run& {
+                               scratch = source.runs[i];
+                               scratch.id = ids[i];
+                               scratch.hidden = i % 2 == 1;
+                               return scratch;
+                           }};
+    ASSERT_TRUE(writeTrace(lent, dir / "lent.json"));
+    ASSERT_TRUE(writeTrace(expected, dir / "whole.json"));
+    std::ifstream a(dir / "lent.json"), b(dir / "whole.json");
+    const std::string lentText((std::istreambuf_iterator<char>(a)), {});
+    const std::string wholeText((std::istreambuf_iterator<char>(b)), {});
+    EXPECT_EQ(lentText, wholeText);
+    const auto read = readTrace(dir / "lent.json");
+    ASSERT_TRUE(read) << read.error().message;
+    expectSameTrace(expected, *read);
+
+    ids.back() = ids.front();
+    const auto refused = writeTrace(lent, dir / "lent.json");
+    ASSERT_FALSE(refused);
+    EXPECT_NE(refused.error().message.find("another run has the same id"), std::string::npos);
+    const auto kept = readTrace(dir / "lent.json"); // the file written before is left whole
+    ASSERT_TRUE(kept) << kept.error().message;
+    EXPECT_EQ(kept->runs.size(), expected.runs.size());
+    fs::remove_all(dir);
+}
+
 TEST(TraceJson, WritesAndReadsAFile) {
     TempDir dir;
     const fs::path path = dir.path() / "trace.json";

@@ -161,4 +161,9 @@ Status writeTrace(const Trace& trace, const std::filesystem::path& path,
     return writeTraceLimited(trace, path, maxFileBytes);
 }
 
+Status writeTrace(const RunsToWrite& runs, const std::filesystem::path& path,
+                  std::uint64_t maxFileBytes) {
+    return writeTraceLimited(runs, path, maxFileBytes);
+}
+
 } // namespace slicescope::trace

@@ -48,4 +48,18 @@ std::string toJson(const Trace& trace);
 Status writeTrace(const Trace& trace, const std::filesystem::path& path,
                   std::uint64_t maxFileBytes = kMaxTraceFileBytes);
 
+// The runs of a trace lent one at a time, for a writer that holds them elsewhere: the GUI's
+// session writes its shared runs under the names it gave them without copying each into a Trace
+// (at 100,000 runs the copies were most of an autosave's time, and fresh memory). run(index)
+// returns the run at index (0 .. count-1), and may return the same object each time, refilled;
+// it is called more than once per index.
+struct RunsToWrite {
+    std::string generator;
+    std::size_t count = 0;
+    std::function<const Run&(std::size_t index)> run;
+};
+// writeTrace for such runs, with the same checks, limit and atomic replacement.
+Status writeTrace(const RunsToWrite& runs, const std::filesystem::path& path,
+                  std::uint64_t maxFileBytes = kMaxTraceFileBytes);
+
 } // namespace slicescope::trace
