@@ -115,8 +115,8 @@ void OccupancyBarsPlot::rebuild() {
     int key = 0;
     const QFont valueFont = theme::plotFont(theme::kMinPlotPt);
     const bool withDevice = models::devicesDiffer(session_->runs());
-    auto rows = models::occupancyRows(session_->runs());
-    const qsizetype total = models::keepChartRows(rows, state_->selectedRun());
+    qsizetype total = 0;
+    const auto rows = models::chartOccupancyRows(session_->runs(), state_->selectedRun(), total);
     if (auto* title = qobject_cast<QCPTextElement*>(plotLayout()->element(0, 0))) {
         title->setText(tr("Occupancy of each GPU run") + models::chartRowsNote(rows.size(), total));
         title->setFont(theme::plotFont(10.5, true));
@@ -215,8 +215,8 @@ RowsChart OccupancyBarsPlot::chartFor(const models::Session& session, const QStr
     const bool withDevice = models::devicesDiffer(session.runs());
     bool anyAchieved = false, anyBusy = false, anyLaunch = false;
     QStringList predicted; // the kinds of predicted rows: "modelled", "projected"
-    auto rows = models::occupancyRows(session.runs());
-    const qsizetype total = models::keepChartRows(rows, selectedRun);
+    qsizetype total = 0;
+    const auto rows = models::chartOccupancyRows(session.runs(), selectedRun, total);
     chart.title += models::chartRowsNote(rows.size(), total);
     for (const auto& r : rows) {
         ChartRow row;

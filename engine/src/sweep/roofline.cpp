@@ -89,8 +89,11 @@ std::optional<trace::Ceilings> ceilingsOf(const trace::Run& run) {
         return run.ceilings;
     }
     if (trace::isPredicted(run.mode)) { // modelled or projected onto a preset
-        if (auto preset = device::findPreset(run.device.id)) {
-            return datasheetCeilings(*preset);
+        // By reference: findPreset copies the preset, sources and all, for each of many runs.
+        for (const device::DeviceSpec& preset : device::presets()) {
+            if (preset.id == run.device.id) {
+                return datasheetCeilings(preset);
+            }
         }
     }
     return std::nullopt;
