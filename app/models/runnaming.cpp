@@ -28,11 +28,10 @@ QString programName(const std::string& command) {
     return stem.isEmpty() ? program : stem;
 }
 
-QString deviceTag(const device::DeviceSpec& device) {
-    if (!device.id.empty()) {
-        return toQString(device.id);
-    }
-    QString name = toQString(device.name).toLower();
+namespace {
+
+QString tagOfName(const std::string& deviceName) {
+    QString name = toQString(deviceName).toLower();
     static const QRegularExpression noise(
         QStringLiteral("\\((r|tm)\\)|\\b(nvidia|geforce|quadro|tesla|processor|cpu)\\b|@.*$"));
     name.replace(noise, QStringLiteral(" "));
@@ -45,6 +44,23 @@ QString deviceTag(const device::DeviceSpec& device) {
         name.chop(1);
     }
     return name;
+}
+
+} // namespace
+
+QString deviceTag(const device::DeviceSpec& device) {
+    if (!device.id.empty()) {
+        return toQString(device.id);
+    }
+    // The last name's tag, remembered on this thread: the runs of a trace share a few devices,
+    // and the regular expressions took a tenth of building each entry.
+    thread_local std::string lastName;
+    thread_local QString lastTag;
+    if (device.name != lastName || lastTag.isNull()) {
+        lastTag = tagOfName(device.name);
+        lastName = device.name;
+    }
+    return lastTag;
 }
 
 QString shortDeviceName(const device::DeviceSpec& device) {
@@ -82,20 +98,23 @@ RunNameRequest nameRequest(const RunEntry& entry) {
 
 QStringList runSettings(const trace::Run& run) {
     QStringList settings;
+    settings.reserve(6);
     if (run.problem) {
         const problem::Shape& s = run.problem->shape;
-        settings << QStringLiteral("%1x%2x%3").arg(s.r).arg(s.c).arg(s.n)
+        settings << QString::number(s.r) + QLatin1Char('x') + QString::number(s.c) +
+                        QLatin1Char('x') + QString::number(s.n)
                  << toQString(problem::toString(run.problem->dtype))
-                 << QStringLiteral("work %1").arg(run.problem->workPerElement);
+                 << QStringLiteral("work ") + QString::number(run.problem->workPerElement);
     } else {
         settings << QString() << QString() << QString();
     }
     settings << toQString(run.memoryMode)
-             << QStringLiteral("k%1\u00d7s%2").arg(run.chunks).arg(run.streams);
+             << QLatin1Char('k') + QString::number(run.chunks) + QStringLiteral("\u00d7s") +
+                    QString::number(run.streams);
     QString block;
     if (run.launch) {
         const auto& b = run.launch->block;
-        block = QStringLiteral("block %1").arg(std::uint64_t(b.x) * b.y * b.z);
+        block = QStringLiteral("block ") + QString::number(std::uint64_t(b.x) * b.y * b.z);
     }
     settings << block;
     return settings;

@@ -24,10 +24,11 @@ TraceLoader::~TraceLoader() {
 namespace {
 
 // Builds the entries of a trace's runs while the reader parses the rest: every kBatch runs read
-// go to the thread pool as one task, so a second core makes entries while this one parses, and
-// the last, partial batch is built here. finish() gives them in the file's order. Waiting for a
-// task that has not started runs it on the waiting thread, so a pool busy with other loads
-// never leaves this one waiting.
+// go to the thread pool as one task, so a second core makes entries while this one parses; when
+// the pool has not started the last task given, the reader builds the batch itself (building
+// an entry costs more than reading its run), and it builds the last, partial batch. finish()
+// gives them in the file's order. Waiting for a task that has not started runs it on the waiting
+// thread, so a pool busy with other loads never leaves this one waiting.
 class EntryPipeline {
   public:
     static constexpr std::size_t kBatch = 512;
@@ -48,10 +49,18 @@ class EntryPipeline {
         batch_.push_back(std::move(run));
         ++count_;
         if (batch_.size() == kBatch) {
-            tasks_.push_back(QtConcurrent::run(
-                [batch = std::move(batch_), origin = origin_, source = source_]() mutable {
-                    return build(std::move(batch), origin, source);
-                }));
+            if (waiting_->load() > 0) {
+                tasks_.push_back(
+                    QtFuture::makeReadyFuture(build(std::move(batch_), origin_, source_)));
+            } else {
+                waiting_->fetch_add(1);
+                tasks_.push_back(
+                    QtConcurrent::run([batch = std::move(batch_), origin = origin_,
+                                       source = source_, waiting = waiting_]() mutable {
+                        waiting->fetch_sub(1);
+                        return build(std::move(batch), origin, source);
+                    }));
+            }
             batch_ = {};
             batch_.reserve(kBatch);
         }
@@ -88,6 +97,8 @@ class EntryPipeline {
     std::vector<trace::Run> batch_;
     std::size_t count_ = 0;
     std::vector<QFuture<std::vector<RunEntryPtr>>> tasks_;
+    // Tasks given to the pool that have not started yet (each task counts itself out).
+    std::shared_ptr<std::atomic<int>> waiting_ = std::make_shared<std::atomic<int>>(0);
 };
 
 } // namespace

@@ -149,6 +149,10 @@ void TestRunNaming::deviceTagsAndProgramNames() {
     QCOMPARE(deviceTag(d), QStringLiteral("intel-xeon"));
     d.name = "AMD EPYC 9654 96-Core Processor";
     QCOMPARE(deviceTag(d), QStringLiteral("amd-epyc-9654-96-core"));
+    QCOMPARE(deviceTag(d), QStringLiteral("amd-epyc-9654-96-core")); // asked again
+    d.name = "NVIDIA GeForce GTX 970";
+    QCOMPARE(deviceTag(d), QStringLiteral("gtx-970")); // not the last name's
+    d.name = "AMD EPYC 9654 96-Core Processor";
     d.id = "gtx-970";
     QCOMPARE(deviceTag(d), QStringLiteral("gtx-970"));
     QCOMPARE(programName("python3 docs/recording/seed_numba.py --n 5"),
