@@ -33,6 +33,11 @@ double problemFlops(const problem::Problem& problem) {
 }
 
 Result<RunRoofline> runRoofline(const trace::Run& run, const trace::Ceilings& ceilings) {
+    return runRoofline(run, trace::summarize(run), ceilings);
+}
+
+Result<RunRoofline> runRoofline(const trace::Run& run, const trace::RunSummary& summary,
+                                const trace::Ceilings& ceilings) {
     const auto id = strategy::parseStrategy(run.strategy);
     if (!run.problem || !id || !strategy::isGpu(*id)) {
         return fail(Error::Code::InvalidArgument,
@@ -45,7 +50,6 @@ Result<RunRoofline> runRoofline(const trace::Run& run, const trace::Ceilings& ce
     const double peak =
         problem.dtype == problem::Dtype::F64 ? ceilings.fp64Gflops : ceilings.fp32Gflops;
 
-    const auto summary = trace::summarize(run);
     const double repeat = std::max<double>(1, summary.repeat);
     RunRoofline result;
     result.ceilingsSource = ceilings.source;
