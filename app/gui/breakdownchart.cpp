@@ -113,8 +113,8 @@ RowsChart BreakdownChart::chartFor(const models::Session& session, const QString
     chart.log = log;
     chart.tickText = [log](double ns, double topNs) { return axisTickText(ns, topNs, log); };
     const bool withDevice = models::devicesDiffer(session.runs());
-    auto rows = models::breakdownRows(session.runs());
-    const qsizetype total = models::keepChartRows(rows, selectedRun);
+    qsizetype total = 0;
+    const auto rows = models::chartBreakdownRows(session.runs(), selectedRun, total);
     chart.title += models::chartRowsNote(rows.size(), total);
     std::array<bool, models::kBreakdownPartCount> present{};
     QStringList predicted; // the kinds of predicted rows: "modelled", "projected"

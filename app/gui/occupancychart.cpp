@@ -51,8 +51,8 @@ RowsChart OccupancyChart::chartFor(const models::Session& session, const QString
     const bool withDevice = models::devicesDiffer(session.runs());
     bool anyAchieved = false, anyBusy = false, anyLaunch = false;
     QStringList predicted; // the kinds of predicted rows: "modelled", "projected"
-    auto rows = models::occupancyRows(session.runs());
-    const qsizetype total = models::keepChartRows(rows, selectedRun);
+    qsizetype total = 0;
+    const auto rows = models::chartOccupancyRows(session.runs(), selectedRun, total);
     chart.title += models::chartRowsNote(rows.size(), total);
     for (const auto& r : rows) {
         ChartRow row;

@@ -79,10 +79,13 @@ void labelTimelineAxes(QCustomPlot& plot, const TimelinePlottable& plottable,
     for (const auto& row : plottable.rows()) {
         const double mid = row.top + row.height / 2;
         const auto& run = *plottable.runs()[std::size_t(row.run)];
+        // Rows go down the plot in order: each tick goes at the end (a hint, so 100,000 runs'
+        // ticks are not each searched for).
         if (row.type == TimelinePlottable::Row::Type::Lane) {
-            ticks.insert(mid, models::toQString(run.lanes->lanes[std::size_t(row.lane)].label));
+            ticks.insert(ticks.cend(), mid,
+                         models::toQString(run.lanes->lanes[std::size_t(row.lane)].label));
         } else if (row.type == TimelinePlottable::Row::Type::Overview) {
-            ticks.insert(mid, run.id);
+            ticks.insert(ticks.cend(), mid, run.id);
         }
     }
     laneTicker.setTicks(ticks);

@@ -6,6 +6,7 @@
 #include <QString>
 #include <QVector>
 #include <algorithm>
+#include <cstddef>
 #include <optional>
 
 namespace slicescope::models {
@@ -34,6 +35,47 @@ template <typename Row> qsizetype keepChartRows(QVector<Row>& rows, const QStrin
         rows.front() = *selected;
     }
     return total;
+}
+
+// What keepChartRows keeps of the rows of every run, built only for the runs it keeps: the newest
+// runs that give kMaxChartRows rows, and the selected one. runs: entries in session order (each
+// with an id); rowsOf(entry): that run's rows, in order; rowCount(entry): how many it has, without
+// building them (rowsOf(entry).size()). total gets how many rows every run has. At 100,000 runs
+// the charts built every run's rows (text shaping included) to keep 200, twice per change.
+template <typename Entries, typename RowsOf, typename RowCount>
+auto chartRowsOf(const Entries& runs, const QString& selectedRun, RowsOf rowsOf, RowCount rowCount,
+                 qsizetype& total) {
+    using Rows = decltype(rowsOf(*runs.front()));
+    total = 0;
+    for (const auto& entry : runs) {
+        total += rowCount(*entry);
+    }
+    std::size_t first = runs.size(); // the oldest run with a row kept
+    for (qsizetype rows = 0; first > 0 && rows < kMaxChartRows;) {
+        --first;
+        rows += rowCount(*runs[first]);
+    }
+    Rows rows;
+    for (std::size_t i = first; i < runs.size(); ++i) {
+        rows += rowsOf(*runs[i]);
+    }
+    if (rows.size() > kMaxChartRows) {
+        rows.remove(0, rows.size() - kMaxChartRows);
+    }
+    const auto isSelected = [&selectedRun](const auto& row) { return row.runId == selectedRun; };
+    if (total > kMaxChartRows && !selectedRun.isEmpty() &&
+        std::none_of(rows.begin(), rows.end(), isSelected)) {
+        for (std::size_t i = 0; i < first; ++i) {
+            if (runs[i]->id == selectedRun) {
+                const Rows own = rowsOf(*runs[i]);
+                if (!own.isEmpty()) {
+                    rows.front() = own.front();
+                }
+                break;
+            }
+        }
+    }
+    return rows;
 }
 
 // What a chart's title adds when rows were cut, " (the newest 200 of 100000)"; empty when none

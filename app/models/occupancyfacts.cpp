@@ -1,5 +1,6 @@
 #include "models/occupancyfacts.h"
 
+#include "models/chartrows.h"
 #include "models/runnaming.h"
 #include "slicescope/explain/numbalaunch.h"
 #include "slicescope/occupancy/occupancycalculator.h"
@@ -338,79 +339,95 @@ QString elideMiddle(const QString& text, int maxChars) {
     return text.left(head) + QChar(0x2026) + text.right(keep - head);
 }
 
+QVector<OccupancyRow> occupancyRowsOf(const RunEntry& entry) {
+    if (!entry.visible || (!entry.run->occupancy && entry.kernels.isEmpty())) {
+        return {}; // hidden, or a CPU run: nothing to build (nor its device's name)
+    }
+    const trace::Run& run = *entry.run;
+    OccupancyRow base;
+    base.runId = entry.id;
+    base.device = shortDeviceName(run.device);
+    base.predicted = entry.predictedWord();
+    if (run.occupancy) {
+        OccupancyRow row = base;
+        row.theoretical = run.occupancy->theoretical;
+        if (const auto launch = trace::launchOccupancyOf(run)) {
+            row.launch = launch->occupancy;
+        }
+        row.achieved = run.occupancy->achieved;
+        row.threadSlotsBusy = run.occupancy->threadSlotsBusy;
+        return {row};
+    }
+    // A run without a launch of its own: one row per kernel name, its configurations weighted by
+    // the time they took.
+    struct Sum {
+        int group = -1;
+        double theoreticalNs = 0, theoreticalWeight = 0;
+        double achievedNs = 0, achievedWeight = 0;
+        double busyNs = 0, busyWeight = 0;
+    };
+    QVector<QString> order;
+    QHash<QString, Sum> sums;
+    for (int g = 0; g < entry.kernels.size(); ++g) {
+        const KernelGroup& k = entry.kernels[g];
+        if (!sums.contains(k.name)) {
+            order << k.name;
+            sums[k.name].group = g;
+        }
+        Sum& sum = sums[k.name];
+        const double weight = double(std::max<std::int64_t>(1, k.totalNs));
+        if (k.theoretical) {
+            sum.theoreticalNs += *k.theoretical * weight;
+            sum.theoreticalWeight += weight;
+        }
+        if (k.achieved) {
+            sum.achievedNs += *k.achieved * weight;
+            sum.achievedWeight += weight;
+        }
+        if (const auto busy = kernelThreadSlotsBusy(run.device, k)) {
+            sum.busyNs += *busy * weight;
+            sum.busyWeight += weight;
+        }
+    }
+    QVector<OccupancyRow> rows;
+    for (const QString& name : order) {
+        const Sum& sum = sums[name];
+        if (sum.theoreticalWeight <= 0 && sum.achievedWeight <= 0) {
+            continue; // nothing the trace says about this kernel's occupancy
+        }
+        OccupancyRow row = base;
+        row.kernel = name;
+        row.kernelGroup = sum.group;
+        row.theoretical = sum.theoreticalWeight > 0 ? sum.theoreticalNs / sum.theoreticalWeight : 0;
+        if (sum.achievedWeight > 0) {
+            row.achieved = sum.achievedNs / sum.achievedWeight;
+        }
+        if (sum.busyWeight > 0) {
+            row.threadSlotsBusy = sum.busyNs / sum.busyWeight;
+        }
+        rows << row;
+    }
+    return rows;
+}
+
+qsizetype occupancyRowCount(const RunEntry& entry) {
+    if (!entry.visible || (!entry.run->occupancy && entry.kernels.isEmpty())) {
+        return 0;
+    }
+    return entry.run->occupancy ? 1 : occupancyRowsOf(entry).size();
+}
+
 QVector<OccupancyRow> occupancyRows(const std::vector<RunEntryPtr>& runs) {
     QVector<OccupancyRow> rows;
     for (const auto& entry : runs) {
-        if (!entry->visible) {
-            continue;
-        }
-        const trace::Run& run = *entry->run;
-        OccupancyRow base;
-        base.runId = entry->id;
-        base.device = shortDeviceName(run.device);
-        base.predicted = entry->predictedWord();
-        if (run.occupancy) {
-            OccupancyRow row = base;
-            row.theoretical = run.occupancy->theoretical;
-            if (const auto launch = trace::launchOccupancyOf(run)) {
-                row.launch = launch->occupancy;
-            }
-            row.achieved = run.occupancy->achieved;
-            row.threadSlotsBusy = run.occupancy->threadSlotsBusy;
-            rows << row;
-            continue;
-        }
-        // A run without a launch of its own: one row per kernel name, its configurations
-        // weighted by the time they took.
-        struct Sum {
-            int group = -1;
-            double theoreticalNs = 0, theoreticalWeight = 0;
-            double achievedNs = 0, achievedWeight = 0;
-            double busyNs = 0, busyWeight = 0;
-        };
-        QVector<QString> order;
-        QHash<QString, Sum> sums;
-        for (int g = 0; g < entry->kernels.size(); ++g) {
-            const KernelGroup& k = entry->kernels[g];
-            if (!sums.contains(k.name)) {
-                order << k.name;
-                sums[k.name].group = g;
-            }
-            Sum& sum = sums[k.name];
-            const double weight = double(std::max<std::int64_t>(1, k.totalNs));
-            if (k.theoretical) {
-                sum.theoreticalNs += *k.theoretical * weight;
-                sum.theoreticalWeight += weight;
-            }
-            if (k.achieved) {
-                sum.achievedNs += *k.achieved * weight;
-                sum.achievedWeight += weight;
-            }
-            if (const auto busy = kernelThreadSlotsBusy(run.device, k)) {
-                sum.busyNs += *busy * weight;
-                sum.busyWeight += weight;
-            }
-        }
-        for (const QString& name : order) {
-            const Sum& sum = sums[name];
-            if (sum.theoreticalWeight <= 0 && sum.achievedWeight <= 0) {
-                continue; // nothing the trace says about this kernel's occupancy
-            }
-            OccupancyRow row = base;
-            row.kernel = name;
-            row.kernelGroup = sum.group;
-            row.theoretical =
-                sum.theoreticalWeight > 0 ? sum.theoreticalNs / sum.theoreticalWeight : 0;
-            if (sum.achievedWeight > 0) {
-                row.achieved = sum.achievedNs / sum.achievedWeight;
-            }
-            if (sum.busyWeight > 0) {
-                row.threadSlotsBusy = sum.busyNs / sum.busyWeight;
-            }
-            rows << row;
-        }
+        rows += occupancyRowsOf(*entry);
     }
     return rows;
+}
+
+QVector<OccupancyRow> chartOccupancyRows(const std::vector<RunEntryPtr>& runs,
+                                         const QString& selectedRun, qsizetype& total) {
+    return chartRowsOf(runs, selectedRun, &occupancyRowsOf, &occupancyRowCount, total);
 }
 
 } // namespace slicescope::models

@@ -81,6 +81,14 @@ struct OccupancyRow {
 // The rows for the visible runs, in session order: a run's own occupancy, or else each distinct
 // kernel name of its kernel groups (configurations of one kernel weighted by their time).
 QVector<OccupancyRow> occupancyRows(const std::vector<RunEntryPtr>& runs);
+// The rows of one run, and how many they are, built only for a run without a launch of its own
+// (a recorded run's kernels).
+QVector<OccupancyRow> occupancyRowsOf(const RunEntry& entry);
+qsizetype occupancyRowCount(const RunEntry& entry);
+// The rows the occupancy charts show (chartrows.h): the newest kMaxChartRows and the selected
+// run's, built for those runs only; total gets how many occupancyRows gives.
+QVector<OccupancyRow> chartOccupancyRows(const std::vector<RunEntryPtr>& runs,
+                                         const QString& selectedRun, qsizetype& total);
 
 // text cut to at most maxChars characters by an ellipsis in the middle: long mangled kernel names
 // keep their start and end.

@@ -1,7 +1,9 @@
 #include "models/runbreakdown.h"
 
+#include "models/chartrows.h"
 #include "models/runnaming.h"
 
+#include <algorithm>
 #include <numeric>
 
 namespace slicescope::models {
@@ -48,30 +50,58 @@ double BreakdownRow::totalNs() const {
     return std::accumulate(ns.begin(), ns.end(), 0.0);
 }
 
+namespace {
+
+// Per repetition, from the run's summary.
+std::array<double, kBreakdownPartCount> partsNs(const trace::RunSummary& s, double reps) {
+    std::array<double, kBreakdownPartCount> ns{};
+    ns[std::size_t(BreakdownPart::HtoD)] = double(s.htodNs) / reps;
+    ns[std::size_t(BreakdownPart::Kernel)] = double(s.kernelNs) / reps;
+    ns[std::size_t(BreakdownPart::DtoH)] = double(s.dtohNs) / reps;
+    ns[std::size_t(BreakdownPart::OtherDevice)] = double(s.otherCopyNs + s.memsetNs) / reps;
+    ns[std::size_t(BreakdownPart::HostLayout)] = double(s.hostLayoutNs) / reps;
+    ns[std::size_t(BreakdownPart::HostCompute)] = double(s.hostComputeNs) / reps;
+    return ns;
+}
+
+std::uint32_t repeatOf(const trace::RunSummary& s) {
+    return std::max<std::uint32_t>(1, s.repeat);
+}
+
+} // namespace
+
+qsizetype breakdownRowCount(const RunEntry& entry) {
+    if (!entry.visible) {
+        return 0;
+    }
+    const auto ns = partsNs(entry.summary, double(repeatOf(entry.summary)));
+    return std::accumulate(ns.begin(), ns.end(), 0.0) > 0 ? 1 : 0;
+}
+
+QVector<BreakdownRow> breakdownRowsOf(const RunEntry& entry) {
+    if (breakdownRowCount(entry) == 0) {
+        return {};
+    }
+    BreakdownRow row;
+    row.runId = entry.id;
+    row.device = shortDeviceName(entry.run->device);
+    row.predicted = entry.predictedWord();
+    row.repeat = repeatOf(entry.summary);
+    row.ns = partsNs(entry.summary, double(row.repeat));
+    return {row};
+}
+
 QVector<BreakdownRow> breakdownRows(const std::vector<RunEntryPtr>& runs) {
     QVector<BreakdownRow> rows;
     for (const auto& entry : runs) {
-        if (!entry->visible) {
-            continue;
-        }
-        const trace::RunSummary& s = entry->summary;
-        BreakdownRow row;
-        row.runId = entry->id;
-        row.device = shortDeviceName(entry->run->device);
-        row.predicted = entry->predictedWord();
-        row.repeat = std::max<std::uint32_t>(1, s.repeat);
-        const double reps = double(row.repeat);
-        row.ns[std::size_t(BreakdownPart::HtoD)] = double(s.htodNs) / reps;
-        row.ns[std::size_t(BreakdownPart::Kernel)] = double(s.kernelNs) / reps;
-        row.ns[std::size_t(BreakdownPart::DtoH)] = double(s.dtohNs) / reps;
-        row.ns[std::size_t(BreakdownPart::OtherDevice)] = double(s.otherCopyNs + s.memsetNs) / reps;
-        row.ns[std::size_t(BreakdownPart::HostLayout)] = double(s.hostLayoutNs) / reps;
-        row.ns[std::size_t(BreakdownPart::HostCompute)] = double(s.hostComputeNs) / reps;
-        if (row.totalNs() > 0) {
-            rows << row;
-        }
+        rows += breakdownRowsOf(*entry);
     }
     return rows;
+}
+
+QVector<BreakdownRow> chartBreakdownRows(const std::vector<RunEntryPtr>& runs,
+                                         const QString& selectedRun, qsizetype& total) {
+    return chartRowsOf(runs, selectedRun, &breakdownRowsOf, &breakdownRowCount, total);
 }
 
 } // namespace slicescope::models

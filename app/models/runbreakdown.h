@@ -34,5 +34,13 @@ struct BreakdownRow {
 // activities; host layout passes and host compute from the host activities on the main thread
 // (trace::RunSummary::hostLayoutNs, hostComputeNs).
 QVector<BreakdownRow> breakdownRows(const std::vector<RunEntryPtr>& runs);
+// The row of one run (none when it is hidden or spent no time), and how many that is (0 or 1)
+// without building it.
+QVector<BreakdownRow> breakdownRowsOf(const RunEntry& entry);
+qsizetype breakdownRowCount(const RunEntry& entry);
+// The rows the breakdown chart shows (chartrows.h): the newest kMaxChartRows and the selected
+// run's, built for those runs only; total gets how many breakdownRows gives.
+QVector<BreakdownRow> chartBreakdownRows(const std::vector<RunEntryPtr>& runs,
+                                         const QString& selectedRun, qsizetype& total);
 
 } // namespace slicescope::models

@@ -1,5 +1,7 @@
 #include "models/runentry.h"
 
+#include "models/runnaming.h"
+
 #include <algorithm>
 
 namespace slicescope::models {
@@ -22,6 +24,8 @@ RunEntryPtr makeRunEntry(trace::Run run, RunOrigin origin, const QString& source
             return a.warmup && trace::isDeviceActivity(a.kind);
         }));
     entry->launchWords = toQString(trace::describeLaunch(run));
+    entry->deviceTag = models::deviceTag(run.device);
+    entry->settings = runSettings(run);
     entry->visible = !run.hidden;
     entry->origin = origin;
     entry->source = source;

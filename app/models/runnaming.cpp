@@ -1,5 +1,6 @@
 #include "models/runnaming.h"
 
+#include <QDir>
 #include <QFileInfo>
 #include <QRegularExpression>
 #include <QSet>
@@ -27,11 +28,10 @@ QString programName(const std::string& command) {
     return stem.isEmpty() ? program : stem;
 }
 
-QString deviceTag(const device::DeviceSpec& device) {
-    if (!device.id.empty()) {
-        return toQString(device.id);
-    }
-    QString name = toQString(device.name).toLower();
+namespace {
+
+QString tagOfName(const std::string& deviceName) {
+    QString name = toQString(deviceName).toLower();
     static const QRegularExpression noise(
         QStringLiteral("\\((r|tm)\\)|\\b(nvidia|geforce|quadro|tesla|processor|cpu)\\b|@.*$"));
     name.replace(noise, QStringLiteral(" "));
@@ -46,6 +46,23 @@ QString deviceTag(const device::DeviceSpec& device) {
     return name;
 }
 
+} // namespace
+
+QString deviceTag(const device::DeviceSpec& device) {
+    if (!device.id.empty()) {
+        return toQString(device.id);
+    }
+    // The last name's tag, remembered on this thread: the runs of a trace share a few devices,
+    // and the regular expressions took a tenth of building each entry.
+    thread_local std::string lastName;
+    thread_local QString lastTag;
+    if (device.name != lastName || lastTag.isNull()) {
+        lastTag = tagOfName(device.name);
+        lastName = device.name;
+    }
+    return lastTag;
+}
+
 QString shortDeviceName(const device::DeviceSpec& device) {
     QString name = toQString(device.name);
     static const QRegularExpression noise(
@@ -55,39 +72,49 @@ QString shortDeviceName(const device::DeviceSpec& device) {
     return name.isEmpty() ? toQString(device.name) : name;
 }
 
-RunNameRequest nameRequest(const trace::Run& run, const QString& id) {
-    RunNameRequest request;
-    request.wanted = id;
+namespace {
+
+// The name a run asks for: its id, or a recorded run's program.
+QString wantedName(const trace::Run& run, const QString& id) {
+    QString wanted = id;
     if (run.mode == trace::RunMode::Recorded && (id.isEmpty() || id == toQString(run.strategy))) {
         const QString program = programName(run.command);
         if (!program.isEmpty()) {
-            request.wanted = program;
+            wanted = program;
         }
     }
-    if (request.wanted.isEmpty()) {
-        request.wanted = QStringLiteral("run");
-    }
-    request.deviceTag = deviceTag(run.device);
-    request.settings = runSettings(run);
-    return request;
+    return wanted.isEmpty() ? QStringLiteral("run") : wanted;
+}
+
+} // namespace
+
+RunNameRequest nameRequest(const trace::Run& run, const QString& id) {
+    return {wantedName(run, id), deviceTag(run.device), runSettings(run)};
+}
+
+RunNameRequest nameRequest(const RunEntry& entry) {
+    return {wantedName(*entry.run, entry.id), entry.deviceTag, entry.settings};
 }
 
 QStringList runSettings(const trace::Run& run) {
     QStringList settings;
+    settings.reserve(6);
     if (run.problem) {
         const problem::Shape& s = run.problem->shape;
-        settings << QStringLiteral("%1x%2x%3").arg(s.r).arg(s.c).arg(s.n)
+        settings << QString::number(s.r) + QLatin1Char('x') + QString::number(s.c) +
+                        QLatin1Char('x') + QString::number(s.n)
                  << toQString(problem::toString(run.problem->dtype))
-                 << QStringLiteral("work %1").arg(run.problem->workPerElement);
+                 << QStringLiteral("work ") + QString::number(run.problem->workPerElement);
     } else {
         settings << QString() << QString() << QString();
     }
     settings << toQString(run.memoryMode)
-             << QStringLiteral("k%1\u00d7s%2").arg(run.chunks).arg(run.streams);
+             << QLatin1Char('k') + QString::number(run.chunks) + QStringLiteral("\u00d7s") +
+                    QString::number(run.streams);
     QString block;
     if (run.launch) {
         const auto& b = run.launch->block;
-        block = QStringLiteral("block %1").arg(std::uint64_t(b.x) * b.y * b.z);
+        block = QStringLiteral("block ") + QString::number(std::uint64_t(b.x) * b.y * b.z);
     }
     settings << block;
     return settings;
@@ -115,6 +142,10 @@ QStringList RunNaming::nameBatch(const QList<RunNameRequest>& batch) {
     QStringList names(batch.size());
     QSet<QString> taken;          // given to an earlier run of this batch
     QHash<QString, Holder> given; // the same, with the run it went to
+    // Sized once: 100,000 runs arrive in one batch when a large trace opens.
+    taken.reserve(batch.size());
+    given.reserve(batch.size());
+    issued_.reserve(issued_.size() + batch.size());
     auto isFree = [&](const QString& name) {
         return !issued_.contains(name) && !taken.contains(name);
     };
@@ -181,6 +212,38 @@ QStringList RunNaming::nameBatch(const QList<RunNameRequest>& batch) {
     return names;
 }
 
+namespace {
+
+// The batch of the runs of a file (batchOf), by its path.
+QString fileBatchOf(const QString& source) {
+    const QFileInfo file(source);
+    static const QRegularExpression request(QStringLiteral("^(run-\\d+)-.+\\.json$"));
+    const auto match = request.match(file.fileName());
+    if (match.hasMatch()) {
+        return file.absolutePath() + QLatin1Char('/') + match.captured(1);
+    }
+    return file.absoluteFilePath();
+}
+
+// fileBatchOf, remembered for the last absolute path asked on this thread: the runs of a file
+// come one after another, and batchOf is asked for every run at every change (100,000 runs of
+// one file spent a tenth of a second per pass). A relative path, which depends on the working
+// folder, is worked out each time.
+QString fileBatch(const QString& source) {
+    if (!QDir::isAbsolutePath(source)) {
+        return fileBatchOf(source);
+    }
+    thread_local QString lastSource;
+    thread_local QString lastBatch;
+    if (source != lastSource) {
+        lastBatch = fileBatchOf(source);
+        lastSource = source;
+    }
+    return lastBatch;
+}
+
+} // namespace
+
 QString batchOf(const RunEntry& entry) {
     if (!entry.run->batch.empty()) {
         return toQString(entry.run->batch);
@@ -190,32 +253,24 @@ QString batchOf(const RunEntry& entry) {
                    ? QString()
                    : QStringLiteral("created ") + toQString(entry.run->createdAt);
     }
-    const QFileInfo file(entry.source);
     if (entry.origin == RunOrigin::Restored) {
-        return file.absoluteFilePath() + QStringLiteral(" created ") +
+        return QFileInfo(entry.source).absoluteFilePath() + QStringLiteral(" created ") +
                toQString(entry.run->createdAt);
     }
-    static const QRegularExpression request(QStringLiteral("^(run-\\d+)-.+\\.json$"));
-    const auto match = request.match(file.fileName());
-    if (match.hasMatch()) {
-        return file.absolutePath() + QLatin1Char('/') + match.captured(1);
-    }
-    return file.absoluteFilePath();
+    return fileBatch(entry.source);
 }
 
 bool devicesDiffer(const std::vector<RunEntryPtr>& runs) {
-    QString first;
-    bool any = false;
+    const std::string* first = nullptr; // no text made per run: charts ask at every change
     for (const auto& entry : runs) {
         if (!entry->visible) {
             continue;
         }
-        const QString name = toQString(entry->run->device.name);
-        if (any && name != first) {
+        const std::string& name = entry->run->device.name;
+        if (first && name != *first) {
             return true;
         }
-        first = name;
-        any = true;
+        first = &name;
     }
     return false;
 }

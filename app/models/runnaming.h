@@ -25,6 +25,9 @@ QStringList runSettings(const trace::Run& run);
 // The request for a run whose trace id is `id`: a recorded run is named after its program
 // ("seed_numba", not "recorded"), any other run keeps its trace id (a strategy name).
 RunNameRequest nameRequest(const trace::Run& run, const QString& id);
+// The same for an entry, from the device tag and settings made with it (RunEntry::deviceTag,
+// RunEntry::settings), under the id it has.
+RunNameRequest nameRequest(const RunEntry& entry);
 // A short, lower-case tag of a device for names: the preset key, or the name without vendor
 // words ("NVIDIA H200" -> "h200", "Intel(R) Xeon(R) Processor" -> "intel-xeon").
 QString deviceTag(const device::DeviceSpec& device);

@@ -81,10 +81,10 @@ class SessionStore : public QObject {
     void saveFailed(const QString& message);
 
   private:
-    struct SavedRun {
-        std::string id;    // as the session shows it
-        std::string batch; // batchOf(): a restore compares and places the run as before
-        bool hidden;       // the user hid it: a restore keeps it hidden
+    struct SavedRun {  // texts as Qt shares them: the worker makes them UTF-8
+        QString id;    // as the session shows it
+        QString batch; // batchOf(): a restore compares and places the run as before
+        bool hidden;   // the user hid it: a restore keeps it hidden
         std::shared_ptr<const trace::Run> run;
     };
     using Snapshot = std::vector<SavedRun>;

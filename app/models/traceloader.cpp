@@ -6,6 +6,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 #include <exception>
+#include <iterator>
 #include <new>
 
 namespace slicescope::models {
@@ -20,20 +21,104 @@ TraceLoader::~TraceLoader() {
     }
 }
 
+namespace {
+
+// Builds the entries of a trace's runs while the reader parses the rest: every kBatch runs read
+// go to the thread pool as one task, so a second core makes entries while this one parses; when
+// the pool has not started the last task given, the reader builds the batch itself (building
+// an entry costs more than reading its run), and it builds the last, partial batch. finish()
+// gives them in the file's order. Waiting for a task that has not started runs it on the waiting
+// thread, so a pool busy with other loads never leaves this one waiting.
+class EntryPipeline {
+  public:
+    static constexpr std::size_t kBatch = 512;
+
+    EntryPipeline(RunOrigin origin, QString source) : origin_(origin), source_(std::move(source)) {}
+    EntryPipeline(const EntryPipeline&) = delete;
+    EntryPipeline& operator=(const EntryPipeline&) = delete;
+    ~EntryPipeline() { // a failed or cancelled read: no task outlives the load
+        for (auto& task : tasks_) {
+            try {
+                task.waitForFinished();
+            } catch (...) { // its result is dropped with the load
+            }
+        }
+    }
+
+    void add(trace::Run&& run) {
+        batch_.push_back(std::move(run));
+        ++count_;
+        if (batch_.size() == kBatch) {
+            if (waiting_->load() > 0) {
+                tasks_.push_back(
+                    QtFuture::makeReadyFuture(build(std::move(batch_), origin_, source_)));
+            } else {
+                waiting_->fetch_add(1);
+                tasks_.push_back(
+                    QtConcurrent::run([batch = std::move(batch_), origin = origin_,
+                                       source = source_, waiting = waiting_]() mutable {
+                        waiting->fetch_sub(1);
+                        return build(std::move(batch), origin, source);
+                    }));
+            }
+            batch_ = {};
+            batch_.reserve(kBatch);
+        }
+    }
+
+    // Every entry, in the order the runs were added.
+    std::vector<RunEntryPtr> finish() {
+        std::vector<RunEntryPtr> last = build(std::move(batch_), origin_, source_);
+        std::vector<RunEntryPtr> entries;
+        entries.reserve(count_);
+        for (auto& task : tasks_) {
+            for (auto& entry : task.takeResult()) {
+                entries.push_back(std::move(entry));
+            }
+        }
+        tasks_.clear();
+        std::move(last.begin(), last.end(), std::back_inserter(entries));
+        return entries;
+    }
+
+  private:
+    static std::vector<RunEntryPtr> build(std::vector<trace::Run> runs, RunOrigin origin,
+                                          const QString& source) {
+        std::vector<RunEntryPtr> entries;
+        entries.reserve(runs.size());
+        for (auto& run : runs) {
+            entries.push_back(makeRunEntry(std::move(run), origin, source));
+        }
+        return entries;
+    }
+
+    RunOrigin origin_;
+    QString source_;
+    std::vector<trace::Run> batch_;
+    std::size_t count_ = 0;
+    std::vector<QFuture<std::vector<RunEntryPtr>>> tasks_;
+    // Tasks given to the pool that have not started yet (each task counts itself out).
+    std::shared_ptr<std::atomic<int>> waiting_ = std::make_shared<std::atomic<int>>(0);
+};
+
+} // namespace
+
 LoadResult TraceLoader::loadNow(const QString& path, RunOrigin origin,
                                 const trace::ReadOptions& options) {
     LoadResult result;
     result.path = path;
     result.origin = origin;
-    // Progress: reading and parsing the text is most of the work (0 .. 0.8); building each run's
-    // lanes and summary the rest, so the bar does not sit at the end while lanes are sorted.
-    constexpr double kParseShare = 0.8;
+    // Each run's lanes and summary are built as it is read (EntryPipeline): reading is the whole
+    // bar but its end, which waits for the last entries.
+    constexpr double kReadShare = 0.95;
     trace::ReadOptions parseOptions = options;
     if (options.progress) {
         parseOptions.progress = [&options](double fraction) {
-            options.progress(kParseShare * fraction);
+            options.progress(kReadShare * fraction);
         };
     }
+    EntryPipeline pipeline(origin, path);
+    parseOptions.takeRun = [&pipeline](trace::Run&& run) { pipeline.add(std::move(run)); };
     Result<trace::Trace> trace = fail(Error::Code::Internal, "not read");
     if (path.startsWith(QLatin1Char(':'))) {
         QFile file(path);
@@ -52,19 +137,13 @@ LoadResult TraceLoader::loadNow(const QString& path, RunOrigin origin,
         result.error = toQString(trace.error().message);
         return result;
     }
-    const std::size_t count = trace->runs.size();
-    for (std::size_t i = 0; i < count; ++i) {
-        if (options.cancel && options.cancel->load()) {
-            result.cancelled = true;
-            result.runs.clear();
-            return result;
-        }
-        result.runs.push_back(makeRunEntry(std::move(trace->runs[i]), origin, path));
-        if (options.progress) {
-            options.progress(kParseShare + (1 - kParseShare) * double(i + 1) / double(count));
-        }
+    result.runs = pipeline.finish();
+    if (options.cancel && options.cancel->load()) {
+        result.cancelled = true;
+        result.runs.clear();
+        return result;
     }
-    if (options.progress && count == 0) {
+    if (options.progress) {
         options.progress(1.0);
     }
     return result;

@@ -236,6 +236,27 @@ TEST(JsonCursor, RejectsAKeyGivenTwiceInAnyObject) {
         << "the same key in different objects is fine";
 }
 
+// skipIfNext: the trace reader matches a device text it read before, byte for byte.
+TEST(JsonCursor, SkipIfNextMovesPastExactlyTheSameBytesOnly) {
+    const std::string text = R"({"a": 1} {"a": 1} {"a": 2} {"a")";
+    JsonCursor c(text);
+    const std::string_view first(text.data(), 8);
+    ASSERT_TRUE(c.skipValue());
+    EXPECT_EQ(c.position(), text.data() + 8);
+    c.skipSpace();
+    EXPECT_TRUE(c.skipIfNext(first)); // the same object again
+    EXPECT_EQ(c.position(), text.data() + 17);
+    c.skipSpace();
+    EXPECT_FALSE(c.skipIfNext(first)); // another value: not moved
+    EXPECT_EQ(c.position(), text.data() + 18);
+    ASSERT_TRUE(c.skipValue());
+    c.skipSpace();
+    EXPECT_FALSE(c.skipIfNext(first)); // the input ends before the text does
+    EXPECT_FALSE(c.skipIfNext({}));    // nothing to match
+    EXPECT_EQ(c.position(), text.data() + 27);
+    EXPECT_FALSE(c.error());
+}
+
 constexpr std::array<std::string_view, 3> kKeys{"id", "size", "tags"};
 
 TEST(JsonCursor, ParseObjectDispatchesKnownKeysAndSkipsUnknownOnes) {

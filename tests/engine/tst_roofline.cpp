@@ -1,6 +1,7 @@
 // The roofline with the copies: placement under a bandwidth roof and a compute ceiling.
 #include "slicescope/strategy/strategy.h"
 #include "slicescope/sweep/roofline.h"
+#include "slicescope/trace/runsummary.h"
 
 #include <gtest/gtest.h>
 
@@ -101,6 +102,25 @@ TEST(Roofline, PinnedMemoryUsesThePinnedLink) {
     ASSERT_TRUE(roof);
     EXPECT_EQ(roof->hostLink, "pinned");
     EXPECT_NEAR(roof->wholeRun.bandwidthGBps, 55.0, 1e-9);
+}
+
+// The GUI places every run of a session from the summary its entry holds: the same points.
+TEST(Roofline, FromASummaryMadeBeforeTheSamePoints) {
+    const auto ceilings = datasheetCeilings(*device::findPreset("h200"));
+    const trace::Run run = seedRun("slice-2d", "pinned");
+    const auto direct = runRoofline(run, ceilings);
+    const auto fromSummary = runRoofline(run, trace::summarize(run), ceilings);
+    ASSERT_TRUE(direct && fromSummary);
+    EXPECT_EQ(fromSummary->kernel.achievedGflops, direct->kernel.achievedGflops);
+    EXPECT_EQ(fromSummary->wholeRun.achievedGflops, direct->wholeRun.achievedGflops);
+    EXPECT_EQ(fromSummary->wholeRun.bytes, direct->wholeRun.bytes);
+    EXPECT_EQ(fromSummary->hostLink, direct->hostLink);
+    // The summary is what gives the times: another run's summary moves the points.
+    trace::Run slower = run;
+    slower.activities[1].endNs += 8'500;
+    const auto moved = runRoofline(run, trace::summarize(slower), ceilings);
+    ASSERT_TRUE(moved);
+    EXPECT_NEAR(moved->kernel.achievedGflops, direct->kernel.achievedGflops / 2, 1e-9);
 }
 
 TEST(Roofline, CpuRunsHaveNone) {

@@ -1,6 +1,7 @@
 #include "slicescope/trace/runsummary.h"
 #include "slicescope/trace/tracejson.h"
 #include "slicescope/trace/tracelimits.h"
+#include "trace/filebuffer.h"  // engine-internal: what readTrace reads a file into
 #include "trace/tracewriter.h" // engine-internal: writeTraceLimited
 
 #include <atomic>
@@ -25,6 +26,8 @@ namespace slicescope::trace {
 namespace {
 
 namespace fs = std::filesystem;
+
+const fs::path kImportDir = fs::path(SLICESCOPE_TEST_DATA_DIR) / "import";
 
 constexpr std::int64_t kBaseNs = 1'764'675'720'123'456'789; // a CUPTI-like timestamp, ~1.7e18
 
@@ -369,6 +372,56 @@ TEST(TraceJson, RoundTripKeepsEveryFieldOfEveryKindAndMode) {
     expectSameTrace(original, *parsed);
     // Writing what was read gives the same text: nothing is lost or reordered on the way.
     EXPECT_EQ(toJson(*parsed), text);
+}
+
+// ReadOptions::takeRun: the GUI's loader builds each run's entry while the rest is parsed. The
+// runs it is given are those the trace holds without it, in order, and the trace keeps none.
+TEST(TraceJson, TakeRunGetsEveryRunInOrderAndTheTraceKeepsNone) {
+    const Trace original = fullTrace();
+    ASSERT_GE(original.runs.size(), 2U);
+    const std::string text = toJson(original);
+    std::vector<trace::Run> taken;
+    ReadOptions options;
+    options.takeRun = [&taken](trace::Run&& run) { taken.push_back(std::move(run)); };
+    auto parsed = parseTrace(text, options);
+    ASSERT_TRUE(parsed) << parsed.error().message;
+    EXPECT_TRUE(parsed->runs.empty());
+    EXPECT_EQ(parsed->generator, original.generator);
+    ASSERT_EQ(taken.size(), original.runs.size());
+    parsed->runs = std::move(taken);
+    expectSameTrace(original, *parsed);
+    EXPECT_EQ(toJson(*parsed), text);
+
+    // A duplicate id is still an error, found after the first run was handed over.
+    Trace twice;
+    twice.runs = {original.runs[0], original.runs[0]};
+    std::vector<std::string> ids;
+    options.takeRun = [&ids](trace::Run&& run) { ids.push_back(run.id); };
+    auto refused = parseTrace(toJson(twice), options);
+    ASSERT_FALSE(refused);
+    EXPECT_NE(refused.error().message.find("duplicate run id"), std::string::npos);
+    EXPECT_EQ(ids, std::vector<std::string>{original.runs[0].id});
+}
+
+// Another tool's file, converted, goes through takeRun too.
+TEST(TraceJson, TakeRunGetsTheRunsOfAnImportedFile) {
+    std::ifstream in(kImportDir / "kineto-cnn.json", std::ios::binary);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    ASSERT_FALSE(text.empty());
+    const auto whole = parseTrace(text);
+    ASSERT_TRUE(whole) << whole.error().message;
+    ASSERT_FALSE(whole->runs.empty());
+    std::vector<trace::Run> taken;
+    ReadOptions options;
+    options.takeRun = [&taken](trace::Run&& run) { taken.push_back(std::move(run)); };
+    const auto parsed = parseTrace(text, options);
+    ASSERT_TRUE(parsed) << parsed.error().message;
+    EXPECT_TRUE(parsed->runs.empty());
+    ASSERT_EQ(taken.size(), whole->runs.size());
+    for (std::size_t i = 0; i < taken.size(); ++i) {
+        EXPECT_EQ(taken[i].id, whole->runs[i].id);
+        EXPECT_EQ(taken[i].activities.size(), whole->runs[i].activities.size());
+    }
 }
 
 // The seed's one-worker on an H200 as a trace before "launch_occupancy" existed: 1 block of 64
@@ -1346,6 +1399,86 @@ TEST(TraceJson, ReportsProgressAndStopsWhenCancelled) {
 
 // ---------------------------------------------------------------------------------------------
 // Files
+
+// The memory readTrace reads a file into: it grows keeping what was read, and moves.
+TEST(TraceJson, FileBufferGrowsKeepingItsBytes) {
+    FileBuffer buffer;
+    EXPECT_EQ(buffer.capacity(), 0U);
+    EXPECT_TRUE(buffer.view().empty());
+    buffer.reserve(10);
+    ASSERT_GE(buffer.capacity(), 10U);
+    std::memcpy(buffer.data(), "0123456789", 10);
+    buffer.setSize(10);
+    EXPECT_EQ(buffer.view(), "0123456789");
+    buffer.reserve(5); // never shrinks
+    EXPECT_EQ(buffer.view(), "0123456789");
+    // Beyond a huge page: the bytes read so far come along.
+    const std::size_t large = (std::size_t(3) << 20) + 17;
+    buffer.reserve(large);
+    ASSERT_GE(buffer.capacity(), large);
+    EXPECT_EQ(buffer.view(), "0123456789");
+    std::memset(buffer.data() + 10, 'x', large - 10);
+    buffer.setSize(large);
+    EXPECT_EQ(buffer.view().size(), large);
+    EXPECT_EQ(buffer.view().back(), 'x');
+    buffer.setSize(buffer.capacity() + 1); // at most what it holds
+    EXPECT_EQ(buffer.size(), buffer.capacity());
+    buffer.setSize(large);
+
+    FileBuffer moved(std::move(buffer));
+    EXPECT_EQ(moved.view().substr(0, 10), "0123456789");
+    EXPECT_EQ(buffer.capacity(), 0U); // NOLINT(bugprone-use-after-move): moved from is empty
+    FileBuffer assigned;
+    assigned.reserve(1);
+    assigned = std::move(moved);
+    EXPECT_EQ(assigned.view().size(), large);
+}
+
+// RunsToWrite: runs lent one at a time, here refilled into one scratch run under other ids, as
+// the GUI's session writes its runs. The file is what writing them as a Trace gives; an id lent
+// twice is still refused, though the scratch run holds only one at a time.
+TEST(TraceJson, WritesRunsLentOneAtATime) {
+    const fs::path dir =
+        fs::temp_directory_path() / ("slicescope-lent-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    const Trace source = fullTrace();
+    Trace expected = source;
+    expected.sweeps.clear();
+    for (std::size_t i = 0; i < expected.runs.size(); ++i) {
+        expected.runs[i].id = "renamed-" + std::to_string(i);
+        expected.runs[i].hidden = i % 2 == 1;
+    }
+    trace::Run scratch;
+    std::vector<std::string> ids;
+    for (const auto& run : expected.runs) {
+        ids.push_back(run.id);
+    }
+    const RunsToWrite lent{expected.generator, source.runs.size(),
+                           [&](std::size_t i) -> const trace::Run& {
+                               scratch = source.runs[i];
+                               scratch.id = ids[i];
+                               scratch.hidden = i % 2 == 1;
+                               return scratch;
+                           }};
+    ASSERT_TRUE(writeTrace(lent, dir / "lent.json"));
+    ASSERT_TRUE(writeTrace(expected, dir / "whole.json"));
+    std::ifstream a(dir / "lent.json"), b(dir / "whole.json");
+    const std::string lentText((std::istreambuf_iterator<char>(a)), {});
+    const std::string wholeText((std::istreambuf_iterator<char>(b)), {});
+    EXPECT_EQ(lentText, wholeText);
+    const auto read = readTrace(dir / "lent.json");
+    ASSERT_TRUE(read) << read.error().message;
+    expectSameTrace(expected, *read);
+
+    ids.back() = ids.front();
+    const auto refused = writeTrace(lent, dir / "lent.json");
+    ASSERT_FALSE(refused);
+    EXPECT_NE(refused.error().message.find("another run has the same id"), std::string::npos);
+    const auto kept = readTrace(dir / "lent.json"); // the file written before is left whole
+    ASSERT_TRUE(kept) << kept.error().message;
+    EXPECT_EQ(kept->runs.size(), expected.runs.size());
+    fs::remove_all(dir);
+}
 
 TEST(TraceJson, WritesAndReadsAFile) {
     TempDir dir;

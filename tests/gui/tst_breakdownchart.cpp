@@ -56,6 +56,7 @@ class TestBreakdownChart : public QObject {
     void chartHatchesModelledRunsAndNamesDevices();
     void logSwitchAndClickSelect();
     void chartsOfManyRunsShowTheNewestAndTheSelected();
+    void chartRowsAreWhatCuttingEveryRunsRowsKeeps();
     void recordedKernelsHaveOccupancyRows();
     void occupancyChartShowsTheLaunchsShare();
     void recordedRunFacts();
@@ -215,6 +216,79 @@ void TestBreakdownChart::chartsOfManyRunsShowTheNewestAndTheSelected() {
     QCOMPARE(chart.runIds().size(), kMaxChartRows);
     QCOMPARE(chart.runIds().first(), QStringLiteral("run-3"));
     QCOMPARE(chart.runIds().last(), newest);
+}
+
+// The charts build rows only for the runs they show (models::chartRowsOf): the rows and the total
+// are those of cutting every run's rows (keepChartRows), whatever is selected. Recorded runs give
+// a row per kernel, CPU runs no occupancy row, hidden runs none.
+void TestBreakdownChart::chartRowsAreWhatCuttingEveryRunsRowsKeeps() {
+    Session recorded;
+    loadSample(recorded, QStringLiteral("recorded-numba.json"));
+    const trace::Run kernels = *recorded.at(0)->run;
+    QVERIFY(occupancyRowCount(*recorded.at(0)) >= 3);
+    const auto ids = [](const auto& rows) {
+        QStringList out;
+        for (const auto& row : rows) {
+            out << row.runId;
+        }
+        return out;
+    };
+    const auto kernelsOf = [](const QVector<OccupancyRow>& rows) {
+        QStringList out;
+        for (const auto& row : rows) {
+            out << row.kernel;
+        }
+        return out;
+    };
+    for (const int count : {5, int(kMaxChartRows) + 120}) {
+        std::vector<RunEntryPtr> entries;
+        for (int i = 0; i < count; ++i) {
+            const std::string id = "run-" + std::to_string(i);
+            trace::Run run =
+                i % 7 == 3 ? kernels : testhelpers::gpuShapedRun(id, trace::RunMode::Modelled);
+            run.id = id;
+            if (i % 7 != 3 && i % 2 == 1) {
+                run.mode = trace::RunMode::MeasuredCpu;
+                run.activities = {testhelpers::activity(trace::ActivityKind::Host, 0, 1000 + i)};
+                run.launch.reset();
+                run.occupancy.reset();
+            }
+            entries.push_back(makeRunEntry(std::move(run), RunOrigin::Opened));
+        }
+        Session session;
+        session.addRuns(std::move(entries));
+        session.setVisible(1, false);
+        session.setVisible(count - 2, false);
+        const QStringList selections{QString(),
+                                     session.at(count - 1)->id,
+                                     session.at(0)->id,
+                                     session.at(1)->id, // hidden
+                                     session.at(3)->id, // recorded: several rows
+                                     session.at(std::min(5, count - 1))->id, // CPU: no occupancy
+                                     QStringLiteral("no such run")};
+        for (const QString& selected : selections) {
+            const QString where = QStringLiteral("%1 runs, %2 selected").arg(count).arg(selected);
+            auto allBreakdown = breakdownRows(session.runs());
+            const qsizetype breakdownTotal = keepChartRows(allBreakdown, selected);
+            qsizetype total = -1;
+            const auto breakdown = chartBreakdownRows(session.runs(), selected, total);
+            QVERIFY2(total == breakdownTotal, qPrintable(where));
+            QVERIFY2(ids(breakdown) == ids(allBreakdown), qPrintable(where));
+            QVERIFY2(breakdown.front().ns == allBreakdown.front().ns, qPrintable(where));
+
+            auto allOccupancy = occupancyRows(session.runs());
+            const qsizetype occupancyTotal = keepChartRows(allOccupancy, selected);
+            const auto occupancy = chartOccupancyRows(session.runs(), selected, total);
+            QVERIFY2(total == occupancyTotal, qPrintable(where));
+            QVERIFY2(ids(occupancy) == ids(allOccupancy), qPrintable(where));
+            QVERIFY2(kernelsOf(occupancy) == kernelsOf(allOccupancy), qPrintable(where));
+            QVERIFY2(occupancy.front().theoretical == allOccupancy.front().theoretical,
+                     qPrintable(where));
+            if (count > kMaxChartRows) {
+                QCOMPARE(occupancy.size(), kMaxChartRows);
+            }
+        }
+    }
 }
 
 void TestBreakdownChart::recordedKernelsHaveOccupancyRows() {

@@ -6,6 +6,7 @@
 #include "models/traceloader.h"
 #include "testhelpers.h"
 
+#include <QDir>
 #include <QTest>
 
 using namespace slicescope;
@@ -49,6 +50,8 @@ class TestRunNaming : public QObject {
     void recordedRunsAreNamedAfterTheirProgram();
     void clearForgetsTheNames();
     void batchIsTheRunRequestOrTheFile();
+    void batchOfRunsOfManyFilesOneAfterAnother();
+    void anEntryAsksForWhatItsRunAsksFor();
     void verdictsCompareOnlyWithinABatch();
 };
 
@@ -146,6 +149,10 @@ void TestRunNaming::deviceTagsAndProgramNames() {
     QCOMPARE(deviceTag(d), QStringLiteral("intel-xeon"));
     d.name = "AMD EPYC 9654 96-Core Processor";
     QCOMPARE(deviceTag(d), QStringLiteral("amd-epyc-9654-96-core"));
+    QCOMPARE(deviceTag(d), QStringLiteral("amd-epyc-9654-96-core")); // asked again
+    d.name = "NVIDIA GeForce GTX 970";
+    QCOMPARE(deviceTag(d), QStringLiteral("gtx-970")); // not the last name's
+    d.name = "AMD EPYC 9654 96-Core Processor";
     d.id = "gtx-970";
     QCOMPARE(deviceTag(d), QStringLiteral("gtx-970"));
     QCOMPARE(programName("python3 docs/recording/seed_numba.py --n 5"),
@@ -183,6 +190,59 @@ void TestRunNaming::batchIsTheRunRequestOrTheFile() {
     QVERIFY(batchOf(*gpu) != batchOf(*other));
     QVERIFY(batchOf(*sample) != batchOf(*cpu));
     QCOMPARE(batchOf(*sample), QStringLiteral("/samples/seed.json"));
+}
+
+// batchOf remembers the last file's batch on its thread (asked for every run at every change):
+// runs of files taken in turn, and a relative path, each get their own.
+void TestRunNaming::batchOfRunsOfManyFilesOneAfterAnother() {
+    const QStringList files{QStringLiteral("/s/session-runs/run-7-gpu.json"),
+                            QStringLiteral("/s/session-runs/run-7-cpu-serial.json"),
+                            QStringLiteral("/s/other.json"), QStringLiteral("/s/run-9-gpu.json"),
+                            QStringLiteral("relative/run-4-gpu.json")};
+    const QStringList expected{QStringLiteral("/s/session-runs/run-7"),
+                               QStringLiteral("/s/session-runs/run-7"),
+                               QStringLiteral("/s/other.json"), QStringLiteral("/s/run-9"),
+                               QDir::current().absoluteFilePath(QStringLiteral("relative/run-4"))};
+    for (int pass = 0; pass < 3; ++pass) {
+        for (int i = 0; i < files.size(); ++i) {
+            const int at = pass == 1 ? int(files.size()) - 1 - i : i; // forwards, back, forwards
+            for (int twice = 0; twice < 2; ++twice) {
+                const auto entry = fromFile(cpuRun("cpu-serial", 1), files[at]);
+                QCOMPARE(batchOf(*entry), expected[at]);
+            }
+        }
+    }
+    // A run naming its batch, or restored, is not taken for the last file's.
+    trace::Run named = cpuRun("cpu-serial", 1);
+    named.batch = "its own";
+    QCOMPARE(batchOf(*fromFile(named, files[0])), QStringLiteral("its own"));
+    trace::Run restored = cpuRun("cpu-serial", 1);
+    restored.createdAt = "2026-01-02T03:04:05Z";
+    QCOMPARE(batchOf(*makeRunEntry(restored, RunOrigin::Restored, files[0])),
+             files[0] + QStringLiteral(" created 2026-01-02T03:04:05Z"));
+}
+
+// The session names an entry from the device tag and settings made with it, off the GUI thread:
+// they are what its run gives.
+void TestRunNaming::anEntryAsksForWhatItsRunAsksFor() {
+    trace::Run recorded = testhelpers::gpuShapedRun("recorded", trace::RunMode::Recorded);
+    recorded.strategy = "recorded";
+    recorded.command = "python3 docs/recording/seed_numba.py";
+    trace::Run pieces = testhelpers::gpuShapedRun("slice-outer", trace::RunMode::Modelled);
+    pieces.chunks = 16;
+    for (const trace::Run& run : {recorded, pieces, cpuRun("cpu-serial", 5)}) {
+        const RunEntryPtr entry = makeRunEntry(run, RunOrigin::Opened);
+        const RunNameRequest fromEntry = nameRequest(*entry);
+        const RunNameRequest fromRun = nameRequest(run, entry->id);
+        QCOMPARE(fromEntry.wanted, fromRun.wanted);
+        QCOMPARE(fromEntry.deviceTag, fromRun.deviceTag);
+        QCOMPARE(fromEntry.settings, fromRun.settings);
+        QVERIFY(!fromEntry.settings.isEmpty());
+    }
+    QCOMPARE(nameRequest(*makeRunEntry(recorded, RunOrigin::Opened)).wanted,
+             QStringLiteral("seed_numba"));
+    QCOMPARE(nameRequest(*makeRunEntry(cpuRun("cpu-serial", 5), RunOrigin::Opened)).deviceTag,
+             QStringLiteral("intel-xeon"));
 }
 
 void TestRunNaming::verdictsCompareOnlyWithinABatch() {

@@ -5,6 +5,8 @@
 #include <QFile>
 #include <QSignalSpy>
 #include <QTest>
+#include <algorithm>
+#include <atomic>
 #include <sys/stat.h>
 
 using namespace slicescope;
@@ -18,6 +20,7 @@ class TestTraceLoader : public QObject {
     void corruptAndMissingFilesAreErrors();
     void filesThatNeverEndAreErrorsNotHangs();
     void bigTracesReportProgress();
+    void runsOfAManyRunTraceAreBuiltInOrderAsTheyAreRead();
     void cancelAllDropsLoadsInFlight();
 
   private:
@@ -107,6 +110,69 @@ void TestTraceLoader::bigTracesReportProgress() {
     QCOMPARE(progress.last().at(0).toDouble(), 1.0);
     const auto result = loaded.at(0).at(0).value<LoadResult>();
     QCOMPARE(result.runs.at(0)->lanes->eventCount, std::size_t(300'001));
+}
+
+// The loader builds entries batch by batch on the pool while the reader goes on (EntryPipeline in
+// traceloader.cpp): 1,300 runs are several batches and a partial one, and come back in the
+// file's order, each the entry its run makes alone. A file cut after some batches were handed
+// over, and a cancel, give no runs.
+void TestTraceLoader::runsOfAManyRunTraceAreBuiltInOrderAsTheyAreRead() {
+    constexpr int kRuns = 1'300;
+    trace::Trace many;
+    for (int i = 0; i < kRuns; ++i) {
+        trace::Run run = testhelpers::gpuShapedRun("run-" + std::to_string(i),
+                                                   i % 3 ? trace::RunMode::Modelled
+                                                         : trace::RunMode::MeasuredGpu);
+        run.activities.back().endNs += i;
+        run.wallNs += i;
+        many.runs.push_back(std::move(run));
+    }
+    const QString path = testhelpers::writeTrace(dir_, QStringLiteral("many.json"), many);
+    QVERIFY(!path.isEmpty());
+    std::vector<double> fractions;
+    trace::ReadOptions options;
+    options.progress = [&fractions](double fraction) { fractions.push_back(fraction); };
+    const LoadResult result = TraceLoader::loadNow(path, RunOrigin::Opened, options);
+    QVERIFY2(result.ok(), qPrintable(result.error));
+    QCOMPARE(result.runs.size(), std::size_t(kRuns));
+    QVERIFY(std::is_sorted(fractions.begin(), fractions.end()));
+    QCOMPARE(fractions.back(), 1.0);
+    for (int i = 0; i < kRuns; ++i) {
+        const RunEntry& entry = *result.runs[std::size_t(i)];
+        const RunEntryPtr alone = makeRunEntry(many.runs[std::size_t(i)], RunOrigin::Opened, path);
+        QCOMPARE(entry.id, alone->id);
+        QCOMPARE(entry.run->wallNs, alone->run->wallNs);
+        QCOMPARE(entry.summary.dtohNs, alone->summary.dtohNs);
+        QCOMPARE(entry.lanes->eventCount, alone->lanes->eventCount);
+        QCOMPARE(entry.launchWords, alone->launchWords);
+        QCOMPARE(entry.settings, alone->settings);
+        QCOMPARE(entry.source, path);
+    }
+
+    QFile whole(path);
+    QVERIFY(whole.open(QIODevice::ReadOnly));
+    const QByteArray text = whole.readAll();
+    const QString cut = dir_.filePath(QStringLiteral("many-cut.json"));
+    QFile part(cut);
+    QVERIFY(part.open(QIODevice::WriteOnly));
+    part.write(text.left(text.size() * 9 / 10)); // after several batches were handed over
+    part.close();
+    const LoadResult broken = TraceLoader::loadNow(cut, RunOrigin::Opened);
+    QVERIFY(!broken.ok());
+    QVERIFY(!broken.cancelled);
+    QVERIFY(broken.runs.empty());
+
+    std::atomic<bool> cancel{false};
+    trace::ReadOptions cancelling;
+    cancelling.cancel = &cancel;
+    cancelling.progress = [&cancel](double fraction) {
+        if (fraction > 0.5) {
+            cancel = true;
+        }
+    };
+    const LoadResult cancelled = TraceLoader::loadNow(path, RunOrigin::Opened, cancelling);
+    QVERIFY(cancelled.cancelled);
+    QVERIFY(cancelled.runs.empty());
 }
 
 void TestTraceLoader::cancelAllDropsLoadsInFlight() {

@@ -33,6 +33,11 @@ double problemFlops(const problem::Problem& problem) {
 }
 
 Result<RunRoofline> runRoofline(const trace::Run& run, const trace::Ceilings& ceilings) {
+    return runRoofline(run, trace::summarize(run), ceilings);
+}
+
+Result<RunRoofline> runRoofline(const trace::Run& run, const trace::RunSummary& summary,
+                                const trace::Ceilings& ceilings) {
     const auto id = strategy::parseStrategy(run.strategy);
     if (!run.problem || !id || !strategy::isGpu(*id)) {
         return fail(Error::Code::InvalidArgument,
@@ -45,7 +50,6 @@ Result<RunRoofline> runRoofline(const trace::Run& run, const trace::Ceilings& ce
     const double peak =
         problem.dtype == problem::Dtype::F64 ? ceilings.fp64Gflops : ceilings.fp32Gflops;
 
-    const auto summary = trace::summarize(run);
     const double repeat = std::max<double>(1, summary.repeat);
     RunRoofline result;
     result.ceilingsSource = ceilings.source;
@@ -89,8 +93,11 @@ std::optional<trace::Ceilings> ceilingsOf(const trace::Run& run) {
         return run.ceilings;
     }
     if (trace::isPredicted(run.mode)) { // modelled or projected onto a preset
-        if (auto preset = device::findPreset(run.device.id)) {
-            return datasheetCeilings(*preset);
+        // By reference: findPreset copies the preset, sources and all, for each of many runs.
+        for (const device::DeviceSpec& preset : device::presets()) {
+            if (preset.id == run.device.id) {
+                return datasheetCeilings(preset);
+            }
         }
     }
     return std::nullopt;

@@ -13,6 +13,7 @@
 
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <optional>
 #include <string>
@@ -61,6 +62,18 @@ class JsonCursor {
         if (at >= begin_ && at <= end_) {
             p_ = at;
         }
+    }
+
+    // Moves past text when the input goes on with exactly those bytes, and says so: a reader
+    // that has read a whole value of that text (every check passed) knows this one without
+    // reading it again, as a value ends where its own bytes say.
+    bool skipIfNext(std::string_view text) {
+        if (text.empty() || std::size_t(end_ - p_) < text.size() ||
+            std::memcmp(p_, text.data(), text.size()) != 0) {
+            return false;
+        }
+        p_ += text.size();
+        return true;
     }
 
     // Skips a UTF-8 byte order mark, as some editors write one.

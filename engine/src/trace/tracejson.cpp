@@ -2,6 +2,7 @@
 // (tracereader.cpp) and the writer (tracewriter.cpp).
 #include "slicescope/trace/tracejson.h"
 
+#include "filebuffer.h"
 #include "slicescope/trace/traceimport.h"
 #include "slicescope/trace/tracelimits.h"
 #include "tracereader.h"
@@ -46,7 +47,7 @@ std::string sizeText(std::uint64_t bytes) {
 
 // Reads a trace file whole, refusing before reading anything what could never end or never
 // fit: a FIFO, a device (/dev/zero) or a socket, and a file over maxBytes.
-Result<std::string> readWholeFile(const std::filesystem::path& path, std::uint64_t maxBytes) {
+Result<FileBuffer> readWholeFile(const std::filesystem::path& path, std::uint64_t maxBytes) {
     const auto ioError = [&path](int error) {
         return fail(Error::Code::Io, "cannot read " + path.string() + ": " + std::strerror(error));
     };
@@ -56,14 +57,15 @@ Result<std::string> readWholeFile(const std::filesystem::path& path, std::uint64
     if (fd < 0) {
         return ioError(errno);
     }
+    struct Closer { // on every way out, running out of memory included
+        int fd;
+        ~Closer() { ::close(fd); }
+    } closer{fd};
     struct stat info {};
     if (::fstat(fd, &info) != 0) {
-        const int error = errno;
-        ::close(fd);
-        return ioError(error);
+        return ioError(errno);
     }
     if (!S_ISREG(info.st_mode)) {
-        ::close(fd);
         return fail(Error::Code::Io, "cannot read " + path.string() +
                                          ": not a regular file: " + fileKind(info.st_mode));
     }
@@ -73,41 +75,40 @@ Result<std::string> readWholeFile(const std::filesystem::path& path, std::uint64
                                          " a trace may have (docs/trace-format.md)");
     };
     if (std::uint64_t(info.st_size) > maxBytes) {
-        ::close(fd);
         return tooLarge(std::to_string(std::uint64_t(info.st_size)) + " bytes");
     }
     // The size is a first guess (the file may change while we read, and files such as those in
-    // /proc say 0): read until the end, in steps, but never past the limit.
-    std::string data;
+    // /proc say 0): read until the end, in steps, but never past the limit. room: what this read
+    // may fill, the size and one byte, which a file that grew fills.
+    FileBuffer data;
     std::size_t size = 0;
-    data.resize(info.st_size > 0 ? std::size_t(info.st_size) + 1 : std::size_t(1) << 16);
+    std::size_t room = info.st_size > 0 ? std::size_t(info.st_size) + 1 : std::size_t(1) << 16;
+    data.reserve(room);
     for (;;) {
-        if (size == data.size()) {
+        if (size == room) {
             if (size > maxBytes) {
-                ::close(fd);
                 return tooLarge("growing past " + std::to_string(size) + " bytes");
             }
-            data.resize(std::min<std::size_t>(data.size() * 2, maxBytes + 1));
+            room = std::min<std::size_t>(room * 2, maxBytes + 1);
+            data.setSize(size);
+            data.reserve(room);
         }
-        const ssize_t got = ::read(fd, data.data() + size, data.size() - size);
+        const ssize_t got = ::read(fd, data.data() + size, room - size);
         if (got < 0) {
             if (errno == EINTR) {
                 continue;
             }
-            const int error = errno;
-            ::close(fd);
-            return ioError(error);
+            return ioError(errno);
         }
         if (got == 0) {
             break;
         }
         size += std::size_t(got);
     }
-    ::close(fd);
     if (size > maxBytes) {
         return tooLarge("growing past " + std::to_string(size) + " bytes");
     }
-    data.resize(size);
+    data.setSize(size);
     return data;
 }
 
@@ -115,8 +116,17 @@ Result<std::string> readWholeFile(const std::filesystem::path& path, std::uint64
 
 Result<Trace> parseTrace(std::string_view json, const ReadOptions& options) {
     const TraceFormat format = detectFormat(json);
-    return format == TraceFormat::SliceScope ? readTraceText(json, options)
-                                             : importTrace(json, format, options);
+    if (format == TraceFormat::SliceScope) {
+        return readTraceText(json, options); // hands each run to takeRun as it is read
+    }
+    auto trace = importTrace(json, format, options);
+    if (trace && options.takeRun) {
+        for (Run& run : trace->runs) {
+            options.takeRun(std::move(run));
+        }
+        trace->runs.clear();
+    }
+    return trace;
 }
 
 Result<Trace> readTrace(const std::filesystem::path& path, const ReadOptions& options) {
@@ -128,7 +138,7 @@ Result<Trace> readTrace(const std::filesystem::path& path, const ReadOptions& op
     if (named.sourceFile.empty()) {
         named.sourceFile = path.filename().string();
     }
-    auto trace = parseTrace(*text, named);
+    auto trace = parseTrace(text->view(), named);
     if (!trace && trace.error().code == Error::Code::Parse) {
         return fail(Error::Code::Parse, path.string() + ": " + trace.error().message);
     }
@@ -149,6 +159,11 @@ std::string toJson(const Trace& trace) {
 Status writeTrace(const Trace& trace, const std::filesystem::path& path,
                   std::uint64_t maxFileBytes) {
     return writeTraceLimited(trace, path, maxFileBytes);
+}
+
+Status writeTrace(const RunsToWrite& runs, const std::filesystem::path& path,
+                  std::uint64_t maxFileBytes) {
+    return writeTraceLimited(runs, path, maxFileBytes);
 }
 
 } // namespace slicescope::trace

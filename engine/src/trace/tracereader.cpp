@@ -134,14 +134,18 @@ bool TraceReader::parseTop(Trace& trace) {
             return json.parseText(trace.generator, "generator", kMaxLongTextBytes);
         case 4:
             return parseSmallJson(trace.sweeps, "sweeps", sweepsFromJson);
-        default:
+        default: {
+            Run taken; // with ReadOptions::takeRun, each run is read here and then handed over
             return json.parseArray("\"runs\"", [&](std::size_t index) {
                 run_ = (long long)index;
                 if (!checkpoint()) {
                     return false;
                 }
                 const char* runStart = json.position();
-                Run& run = trace.runs.emplace_back();
+                if (options_.takeRun) {
+                    taken = Run{};
+                }
+                Run& run = options_.takeRun ? taken : trace.runs.emplace_back();
                 if (!parseRun(run)) {
                     return false;
                 }
@@ -150,9 +154,13 @@ bool TraceReader::parseTop(Trace& trace) {
                     return json.failAt(runStart, "duplicate run id " + trace::quoted(run.id) +
                                                      " (ids are unique within a trace)");
                 }
+                if (options_.takeRun) {
+                    options_.takeRun(std::move(run));
+                }
                 run_ = -1;
                 return true;
             });
+        }
         }
     });
     return ok && json.requireKeys(kKeys, seen, 0b1011, start, "the trace");

@@ -13,25 +13,32 @@
 
 namespace slicescope::trace {
 
-void writeTraceText(const Trace& trace, std::string& out,
-                    const std::function<bool(std::string&)>& drain) {
+namespace {
+
+// A trace's runs lent one at a time, with its sweeps: what the writer and its check walk.
+RunsToWrite lent(const Trace& trace) {
+    return {trace.generator, trace.runs.size(),
+            [&trace](std::size_t index) -> const Run& { return trace.runs[index]; }};
+}
+
+void writeText(const RunsToWrite& runs, const std::vector<Sweep>& sweeps, std::string& out,
+               const std::function<bool(std::string&)>& drain) {
     schema::WriteContext context{out, &drain};
     out += "{\n  \"format\": ";
     appendJsonString(out, kFormatName);
     out += ",\n  \"version\": ";
     appendInteger(out, kFormatVersion);
     out += ",\n  \"generator\": ";
-    appendJsonString(out, trace.generator);
+    appendJsonString(out, runs.generator);
     out += ",\n  \"runs\": [";
-    for (std::size_t i = 0; i < trace.runs.size() && !context.stopped; ++i) {
+    for (std::size_t i = 0; i < runs.count && !context.stopped; ++i) {
         out += i == 0 ? "\n" : ",\n";
-        schema::writeObject<schema::RunSchema, schema::Layout::Lines>(context, trace.runs[i]);
+        schema::writeObject<schema::RunSchema, schema::Layout::Lines>(context, runs.run(i));
     }
-    out += trace.runs.empty() ? "]" : "\n  ]";
-    if (!trace.sweeps.empty()) {
+    out += runs.count == 0 ? "]" : "\n  ]";
+    if (!sweeps.empty()) {
         out += ",\n  \"sweeps\": ";
-        out += sweepsToJson(trace.sweeps)
-                   .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        out += sweepsToJson(sweeps).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     }
     out += "\n}\n";
     if (drain && !context.stopped) {
@@ -39,21 +46,24 @@ void writeTraceText(const Trace& trace, std::string& out,
     }
 }
 
-Status checkReadsBack(const Trace& trace) {
-    if (trace.generator.size() > kMaxLongTextBytes) {
+Status checkText(const RunsToWrite& runs, const std::vector<Sweep>& sweeps) {
+    if (runs.generator.size() > kMaxLongTextBytes) {
         return fail(Error::Code::InvalidArgument, "\"generator\" is longer than " +
                                                       std::to_string(kMaxLongTextBytes) +
                                                       " bytes (the file could not be read back)");
     }
-    if (!trace.sweeps.empty()) {
-        if (auto sweeps = sweepsFromJson(sweepsToJson(trace.sweeps)); !sweeps) {
+    if (!sweeps.empty()) {
+        if (auto read = sweepsFromJson(sweepsToJson(sweeps)); !read) {
             return fail(Error::Code::InvalidArgument,
-                        "invalid \"sweeps\": " + sweeps.error().message +
+                        "invalid \"sweeps\": " + read.error().message +
                             " (the file could not be read back)");
         }
     }
-    std::unordered_set<std::string_view> ids;
-    for (const auto& run : trace.runs) {
+    // The ids themselves: a lent run may be refilled before the next is checked.
+    std::unordered_set<std::string> ids;
+    ids.reserve(runs.count);
+    for (std::size_t i = 0; i < runs.count; ++i) {
+        const Run& run = runs.run(i);
         const auto bad = [&run](const std::string& what) {
             return fail(Error::Code::InvalidArgument, "run '" + run.id.substr(0, 100) +
                                                           "': " + what +
@@ -69,9 +79,9 @@ Status checkReadsBack(const Trace& trace) {
     return {};
 }
 
-Status writeTraceLimited(const Trace& trace, const std::filesystem::path& path,
-                         std::uint64_t maxBytes) {
-    if (auto readable = checkReadsBack(trace); !readable) {
+Status writeLimited(const RunsToWrite& runs, const std::vector<Sweep>& sweeps,
+                    const std::filesystem::path& path, std::uint64_t maxBytes) {
+    if (auto readable = checkText(runs, sweeps); !readable) {
         return fail(readable.error().code,
                     "cannot write " + path.string() + ": " + readable.error().message);
     }
@@ -80,7 +90,7 @@ Status writeTraceLimited(const Trace& trace, const std::filesystem::path& path,
         std::string buffer;
         buffer.reserve((std::size_t(1) << 20) + 65536);
         std::uint64_t total = 0;
-        writeTraceText(trace, buffer, [&](std::string& text) {
+        writeText(runs, sweeps, buffer, [&](std::string& text) {
             total += text.size();
             if (total > maxBytes) {
                 tooLarge = true;
@@ -100,6 +110,36 @@ Status writeTraceLimited(const Trace& trace, const std::filesystem::path& path,
                         "nothing was written. Record fewer runs, repetitions or chunks per file");
     }
     return written;
+}
+
+} // namespace
+
+void writeTraceText(const Trace& trace, std::string& out,
+                    const std::function<bool(std::string&)>& drain) {
+    writeText(lent(trace), trace.sweeps, out, drain);
+}
+
+void writeTraceText(const RunsToWrite& runs, std::string& out,
+                    const std::function<bool(std::string&)>& drain) {
+    writeText(runs, {}, out, drain);
+}
+
+Status checkReadsBack(const Trace& trace) {
+    return checkText(lent(trace), trace.sweeps);
+}
+
+Status checkReadsBack(const RunsToWrite& runs) {
+    return checkText(runs, {});
+}
+
+Status writeTraceLimited(const Trace& trace, const std::filesystem::path& path,
+                         std::uint64_t maxBytes) {
+    return writeLimited(lent(trace), trace.sweeps, path, maxBytes);
+}
+
+Status writeTraceLimited(const RunsToWrite& runs, const std::filesystem::path& path,
+                         std::uint64_t maxBytes) {
+    return writeLimited(runs, {}, path, maxBytes);
 }
 
 } // namespace slicescope::trace

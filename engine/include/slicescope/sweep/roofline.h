@@ -1,6 +1,7 @@
 #pragma once
 
 #include "slicescope/device/devicespec.h"
+#include "slicescope/trace/runsummary.h"
 #include "slicescope/trace/trace.h"
 
 #include <optional>
@@ -43,6 +44,10 @@ struct RunRoofline {
 // The two points of a GPU run (it needs a problem, a GPU strategy and ceilings); an error for CPU
 // and recorded runs. Times are per repetition, from the run's activities.
 Result<RunRoofline> runRoofline(const trace::Run& run, const trace::Ceilings& ceilings);
+// The same from the run's summary made before (trace::summarize(run)): a window placing every run
+// of a session has it already.
+Result<RunRoofline> runRoofline(const trace::Run& run, const trace::RunSummary& summary,
+                                const trace::Ceilings& ceilings);
 
 // Datasheet ceilings of a preset: bandwidths from the preset; FMA peaks from the preset's
 // per-SM FMA rates (every preset carries them; a device without them gives 0, unknown).

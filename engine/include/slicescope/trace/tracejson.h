@@ -26,6 +26,11 @@ struct ReadOptions {
     // name for Run::source (readTrace gives the path's; parseTrace has none unless given).
     std::optional<device::DeviceSpec> importDevice;
     std::string sourceFile;
+    // When set, each run goes here as soon as it is read, in the file's order, instead of into
+    // Trace::runs, which then comes back empty: a caller of many runs uses each while the rest is
+    // parsed (the GUI's loader builds its entries) and never holds every run twice. Runs handed
+    // over before an error or a cancel are not taken back: the caller drops them then.
+    std::function<void(Run&& run)> takeRun;
 };
 
 // Parses a trace document: a SliceScope trace, or a file of another tool that traceimport.h
@@ -41,6 +46,20 @@ std::string toJson(const Trace& trace);
 // whose text would pass maxFileBytes, which the reader refuses (ReadOptions::maxFileBytes, the
 // same bound), with OutOfRange: path is left as it was. Tests lower the bound.
 Status writeTrace(const Trace& trace, const std::filesystem::path& path,
+                  std::uint64_t maxFileBytes = kMaxTraceFileBytes);
+
+// The runs of a trace lent one at a time, for a writer that holds them elsewhere: the GUI's
+// session writes its shared runs under the names it gave them without copying each into a Trace
+// (at 100,000 runs the copies were most of an autosave's time, and fresh memory). run(index)
+// returns the run at index (0 .. count-1), and may return the same object each time, refilled;
+// it is called more than once per index.
+struct RunsToWrite {
+    std::string generator;
+    std::size_t count = 0;
+    std::function<const Run&(std::size_t index)> run;
+};
+// writeTrace for such runs, with the same checks, limit and atomic replacement.
+Status writeTrace(const RunsToWrite& runs, const std::filesystem::path& path,
                   std::uint64_t maxFileBytes = kMaxTraceFileBytes);
 
 } // namespace slicescope::trace
