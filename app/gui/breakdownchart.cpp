@@ -165,9 +165,7 @@ RowsChart BreakdownChart::chartFor(const models::Session& session, const QString
         }
     }
     if (!predicted.isEmpty()) {
-        chart.legend << LegendItem{QStringLiteral("hatched: ") +
-                                       predicted.join(QStringLiteral(" or ")),
-                                   QColor(0x88, 0x88, 0x88), true};
+        chart.legend << hatchedLegend(predicted);
     }
     return chart;
 }

@@ -109,9 +109,7 @@ RowsChart OccupancyChart::chartFor(const models::Session& session, const QString
                                    false};
     }
     if (!predicted.isEmpty()) {
-        chart.legend << LegendItem{QStringLiteral("hatched: ") +
-                                       predicted.join(QStringLiteral(" or ")),
-                                   QColor(0x88, 0x88, 0x88), true};
+        chart.legend << hatchedLegend(predicted);
     }
     return chart;
 }

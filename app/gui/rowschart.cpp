@@ -601,4 +601,9 @@ QVector<QRectF> RowsChartPainter::paint(QPainter& painter, const QRectF& rect,
     return rowRects;
 }
 
+LegendItem hatchedLegend(const QStringList& predicted) {
+    return LegendItem{QStringLiteral("hatched: ") + predicted.join(QStringLiteral(" or ")),
+                      QColor(0x88, 0x88, 0x88), true};
+}
+
 } // namespace slicescope::gui

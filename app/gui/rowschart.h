@@ -3,6 +3,7 @@
 #include <QColor>
 #include <QRectF>
 #include <QString>
+#include <QStringList>
 #include <QVector>
 #include <functional>
 
@@ -40,6 +41,9 @@ struct LegendItem {
     QColor color;
     bool hatched = false;
 };
+
+// The legend entry saying what hatched rows are ("hatched: modelled or projected").
+LegendItem hatchedLegend(const QStringList& predicted);
 
 struct RowsChart {
     QString title;
