@@ -50,25 +50,29 @@ QString verdictHeadline(const QString& verdict) {
     return (end < 0 ? verdict : verdict.left(end)).trimmed();
 }
 
-QString whereText(const trace::Run& run) {
+// Where a run's figures come from. A modelled or projected run says so in the header's first
+// clause (short), which a slide always keeps; the rest of where it came from follows later.
+QString whereText(const trace::Run& run, bool shortForm) {
     switch (run.mode) {
     case trace::RunMode::MeasuredGpu:
         return QStringLiteral("measured on ") + models::toQString(run.device.name);
     case trace::RunMode::MeasuredCpu:
         return QStringLiteral("measured on the CPU");
     case trace::RunMode::Modelled:
-        return QStringLiteral("MODELLED for ") + models::toQString(run.device.name) +
-               QStringLiteral(" (not measured)");
+        return shortForm ? QStringLiteral("MODELLED for ") + models::toQString(run.device.name)
+                         : QStringLiteral("the model's estimate, not measured");
     case trace::RunMode::Recorded:
         return QStringLiteral("recorded");
     case trace::RunMode::Projected:
-        return QStringLiteral("PROJECTED onto ") + models::toQString(run.device.name) +
-               (run.projection
-                    ? QStringLiteral(" from ") + models::toQString(run.projection->sourceRun) +
+        if (shortForm) {
+            return QStringLiteral("PROJECTED onto ") + models::toQString(run.device.name);
+        }
+        return (run.projection
+                    ? QStringLiteral("from ") + models::toQString(run.projection->sourceRun) +
                           QStringLiteral(" measured on ") +
-                          models::toQString(run.projection->sourceDevice)
+                          models::toQString(run.projection->sourceDevice) + QStringLiteral(" ")
                     : QString()) +
-               QStringLiteral(" (not measured)");
+               QStringLiteral("(not measured)");
     case trace::RunMode::Imported:
         // Another tool measured it: say which, never "measured" (docs/import.md).
         return run.source ? QStringLiteral("imported from ") +
@@ -81,44 +85,86 @@ QString whereText(const trace::Run& run) {
     return {};
 }
 
-// A run's header line, what matters first, since a narrow timeline or a slide cuts its end: the
-// run, its time, its verdict's first clause, then where it ran, the problem and the rest.
-QString headerText(const models::RunEntry& e) {
+// A run's header line as clauses, what matters first, since a narrow timeline or a slide keeps
+// only the first ones: the run and its time, its verdict's first clause, then where it ran, the
+// problem and the rest.
+QStringList headerClauses(const models::RunEntry& e) {
     const trace::Run& run = *e.run;
-    const QString dot = QStringLiteral("  \u00b7  ");
     const QString what = !e.summary.hasDeviceWork()
                              ? e.summary.hostComputeNs > 0 ? QStringLiteral(" compute") : QString()
                          : e.summary.hostLayoutNs > 0
                              ? QStringLiteral(" copies + kernels + host layout")
                              : QStringLiteral(" copies + kernels");
-    // What the time is made of, unless the verdict's first clause says what dominates it.
-    const QString headline = verdictHeadline(e.verdict);
-    QString text = e.id + dot +
-                   models::toQString(trace::formatDurationNs(e.summary.perRepetitionNs())) +
-                   (headline.isEmpty() ? what : QString()) +
-                   (e.summary.repeat > 1 ? QStringLiteral(" per repetition") : QString());
-    if (!headline.isEmpty()) {
-        text += dot + headline;
+    // What the time is made of, unless the verdict's first clause says what dominates it. A
+    // modelled or projected run's verdict begins with where it was modelled ("projected onto
+    // the T4 from …: "), which whereText says already.
+    QString verdict = e.verdict;
+    if (trace::isPredicted(run.mode) && verdict.contains(QStringLiteral(": "))) {
+        verdict = verdict.mid(verdict.indexOf(QStringLiteral(": ")) + 2);
     }
-    text += dot + whereText(run);
+    const QString headline = verdictHeadline(verdict);
+    const QString dot = QStringLiteral("  \u00b7  ");
+    const bool predicted = trace::isPredicted(run.mode);
+    QStringList clauses{e.id + dot +
+                        models::toQString(trace::formatDurationNs(e.summary.perRepetitionNs())) +
+                        (headline.isEmpty() ? what : QString()) +
+                        (e.summary.repeat > 1 ? QStringLiteral(" per repetition") : QString()) +
+                        (predicted ? dot + whereText(run, true) : QString())};
+    if (!headline.isEmpty()) {
+        clauses << headline;
+    }
+    clauses << whereText(run, false);
     if (run.problem) {
-        text += dot + models::toQString(run.problem->describe());
+        clauses << models::toQString(run.problem->describe());
     }
     if (e.summary.warmup > 0) {
-        text += QStringLiteral("  \u00b7  %1 warm-up iteration%2 before it (greyed, not counted)")
-                    .arg(e.summary.warmup)
-                    .arg(e.summary.warmup == 1 ? QString() : QStringLiteral("s"));
+        clauses << QStringLiteral("%1 warm-up iteration%2 before it (greyed, not counted)")
+                       .arg(e.summary.warmup)
+                       .arg(e.summary.warmup == 1 ? QString() : QStringLiteral("s"));
     }
     if (run.chunks > 1) {
-        text += QStringLiteral("  \u00b7  %1 chunks on %2 stream%3")
-                    .arg(run.chunks)
-                    .arg(run.streams)
-                    .arg(run.streams == 1 ? QString() : QStringLiteral("s"));
+        clauses << QStringLiteral("%1 chunks on %2 stream%3")
+                       .arg(run.chunks)
+                       .arg(run.streams)
+                       .arg(run.streams == 1 ? QString() : QStringLiteral("s"));
     }
-    return text;
+    return clauses;
 }
 
 } // namespace
+
+QString fitClauses(const QStringList& clauses, const QFontMetricsF& metrics, double width,
+                   const QString& prefix) {
+    const QString dot = QStringLiteral("  \u00b7  ");
+    QString text = prefix + clauses.value(0);
+    if (metrics.horizontalAdvance(text) > width) {
+        return metrics.elidedText(text, Qt::ElideRight, width);
+    }
+    for (qsizetype i = 1; i < clauses.size(); ++i) {
+        const QString longer = text + dot + clauses[i];
+        if (metrics.horizontalAdvance(longer) <= width) {
+            text = longer;
+            continue;
+        }
+        // Whole clauses only: a clause too long may still give its first part, up to a ", " or
+        // " and " ("the kernel takes 97 % of the run"); the rest is in the run's tooltip and the
+        // detail pane.
+        static const QRegularExpression joint(QStringLiteral(", | and "));
+        QString first;
+        for (auto it = joint.globalMatch(clauses[i]); it.hasNext();) {
+            const QString part = clauses[i].left(it.next().capturedStart());
+            if (metrics.horizontalAdvance(text + dot + part) > width) {
+                break;
+            }
+            first = part;
+        }
+        if (!first.isEmpty()) {
+            text += dot + first;
+        }
+        break;
+    }
+    return text;
+}
 
 TimelinePlottable::TimelinePlottable(QCPAxis* keyAxis, QCPAxis* valueAxis)
     : QCPAbstractPlottable(keyAxis, valueAxis) {
@@ -650,9 +696,8 @@ void TimelinePlottable::drawHeaders(QCPPainter* painter) const {
         const QString marker =
             isExpanded(e.id) ? QStringLiteral("\u25be ") : QStringLiteral("\u25b8 ");
         const QRectF textRect = band.adjusted(16, 0, -8, 0);
-        painter->drawText(
-            textRect, Qt::AlignLeft | Qt::AlignVCenter,
-            metrics.elidedText(marker + headerText(e), Qt::ElideRight, textRect.width()));
+        painter->drawText(textRect, Qt::AlignLeft | Qt::AlignVCenter,
+                          fitClauses(headerClauses(e), metrics, textRect.width(), marker));
     }
     painter->restore();
 }
@@ -718,6 +763,7 @@ void TimelinePlottable::drawShapes(QCPPainter* painter) const {
     painter->setPen(Qt::NoPen);
     const QFont font = theme::plotFont(8.5);
     const QFontMetricsF metrics(font);
+    const QRectF clip = QRectF(clipRect());
     for (const Shape& s : shapes_) {
         const QColor color = s.muted    ? QColor(0xc4, 0xc4, 0xc4)
                              : s.warmup ? theme::warmupColor(s.kind)
@@ -744,7 +790,16 @@ void TimelinePlottable::drawShapes(QCPPainter* painter) const {
             s.rect.height() >= metrics.height() * 0.9) {
             const auto& run = *runs_[std::size_t(s.run)]->run;
             QString name = models::activityName(run, run.activities[std::size_t(s.activity)]);
-            const QRectF textRect = s.rect.adjusted(4, 0, -4, 0);
+            // Inside the bar and the plot: a label is drawn whole or not at all, never across
+            // the plot's edge (the bar may run past it).
+            QRectF textRect = s.rect.adjusted(4, 0, -4, 0);
+            textRect.setLeft(std::max(textRect.left(), clip.left() + 2));
+            textRect.setRight(std::min(textRect.right(), clip.right() - 2));
+            const double lineTop = textRect.center().y() - metrics.height() / 2;
+            if (textRect.width() < kMinTextWidthPx - 8 || lineTop < clip.top() ||
+                lineTop + metrics.height() > clip.bottom()) {
+                continue;
+            }
             // Cut before the layout: eliding lays the whole text out, and a name of millions of
             // characters brought QTextEngine down. No character that shows is under a pixel wide.
             qsizetype fits = qsizetype(std::min(textRect.width(), 1e6)) + 1;

@@ -1,6 +1,7 @@
 // The timeline: events drawn per lane, merging, hit testing, selection, zoom, pan, box zoom,
 // hatching of modelled runs and alignment, all offscreen.
 #include "gui/rangeruler.h"
+#include "gui/textboxes.h"
 #include "gui/timelineplottable.h"
 #include "gui/timelineview.h"
 #include "models/session.h"
@@ -9,6 +10,7 @@
 #include "testhelpers.h"
 
 #include <QElapsedTimer>
+#include <QRegularExpression>
 #include <QSet>
 #include <QSignalSpy>
 #include <QTest>
@@ -121,6 +123,7 @@ class TestTimelineView : public QObject {
     void modelledRunsAreHatched();
     void warmupIsGreyedHatchedAndOutsideTheMeasuredPart();
     void alignmentMovesRunsApart();
+    void labelsInBarsAreNeverCutByThePlotsEdge();
 
   private:
     QTemporaryDir dir_;
@@ -490,6 +493,53 @@ void TestTimelineView::alignmentMovesRunsApart() {
     state.setAlignment(Alignment::Absolute);
     QCOMPARE(view.plottable()->originNs(1), std::int64_t(1'000'010'000)); // one origin for all
     QVERIFY(view.plottable()->fullKeyRange().upper >= 500'000'000.0);
+}
+
+// A bar's label is drawn whole or not at all: scrolled or zoomed so that a bar lies across the
+// plot's edge (top, bottom, left, right), its label never crosses it. CI once found
+// 'verify against r…' cut in a paper export; this walks the view over every edge.
+void TestTimelineView::labelsInBarsAreNeverCutByThePlotsEdge() {
+    const QString path = testhelpers::measuredCpuTrace(dir_, QStringLiteral("50x400x5"), 1);
+    QVERIFY(!path.isEmpty());
+    LoadResult loaded = TraceLoader::loadNow(path, RunOrigin::Opened);
+    QVERIFY2(loaded.ok(), qPrintable(loaded.error));
+    Session session;
+    ViewState state;
+    session.addRuns(std::move(loaded.runs));
+    TimelineView view(&session, &state);
+    view.setAllRunsExpanded(true);
+    render(view, 900, 400);
+    const QCPRange extent = view.plottable()->extentKeyRange();
+    const double rows = std::max(1.0, view.plottable()->contentHeight());
+    int labels = 0;
+    for (int step = 0; step < 40; ++step) {
+        // Keys: windows of a fifth to the whole extent, sliding; rows: a few at a time, sliding by
+        // a third of a row.
+        const double width = extent.size() * (0.2 + 0.8 * (step % 5) / 4.0);
+        const double from = extent.lower + (extent.size() - width) * (step % 8) / 7.0;
+        view.xAxis->setRange(from, from + width);
+        const double shown = 2.5 + step % 3;
+        const double top = std::fmod(step / 3.0, std::max(1.0, rows - shown));
+        view.yAxis->setRange(top, top + shown);
+        const QVector<slicescope::gui::TextBox> boxes = slicescope::gui::recordTextBoxes(
+            QSize(900, 400), [&](QCPPainter& painter) { view.toPainter(&painter, 900, 400); });
+        for (const slicescope::gui::TextBox& box : boxes) {
+            const bool header =
+                box.text.startsWith(QChar(0x25b8)) || box.text.startsWith(QChar(0x25be));
+            if (header || !box.text.contains(QRegularExpression(QStringLiteral("[a-z]{3}")))) {
+                continue; // a header scrolled half out is cut at the edge; axis ticks are numbers
+            }
+            ++labels;
+            QVERIFY2(!box.cut, qPrintable(QStringLiteral("'%1' cut at x %2..%3 y %4..%5 (step %6)")
+                                              .arg(box.text)
+                                              .arg(box.rect.left())
+                                              .arg(box.rect.right())
+                                              .arg(box.rect.top())
+                                              .arg(box.rect.bottom())
+                                              .arg(step)));
+        }
+    }
+    QVERIFY(labels > 0);
 }
 
 QTEST_MAIN(TestTimelineView)
