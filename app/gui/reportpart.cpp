@@ -405,12 +405,27 @@ models::ConstRunEntryPtr onlyRun(const ReportContext& context) {
     return runs.size() == 1 ? runs.front() : nullptr;
 }
 
+// An export of two or three runs: room under the charts for each run's verdict and a launch in
+// words, which a slide of more runs has not.
+bool fewRuns(const ReportContext& context) {
+    const auto n = context.inputs.timeline.runs.size();
+    return n == 2 || n == 3;
+}
+
 // The selected run's occupancy facts for its chosen kernel (the first when none is chosen); in
-// an export of one run, that run's.
+// an export of one run, that run's; in one of a few runs with none selected, the first GPU run's.
 models::OccupancyFacts selectedFacts(const ReportContext& context) {
     models::ConstRunEntryPtr entry = context.session.find(context.inputs.selectedRun);
     if (const auto only = onlyRun(context); only && (!entry || entry->id != only->id)) {
         entry = only;
+    }
+    if (!entry && fewRuns(context)) {
+        for (const auto& run : context.inputs.timeline.runs) {
+            if (run->summary.hasDeviceWork()) {
+                entry = run;
+                break;
+            }
+        }
     }
     if (!entry) {
         return {};
@@ -468,10 +483,20 @@ ReportParts breakdownParts(const ReportContext& context) {
     if (!context.options.views.breakdown) {
         return {};
     }
-    // An export of one run says its verdict under the chart of where its time goes.
+    // An export of one run says its verdict under the chart of where its time goes; one of two
+    // or three runs says each run's, where the chart leaves room.
     QStringList verdict;
     if (const auto only = onlyRun(context); only && !only->verdict.isEmpty()) {
         verdict = QStringList{QStringLiteral("Verdict on %1").arg(only->id), only->verdict};
+    } else if (fewRuns(context)) {
+        for (const auto& run : context.inputs.timeline.runs) {
+            if (!run->verdict.isEmpty()) {
+                verdict << run->id + QStringLiteral(": ") + run->verdict;
+            }
+        }
+        if (!verdict.isEmpty()) {
+            verdict.prepend(QStringLiteral("Verdicts"));
+        }
     }
     return partsOf<ChartPart>(
         BreakdownChart::chartFor(context.session, shownRun(context), context.options.breakdownLog),
@@ -484,7 +509,7 @@ ReportParts occupancyParts(const ReportContext& context) {
     }
     // The selected run's launch in words when asked for, and always in an export of one run.
     QStringList words;
-    if (context.options.views.selectedRun || onlyRun(context)) {
+    if (context.options.views.selectedRun || onlyRun(context) || fewRuns(context)) {
         words = factTexts(selectedFacts(context));
     }
     return partsOf<ChartPart>(OccupancyChart::chartFor(context.session, shownRun(context)),
