@@ -75,6 +75,15 @@ struct Connection {
     std::string localOutput;
 };
 
+// The remote CLI's messages name its output /dev/fd/5 (remote::remoteScript): here, the local one.
+std::string localWords(const Connection& c, std::string line) {
+    if (!c.localOutput.empty()) {
+        replaceAll(line, "/dev/fd/5", c.localOutput);
+        replaceAll(line, c.remoteTrace, c.localOutput);
+    }
+    return line;
+}
+
 // Until the handshake line: ssh's failure, a missing CLI or a format mismatch is an error here.
 Status handshake(Connection& c, const std::string& nonce, const std::string& cli) {
     for (;;) {
@@ -119,33 +128,6 @@ Status handshake(Connection& c, const std::string& nonce, const std::string& cli
     }
 }
 
-// Streams the trace's bytes into the local output, atomically: a transfer cut short leaves the
-// output as it was.
-Status receiveTrace(Connection& c, std::uint64_t bytes) {
-    if (bytes > trace::kMaxTraceFileBytes) {
-        return fail(Error::Code::OutOfRange,
-                    "cannot write " + c.localOutput + ": the remote trace is " +
-                        std::to_string(bytes) + " bytes, more than the " +
-                        std::to_string(trace::kMaxTraceFileBytes >> 20) + " MiB a trace may hold");
-    }
-    std::uint64_t received = 0;
-    auto written = trace::writeFileAtomically(c.localOutput, [&](std::ostream& stream) {
-        received = c.session.readBytes(bytes, [&](const char* data, std::size_t n) {
-            stream.write(data, std::streamsize(n));
-        });
-        if (received < bytes) {
-            stream.setstate(std::ios::badbit); // the temporary file is removed
-        }
-    });
-    if (received < bytes) {
-        return fail(Error::Code::Io, "the connection to " + c.target.text() +
-                                         " was lost while the trace came back (" +
-                                         std::to_string(received) + " of " + std::to_string(bytes) +
-                                         " bytes); " + c.localOutput + " was not written");
-    }
-    return written;
-}
-
 // Passes the remote command's stdout on until its end line; returns that line's rest.
 std::optional<std::string> relayOutput(Connection& c, const std::string& nonce) {
     bool heldBlank = false; // the script writes "\n" before its end line
@@ -158,19 +140,99 @@ std::optional<std::string> relayOutput(Connection& c, const std::string& nonce) 
         if (protocolLine(*line, nonce, "end", rest)) {
             return rest;
         }
-        if (protocolLine(*line, nonce, "dir", rest)) {
-            c.remoteTrace = rest + "/trace.json";
-            continue;
-        }
         if (heldBlank) {
             std::cout << '\n';
         }
         heldBlank = line->empty();
         if (!heldBlank) {
-            replaceAll(*line, c.remoteTrace, c.localOutput);
             std::cout << *line << std::endl; // flushed: a parent (the GUI) reads progress live
         }
     }
+}
+
+// What came back with a trace: the end line's rest (nullopt: the connection ended before it) and
+// whether the output was written.
+struct Received {
+    std::optional<std::string> end;
+    Status written;
+};
+
+// Streams the trace into the local output while the remote CLI writes it, atomically: a transfer
+// cut short, a size that does not match the end line's, or no trace at all leaves the output as
+// it was. The last bytes are held back until the connection ends: the end line follows the trace.
+Received receiveTrace(Connection& c, const std::string& nonce) {
+    const std::string endMark = "\n" + nonce + " end ";
+    const std::size_t holdBack = endMark.size() + 64;
+    Received result;
+    std::optional<Error> refused;
+    bool pumped = false;
+    // Reads to the end of the connection; the trace's bytes go to stream (none: dropped).
+    auto pump = [&](std::ostream* stream) {
+        pumped = true;
+        std::string held;
+        std::uint64_t passed = 0; // bytes before those held
+        c.session.readBytes(UINT64_MAX, [&](const char* data, std::size_t n) {
+            held.append(data, n);
+            if (held.size() < 2 * holdBack) {
+                return;
+            }
+            const std::size_t pass = held.size() - holdBack;
+            if (passed + pass > trace::kMaxTraceFileBytes && !refused) {
+                refused = Error{
+                    Error::Code::OutOfRange,
+                    "cannot write " + c.localOutput + ": the remote trace is more than the " +
+                        std::to_string(trace::kMaxTraceFileBytes >> 20) + " MiB a trace may hold"};
+            }
+            if (stream != nullptr && !refused) {
+                stream->write(held.data(), std::streamsize(pass));
+            }
+            passed += pass;
+            held.erase(0, pass);
+        });
+        const auto at = held.rfind(endMark);
+        if (at == std::string::npos) {
+            return false;
+        }
+        result.end = held.substr(at + endMark.size());
+        while (!result.end->empty() && result.end->back() == '\n') {
+            result.end->pop_back();
+        }
+        const auto space = result.end->find(' ');
+        const std::string size = space == std::string::npos ? "" : result.end->substr(space + 1);
+        std::uint64_t expected = 0;
+        const auto parsed = std::from_chars(size.data(), size.data() + size.size(), expected);
+        const std::uint64_t bytes = passed + at;
+        if (size == "-" || refused) {
+            return false;
+        }
+        if (parsed.ec != std::errc{} || expected != bytes) {
+            refused = Error{Error::Code::Io, "the connection to " + c.target.text() + " brought " +
+                                                 std::to_string(bytes) +
+                                                 " bytes of a trace the remote side wrote as " +
+                                                 size + "; " + c.localOutput + " was not written"};
+            return false;
+        }
+        if (stream != nullptr) {
+            stream->write(held.data(), std::streamsize(at));
+        }
+        return true;
+    };
+    bool complete = false;
+    result.written = trace::writeFileAtomically(c.localOutput, [&](std::ostream& stream) {
+        complete = pump(&stream);
+        if (!complete) {
+            stream.setstate(std::ios::badbit); // the temporary file is removed
+        }
+    });
+    if (!pumped) {
+        pump(nullptr); // the output could not be opened: the end line still tells how it ended
+    }
+    if (refused) {
+        result.written = tl::unexpected(*refused);
+    } else if (!complete && pumped) {
+        result.written = {}; // no trace came back, or the connection ended: said by the caller
+    }
+    return result;
 }
 
 int connectionLost(Connection& c) {
@@ -275,10 +337,13 @@ int runOnHost(const RemoteOptions& o, const CLI::App& cmd, const std::string& lo
     }
     Connection c{*target, std::move(*session), {}, localOutput};
     c.session.cancel = &gRemoteCancel;
-    c.session.onStderrLine = [&c](std::string_view line) {
-        std::string text(line);
-        replaceAll(text, c.remoteTrace, c.localOutput);
-        std::cerr << text << std::endl;
+    c.session.onStderrLine = [&c, &nonce](std::string_view line) {
+        std::string rest;
+        if (protocolLine(std::string(line), nonce, "out", rest)) {
+            std::cout << localWords(c, std::move(rest)) << std::endl; // the GUI reads it live
+        } else {
+            std::cerr << localWords(c, std::string(line)) << std::endl;
+        }
     };
     if (auto ready = handshake(c, nonce, o.remoteCli); !ready) {
         c.session.closeInput();
@@ -288,7 +353,20 @@ int runOnHost(const RemoteOptions& o, const CLI::App& cmd, const std::string& lo
         return cancelled ? kExitInterrupted : kExitFailure;
     }
     c.session.write("go\n");
-    const auto end = relayOutput(c, nonce);
+    std::optional<std::string> end;
+    Status written;
+    if (localOutput.empty()) {
+        end = relayOutput(c, nonce);
+    } else {
+        std::string rest;
+        auto line = c.session.readLine();
+        if (line && protocolLine(*line, nonce, "dir", rest)) {
+            c.remoteTrace = rest + "/trace.json";
+            auto received = receiveTrace(c, nonce);
+            end = std::move(received.end);
+            written = std::move(received.written);
+        }
+    }
     if (!end) {
         return connectionLost(c);
     }
@@ -296,22 +374,12 @@ int runOnHost(const RemoteOptions& o, const CLI::App& cmd, const std::string& lo
     const auto space = end->find(' ');
     int status = kExitFailure;
     std::from_chars(end->data(), end->data() + std::min(space, end->size()), status);
-    const std::string size = space == std::string::npos ? "-" : end->substr(space + 1);
-    if (size != "-" && !localOutput.empty()) {
-        std::uint64_t bytes = 0;
-        const auto parsed = std::from_chars(size.data(), size.data() + size.size(), bytes);
-        if (parsed.ec != std::errc{}) {
-            return reportError(Error{Error::Code::Parse, "the remote side sent a trace size "
-                                                         "that is not a number: " +
-                                                             size});
-        }
-        if (auto received = receiveTrace(c, bytes); !received) {
-            c.session.wait();
-            return reportError(received.error());
-        }
-    }
+    const bool traceCame = space != std::string::npos && end->substr(space + 1) != "-";
     c.session.wait();
-    if (c.session.cancelled() && (size == "-" || localOutput.empty())) {
+    if (!written) {
+        return reportError(written.error());
+    }
+    if (c.session.cancelled() && (!traceCame || localOutput.empty())) {
         std::cerr << "slicescope-cli: cancelled: the run on " << c.target.text() << " was stopped"
                   << (localOutput.empty() ? "" : "; nothing came back to write") << '\n';
         return kExitInterrupted;

@@ -110,6 +110,7 @@ run_cpu)
     # The remote summary names the local file, not the remote temporary one.
     expect_in out.txt "wrote 2 runs to $work/remote.json"
     ! grep -q slicescope-remote out.txt err.txt || fail "the remote temporary path leaked into the output"
+    ! grep -q /dev/fd/5 out.txt err.txt || fail "the remote pipe's name leaked into the output"
     ;;
 model_all)
     "$cli" model --shape 100x4000x5 --strategy all --device h200 -q -o local.json

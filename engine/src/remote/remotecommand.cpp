@@ -268,7 +268,10 @@ Status checkCompatible(const ProgramVersion& local, const ProgramVersion& remote
 std::string remoteScript() {
     // POSIX sh only: dash, bash --posix and busybox ash run it alike. Every expansion is quoted.
     // A background job's stdin is /dev/null unless redirected: the watcher gets the session's
-    // stdin through fd 3.
+    // stdin through fd 3. With a trace, the CLI writes it into a pipe (/dev/fd/5) read by tee,
+    // which streams it on stdout while the CLI writes and keeps a copy in the directory (what a
+    // dropped connection leaves there); the CLI's own stdout comes back on stderr, each line
+    // tagged "NONCE out", so the trace's bytes are all stdout carries until the end line.
     return R"SH(n=$1 cli=$2 mode=$3
 shift 3
 v=$("$cli" --version --json 2>&1)
@@ -276,34 +279,47 @@ r=$?
 printf '%s version %s %s\n' "$n" "$r" "$(printf '%s' "$v" | tr '\n' ' ')"
 IFS= read -r go || exit 0
 [ "$go" = go ] || exit 0
-d=
-if [ "$mode" = trace ]; then
-  d=$(mktemp -d "${TMPDIR:-/tmp}/slicescope-remote.XXXXXX") || exit 125
-  for a do
-    shift
-    [ "$a" = @slicescope-output@ ] && a=$d/trace.json
-    set -- "$@" "$a"
-  done
-  printf '%s dir %s\n' "$n" "$d"
-fi
 exec 3<&0
-"$cli" "$@" </dev/null 3<&- &
-p=$!
-(while IFS= read -r _; do :; done; kill -TERM "$p"; sleep 1; kill -KILL "$p") <&3 3<&- 2>/dev/null &
-w=$!
-exec 3<&-
-wait "$p"
-r=$?
-kill "$w" 2>/dev/null
-if [ -n "$d" ] && [ -f "$d/trace.json" ]; then
-  s=$(wc -c <"$d/trace.json")
-  printf '\n%s end %s %s\n' "$n" "$r" $s || exit 1
-  cat "$d/trace.json" || exit 1
-else
-  [ -z "$d" ] || rm -rf "$d"
+watch() {
+  (while IFS= read -r _; do :; done; kill -TERM "$1"; sleep 1; kill -KILL "$1") <&3 3<&- >/dev/null 2>&1 &
+  w=$!
+}
+if [ "$mode" != trace ]; then
+  "$cli" "$@" </dev/null 3<&- &
+  p=$!
+  watch "$p"
+  exec 3<&-
+  wait "$p"
+  r=$?
+  kill "$w" 2>/dev/null
   printf '\n%s end %s -\n' "$n" "$r"
+  exit 0
 fi
-[ -z "$d" ] || rm -rf "$d"
+d=$(mktemp -d "${TMPDIR:-/tmp}/slicescope-remote.XXXXXX") || exit 125
+mkfifo "$d/out" || exit 125
+for a do
+  shift
+  [ "$a" = @slicescope-output@ ] && a=/dev/fd/5
+  set -- "$@" "$a"
+done
+printf '%s dir %s\n' "$n" "$d"
+(trap '' PIPE; while IFS= read -r l || [ -n "$l" ]; do printf '%s out %s\n' "$n" "$l"; done) <"$d/out" >&2 2>/dev/null &
+o=$!
+{
+  "$cli" "$@" 5>&1 >"$d/out" </dev/null 3<&- &
+  p=$!
+  watch "$p"
+  exec 3<&-
+  wait "$p"
+  echo $? >"$d/status"
+  kill "$w" 2>/dev/null
+} | (trap '' PIPE; exec tee "$d/trace.json")
+wait "$o"
+r=$(cat "$d/status" 2>/dev/null)
+s=-
+[ -s "$d/trace.json" ] && s=$(wc -c <"$d/trace.json")
+printf '\n%s end %s %s\n' "$n" "${r:-1}" $s || exit 1
+rm -rf "$d"
 )SH";
 }
 

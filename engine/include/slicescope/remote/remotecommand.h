@@ -82,11 +82,13 @@ Status checkCompatible(const ProgramVersion& local, const ProgramVersion& remote
 // The remote side of a run (docs/remote.md, "How it works"): a POSIX sh script, run as
 //   sh -c SCRIPT slicescope-remote NONCE CLI MODE ARGS...
 // It prints "NONCE version STATUS TEXT" (CLI --version --json), waits for "go" on its stdin,
-// makes a temporary directory (MODE "trace": the ARGS word kOutputPlaceholder becomes
-// DIR/trace.json; "NONCE dir DIR"), runs CLI ARGS with stdin from /dev/null, and ends it
-// (SIGTERM, SIGKILL a second later) when its own stdin ends: the ssh session was closed or
-// cancelled. Then "\nNONCE end STATUS SIZE" and the trace's SIZE bytes ("-": no trace), and the
-// directory is removed once sent.
+// runs CLI ARGS with stdin from /dev/null, and ends it (SIGTERM, SIGKILL a second later) when its
+// own stdin ends: the ssh session was closed or cancelled; then "\nNONCE end STATUS -".
+// MODE "trace": it first makes a temporary directory ("NONCE dir DIR"); the ARGS word
+// kOutputPlaceholder becomes /dev/fd/5, a pipe whose bytes stdout carries as the CLI writes them
+// (a copy kept in DIR/trace.json), the CLI's stdout comes on stderr as "NONCE out LINE", and the
+// trace is followed by "\nNONCE end STATUS SIZE" (SIZE: the trace's bytes, "-": none); the
+// directory is removed once that line is sent.
 std::string remoteScript();
 inline constexpr std::string_view kOutputPlaceholder = "@slicescope-output@";
 // The whole remote command line: the script and its arguments, each quoted.
