@@ -14,12 +14,6 @@
 
 namespace slicescope::gui {
 
-// The clauses, joined by " · ", that fit width after prefix: whole clauses from the first, never
-// a word cut; the first that does not fit may give its part up to a ", " or " and ". Only a first
-// clause wider than width alone is cut with "…". Run headers use it.
-QString fitClauses(const QStringList& clauses, const QFontMetricsF& metrics, double width,
-                   const QString& prefix = {});
-
 // Draws every run on one time axis (key: ns from the timeline's origin; value: rows). A run is a
 // header and, collapsed (the default), one overview row with its copies, kernels and host compute
 // in their lane colours; expanded, its lanes. API, sync, profiler, memset and per-thread host
