@@ -205,6 +205,20 @@ int main(int argc, char** argv) {
             raw.push_back(
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
         }
+        // Through one kept connection (ControlMaster, as a user may set in ~/.ssh/config): the
+        // trace's own cost, without ssh's connection set-up.
+        const std::string control =
+            " -o ControlMaster=auto -o ControlPersist=60 -o ControlPath=" + dir + "/cm-large";
+        ::setenv("SLICESCOPE_SSH", ("ssh -F " + dir + "/ssh_config" + control).c_str(), 1);
+        runMeasured(command(seed, work / "seed-remote.json", true)); // opens the kept connection
+        std::vector<double> kept;
+        for (int i = 0; i < largeRepetitions; ++i) {
+            kept.push_back(runMeasured(command(large, work / "large-remote.json", true)).wallS);
+        }
+        std::system(
+            ("ssh -F " + dir + "/ssh_config" + control + " -O exit slicescope-test 2>/dev/null")
+                .c_str());
+        ::setenv("SLICESCOPE_SSH", ("ssh -F " + dir + "/ssh_config").c_str(), 1);
         const auto events = countActivities(work / "large-local.json");
         const bool same =
             fs::file_size(work / "large-local.json") == fs::file_size(work / "large-remote.json");
@@ -217,6 +231,8 @@ int main(int argc, char** argv) {
                     "process peak resident %.1f MiB (%.2fx)\n",
                     median(remoteLarge), median(remoteLarge) / median(localLarge),
                     double(remotePeak) / 1024, double(remotePeak) / double(localPeak));
+        std::printf("  --host, one kept connection (ControlMaster): %.3f s (%.2fx)\n", median(kept),
+                    median(kept) / median(localLarge));
         std::printf("  the bytes alone, 'ssh host cat TRACE': %.3f s\n", median(raw));
         return true;
     };

@@ -1,6 +1,7 @@
 #include "remotecli.h"
 
 #include "clioutput.h"
+#include "slicescope/record/childprocess.h"
 #include "slicescope/remote/remotecommand.h"
 #include "slicescope/remote/sshsession.h"
 #include "slicescope/trace/atomicfile.h"
@@ -11,7 +12,9 @@
 #include <charconv>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
+#include <iterator>
 #include <random>
 #include <signal.h>
 
@@ -166,15 +169,22 @@ Received receiveTrace(Connection& c, const std::string& nonce) {
     Received result;
     std::optional<Error> refused;
     bool pumped = false;
-    // Reads to the end of the connection; the trace's bytes go to stream (none: dropped).
+    // Reads to the end line (the remote side still cleans up then, while the file is written
+    // and synced here) or to the end of the connection; the trace's bytes go to stream (none:
+    // dropped). The nonce is this run's secret, so no trace holds the end mark.
     auto pump = [&](std::ostream* stream) {
         pumped = true;
         std::string held;
         std::uint64_t passed = 0; // bytes before those held
-        c.session.readBytes(UINT64_MAX, [&](const char* data, std::size_t n) {
+        c.session.readWhile([&](const char* data, std::size_t n) {
             held.append(data, n);
+            if (const auto at = held.find(endMark);
+                at != std::string::npos &&
+                held.find('\n', at + endMark.size()) != std::string::npos) {
+                return false;
+            }
             if (held.size() < 2 * holdBack) {
-                return;
+                return true;
             }
             const std::size_t pass = held.size() - holdBack;
             if (passed + pass > trace::kMaxTraceFileBytes && !refused) {
@@ -188,15 +198,14 @@ Received receiveTrace(Connection& c, const std::string& nonce) {
             }
             passed += pass;
             held.erase(0, pass);
+            return true;
         });
-        const auto at = held.rfind(endMark);
+        const auto at = held.find(endMark);
         if (at == std::string::npos) {
             return false;
         }
         result.end = held.substr(at + endMark.size());
-        while (!result.end->empty() && result.end->back() == '\n') {
-            result.end->pop_back();
-        }
+        result.end->erase(std::min(result.end->find('\n'), result.end->size()));
         const auto space = result.end->find(' ');
         const std::string size = space == std::string::npos ? "" : result.end->substr(space + 1);
         std::uint64_t expected = 0;
@@ -304,6 +313,27 @@ std::vector<std::string> forwardedArguments(const CLI::App& cmd, const std::stri
     return args;
 }
 
+namespace {
+
+// The ciphers to ask ssh for when a trace comes back (remote::preferredCiphers): empty where
+// ssh's configuration chose its own, the CPU has no AES instructions, or `ssh -G` fails.
+std::string ciphersForATrace(const remote::SshOptions& ssh, const remote::SshTarget& target) {
+    std::ifstream cpuinfo("/proc/cpuinfo");
+    const std::string cpu{std::istreambuf_iterator<char>(cpuinfo), {}};
+    if (!remote::cpuHasAesInstructions(cpu)) {
+        return {};
+    }
+    record::ChildSpec spec;
+    spec.argv = remote::sshConfigQueryArgv(ssh, target);
+    const auto query = record::runCaptured(spec);
+    if (!query || record::shellExitStatus(query->waitStatus) != 0) {
+        return {};
+    }
+    return remote::preferredCiphers(query->out, true);
+}
+
+} // namespace
+
 int runOnHost(const RemoteOptions& o, const CLI::App& cmd, const std::string& localOutput) {
     auto target = remote::parseSshTarget(o.host);
     if (!target) {
@@ -326,6 +356,9 @@ int runOnHost(const RemoteOptions& o, const CLI::App& cmd, const std::string& lo
     remote::SshOptions ssh;
     ssh.program = remote::sshProgramFromEnvironment(std::getenv("SLICESCOPE_SSH"));
     ssh.configFile = o.sshConfig;
+    if (!localOutput.empty()) {
+        ssh.ciphers = ciphersForATrace(ssh, *target);
+    }
     const std::string nonce = makeNonce();
     const auto argv = remote::sshArgv(
         ssh, *target,

@@ -5,10 +5,12 @@
 #include "slicescope/remote/sshconfig.h"
 #include "slicescope/trace/trace.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <filesystem>
 #include <gtest/gtest.h>
+#include <sstream>
 #include <string>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -120,6 +122,64 @@ TEST(SshArgv, ProgramFromTheEnvironment) {
     EXPECT_EQ(sshProgramFromEnvironment("  "), std::vector<std::string>{"ssh"});
     EXPECT_EQ(sshProgramFromEnvironment("ssh  -F /tmp/c\t-v"),
               (std::vector<std::string>{"ssh", "-F", "/tmp/c", "-v"}));
+}
+
+TEST(SshArgv, CiphersOnlyWhenAsked) {
+    SshTarget target;
+    target.host = "gpu-box";
+    SshOptions options;
+    const auto plain = sshArgv(options, target, "true");
+    EXPECT_EQ(std::count(plain.begin(), plain.end(), "-o"), 1); // BatchMode only
+    options.ciphers = "aes128-gcm@openssh.com,chacha20-poly1305@openssh.com";
+    const auto argv = sshArgv(options, target, "true");
+    const auto at = std::find(argv.begin(), argv.end(),
+                              "Ciphers=aes128-gcm@openssh.com,chacha20-poly1305@openssh.com");
+    ASSERT_NE(at, argv.end());
+    EXPECT_EQ(*(at - 1), "-o");
+    EXPECT_LT(at, std::find(argv.begin(), argv.end(), "--")); // an option, before the host
+}
+
+TEST(SshArgv, ConfigQueryAsksForTheSameHostWithoutConnecting) {
+    SshOptions options;
+    options.program = {"ssh", "-F", "/tmp/cfg"};
+    options.configFile = "/home/me/other";
+    const SshTarget target = *parseSshTarget("ana@gpu-box:2222");
+    EXPECT_EQ(sshConfigQueryArgv(options, target),
+              (std::vector<std::string>{"ssh", "-F", "/tmp/cfg", "-F", "/home/me/other", "-l",
+                                        "ana", "-p", "2222", "-G", "--", "gpu-box"}));
+}
+
+TEST(PreferredCiphers, AesGcmFirstOnlyWhereNobodyChoseAndTheCpuHasAes) {
+    const std::string unconfigured = "user ana\nhostname gpu-box\nciphers " +
+                                     std::string(kOpenSshDefaultCiphers) + "\nport 22\n";
+    const std::string chosen =
+        "hostname gpu-box\nciphers aes256-ctr,chacha20-poly1305@openssh.com\n";
+    const std::string ours = preferredCiphers(unconfigured, true);
+    EXPECT_EQ(ours.rfind("aes128-gcm@openssh.com,", 0), 0u) << ours;
+    // The same set as OpenSSH's default, reordered: a server that takes the default takes these.
+    auto sorted = [](std::string list) {
+        std::vector<std::string> names;
+        std::stringstream in(list);
+        for (std::string name; std::getline(in, name, ',');) {
+            names.push_back(name);
+        }
+        std::sort(names.begin(), names.end());
+        return names;
+    };
+    EXPECT_EQ(sorted(ours), sorted(std::string(kOpenSshDefaultCiphers)));
+    EXPECT_EQ(preferredCiphers(unconfigured, false), "");
+    EXPECT_EQ(preferredCiphers(chosen, true), "");
+    EXPECT_EQ(preferredCiphers("", true), "");                           // -G printed nothing
+    EXPECT_EQ(preferredCiphers("usage: ssh [-46AaCfG...]\n", true), ""); // not OpenSSH's -G
+}
+
+TEST(PreferredCiphers, AesInstructionsFromCpuinfo) {
+    EXPECT_TRUE(cpuHasAesInstructions("processor\t: 0\nflags\t\t: fpu vme sse2 aes avx2\n"));
+    EXPECT_TRUE(cpuHasAesInstructions("processor\t: 0\nFeatures\t: fp asimd evtstrm aes pmull\n"));
+    EXPECT_FALSE(cpuHasAesInstructions("processor\t: 0\nflags\t\t: fpu vme sse2 avx2\n"));
+    EXPECT_FALSE(cpuHasAesInstructions("flags\t\t: fpu vaes_like\n")); // a whole word only
+    EXPECT_FALSE(cpuHasAesInstructions("model name\t: aes 9000\n"));   // not the flags line
+    EXPECT_FALSE(cpuHasAesInstructions(""));
 }
 
 TEST(RemoteCommandLine, ArgumentsReachTheScriptUnchanged) {

@@ -123,6 +123,59 @@ model_all)
     grep -o '"wall_ns": [0-9]*' remote.json >remote.wall
     cmp -s local.wall remote.wall || fail "modelled wall times differ"
     ;;
+ciphers)
+    # A trace comes back over AES-GCM first where the CPU has AES instructions and ssh's
+    # configuration names no ciphers of its own; a configuration that names some is left alone,
+    # and a command with no trace asks for nothing.
+    printf '#!/bin/sh\necho "$*" >>"%s/ssh-argv"\nexec ssh "$@"\n' "$work" >"$work/logging-ssh"
+    chmod +x "$work/logging-ssh"
+    grep -q '^Host' "$work/sshd/ssh_config" || fail "the fixture's ssh_config has no Host lines"
+    { echo "Ciphers aes256-ctr,chacha20-poly1305@openssh.com"; cat "$work/sshd/ssh_config"; } >"$work/chosen_config"
+    aes=no
+    grep -E '^(flags|Features)' /proc/cpuinfo | head -1 | grep -qw aes && aes=yes
+    SLICESCOPE_SSH="$work/logging-ssh -F $work/sshd/ssh_config" "$cli" model --host "$host" \
+        --remote-cli "$remote_cli" --shape 100x4000x5 --strategy slice-middle --device h200 -q -o unconfigured.json
+    expect_exit 0 $? "model --host (ssh's default ciphers)"
+    if [ "$aes" = yes ]; then
+        expect_in "$work/ssh-argv" "Ciphers=aes128-gcm@openssh.com,.*chacha20-poly1305@openssh.com"
+    elif grep -q Ciphers= "$work/ssh-argv"; then
+        fail "ciphers asked for on a CPU without AES instructions"
+    fi
+    rm -f "$work/ssh-argv"
+    SLICESCOPE_SSH="$work/logging-ssh -F $work/chosen_config" "$cli" model --host "$host" \
+        --remote-cli "$remote_cli" --shape 100x4000x5 --strategy slice-middle --device h200 -q -o chosen.json
+    expect_exit 0 $? "model --host (ciphers chosen in the configuration)"
+    ! grep -q Ciphers= "$work/ssh-argv" || fail "ciphers asked for over the configuration's: $(cat "$work/ssh-argv")"
+    rm -f "$work/ssh-argv"
+    SLICESCOPE_SSH="$work/logging-ssh -F $work/sshd/ssh_config" "$cli" devices --json --host "$host" \
+        --remote-cli "$remote_cli" >/dev/null
+    expect_exit 0 $? "devices --host"
+    ! grep -qE -- "Ciphers=| -G " "$work/ssh-argv" || fail "devices, which brings no trace, asked: $(cat "$work/ssh-argv")"
+    same_runs unconfigured.json chosen.json
+    ;;
+written_at_end_line)
+    # The trace is written (synced and renamed into place) once its end line has come, not when
+    # the connection ends: here a process the remote CLI leaves behind holds the session's stderr
+    # open for 6 s after the CLI is done, so the connection outlives the trace by that much.
+    printf '#!/bin/sh\n[ "$1" = --version ] && exec "%s" "$@"\n"%s" "$@"\nr=$?\n(exec >/dev/null </dev/null 5>&-; sleep 6) &\nexit $r\n' "$cli" "$cli" >"$work/lingering-cli"
+    chmod +x "$work/lingering-cli"
+    start=$(date +%s)
+    "$cli" model --host "$host" --remote-cli "$work/lingering-cli" --shape 100x4000x5 --strategy all \
+        --device h200 -q -o remote.json &
+    pid=$!
+    n=0
+    until [ -s remote.json ] || [ "$n" -gt 100 ]; do
+        n=$((n + 1))
+        sleep 0.1
+    done
+    seen=$(($(date +%s) - start))
+    kill -0 "$pid" 2>/dev/null || fail "the CLI ended before the connection did (did the helper linger?)"
+    wait "$pid"
+    expect_exit 0 $? "model --host with a lingering remote process"
+    [ "$seen" -le 4 ] || fail "remote.json appeared only after $seen s: written when the connection ended"
+    "$cli" model --shape 100x4000x5 --strategy all --device h200 -q -o local.json
+    same_runs local.json remote.json
+    ;;
 sweep)
     "$cli" sweep --param rows --values 20,40,80 --shape 20x50x2 --strategy cpu-serial,slice-outer,slice-middle \
         --device h200 -q -o local.json >local.out

@@ -171,10 +171,11 @@ std::vector<std::string> sshProgramFromEnvironment(const char* value) {
     return words;
 }
 
-std::vector<std::string> sshArgv(const SshOptions& options, const SshTarget& target,
-                                 const std::string& remoteCommand) {
+namespace {
+
+// [-F FILE] [-l USER] [-p PORT] after the program's own words.
+std::vector<std::string> programAndTarget(const SshOptions& options, const SshTarget& target) {
     std::vector<std::string> argv = options.program;
-    argv.insert(argv.end(), {"-o", "BatchMode=yes"});
     if (!options.configFile.empty()) {
         argv.insert(argv.end(), {"-F", options.configFile});
     }
@@ -184,8 +185,77 @@ std::vector<std::string> sshArgv(const SshOptions& options, const SshTarget& tar
     if (target.port) {
         argv.insert(argv.end(), {"-p", std::to_string(*target.port)});
     }
+    return argv;
+}
+
+// The words of text, split at spaces, tabs and newlines.
+std::vector<std::string_view> wordsOf(std::string_view text) {
+    std::vector<std::string_view> words;
+    std::size_t at = 0;
+    while (at < text.size()) {
+        const auto begin = text.find_first_not_of(" \t\n", at);
+        if (begin == std::string_view::npos) {
+            break;
+        }
+        const auto end = std::min(text.find_first_of(" \t\n", begin), text.size());
+        words.push_back(text.substr(begin, end - begin));
+        at = end;
+    }
+    return words;
+}
+
+} // namespace
+
+std::vector<std::string> sshArgv(const SshOptions& options, const SshTarget& target,
+                                 const std::string& remoteCommand) {
+    std::vector<std::string> argv = programAndTarget(options, target);
+    argv.insert(argv.begin() + std::ptrdiff_t(options.program.size()), {"-o", "BatchMode=yes"});
+    if (!options.ciphers.empty()) {
+        argv.insert(argv.end(), {"-o", "Ciphers=" + options.ciphers});
+    }
     argv.insert(argv.end(), {"--", target.host, remoteCommand});
     return argv;
+}
+
+std::vector<std::string> sshConfigQueryArgv(const SshOptions& options, const SshTarget& target) {
+    std::vector<std::string> argv = programAndTarget(options, target);
+    argv.insert(argv.end(), {"-G", "--", target.host});
+    return argv;
+}
+
+std::string preferredCiphers(std::string_view sshG, bool cpuHasAes) {
+    if (!cpuHasAes) {
+        return {};
+    }
+    // `ssh -G` prints one "keyword value" line each; the ciphers' line is "ciphers LIST".
+    for (std::size_t at = 0; at < sshG.size();) {
+        const auto end = std::min(sshG.find('\n', at), sshG.size());
+        const auto words = wordsOf(sshG.substr(at, end - at));
+        if (words.size() == 2 && words[0] == "ciphers") {
+            return words[1] == kOpenSshDefaultCiphers
+                       ? "aes128-gcm@openssh.com,aes256-gcm@openssh.com,"
+                         "chacha20-poly1305@openssh.com,aes128-ctr,aes192-ctr,aes256-ctr"
+                       : "";
+        }
+        at = end + 1;
+    }
+    return {}; // not OpenSSH's -G, or no ciphers line: leave ssh's choice
+}
+
+bool cpuHasAesInstructions(std::string_view cpuinfo) {
+    for (std::size_t at = 0; at < cpuinfo.size();) {
+        const auto end = std::min(cpuinfo.find('\n', at), cpuinfo.size());
+        const std::string_view line = cpuinfo.substr(at, end - at);
+        const auto colon = line.find(':');
+        const auto key = wordsOf(line.substr(0, std::min(colon, line.size())));
+        if (colon != std::string_view::npos && key.size() == 1 &&
+            (key[0] == "flags" || key[0] == "Features")) {
+            const auto values = wordsOf(line.substr(colon + 1));
+            return std::find(values.begin(), values.end(), "aes") != values.end();
+        }
+        at = end + 1;
+    }
+    return false;
 }
 
 std::string describeSshFailure(const SshTarget& target, int exitStatus,

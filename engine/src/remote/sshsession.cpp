@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <poll.h>
@@ -18,6 +19,7 @@ namespace {
 
 constexpr std::size_t kTailLines = 20;
 constexpr int kPollMs = 50; // how soon a cancel set by a signal handler is seen
+constexpr int kPipeBytes = 1 << 20;
 
 void closeFd(int& fd) {
     if (fd >= 0) {
@@ -44,6 +46,9 @@ Result<SshSession> SshSession::start(const std::vector<std::string>& argv) {
         }
         return fail(Error::Code::Io, std::string("pipe2: ") + std::strerror(errno));
     }
+    // A trace of hundreds of MiB comes this way: a 1 MiB pipe lets ssh hand it over in fewer,
+    // larger pieces (the kernel keeps its default where it does not allow this size).
+    ::fcntl(out[0], F_SETPIPE_SZ, kPipeBytes);
     record::ChildSpec spec;
     spec.argv = argv;
     spec.stdinFd = in[0];
@@ -187,19 +192,13 @@ std::optional<std::string> SshSession::readLine() {
     }
 }
 
-std::uint64_t SshSession::readBytes(std::uint64_t bytes,
-                                    const std::function<void(const char*, std::size_t)>& sink) {
-    std::uint64_t done = 0;
-    while (done < bytes) {
-        if (outBuffer_.empty() && !fill()) {
-            break;
+void SshSession::readWhile(const std::function<bool(const char*, std::size_t)>& sink) {
+    while (!outBuffer_.empty() || fill()) {
+        const std::string piece = std::exchange(outBuffer_, std::string());
+        if (!sink(piece.data(), piece.size())) {
+            return;
         }
-        const std::size_t n = std::size_t(std::min<std::uint64_t>(outBuffer_.size(), bytes - done));
-        sink(outBuffer_.data(), n);
-        outBuffer_.erase(0, n);
-        done += n;
     }
-    return done;
 }
 
 bool SshSession::write(std::string_view text) {

@@ -297,6 +297,9 @@ Status writeThrough(const std::filesystem::path& path, const OutputTarget& targe
     }
     if (target.fifo) {
         ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+        // A pipe's reader (tee, ssh: `--host` streams traces so) takes larger pieces from a
+        // 1 MiB pipe, with fewer wake-ups each side; where the kernel refuses, the default stays.
+        ::fcntl(fd, F_SETPIPE_SZ, 1 << 20);
     }
     int error = writeToFd(fd, write);
     if (::close(fd) != 0 && error == 0) {

@@ -49,8 +49,28 @@ std::string shellCommandLine(const std::vector<std::string>& words,
 struct SshOptions {
     std::vector<std::string> program{"ssh"};
     std::string configFile; // --ssh-config: ssh -F FILE
+    std::string ciphers;    // -o Ciphers=LIST when not empty (preferredCiphers)
 };
 std::vector<std::string> sshProgramFromEnvironment(const char* value);
+
+// The command line that asks ssh for the configuration it would use for target, without
+// connecting: PROGRAM [-F FILE] [-l USER] [-p PORT] -G -- HOST.
+std::vector<std::string> sshConfigQueryArgv(const SshOptions& options, const SshTarget& target);
+
+// OpenSSH's default ciphers (since 6.9) as `ssh -G` prints them where no configuration names any.
+inline constexpr std::string_view kOpenSshDefaultCiphers =
+    "chacha20-poly1305@openssh.com,aes128-ctr,aes192-ctr,aes256-ctr,aes128-gcm@openssh.com,"
+    "aes256-gcm@openssh.com";
+// The ciphers to ask for when a trace of hundreds of MiB comes back: OpenSSH's default set with
+// AES-GCM first, where the CPU has AES instructions (there aes128-gcm moves a trace about twice as
+// fast as chacha20-poly1305, OpenSSH's first choice: docs/performance.md, "Remote runs over SSH").
+// The same ciphers, so a server that accepts ssh's default accepts these. Empty, leaving ssh's
+// choice alone, when sshG (what `ssh -G` printed) names other ciphers than the default (the
+// user's ~/.ssh/config or the system's policy chose) or when the CPU has no AES instructions.
+std::string preferredCiphers(std::string_view sshG, bool cpuHasAes);
+// Whether /proc/cpuinfo's text names the AES instructions ("aes" in x86's flags, arm64's
+// Features).
+bool cpuHasAesInstructions(std::string_view cpuinfo);
 
 // The ssh command line that runs remoteCommand (a command line for the remote shell) on target:
 // PROGRAM -o BatchMode=yes [-F FILE] [-l USER] [-p PORT] -- HOST REMOTECOMMAND. BatchMode: never a

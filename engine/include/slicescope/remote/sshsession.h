@@ -37,10 +37,9 @@ class SshSession {
 
     // The next line of ssh's stdout, without its '\n'; nullopt once stdout has ended.
     std::optional<std::string> readLine();
-    // Up to `bytes` bytes of stdout handed to sink in pieces; returns how many came (fewer when
-    // stdout ended first).
-    std::uint64_t readBytes(std::uint64_t bytes,
-                            const std::function<void(const char*, std::size_t)>& sink);
+    // Stdout handed to sink in pieces until it ends or sink returns false (what sink was given
+    // is consumed either way).
+    void readWhile(const std::function<bool(const char*, std::size_t)>& sink);
     // Writes to ssh's stdin; false when it is closed.
     bool write(std::string_view text);
     void closeInput();
