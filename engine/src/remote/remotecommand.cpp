@@ -342,11 +342,18 @@ std::string remoteScript() {
     // which streams it on stdout while the CLI writes and keeps a copy in the directory (what a
     // dropped connection leaves there); the CLI's own stdout comes back on stderr, each line
     // tagged "NONCE out", so the trace's bytes are all stdout carries until the end line.
+    // Few programs are started (each costs milliseconds on some hosts): the version line is made
+    // one line by the shell itself, the status read by `read`; the directory is removed in the
+    // background after the end line, so the session ends without waiting for it.
     return R"SH(n=$1 cli=$2 mode=$3
 shift 3
 v=$("$cli" --version --json 2>&1)
 r=$?
-printf '%s version %s %s\n' "$n" "$r" "$(printf '%s' "$v" | tr '\n' ' ')"
+oneline() { IFS='
+'; set -f; set -- $1; IFS=' '; printf '%s' "$*"; unset IFS; set +f; }
+printf '%s version %s ' "$n" "$r"
+oneline "$v"
+echo
 IFS= read -r go || exit 0
 [ "$go" = go ] || exit 0
 exec 3<&0
@@ -385,11 +392,12 @@ o=$!
   kill "$w" 2>/dev/null
 } | (trap '' PIPE; exec tee "$d/trace.json")
 wait "$o"
-r=$(cat "$d/status" 2>/dev/null)
+r=
+{ read -r r <"$d/status"; } 2>/dev/null
 s=-
 [ -s "$d/trace.json" ] && s=$(wc -c <"$d/trace.json")
 printf '\n%s end %s %s\n' "$n" "${r:-1}" $s || exit 1
-rm -rf "$d"
+rm -rf "$d" </dev/null >/dev/null 2>&1 &
 )SH";
 }
 
