@@ -149,28 +149,6 @@ std::string shellCommandLine(const std::vector<std::string>& words, Quoting quot
     return out;
 }
 
-std::vector<std::string> sshProgramFromEnvironment(const char* value) {
-    std::vector<std::string> words;
-    std::string word;
-    for (const char* p = value != nullptr ? value : ""; *p != '\0'; ++p) {
-        if (*p == ' ' || *p == '\t') {
-            if (!word.empty()) {
-                words.push_back(std::move(word));
-                word.clear();
-            }
-        } else {
-            word += *p;
-        }
-    }
-    if (!word.empty()) {
-        words.push_back(std::move(word));
-    }
-    if (words.empty()) {
-        words.emplace_back("ssh");
-    }
-    return words;
-}
-
 namespace {
 
 // [-F FILE] [-l USER] [-p PORT] after the program's own words.
@@ -205,6 +183,17 @@ std::vector<std::string_view> wordsOf(std::string_view text) {
 }
 
 } // namespace
+
+std::vector<std::string> sshProgramFromEnvironment(const char* value) {
+    std::vector<std::string> words;
+    for (const auto word : wordsOf(value != nullptr ? value : "")) {
+        words.emplace_back(word);
+    }
+    if (words.empty()) {
+        words.emplace_back("ssh");
+    }
+    return words;
+}
 
 std::vector<std::string> sshArgv(const SshOptions& options, const SshTarget& target,
                                  const std::string& remoteCommand) {
