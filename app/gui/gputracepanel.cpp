@@ -37,7 +37,7 @@ GpuTracePanel::GpuTracePanel(models::Session* session, models::ViewState* state,
     table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
     // Size columns by the rows in view only (Qt's default looks at 1,000 rows per column: tens of
     // milliseconds of text layout on every run change).
-    table_->verticalHeader()->setResizeContentsPrecision(0);
+    table_->horizontalHeader()->setResizeContentsPrecision(0);
     table_->horizontalHeader()->setStretchLastSection(true);
     layout->addWidget(table_, 1);
 
