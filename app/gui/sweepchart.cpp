@@ -119,7 +119,7 @@ void SweepChart::draw() {
         if (index < 0 || index >= rooflines_.size()) {
             drawEmpty(tr("No GPU run with roofline ceilings: sweep or run with \"Roofline "
                          "ceilings\", or model on a preset."));
-            plot_->replot();
+            plot_->replot(QCustomPlot::rpQueuedReplot);
             return;
         }
         notes = sweepplot::drawRoofline(plot_, rooflines_[index]);
@@ -132,7 +132,7 @@ void SweepChart::draw() {
                           ? tr("No sweep in the session: run one from the Sweep panel, or open a "
                                "sweep trace.")
                           : tr("No block sweep in the session."));
-            plot_->replot();
+            plot_->replot(QCustomPlot::rpQueuedReplot);
             return;
         }
         notes = view() == View::Time ? sweepplot::drawTime(plot_, *it)
