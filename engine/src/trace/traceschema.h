@@ -528,7 +528,7 @@ struct ProjectionSchema : ObjectOf<Projection> {
 
 struct RunSchema : ObjectOf<Run> {
     static constexpr std::string_view kWhat = "a run", kWhole = "the run";
-    static const std::array<Field<Type>, 26> kFields;
+    static const std::array<Field<Type>, 27> kFields;
 };
 
 } // namespace slicescope::trace::schema

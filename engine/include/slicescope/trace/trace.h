@@ -214,6 +214,10 @@ struct Run {
     std::uint64_t droppedRecords = 0; // CUPTI records lost
     std::vector<std::string> notes;   // warnings a reader must see (e.g. no counters)
     std::optional<SweepPoint> sweep;  // runs of a sweep
+    // Runs measured with --devices (several GPUs of one host at once): the CUDA device index it
+    // ran on, which `device` (the GPU's figures) cannot tell apart between identical GPUs. Absent
+    // for runs of one GPU.
+    std::optional<std::uint32_t> deviceIndex;
     std::optional<Ceilings> ceilings; // written inside the device object
     // Imported runs: the file they were converted from.
     std::optional<ImportSource> source;
