@@ -134,6 +134,10 @@ Trace fullTrace() {
         copy.correlationId = 78;
         copy.iteration = 2;
         copy.warmup = kind == ActivityKind::DtoH; // a warm-up iteration's copy
+        copy.device = 1;                          // on the host's second GPU (--devices)
+        if (kind == ActivityKind::DtoD) {
+            copy.peerDevice = 2; // a peer copy from device 1 to device 2
+        }
         gpu.activities.push_back(copy);
     }
     Activity kernel = activity(ActivityKind::Kernel, kBaseNs + 7'000'000, kBaseNs + 16'000'123);
@@ -275,6 +279,8 @@ void expectSameActivity(const Run& runA, const Activity& a, const Run& runB, con
     EXPECT_TRUE(sameFloat(a.activeLaneShare, b.activeLaneShare));
     EXPECT_EQ(a.limiter, b.limiter);
     EXPECT_EQ(a.estimatedOccupancyPercent, b.estimatedOccupancyPercent);
+    EXPECT_EQ(a.device, b.device);
+    EXPECT_EQ(a.peerDevice, b.peerDevice);
 }
 
 void expectSameRun(const Run& a, const Run& b) {

@@ -486,7 +486,7 @@ const std::array<Field<Verification>, 2> VerificationSchema::kFields{
 };
 
 // In the order written, which is also the order the reader looks keys up in.
-const std::array<Field<A>, 22> ActivitySchema::kFields{
+const std::array<Field<A>, 24> ActivitySchema::kFields{
     member<&A::kind, Name<ActivityKind, parseActivityKind>>("kind", kRequired),
     member<&A::startNs, Timestamp>("start_ns", kRequired),
     member<&A::endNs, Timestamp>("end_ns", kRequired),
@@ -542,6 +542,11 @@ const std::array<Field<A>, 22> ActivitySchema::kFields{
     member<&A::estimatedOccupancyPercent, OptionalPercent>(
         "estimated_occupancy_percent", kOptional,
         [](const WriteContext&, const A& a) { return a.estimatedOccupancyPercent != kNoPercent; }),
+    member<&A::device, Unsigned<kMaxActivityDevice>>("device_id", kOptional,
+                                                     writtenIfSet<&A::device>),
+    member<&A::peerDevice, Unsigned<kNoDevice>>(
+        "peer_device_id", kOptional,
+        [](const WriteContext&, const A& a) { return a.peerDevice != kNoDevice; }),
 };
 
 Refusal ActivitySchema::checkWhole(const A& a) {

@@ -512,7 +512,7 @@ struct VerificationSchema : ObjectOf<Verification> {
 
 struct ActivitySchema : ObjectOf<Activity> {
     static constexpr std::string_view kWhat = "an activity", kWhole = "the activity";
-    static const std::array<Field<Type>, 22> kFields;
+    static const std::array<Field<Type>, 24> kFields;
     static Refusal checkWhole(const Type& activity); // the interval: end >= start, duration
 };
 
