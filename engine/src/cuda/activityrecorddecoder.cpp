@@ -200,6 +200,20 @@ bool onDevice(ActivityKind kind) {
     return kind != ActivityKind::Api && kind != ActivityKind::Sync && kind != ActivityKind::Host &&
            kind != ActivityKind::Overhead;
 }
+
+// The copy a unified-memory counter record stands for; none for page faults and the rest.
+std::optional<ActivityKind> migrationKind(CUpti_ActivityUnifiedMemoryCounterKind kind) {
+    switch (kind) {
+    case CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD:
+        return ActivityKind::HtoD;
+    case CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOH:
+        return ActivityKind::DtoH;
+    case CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOD:
+        return ActivityKind::DtoD;
+    default:
+        return std::nullopt;
+    }
+}
 } // namespace
 
 std::optional<DecodedActivity> ActivityRecordDecoder::decode(const CUpti_Activity& record) {
@@ -243,20 +257,12 @@ std::optional<DecodedActivity> ActivityRecordDecoder::decode(const CUpti_Activit
         // Unified-memory migrations are copies the driver makes; page faults and the rest are
         // counted as kinds not read.
         const auto& r = reinterpret_cast<const CUpti_ActivityUnifiedMemoryCounter3&>(record);
-        switch (r.counterKind) {
-        case CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD:
-            a.kind = ActivityKind::HtoD;
-            break;
-        case CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOH:
-            a.kind = ActivityKind::DtoH;
-            break;
-        case CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOD:
-            a.kind = ActivityKind::DtoD;
-            break;
-        default:
+        const auto kind = migrationKind(r.counterKind);
+        if (!kind) {
             ++counts_.unknown;
             return std::nullopt;
         }
+        a.kind = *kind;
         a.nameId = intern("unified memory migration");
         // The device end of the migration; a device-to-device one names both.
         a.device = deviceByte(a.kind == ActivityKind::HtoD ? r.dstId : r.srcId);
