@@ -8,6 +8,7 @@
 #include "slicescope/trace/tracejson.h"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -18,6 +19,7 @@
 #include <fcntl.h>
 #include <filesystem>
 #include <iostream>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <sys/wait.h>
@@ -31,7 +33,15 @@ namespace {
 
 using strategy::StrategyId;
 
-std::atomic<pid_t> gWorkerPid{0};
+// The workers running now, one slot each (WorkerHooks::slot): a SIGINT reaches every one.
+std::array<std::atomic<pid_t>, kMaxWorkers> gWorkerPids{};
+static_assert(std::atomic<pid_t>::is_always_lock_free); // read in a signal handler
+// Set by interruptWorkers: a worker registered after the signal (one of several starting at once)
+// is interrupted as soon as it is, rather than measuring its whole share.
+std::atomic<bool> gInterruptAll{false};
+static_assert(std::atomic<bool>::is_always_lock_free);
+// Workers read on several threads at once (--devices) print whole lines, one at a time.
+std::mutex gOutput;
 volatile std::sig_atomic_t gWorkerInterrupted = 0;
 
 void onWorkerInterrupt(int) {
@@ -46,10 +56,10 @@ std::string joinStrategies(const std::vector<StrategyId>& ids) {
     return list;
 }
 
-std::filesystem::path temporaryTrace(const char* what) {
+std::filesystem::path temporaryTrace(const std::string& what) {
     std::error_code ec;
     return std::filesystem::temp_directory_path(ec) /
-           ("slicescope-" + std::string(what) + "-" + std::to_string(::getpid()) + ".json");
+           ("slicescope-" + what + "-" + std::to_string(::getpid()) + ".json");
 }
 
 // Starts this program with args; its stdout goes to stdoutFd when that is >= 0. The caller
@@ -334,8 +344,13 @@ int runGpuWorker(const RunOptions& o) {
     std::_Exit(status);
 }
 
-pid_t workerToInterrupt() {
-    return gWorkerPid.load();
+void interruptWorkers() {
+    gInterruptAll.store(true);
+    for (auto& pid : gWorkerPids) {
+        if (const pid_t worker = pid.load(); worker > 0) {
+            ::kill(worker, SIGINT); // it finishes its point and reports the points done
+        }
+    }
 }
 
 namespace {
@@ -343,7 +358,8 @@ namespace {
 // One worker for every point: results[point][strategy]. sweepRuns: see runGpuSweepInWorker.
 std::vector<std::vector<Result<trace::Run>>> runWorker(const RunOptions& o,
                                                        const std::vector<StrategyId>& ids,
-                                                       std::size_t points, std::size_t sweepRuns) {
+                                                       std::size_t points, std::size_t sweepRuns,
+                                                       const WorkerHooks& hooks) {
     std::vector<std::vector<Result<trace::Run>>> grid(
         points, std::vector<Result<trace::Run>>(
                     ids.size(), fail(Error::Code::DeviceFault,
@@ -356,7 +372,8 @@ std::vector<std::vector<Result<trace::Run>>> runWorker(const RunOptions& o,
         }
         return grid;
     }
-    const auto output = temporaryTrace("gpu");
+    // One file a device: workers of several devices run at once (--devices).
+    const auto output = temporaryTrace("gpu" + std::to_string(o.device));
     auto args = childRunArguments(o, joinStrategies(ids), output.string());
     args.emplace_back("--gpu-worker");
     if (!o.testFault.empty()) {
@@ -371,7 +388,11 @@ std::vector<std::vector<Result<trace::Run>>> runWorker(const RunOptions& o,
         }
         return grid;
     }
-    gWorkerPid = *child;
+    std::atomic<pid_t>& slot = gWorkerPids[hooks.slot % kMaxWorkers];
+    slot = *child;
+    if (gInterruptAll.load()) {
+        ::kill(*child, SIGINT); // the interrupt came while this worker was starting
+    }
 
     std::optional<int> workerStatus;
     std::vector<std::tuple<std::string, std::size_t, Error>> errors;
@@ -384,9 +405,13 @@ std::vector<std::vector<Result<trace::Run>>> runWorker(const RunOptions& o,
             if (text.ends_with('\n')) {
                 text.remove_suffix(1);
             }
+            const std::lock_guard lock(gOutput);
             if (core::isProgressLine(text)) {
                 auto progress = core::parseRunProgressLine(text);
-                if (o.progress && progress && progress->sweep.runs > 0 && sweepRuns > 0) {
+                if (o.progress && progress && progress->sweep.runs > 0 && hooks.adjustProgress) {
+                    hooks.adjustProgress(*progress); // one of several workers: the whole sweep's
+                    std::cout << core::formatProgressLine(*progress) << std::endl;
+                } else if (o.progress && progress && progress->sweep.runs > 0 && sweepRuns > 0) {
                     // The worker counts the GPU runs only; they come first in the sweep.
                     progress->sweep.runs = sweepRuns;
                     std::cout << core::formatProgressLine(*progress) << std::endl;
@@ -415,7 +440,7 @@ std::vector<std::vector<Result<trace::Run>>> runWorker(const RunOptions& o,
     } else {
         ::close(pipeFds[0]);
     }
-    gWorkerPid = 0;
+    slot = 0;
     // The worker has said all it will. One still alive now is held by the driver (a hung
     // kernel): leave it to end on its own rather than wait for it.
     if (!reapWithin(*child, std::chrono::milliseconds(workerStatus ? 2000 : 10000))) {
@@ -462,16 +487,15 @@ std::vector<std::vector<Result<trace::Run>>> runWorker(const RunOptions& o,
 
 } // namespace
 
-std::vector<Result<trace::Run>> runGpuInWorker(const RunOptions& o,
-                                               const std::vector<StrategyId>& ids) {
-    return std::move(runWorker(o, ids, 1, 0).front());
+std::vector<Result<trace::Run>>
+runGpuInWorker(const RunOptions& o, const std::vector<StrategyId>& ids, const WorkerHooks& hooks) {
+    return std::move(runWorker(o, ids, 1, 0, hooks).front());
 }
 
-std::vector<std::vector<Result<trace::Run>>> runGpuSweepInWorker(const RunOptions& o,
-                                                                 const std::vector<StrategyId>& ids,
-                                                                 std::size_t points,
-                                                                 std::size_t sweepRuns) {
-    return runWorker(o, ids, points, sweepRuns);
+std::vector<std::vector<Result<trace::Run>>>
+runGpuSweepInWorker(const RunOptions& o, const std::vector<StrategyId>& ids, std::size_t points,
+                    std::size_t sweepRuns, const WorkerHooks& hooks) {
+    return runWorker(o, ids, points, sweepRuns, hooks);
 }
 
 } // namespace slicescope::cli

@@ -2,10 +2,12 @@
 #include "clioutput.h"
 #include "commands.h"
 #include "gpuworker.h"
+#include "multigpu.h"
 #include "runoptions.h"
 #include "slicescope/backend/cpubackend.h"
 #include "slicescope/backend/gpubackend.h"
 #include "slicescope/backend/modelbackend.h"
+#include "slicescope/sweep/deviceplan.h"
 #include "slicescope/sweep/roofline.h"
 #include "slicescope/trace/atomicfile.h"
 #include "slicescope/trace/exporters.h"
@@ -15,6 +17,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <iterator>
 #include <memory>
 #include <optional>
 
@@ -128,13 +131,56 @@ backend::Progress progressFor(const RunOptions& o, StrategyId id, std::size_t in
     return progress;
 }
 
+// `run --devices`: the GPU strategies on every device at once (one worker each), then the CPU
+// strategies once. The runs in the order of the strategies given, each GPU strategy's side by
+// side in device order, ids saying the device ("slice-2d@gpu0", "slice-2d@gpu1").
+int runMeasuredOnDevices(const RunOptions& o, const ParsedRun& parsed) {
+    const auto& ids = parsed.strategies;
+    std::vector<StrategyId> gpuIds;
+    std::copy_if(ids.begin(), ids.end(), std::back_inserter(gpuIds), strategy::isGpu);
+    if (gpuIds.empty()) {
+        return reportUsageError("--devices needs a GPU strategy: the CPU strategies run on this "
+                                "host's cores, not on a GPU");
+    }
+    auto devices = resolveDevices(o.devices, o.testDevicesPresent);
+    if (!devices) {
+        return reportError(devices.error());
+    }
+    auto gpu = runGpuOnDevices(o, gpuIds, *devices);
+    std::vector<StrategyId> rowIds;
+    std::vector<Result<trace::Run>> results;
+    for (std::size_t i = 0, k = 0; i < ids.size(); ++i) {
+        if (!strategy::isGpu(ids[i])) {
+            rowIds.push_back(ids[i]);
+            results.push_back(
+                backend::runCpu(ids[i], parsed.request, progressFor(o, ids[i], i, ids.size())));
+            continue;
+        }
+        for (std::size_t d = 0; d < gpu.size(); ++d) {
+            rowIds.push_back(ids[i]);
+            auto& run = results.emplace_back(std::move(gpu[d][k]));
+            if (run) {
+                run->id = sweep::deviceRunId(run->strategy, (*devices)[d]);
+            }
+        }
+        ++k;
+    }
+    return finish(o, rowIds, results);
+}
+
 int runMeasured(const RunOptions& o) {
     if (o.gpuWorker) {
         return runGpuWorker(o);
     }
+    if (!o.devices.empty() && o.deviceGiven) {
+        return reportUsageError(kDeviceAndDevices);
+    }
     auto parsed = parseRunOptions(o);
     if (!parsed) {
         return reportError(parsed.error());
+    }
+    if (!o.devices.empty()) {
+        return runMeasuredOnDevices(o, *parsed);
     }
     const auto& ids = parsed->strategies;
     std::vector<Result<trace::Run>> results(ids.size(), fail(Error::Code::Internal, "not run"));
@@ -225,7 +271,15 @@ void addRunCommands(CLI::App& app, int& exitStatus) {
                   "Measure achieved occupancy with CUPTI counters (a second, replayed pass)");
     run->add_flag("--sample-occupancy", runOptions->sampleOccupancy,
                   "Sample occupancy over time with CUPTI PM sampling");
-    run->add_option("--device", runOptions->device, "CUDA device ordinal")->capture_default_str();
+    auto* device = run->add_option("--device", runOptions->device, "CUDA device ordinal")
+                       ->capture_default_str();
+    run->add_option("--devices", runOptions->devices,
+                    "Several GPUs of this host at once: 'all' or CUDA device ordinals, e.g. 0,1. "
+                    "Every GPU strategy runs on each, side by side (run ids say the device: "
+                    "slice-2d@gpu1)");
+    run->add_option("--test-devices-present", runOptions->testDevicesPresent,
+                    "Tests: pretend this many GPUs for --devices")
+        ->group("");
     run->add_option(
            "--kernel-timeout", runOptions->kernelTimeoutS,
            "Seconds a kernel or copy may run before the run is reported as hung (0: no limit)")
@@ -248,7 +302,8 @@ void addRunCommands(CLI::App& app, int& exitStatus) {
         ->group("");
     run->add_option("--sweep-values", runOptions->sweepValues, "Internal: the GPU worker's sweep")
         ->group("");
-    run->callback([runOptions, run, &exitStatus] {
+    run->callback([runOptions, run, device, &exitStatus] {
+        runOptions->deviceGiven = device->count() > 0;
         exitStatus = runOptions->remote.host.empty()
                          ? runMeasured(*runOptions)
                          : runOnHost(runOptions->remote, *run, runOptions->output);

@@ -27,6 +27,10 @@ struct RunOptions {
     bool counters = false;
     bool sampleOccupancy = false;
     int device = 0;
+    bool deviceGiven = false; // --device was on the command line (refused beside --devices)
+    // --devices LIST|all: several GPUs of this host at once (multigpu.h); empty: one, `device`.
+    std::string devices;
+    std::int64_t testDevicesPresent = -1; // hidden, tests only: pretend this many GPUs (multigpu.h)
     bool progress = false;
     bool quiet = false;
     double kernelTimeoutS = 60;

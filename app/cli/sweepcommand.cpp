@@ -3,6 +3,7 @@
 #include "clioutput.h"
 #include "commands.h"
 #include "gpuworker.h"
+#include "multigpu.h"
 #include "runoptions.h"
 #include "slicescope/backend/cpubackend.h"
 #include "slicescope/backend/gpubackend.h"
@@ -44,9 +45,7 @@ static_assert(std::atomic<bool>::is_always_lock_free);
 void onInterrupt(int) {
     gInterrupted = 1;
     gCancelRun.store(true, std::memory_order_relaxed);
-    if (const pid_t worker = workerToInterrupt(); worker > 0) {
-        ::kill(worker, SIGINT); // it finishes its point and reports the points done
-    }
+    interruptWorkers(); // each finishes its point and reports the points done
 }
 
 struct SweepOptions {
@@ -71,6 +70,7 @@ struct Plan {
     std::vector<StrategyId> strategies;
     std::vector<backend::RunRequest> requests; // one per value
     std::optional<device::DeviceSpec> preset;  // modelled
+    std::vector<int> devices;                  // --devices: the GPUs the points are spread over
 };
 
 Result<Plan> makePlan(SweepOptions& s) {
@@ -185,9 +185,12 @@ void runGpuPoints(const RunOptions& o, const Plan& plan, const GpuSlots& gpu, Re
     RunOptions worker = o;
     worker.sweepParam = std::string(sweep::toString(plan.param));
     worker.sweepValues = joinValues(plan.values);
-    if (backend::gpuBackendBuilt()) {
+    if (backend::gpuBackendBuilt() || !plan.devices.empty()) {
+        const std::size_t sweepRuns = points * plan.strategies.size();
         auto results =
-            runGpuSweepInWorker(worker, gpu.ids, points, points * plan.strategies.size());
+            plan.devices.empty()
+                ? runGpuSweepInWorker(worker, gpu.ids, points, sweepRuns)
+                : runGpuSweepOnDevices(worker, gpu.ids, plan.values, sweepRuns, plan.devices);
         for (std::size_t p = 0; p < points && p < results.size(); ++p) {
             for (std::size_t k = 0; k < gpu.slots.size(); ++k) {
                 if (results[p][k] || !gInterrupted) {
@@ -512,13 +515,42 @@ Status checkLauncherOptions(const SweepOptions& s) {
     return {};
 }
 
+// --devices: the GPUs of this host the GPU strategies' points are spread over (multigpu.h).
+Status resolveDevicesOption(const SweepOptions& s, Plan& plan) {
+    if (s.run.devices.empty()) {
+        return {};
+    }
+    if (s.launcher == "slurm") {
+        return fail(Error::Code::InvalidArgument,
+                    "--devices spreads a sweep over the GPUs of this host; with --launcher slurm "
+                    "each task asks for its GPUs (--gpus-per-task)");
+    }
+    if (gpuSlotsOf(plan).ids.empty()) {
+        return fail(Error::Code::InvalidArgument,
+                    "--devices needs a measured GPU strategy: the CPU strategies run on this "
+                    "host's cores, not on a GPU");
+    }
+    auto devices = resolveDevices(s.run.devices, s.run.testDevicesPresent);
+    if (!devices) {
+        return tl::unexpected(devices.error());
+    }
+    plan.devices = std::move(*devices);
+    return {};
+}
+
 int runSweep(SweepOptions& s) {
     if (auto checked = checkLauncherOptions(s); !checked) {
         return reportError(checked.error());
     }
+    if (!s.run.devices.empty() && !s.device.empty()) {
+        return reportUsageError(kDeviceAndDevices);
+    }
     auto plan = makePlan(s);
     if (!plan) {
         return reportError(plan.error());
+    }
+    if (auto devices = resolveDevicesOption(s, *plan); !devices) {
+        return reportError(devices.error());
     }
     keepFinishedPointsOnInterrupt();
     if (s.launcher == "slurm") {
@@ -631,6 +663,13 @@ void addSweepCommands(CLI::App& app, int& exitStatus) {
         "--device", s->device,
         "A CUDA device ordinal (measured, the default: 0) or a device preset, e.g. h200: the GPU "
         "strategies are modelled on it, CPU strategies still measured here");
+    cmd->add_option("--devices", o.devices,
+                    "Spread the GPU strategies' points over several GPUs of this host: 'all' or "
+                    "CUDA device ordinals, e.g. 0,1; one worker a GPU, points dealt in turn, the "
+                    "trace as one GPU writes it (each run says its device_index)");
+    cmd->add_option("--test-devices-present", o.testDevicesPresent,
+                    "Tests: pretend this many GPUs for --devices")
+        ->group("");
     cmd->add_option("-o,--output", o.output, "Trace file to write (JSON)")->required();
     cmd->add_flag("--counters", o.counters, "Measure achieved occupancy with CUPTI counters");
     cmd->add_flag("--sample-occupancy", o.sampleOccupancy,

@@ -263,7 +263,7 @@ int TimelinePlottable::rowOfActivity(int run, int activity) const {
         }
         if (row.type == Row::Type::Lane) {
             const models::Lane& lane = e.lanes->lanes[std::size_t(row.lane)];
-            if (lane.kind == kind && lane.key == key) {
+            if (models::laneHolds(lane, a)) {
                 return int(r);
             }
         } else if (row.type == Row::Type::Overview) {

@@ -11,6 +11,28 @@ namespace slicescope::models {
 
 namespace {
 
+// The Device column: the device's name, its preset for predicted runs, and which GPU of the host
+// where that tells runs apart: a run of --devices (Run::deviceIndex) says "GPU 1", a recorded
+// program whose work spans several says "GPUs 0, 1". Sorted on, the column groups runs by device.
+QString deviceText(const RunEntry& e) {
+    const trace::Run& run = *e.run;
+    QString text = run.device.id.empty() || !e.isPredicted()
+                       ? toQString(run.device.name)
+                       : QStringLiteral("%1 (preset %2)")
+                             .arg(toQString(run.device.name), toQString(run.device.id));
+    if (run.deviceIndex) {
+        return QStringLiteral("%1 (GPU %2)").arg(text).arg(*run.deviceIndex);
+    }
+    if (e.lanes && e.lanes->devices.size() > 1) {
+        QStringList gpus;
+        for (const int device : e.lanes->devices) {
+            gpus << QString::number(device);
+        }
+        return QStringLiteral("%1 (GPUs %2)").arg(text, gpus.join(QStringLiteral(", ")));
+    }
+    return text;
+}
+
 QString percent(double fraction) {
     return toQString(trace::formatPercent(fraction));
 }
@@ -135,10 +157,7 @@ QVariant RunListModel::data(const QModelIndex& index, int role) const {
     case ModeColumn:
         return shortModeText(run.mode);
     case DeviceColumn:
-        return run.device.id.empty() || !e.isPredicted()
-                   ? toQString(run.device.name)
-                   : QStringLiteral("%1 (preset %2)")
-                         .arg(toQString(run.device.name), toQString(run.device.id));
+        return deviceText(e);
     case ProblemColumn:
         return run.problem ? toQString(run.problem->describe()) : QString();
     case TimeColumn:

@@ -1,6 +1,7 @@
 #include "models/timelinelanes.h"
 
 #include <algorithm>
+#include <array>
 #include <limits>
 #include <map>
 #include <set>
@@ -154,6 +155,67 @@ std::pair<LaneKind, std::uint32_t> laneOf(const trace::Activity& activity) {
     return {kind, keyedByThread(kind) ? activity.threadId : activity.stream};
 }
 
+std::vector<int> devicesOf(const trace::Run& run) {
+    std::array<bool, 256> seen{};
+    for (const trace::Activity& a : run.activities) {
+        if (trace::isDeviceActivity(a.kind)) {
+            seen[a.device] = true;
+            if (a.peerDevice != trace::kNoDevice) {
+                seen[a.peerDevice] = true;
+            }
+        }
+    }
+    std::vector<int> devices;
+    for (std::size_t d = 0; d < seen.size(); ++d) {
+        if (seen[d]) {
+            devices.push_back(int(d));
+        }
+    }
+    return devices;
+}
+
+std::string deviceLabel(int device) {
+    return "GPU " + std::to_string(device);
+}
+
+namespace {
+
+// Where an activity's lane sits: its device group (0: the host's lanes, or every lane of a run of
+// one device; 1 + d: device d's), its kind, the other device of a copy between two (kAnyDevice
+// otherwise), and its thread or stream. Ordered so that a map of them is the drawing order.
+struct LaneKey {
+    int group = 0;
+    LaneKind kind = LaneKind::Host;
+    int peer = kAnyDevice;
+    std::uint32_t key = 0;
+    auto operator<=>(const LaneKey&) const = default;
+};
+
+LaneKey laneKeyOf(const trace::Activity& a, bool byDevice) {
+    const auto [kind, key] = laneOf(a);
+    if (!byDevice || !trace::isDeviceActivity(a.kind)) {
+        return {0, kind, kAnyDevice, key};
+    }
+    const bool peer = a.peerDevice != trace::kNoDevice && a.peerDevice != a.device;
+    return {1 + a.device, kind, peer ? int(a.peerDevice) : kAnyDevice, key};
+}
+
+} // namespace
+
+bool laneHolds(const Lane& lane, const trace::Activity& activity) {
+    const auto [kind, key] = laneOf(activity);
+    if (lane.kind != kind || lane.key != key) {
+        return false;
+    }
+    if (lane.device == kAnyDevice) {
+        return true;
+    }
+    const bool peer =
+        activity.peerDevice != trace::kNoDevice && activity.peerDevice != activity.device;
+    return lane.device == activity.device &&
+           lane.peerDevice == (peer ? int(activity.peerDevice) : kAnyDevice);
+}
+
 namespace {
 
 void fillRows(Lane& lane, std::vector<LaneEvent>& events) {
@@ -194,14 +256,16 @@ int overviewStrip(LaneKind kind) {
 
 RunLanes buildLanes(const trace::Run& run) {
     RunLanes result;
-    std::map<std::pair<LaneKind, std::uint32_t>, std::vector<LaneEvent>> byLane;
+    result.devices = devicesOf(run);
+    const bool byDevice = result.devices.size() > 1;
+    std::map<LaneKey, std::vector<LaneEvent>> byLane;
     std::vector<LaneEvent> hostCompute;
     std::vector<LaneEvent> hostOther;
     bool any = false;
     for (std::size_t i = 0; i < run.activities.size(); ++i) {
         const trace::Activity& a = run.activities[i];
         const std::int64_t end = std::max(a.startNs, a.endNs);
-        const auto lane = laneOf(a);
+        const LaneKey lane = laneKeyOf(a, byDevice);
         const LaneEvent event{a.startNs, end, std::uint32_t(i), a.warmup};
         byLane[lane].push_back(event);
         result.beginNs = any ? std::min(result.beginNs, a.startNs) : a.startNs;
@@ -217,7 +281,7 @@ RunLanes buildLanes(const trace::Run& run) {
         }
         if (compute) {
             hostCompute.push_back(event);
-        } else if (lane.first == LaneKind::Host && lane.second == 0) {
+        } else if (lane.kind == LaneKind::Host && lane.key == 0) {
             hostOther.push_back(event);
         }
     }
@@ -231,24 +295,36 @@ RunLanes buildLanes(const trace::Run& run) {
     result.hostOther.kind = LaneKind::Host;
     result.hostOther.label = "host set-up and checks";
     fillRows(result.hostOther, hostOther);
-    std::map<LaneKind, std::size_t> keysPerKind;
+    // Lanes of one kind in one device group (and between one pair of devices) are told apart by
+    // their thread or stream.
+    std::map<std::tuple<int, LaneKind, int>, std::size_t> keysPerKind;
     std::map<std::uint32_t, std::size_t> threadOrdinals;
     for (const auto& [k, events] : byLane) {
-        ++keysPerKind[k.first];
-        if (keyedByThread(k.first) && k.second != 0) {
-            threadOrdinals.emplace(k.second, 0);
+        ++keysPerKind[{k.group, k.kind, k.peer}];
+        if (keyedByThread(k.kind) && k.key != 0) {
+            threadOrdinals.emplace(k.key, 0);
         }
     }
     std::size_t ordinal = 0;
     for (auto& [thread, number] : threadOrdinals) {
         number = ++ordinal;
     }
-    // std::map orders by (kind, key): kinds in LaneKind order, threads and streams ascending.
+    // std::map orders by (group, kind, peer, key): the host's lanes (every lane with one device),
+    // then each device's; kinds in LaneKind order, threads and streams ascending.
     for (auto& [k, events] : byLane) {
         Lane lane;
-        lane.kind = k.first;
-        lane.key = k.second;
-        lane.label = laneLabel(k.first, k.second, keysPerKind[k.first], threadOrdinals);
+        lane.kind = k.kind;
+        lane.key = k.key;
+        lane.device = k.group == 0 ? kAnyDevice : k.group - 1;
+        lane.peerDevice = k.peer;
+        const std::size_t keys = keysPerKind[{k.group, k.kind, k.peer}];
+        lane.label = laneLabel(k.kind, k.key, keys, threadOrdinals);
+        if (k.peer != kAnyDevice) {
+            lane.label = deviceLabel(lane.device) + " → " + deviceLabel(k.peer) + " copies" +
+                         (keys > 1 ? " stream " + std::to_string(k.key) : "");
+        } else if (lane.device != kAnyDevice) {
+            lane.label = deviceLabel(lane.device) + " · " + lane.label;
+        }
         fillRows(lane, events);
         result.eventCount += lane.eventCount;
         result.lanes.push_back(std::move(lane));

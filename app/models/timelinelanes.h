@@ -54,10 +54,19 @@ enum class LaneKind : std::uint8_t {
     Overhead
 };
 
+// Lane::device and Lane::peerDevice of a lane that belongs to no one device.
+inline constexpr int kAnyDevice = -1;
+
 struct Lane {
     LaneKind kind = LaneKind::Host;
     std::uint32_t key = 0; // host thread (api, host, sync) or stream (device work)
-    std::string label;     // "HtoD", "kernels", "host thread 2", ...
+    // A run whose device work spans several GPUs (a multi-GPU program, recorded): its copies,
+    // kernels and memsets get one group of lanes a device, in device order after the host's
+    // lanes, each labelled "GPU 1 · kernels"; copies between two devices get lanes of their own
+    // in their source's group, "GPU 0 → GPU 1 copies". kAnyDevice in a run of one device.
+    int device = kAnyDevice;
+    int peerDevice = kAnyDevice; // copies between devices: the destination
+    std::string label;           // "HtoD", "kernels", "host thread 2", "GPU 1 · kernels", ...
     std::vector<LaneRow> rows;
     std::size_t eventCount = 0;
 };
@@ -90,6 +99,9 @@ struct RunLanes {
     // Copies and kernels overlap in time (a pipelined run, several streams): one shared band
     // would hide them behind each other, so the overview gives each its strip (overviewStrip).
     bool overviewOverlaps = false;
+    // The devices the run's device work ran on, ascending (Activity::device and peerDevice):
+    // lanes are grouped by device when there are two or more.
+    std::vector<int> devices;
 };
 
 // The overview's strips when its work overlaps: HtoD on top, kernels (and memsets, other copies)
@@ -103,12 +115,20 @@ LaneKind laneKindOf(trace::ActivityKind kind);
 // The lane an activity belongs to: its kind and its host thread (API, host, sync, profiler
 // lanes) or stream (device lanes).
 std::pair<LaneKind, std::uint32_t> laneOf(const trace::Activity& activity);
+// Whether the activity is drawn in this lane of its run: its kind and thread or stream, and in a
+// run grouped by device, its device (and a peer copy's destination).
+bool laneHolds(const Lane& lane, const trace::Activity& activity);
 std::string laneKindName(LaneKind kind); // "API", "HtoD", "kernels", ...
 LaneGroup laneGroupOf(const Lane& lane);
 // Lanes whose events the one-row overview of a run draws: copies, kernels and memsets.
 bool isOverviewLane(const Lane& lane);
 // Host compute, as the run summary counts it: the main thread's spans named "compute...".
 bool isHostCompute(const trace::Run& run, const trace::Activity& activity);
+
+// The devices a run's copies, kernels and memsets ran on, ascending, peer copies' both ends.
+std::vector<int> devicesOf(const trace::Run& run);
+// "GPU 1"
+std::string deviceLabel(int device);
 
 // Arranges a run's activities; O(n log n). Activities with end < start are drawn as instants.
 RunLanes buildLanes(const trace::Run& run);

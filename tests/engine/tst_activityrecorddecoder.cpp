@@ -191,6 +191,44 @@ TEST(ActivityRecordDecoder, PeerCopiesAreDeviceCopies) {
     EXPECT_EQ(d->activity.correlationId, 5u);
     EXPECT_EQ(decoder.name(d->activity.nameId), "peer copy, device 0 to device 1");
     EXPECT_EQ(decoder.counts().unknown, 0u);
+    // Drawn between the two devices: from its source, to its destination.
+    EXPECT_EQ(d->activity.device, 0);
+    EXPECT_EQ(d->activity.peerDevice, 1);
+    // The other way, issued on device 0 (CUPTI's deviceId), from device 3 to device 2.
+    p.deviceId = 0;
+    p.srcDeviceId = 3;
+    p.dstDeviceId = 2;
+    auto back = decoder.decode(asRecord(&p));
+    ASSERT_TRUE(back);
+    EXPECT_EQ(back->activity.device, 3);
+    EXPECT_EQ(back->activity.peerDevice, 2);
+}
+
+TEST(ActivityRecordDecoder, DeviceWorkSaysItsDeviceAndHostWorkNone) {
+    auto decoder = fakeDecoder();
+    auto k = blank<CUpti_ActivityKernel10>(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+    k.deviceId = 1;
+    k.start = 10;
+    k.end = 20;
+    auto kernel = decoder.decode(asRecord(&k));
+    ASSERT_TRUE(kernel);
+    EXPECT_EQ(kernel->activity.device, 1);
+    EXPECT_EQ(kernel->activity.peerDevice, trace::kNoDevice);
+    auto c = blank<CUpti_ActivityMemcpy6>(CUPTI_ACTIVITY_KIND_MEMCPY);
+    c.copyKind = CUPTI_ACTIVITY_MEMCPY_KIND_DTOD;
+    c.deviceId = 300; // beyond what an activity holds: kept as the largest
+    c.start = 10;
+    c.end = 20;
+    auto copy = decoder.decode(asRecord(&c));
+    ASSERT_TRUE(copy);
+    EXPECT_EQ(copy->activity.device, trace::kMaxActivityDevice);
+    EXPECT_EQ(copy->activity.peerDevice, trace::kNoDevice); // a copy within one device
+    auto api = blank<CUpti_ActivityAPI>(CUPTI_ACTIVITY_KIND_RUNTIME);
+    api.start = 10;
+    api.end = 20;
+    auto call = decoder.decode(asRecord(&api));
+    ASSERT_TRUE(call);
+    EXPECT_EQ(call->activity.device, 0);
 }
 
 TEST(ActivityRecordDecoder, UnifiedMemoryMigrationsAreCopiesAndFaultsAreCounted) {

@@ -110,6 +110,8 @@ TEST(SpoolFormat, AnActivityCrossesTheSpoolUnchanged) {
     a.staticSharedBytes = 1024;
     a.dynamicSharedBytes = 512;
     a.registersPerThread = 40;
+    a.device = 2;     // a peer copy from device 2 ...
+    a.peerDevice = 3; // ... to device 3
     SpoolEncoder e;
     e.begin({kSpoolVersion, 100, 99, SpoolMode::Trace, 55, 100});
     e.activity(toFrame(a, {2, 8, 99'000'000'000, 4, false}));
@@ -143,6 +145,8 @@ TEST(SpoolFormat, AnActivityCrossesTheSpoolUnchanged) {
     EXPECT_EQ(back.staticSharedBytes, a.staticSharedBytes);
     EXPECT_EQ(back.dynamicSharedBytes, a.dynamicSharedBytes);
     EXPECT_EQ(back.registersPerThread, a.registersPerThread);
+    EXPECT_EQ(back.device, 2);
+    EXPECT_EQ(back.peerDevice, 3);
 }
 
 TEST(SpoolFormat, FramesArriveInPieces) {

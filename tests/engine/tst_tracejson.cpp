@@ -70,6 +70,7 @@ Trace fullTrace() {
 
     Run gpu;
     gpu.id = "slice-middle";
+    gpu.deviceIndex = 1; // measured with --devices, on the host's second GPU
     gpu.strategy = "slice-middle";
     gpu.mode = RunMode::MeasuredGpu;
     gpu.problem = problem::Problem{{100, 4000, 5}, problem::Dtype::F64, 1};
@@ -133,6 +134,10 @@ Trace fullTrace() {
         copy.correlationId = 78;
         copy.iteration = 2;
         copy.warmup = kind == ActivityKind::DtoH; // a warm-up iteration's copy
+        copy.device = 1;                          // on the host's second GPU (--devices)
+        if (kind == ActivityKind::DtoD) {
+            copy.peerDevice = 2; // a peer copy from device 1 to device 2
+        }
         gpu.activities.push_back(copy);
     }
     Activity kernel = activity(ActivityKind::Kernel, kBaseNs + 7'000'000, kBaseNs + 16'000'123);
@@ -274,6 +279,8 @@ void expectSameActivity(const Run& runA, const Activity& a, const Run& runB, con
     EXPECT_TRUE(sameFloat(a.activeLaneShare, b.activeLaneShare));
     EXPECT_EQ(a.limiter, b.limiter);
     EXPECT_EQ(a.estimatedOccupancyPercent, b.estimatedOccupancyPercent);
+    EXPECT_EQ(a.device, b.device);
+    EXPECT_EQ(a.peerDevice, b.peerDevice);
 }
 
 void expectSameRun(const Run& a, const Run& b) {
@@ -333,6 +340,7 @@ void expectSameRun(const Run& a, const Run& b) {
     EXPECT_EQ(a.notes, b.notes);
     EXPECT_EQ(a.source, b.source);
     EXPECT_EQ(a.projection, b.projection);
+    EXPECT_EQ(a.deviceIndex, b.deviceIndex);
     ASSERT_EQ(a.occupancySeries.size(), b.occupancySeries.size());
     for (std::size_t i = 0; i < a.occupancySeries.size(); ++i) {
         EXPECT_EQ(a.occupancySeries[i].timeNs, b.occupancySeries[i].timeNs);
@@ -1082,6 +1090,27 @@ TEST(TraceJson, RejectsDeviceFiguresTheFieldCannotHold) {
 // object's reader) refuses, and a whole number beyond 64 bits (30 digits, which nlohmann::json
 // reads as a double), were both said to be "not valid JSON": the message names the field and
 // says that its number is out of range. So does a sweep point's.
+// device_index (runs of --devices): written only when set, read back, bounded.
+TEST(TraceJson, DeviceIndexIsWrittenOnlyForRunsOfSeveralGpusAndBounded) {
+    Trace trace = fullTrace();
+    const std::string text = toJson(trace);
+    EXPECT_NE(text.find("\"device_index\": 1"), std::string::npos);
+    for (auto& run : trace.runs) {
+        run.deviceIndex.reset();
+    }
+    const std::string none = toJson(trace);
+    EXPECT_EQ(none.find("device_index"), std::string::npos);
+    auto parsed = parseTrace(none);
+    ASSERT_TRUE(parsed) << parsed.error().message;
+    for (const auto& run : parsed->runs) {
+        EXPECT_FALSE(run.deviceIndex) << run.id;
+    }
+    const Error tooLarge = parseError(withRun(R"("device_index": 1024, )"));
+    EXPECT_NE(tooLarge.message.find("device_index"), std::string::npos) << tooLarge.message;
+    const Error negative = parseError(withRun(R"("device_index": -1, )"));
+    EXPECT_NE(negative.message.find("device_index"), std::string::npos) << negative.message;
+}
+
 TEST(TraceJson, AHugeNumberInTheDeviceNamesTheFieldAndSaysOutOfRange) {
     const std::pair<const char*, const char*> cases[] = {
         {R"("sm_count": 1e400)", "\"sm_count\" is 1e400, out of range"},

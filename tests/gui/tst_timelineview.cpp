@@ -16,6 +16,7 @@
 #include <QTest>
 #include <cmath>
 #include <map>
+#include <set>
 #include <slicescope/trace/runsummary.h>
 
 using namespace slicescope;
@@ -135,6 +136,7 @@ class TestTimelineView : public QObject {
     void warmupIsGreyedHatchedAndOutsideTheMeasuredPart();
     void alignmentMovesRunsApart();
     void labelsInBarsAreNeverCutByThePlotsEdge();
+    void twoGpusDrawEachEventInItsDevicesLane();
 
   private:
     QTemporaryDir dir_;
@@ -538,6 +540,63 @@ void TestTimelineView::labelsInBarsAreNeverCutByThePlotsEdge() {
         }
     }
     QVERIFY(labels > 0);
+}
+
+// A recorded two-GPU program whose kernels and copies run at the same instants on streams of the
+// same number on both GPUs: expanded, each device's events are drawn, found and hit in its own
+// group's lanes (a lane found by kind and stream alone would put GPU 1's in GPU 0's rows).
+void TestTimelineView::twoGpusDrawEachEventInItsDevicesLane() {
+    trace::Run run;
+    run.id = "allreduce";
+    run.strategy = "recorded";
+    run.mode = trace::RunMode::Recorded;
+    const auto nccl = run.intern("ncclDevKernel_AllReduce_Sum_f32_RING_LL");
+    for (const int device : {0, 1}) {
+        for (const auto kind : {trace::ActivityKind::HtoD, trace::ActivityKind::Kernel}) {
+            const std::int64_t start = kind == trace::ActivityKind::Kernel ? 2'000'000 : 0;
+            auto a = testhelpers::activity(kind, start, start + 1'000'000);
+            a.device = std::uint8_t(device);
+            a.stream = 7;
+            a.nameId = kind == trace::ActivityKind::Kernel ? nccl : 0;
+            run.activities.push_back(a);
+        }
+    }
+    auto peer = testhelpers::activity(trace::ActivityKind::DtoD, 4'000'000, 5'000'000);
+    peer.device = 0;
+    peer.peerDevice = 1;
+    peer.stream = 7;
+    run.activities.push_back(peer);
+    Session session;
+    ViewState state;
+    session.addRuns(entries({run}));
+    TimelineView view(&session, &state);
+    view.setAllRunsExpanded(true);
+    view.resize(1200, 700);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    render(view, 1200, 700);
+    view.xAxis->setRange(view.plottable()->extentKeyRange());
+    view.replot();
+    QStringList labels;
+    for (const auto& lane : session.at(0)->lanes->lanes) {
+        labels << QString::fromStdString(lane.label);
+    }
+    QCOMPARE(labels, (QStringList{
+                         QString::fromUtf8("GPU 0 · HtoD"), QString::fromUtf8("GPU 0 · kernels"),
+                         QString::fromUtf8("GPU 0 → GPU 1 copies"),
+                         QString::fromUtf8("GPU 1 · HtoD"), QString::fromUtf8("GPU 1 · kernels")}));
+    std::set<int> rows;
+    for (int i = 0; i < int(run.activities.size()); ++i) {
+        const int row = view.plottable()->rowOfActivity(0, i);
+        QVERIFY2(row >= 0, qPrintable(QStringLiteral("activity %1 is in no row").arg(i)));
+        rows.insert(row);
+        const auto rect = view.plottable()->activityRect(0, i);
+        QVERIFY(rect.has_value());
+        const auto hit = view.plottable()->hitTest(rect->center());
+        QVERIFY(hit.has_value());
+        QCOMPARE(hit->activity, i);
+    }
+    QCOMPARE(rows.size(), run.activities.size()); // five events, five lanes
 }
 
 QTEST_MAIN(TestTimelineView)

@@ -19,6 +19,7 @@ class TestRunListModel : public QObject {
     void showsWhatTheRunSays();
     void checkboxHidesARun();
     void sortsByNumbersNotText();
+    void deviceColumnSaysWhichGpu();
 };
 
 void TestRunListModel::passesTheModelTester() {
@@ -104,4 +105,48 @@ void TestRunListModel::sortsByNumbersNotText() {
 }
 
 QTEST_MAIN(TestRunListModel)
+
+// Runs of --devices say their GPU, a recorded run over several GPUs names them all, a run of one
+// GPU only its name; sorted on the column, the runs of each GPU come together.
+void TestRunListModel::deviceColumnSaysWhichGpu() {
+    Session session;
+    RunListModel model(&session);
+    auto onDevice = [](const std::string& id, std::uint32_t device) {
+        auto run = testhelpers::gpuShapedRun(id, trace::RunMode::MeasuredGpu);
+        run.deviceIndex = device;
+        for (auto& a : run.activities) {
+            a.device = std::uint8_t(device);
+        }
+        return makeRunEntry(std::move(run), RunOrigin::Opened);
+    };
+    auto spanning = testhelpers::gpuShapedRun("recorded", trace::RunMode::Recorded);
+    spanning.activities[2].device = 1; // its kernel ran on the second GPU, the rest on the first
+    session.addRuns({onDevice("slice-2d@gpu1", 1), onDevice("slice-2d@gpu0", 0),
+                     makeRunEntry(testhelpers::gpuShapedRun("one", trace::RunMode::MeasuredGpu),
+                                  RunOrigin::Opened),
+                     onDevice("slice-outer@gpu1", 1),
+                     makeRunEntry(std::move(spanning), RunOrigin::Opened)});
+    auto cell = [&](int row) {
+        return model.index(row, RunListModel::DeviceColumn).data().toString();
+    };
+    const QString name = QString::fromStdString(
+        testhelpers::gpuShapedRun("x", trace::RunMode::MeasuredGpu).device.name);
+    QCOMPARE(cell(0), name + QStringLiteral(" (GPU 1)"));
+    QCOMPARE(cell(1), name + QStringLiteral(" (GPU 0)"));
+    QCOMPARE(cell(2), name);
+    QCOMPARE(cell(4), name + QStringLiteral(" (GPUs 0, 1)"));
+    QSortFilterProxyModel proxy;
+    proxy.setSourceModel(&model);
+    proxy.setSortRole(RunListModel::SortRole);
+    proxy.sort(RunListModel::DeviceColumn);
+    QStringList order;
+    for (int row = 0; row < proxy.rowCount(); ++row) {
+        order << proxy.index(row, RunListModel::RunColumn).data().toString();
+    }
+    // The two runs of GPU 1 sit side by side.
+    const auto gap = order.indexOf(QStringLiteral("slice-outer@gpu1")) -
+                     order.indexOf(QStringLiteral("slice-2d@gpu1"));
+    QVERIFY2(gap == 1 || gap == -1, qPrintable(order.join(QLatin1Char(' '))));
+}
+
 #include "tst_runlistmodel.moc"

@@ -25,6 +25,8 @@ class TestTimelineLanes : public QObject {
     void laneGroups();
     void warmupEventsAreFlaggedAndOutsideTheMeasuredPart();
     void pipelinedRunsGetAStreamLaneEachAndAStackedOverview();
+    void oneDeviceKeepsItsLanesUngrouped();
+    void severalDevicesGetALaneGroupEach();
 };
 
 void TestTimelineLanes::oneLanePerKindInDrawingOrder() {
@@ -215,6 +217,77 @@ void TestTimelineLanes::pipelinedRunsGetAStreamLaneEachAndAStackedOverview() {
         serial.activities.push_back(testhelpers::activity(kind, start, end));
     }
     QVERIFY(!buildLanes(serial).overviewOverlaps);
+}
+
+// A run whose work stayed on one GPU (device 1 of the host, say) draws as before: no groups.
+void TestTimelineLanes::oneDeviceKeepsItsLanesUngrouped() {
+    trace::Run run = testhelpers::gpuShapedRun("r", trace::RunMode::MeasuredGpu, 2);
+    for (auto& a : run.activities) {
+        a.device = 1;
+    }
+    const RunLanes lanes = buildLanes(run);
+    QCOMPARE(lanes.devices, std::vector<int>{1});
+    QCOMPARE(lanes.lanes.size(), std::size_t(4));
+    for (const auto& lane : lanes.lanes) {
+        QCOMPARE(lane.device, kAnyDevice);
+        QVERIFY(!lane.label.starts_with("GPU"));
+        for (const auto& e : lane.rows[0].events) {
+            QVERIFY(laneHolds(lane, run.activities[e.activity]));
+        }
+    }
+}
+
+// A two-GPU program (an NCCL all-reduce, one process a GPU, both streams numbered 7): the host's
+// lanes first, then one group a device in device order, each with its own kernels and copies; a
+// peer copy from GPU 0 to GPU 1 in a lane of its own in GPU 0's group; NCCL kernels keep their
+// names. Every event sits in the lane that laneHolds says is its own.
+void TestTimelineLanes::severalDevicesGetALaneGroupEach() {
+    trace::Run run;
+    run.strategy = "recorded";
+    run.mode = trace::RunMode::Recorded;
+    const auto nccl =
+        run.intern("ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)");
+    auto add = [&](trace::ActivityKind kind, std::int64_t start, int device, int peer = -1) {
+        auto a = testhelpers::activity(kind, start, start + 100);
+        a.device = std::uint8_t(device);
+        a.peerDevice = peer < 0 ? trace::kNoDevice : std::uint8_t(peer);
+        a.stream = kind == trace::ActivityKind::Api ? 0 : 7;
+        a.nameId = kind == trace::ActivityKind::Kernel ? nccl : 0;
+        run.activities.push_back(a);
+        return run.activities.size() - 1;
+    };
+    add(trace::ActivityKind::Api, 0, 0);
+    add(trace::ActivityKind::Kernel, 200, 1);
+    add(trace::ActivityKind::Kernel, 210, 0);
+    add(trace::ActivityKind::HtoD, 50, 1);
+    add(trace::ActivityKind::HtoD, 40, 0);
+    const auto peer = add(trace::ActivityKind::DtoD, 400, 0, 1);
+    add(trace::ActivityKind::DtoD, 500, 1); // a copy within GPU 1
+    const RunLanes lanes = buildLanes(run);
+    QCOMPARE(lanes.devices, (std::vector<int>{0, 1}));
+    std::vector<std::string> labels;
+    for (const auto& lane : lanes.lanes) {
+        labels.push_back(lane.label);
+        for (const auto& row : lane.rows) {
+            for (const auto& e : row.events) {
+                QVERIFY2(laneHolds(lane, run.activities[e.activity]), lane.label.c_str());
+            }
+        }
+    }
+    const std::vector<std::string> expected{
+        "API",          "GPU 0 · HtoD",    "GPU 0 · kernels", "GPU 0 → GPU 1 copies",
+        "GPU 1 · HtoD", "GPU 1 · kernels", "GPU 1 · DtoD"};
+    QCOMPARE(labels, expected);
+    QCOMPARE(lanes.lanes[3].kind, LaneKind::DtoD);
+    QCOMPARE(lanes.lanes[3].device, 0);
+    QCOMPARE(lanes.lanes[3].peerDevice, 1);
+    QCOMPARE(lanes.lanes[3].rows[0].events.front().activity, std::uint32_t(peer));
+    QCOMPARE(lanes.lanes[5].device, 1);
+    QCOMPARE(lanes.lanes[5].peerDevice, kAnyDevice);
+    // The kernels keep NCCL's names; the lanes only group them.
+    const auto& kernel = run.activities[lanes.lanes[5].rows[0].events.front().activity];
+    QVERIFY(run.name(kernel).starts_with("ncclDevKernel_AllReduce"));
+    QCOMPARE(lanes.eventCount, run.activities.size());
 }
 
 QTEST_GUILESS_MAIN(TestTimelineLanes)

@@ -1,5 +1,6 @@
 #include "activityrecorddecoder.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cxxabi.h>
 #include <memory>
@@ -187,10 +188,39 @@ std::uint32_t ActivityRecordDecoder::kernelName(const char* mangled) {
     return nameId;
 }
 
+namespace {
+// A CUDA device ordinal as an activity holds it (trace::Activity::device).
+std::uint8_t deviceByte(std::uint32_t id) {
+    return std::uint8_t(std::min<std::uint32_t>(id, trace::kMaxActivityDevice));
+}
+
+// Work on a device: copies, kernels, memsets (trace::isDeviceActivity, which lives in the core
+// library that the injection library does not link).
+bool onDevice(ActivityKind kind) {
+    return kind != ActivityKind::Api && kind != ActivityKind::Sync && kind != ActivityKind::Host &&
+           kind != ActivityKind::Overhead;
+}
+
+// The copy a unified-memory counter record stands for; none for page faults and the rest.
+std::optional<ActivityKind> migrationKind(CUpti_ActivityUnifiedMemoryCounterKind kind) {
+    switch (kind) {
+    case CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD:
+        return ActivityKind::HtoD;
+    case CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOH:
+        return ActivityKind::DtoH;
+    case CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOD:
+        return ActivityKind::DtoD;
+    default:
+        return std::nullopt;
+    }
+}
+} // namespace
+
 std::optional<DecodedActivity> ActivityRecordDecoder::decode(const CUpti_Activity& record) {
     DecodedActivity out;
     trace::Activity& a = out.activity;
     std::uint64_t start = 0, end = 0;
+    bool deviceSet = false; // the record named its devices itself (peer copies, migrations)
     // MEMCPY and MEMCPY2 records name their copy fields alike.
     const auto copy = [&](const auto& r) {
         a.kind = copyKind(r.copyKind);
@@ -217,27 +247,29 @@ std::optional<DecodedActivity> ActivityRecordDecoder::decode(const CUpti_Activit
         copy(r);
         a.nameId = intern("peer copy, device " + std::to_string(r.srcDeviceId) + " to device " +
                           std::to_string(r.dstDeviceId));
+        a.device = deviceByte(r.srcDeviceId);
+        a.peerDevice =
+            r.srcDeviceId == r.dstDeviceId ? trace::kNoDevice : deviceByte(r.dstDeviceId);
+        deviceSet = true;
         break;
     }
     case CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER: {
         // Unified-memory migrations are copies the driver makes; page faults and the rest are
         // counted as kinds not read.
         const auto& r = reinterpret_cast<const CUpti_ActivityUnifiedMemoryCounter3&>(record);
-        switch (r.counterKind) {
-        case CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD:
-            a.kind = ActivityKind::HtoD;
-            break;
-        case CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOH:
-            a.kind = ActivityKind::DtoH;
-            break;
-        case CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOD:
-            a.kind = ActivityKind::DtoD;
-            break;
-        default:
+        const auto kind = migrationKind(r.counterKind);
+        if (!kind) {
             ++counts_.unknown;
             return std::nullopt;
         }
+        a.kind = *kind;
         a.nameId = intern("unified memory migration");
+        // The device end of the migration; a device-to-device one names both.
+        a.device = deviceByte(a.kind == ActivityKind::HtoD ? r.dstId : r.srcId);
+        if (a.kind == ActivityKind::DtoD && r.srcId != r.dstId) {
+            a.peerDevice = deviceByte(r.dstId);
+        }
+        deviceSet = true;
         a.bytes = r.value;
         a.srcKind = trace::MemoryKind::Managed;
         a.dstKind = trace::MemoryKind::Managed;
@@ -322,6 +354,9 @@ std::optional<DecodedActivity> ActivityRecordDecoder::decode(const CUpti_Activit
     default:
         ++counts_.unknown;
         return std::nullopt;
+    }
+    if (!deviceSet && onDevice(a.kind)) {
+        a.device = deviceByte(out.deviceId);
     }
     a.startNs = ns(start);
     a.endNs = ns(end);

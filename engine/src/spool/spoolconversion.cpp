@@ -28,6 +28,8 @@ ActivityFrame toFrame(const trace::Activity& a, const ActivityOrigin& origin) {
     f.contextId = origin.contextId;
     f.gridId = origin.gridId;
     f.returnValue = origin.returnValue;
+    f.device = a.device;
+    f.peerDevice = a.peerDevice;
     return f;
 }
 
@@ -48,6 +50,8 @@ trace::Activity toActivity(const ActivityFrame& f, std::uint32_t nameId) {
     a.staticSharedBytes = f.staticSharedBytes;
     a.dynamicSharedBytes = f.dynamicSharedBytes;
     a.registersPerThread = f.registersPerThread;
+    a.device = f.device;
+    a.peerDevice = f.peerDevice;
     return a;
 }
 

@@ -114,6 +114,8 @@ void SpoolEncoder::activity(const ActivityFrame& f) {
     put(payload_, f.contextId);
     put(payload_, f.gridId);
     put(payload_, f.returnValue);
+    put(payload_, f.device);
+    put(payload_, f.peerDevice);
     frame(FrameType::Activity, payload_);
 }
 
@@ -213,6 +215,8 @@ bool SpoolDecoder::decodePayload(FrameType type, std::string_view payload, Frame
         f.contextId = r.get<std::uint32_t>();
         f.gridId = r.get<std::int64_t>();
         f.returnValue = r.get<std::uint32_t>();
+        f.device = r.get<std::uint8_t>();
+        f.peerDevice = r.get<std::uint8_t>();
         return r.complete();
     }
     case FrameType::Device: {

@@ -25,7 +25,7 @@
 
 namespace slicescope::record {
 
-inline constexpr std::uint32_t kSpoolVersion = 2;
+inline constexpr std::uint32_t kSpoolVersion = 3;
 inline constexpr std::size_t kFrameHeaderBytes = 8;
 inline constexpr std::size_t kFrameTrailerBytes = 4;
 inline constexpr std::uint32_t kMaxPayloadBytes = 16u << 20;
@@ -81,6 +81,8 @@ struct ActivityFrame {
     std::uint32_t contextId = 0;
     std::int64_t gridId = 0;
     std::uint32_t returnValue = 0;
+    std::uint8_t device = 0;       // trace::Activity::device
+    std::uint8_t peerDevice = 255; // trace::Activity::peerDevice (255: none)
 };
 
 // CUpti_ActivityDevice5's figures (units as CUPTI gives them).

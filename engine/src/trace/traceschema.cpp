@@ -105,6 +105,26 @@ struct ExitStatus {
     static Refusal check(const std::optional<int>&, std::string_view) { return std::nullopt; }
 };
 
+// The CUDA device index of a run measured on one of several GPUs (Run::deviceIndex).
+struct DeviceIndex {
+    static constexpr std::uint64_t kMax = 1023;
+    template <typename T> static constexpr bool kChecks = true;
+    static bool read(ReadContext& c, std::optional<std::uint32_t>& out, std::string_view name) {
+        std::uint32_t index = 0;
+        if (!c.json.parseUnsignedAs(index, name, kMax)) {
+            return false;
+        }
+        out = index;
+        return true;
+    }
+    static void write(WriteContext& c, const std::optional<std::uint32_t>& value, Layout) {
+        appendUnsigned(c.out, value.value_or(0));
+    }
+    static Refusal check(const std::optional<std::uint32_t>& value, std::string_view name) {
+        return value ? above<std::uint64_t>(name, *value, kMax) : std::nullopt;
+    }
+};
+
 // The run's notes: at most kMaxNotes texts of at most kMaxLongTextBytes each.
 struct Notes {
     template <typename T> static constexpr bool kChecks = true;
@@ -466,7 +486,7 @@ const std::array<Field<Verification>, 2> VerificationSchema::kFields{
 };
 
 // In the order written, which is also the order the reader looks keys up in.
-const std::array<Field<A>, 22> ActivitySchema::kFields{
+const std::array<Field<A>, 24> ActivitySchema::kFields{
     member<&A::kind, Name<ActivityKind, parseActivityKind>>("kind", kRequired),
     member<&A::startNs, Timestamp>("start_ns", kRequired),
     member<&A::endNs, Timestamp>("end_ns", kRequired),
@@ -522,6 +542,11 @@ const std::array<Field<A>, 22> ActivitySchema::kFields{
     member<&A::estimatedOccupancyPercent, OptionalPercent>(
         "estimated_occupancy_percent", kOptional,
         [](const WriteContext&, const A& a) { return a.estimatedOccupancyPercent != kNoPercent; }),
+    member<&A::device, Unsigned<kMaxActivityDevice>>("device_id", kOptional,
+                                                     writtenIfSet<&A::device>),
+    member<&A::peerDevice, Unsigned<kNoDevice>>(
+        "peer_device_id", kOptional,
+        [](const WriteContext&, const A& a) { return a.peerDevice != kNoDevice; }),
 };
 
 Refusal ActivitySchema::checkWhole(const A& a) {
@@ -549,7 +574,7 @@ const std::array<Field<Projection>, 4> ProjectionSchema::kFields{
     member<&Projection::targetPreset, ShortText>("target_preset", kRequired),
 };
 
-const std::array<Field<Run>, 26> RunSchema::kFields{
+const std::array<Field<Run>, 27> RunSchema::kFields{
     member<&Run::id, ShortText>("id", kRequired),
     member<&Run::strategy, ShortText>("strategy", kRequired),
     member<&Run::mode, Name<RunMode, parseRunMode>>("mode", kRequired),
@@ -586,6 +611,10 @@ const std::array<Field<Run>, 26> RunSchema::kFields{
     member<&Run::droppedRecords, Unsigned<kMaxU64>>("dropped_records"),
     member<&Run::notes, Notes>("notes"),
     whole<Run, SweepPointValue>("sweep", kOptional, &SweepPointValue::written),
+    // Runs of --devices only: which of the host's GPUs it ran on.
+    member<&Run::deviceIndex, DeviceIndex>(
+        "device_index", kOptional,
+        [](const WriteContext&, const Run& run) { return run.deviceIndex.has_value(); }),
     // Imported runs only: where the run was converted from.
     member<&Run::source, Nested<SourceSchema>>(
         "source", kOptional,

@@ -512,7 +512,7 @@ struct VerificationSchema : ObjectOf<Verification> {
 
 struct ActivitySchema : ObjectOf<Activity> {
     static constexpr std::string_view kWhat = "an activity", kWhole = "the activity";
-    static const std::array<Field<Type>, 22> kFields;
+    static const std::array<Field<Type>, 24> kFields;
     static Refusal checkWhole(const Type& activity); // the interval: end >= start, duration
 };
 
@@ -528,7 +528,7 @@ struct ProjectionSchema : ObjectOf<Projection> {
 
 struct RunSchema : ObjectOf<Run> {
     static constexpr std::string_view kWhat = "a run", kWhole = "the run";
-    static const std::array<Field<Type>, 26> kFields;
+    static const std::array<Field<Type>, 27> kFields;
 };
 
 } // namespace slicescope::trace::schema

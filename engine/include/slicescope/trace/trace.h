@@ -65,6 +65,10 @@ Result<OccupancyLimiter> parseOccupancyLimiter(std::string_view text);
 
 // Activity::estimatedOccupancyPercent when there is no estimate.
 inline constexpr std::uint8_t kNoPercent = 255;
+// Activity::peerDevice of everything but a copy between two devices. Device ordinals above
+// kMaxActivityDevice are stored as kMaxActivityDevice (no host has that many GPUs).
+inline constexpr std::uint8_t kNoDevice = 255;
+inline constexpr std::uint8_t kMaxActivityDevice = 254;
 
 // One interval on a timeline. Kept small (million-event traces): names are interned per run.
 struct Activity {
@@ -95,6 +99,12 @@ struct Activity {
     // writes it), worked out from the launch. An estimate, never a measurement: achieved
     // occupancy stays unknown.
     std::uint8_t estimatedOccupancyPercent = kNoPercent;
+    // Copies, kernels and memsets: the CUDA device (CUPTI's deviceId) the work ran on; a peer
+    // copy's source device. 0 for host activities and for traces that do not say.
+    std::uint8_t device = 0;
+    // A copy between two devices (CUPTI's peer-to-peer MEMCPY2 records): its destination device;
+    // kNoDevice otherwise.
+    std::uint8_t peerDevice = kNoDevice;
     float theoreticalOccupancy = kNoValue; // kernels, 0..1, where known
     float achievedOccupancy = kNoValue;    // kernels, 0..1, with counters
     // Kernels, 0..1, with counters: the average share of a warp's lanes active in each warp
@@ -214,6 +224,10 @@ struct Run {
     std::uint64_t droppedRecords = 0; // CUPTI records lost
     std::vector<std::string> notes;   // warnings a reader must see (e.g. no counters)
     std::optional<SweepPoint> sweep;  // runs of a sweep
+    // Runs measured with --devices (several GPUs of one host at once): the CUDA device index it
+    // ran on, which `device` (the GPU's figures) cannot tell apart between identical GPUs. Absent
+    // for runs of one GPU.
+    std::optional<std::uint32_t> deviceIndex;
     std::optional<Ceilings> ceilings; // written inside the device object
     // Imported runs: the file they were converted from.
     std::optional<ImportSource> source;
