@@ -3,6 +3,7 @@
 #include "clioutput.h"
 #include "slicescope/record/childprocess.h"
 #include "slicescope/remote/remotecommand.h"
+#include "slicescope/remote/sharedconnection.h"
 #include "slicescope/remote/sshsession.h"
 #include "slicescope/trace/atomicfile.h"
 #include "slicescope/trace/tracelimits.h"
@@ -15,8 +16,10 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <memory>
 #include <random>
 #include <signal.h>
+#include <unistd.h>
 
 namespace slicescope::cli {
 
@@ -332,6 +335,60 @@ std::string ciphersForATrace(const remote::SshOptions& ssh, const remote::SshTar
     return remote::preferredCiphers(query->out, true);
 }
 
+// A connection whose remote script answered the version handshake (ready), or why not.
+struct Started {
+    std::unique_ptr<Connection> connection; // null when ssh could not be started
+    Status ready;
+};
+
+// Starts ssh running the remote script and waits for the version handshake; on failure the
+// session has ended, its stderr kept.
+Started startAndShake(const remote::SshOptions& ssh, const remote::SshTarget& target,
+                      const std::string& nonce, const std::string& remoteCli,
+                      const std::vector<std::string>& arguments, const std::string& localOutput) {
+    const auto argv = remote::sshArgv(
+        ssh, target, remote::remoteCommandLine(nonce, remoteCli, !localOutput.empty(), arguments));
+    auto session = remote::SshSession::start(argv);
+    if (!session) {
+        return {nullptr, tl::unexpected(session.error())};
+    }
+    auto c = std::make_unique<Connection>(Connection{target, std::move(*session), {}, localOutput});
+    c->session.cancel = &gRemoteCancel;
+    c->session.onStderrLine = [raw = c.get(), nonce](std::string_view line) {
+        std::string rest;
+        if (protocolLine(std::string(line), nonce, "out", rest)) {
+            std::cout << localWords(*raw, std::move(rest)) << std::endl; // the GUI reads it live
+        } else {
+            std::cerr << localWords(*raw, std::string(line)) << std::endl;
+        }
+    };
+    Status ready = handshake(*c, nonce, remoteCli);
+    if (!ready) {
+        c->session.closeInput();
+        c->session.wait();
+    }
+    return {std::move(c), std::move(ready)};
+}
+
+// The socket through which ssh shares one connection a host (remote/sharedconnection.h); empty,
+// so every command connects anew, where SLICESCOPE_SSH_SHARED=0 or no private directory can be
+// had for it.
+std::string sharedConnectionSocket(const remote::SshOptions& ssh, const remote::SshTarget& target) {
+    if (!remote::sharedConnectionsWanted(std::getenv("SLICESCOPE_SSH_SHARED"))) {
+        return {};
+    }
+    const auto directory = remote::sharedConnectionDirectory(std::getenv("XDG_RUNTIME_DIR"),
+                                                             std::getenv("TMPDIR"), ::getuid());
+    if (!directory) {
+        return {};
+    }
+    std::string key = target.text() + '\n' + ssh.configFile;
+    for (const auto& word : ssh.program) {
+        key += '\n' + word;
+    }
+    return remote::sharedConnectionSocket(*directory, key);
+}
+
 } // namespace
 
 int runOnHost(const RemoteOptions& o, const CLI::App& cmd, const std::string& localOutput) {
@@ -356,35 +413,28 @@ int runOnHost(const RemoteOptions& o, const CLI::App& cmd, const std::string& lo
     remote::SshOptions ssh;
     ssh.program = remote::sshProgramFromEnvironment(std::getenv("SLICESCOPE_SSH"));
     ssh.configFile = o.sshConfig;
-    if (!localOutput.empty()) {
+    ssh.controlPath = sharedConnectionSocket(ssh, *target);
+    // A shared connection keeps the ciphers of the command that opened it: every command asks.
+    if (!localOutput.empty() || !ssh.controlPath.empty()) {
         ssh.ciphers = ciphersForATrace(ssh, *target);
     }
     const std::string nonce = makeNonce();
-    const auto argv = remote::sshArgv(
-        ssh, *target,
-        remote::remoteCommandLine(nonce, o.remoteCli, !localOutput.empty(), arguments));
     installCancelHandlers();
-    auto session = remote::SshSession::start(argv);
-    if (!session) {
-        return reportError(session.error());
+    Started started = startAndShake(ssh, *target, nonce, o.remoteCli, arguments, localOutput);
+    if (!started.ready && started.connection && !ssh.controlPath.empty() &&
+        started.ready.error().code != Error::Code::Cancelled &&
+        remote::sharingFailed(started.connection->session.stderrTail())) {
+        std::cerr << "slicescope-cli: note: ssh could not share its connection to "
+                  << target->text() << ": connecting without sharing\n";
+        ssh.controlPath.clear();
+        started = startAndShake(ssh, *target, nonce, o.remoteCli, arguments, localOutput);
     }
-    Connection c{*target, std::move(*session), {}, localOutput};
-    c.session.cancel = &gRemoteCancel;
-    c.session.onStderrLine = [&c, &nonce](std::string_view line) {
-        std::string rest;
-        if (protocolLine(std::string(line), nonce, "out", rest)) {
-            std::cout << localWords(c, std::move(rest)) << std::endl; // the GUI reads it live
-        } else {
-            std::cerr << localWords(c, std::string(line)) << std::endl;
-        }
-    };
-    if (auto ready = handshake(c, nonce, o.remoteCli); !ready) {
-        c.session.closeInput();
-        c.session.wait();
-        const bool cancelled = ready.error().code == Error::Code::Cancelled;
-        reportError(ready.error());
+    if (!started.ready) {
+        const bool cancelled = started.ready.error().code == Error::Code::Cancelled;
+        reportError(started.ready.error());
         return cancelled ? kExitInterrupted : kExitFailure;
     }
+    Connection& c = *started.connection;
     c.session.write("go\n");
     std::optional<std::string> end;
     Status written;

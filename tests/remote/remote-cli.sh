@@ -149,11 +149,76 @@ ciphers)
     expect_exit 0 $? "model --host (ciphers chosen in the configuration)"
     ! grep -q Ciphers= "$work/ssh-argv" || fail "ciphers asked for over the configuration's: $(cat "$work/ssh-argv")"
     rm -f "$work/ssh-argv"
+    # devices brings no trace back, but the connection it opens is shared with the commands that
+    # follow, which keep its ciphers: it asks too. Without sharing it asks for nothing.
     SLICESCOPE_SSH="$work/logging-ssh -F $work/sshd/ssh_config" "$cli" devices --json --host "$host" \
         --remote-cli "$remote_cli" >/dev/null
     expect_exit 0 $? "devices --host"
-    ! grep -qE -- "Ciphers=| -G " "$work/ssh-argv" || fail "devices, which brings no trace, asked: $(cat "$work/ssh-argv")"
+    if [ "$aes" = yes ]; then
+        expect_in "$work/ssh-argv" "Ciphers=aes128-gcm@openssh.com,"
+    fi
+    rm -f "$work/ssh-argv"
+    SLICESCOPE_SSH_SHARED=0 SLICESCOPE_SSH="$work/logging-ssh -F $work/sshd/ssh_config" "$cli" devices \
+        --json --host "$host" --remote-cli "$remote_cli" >/dev/null
+    expect_exit 0 $? "devices --host, SLICESCOPE_SSH_SHARED=0"
+    ! grep -qE -- "Ciphers=| -G |ControlMaster" "$work/ssh-argv" ||
+        fail "devices, which brings no trace and shares no connection, asked: $(cat "$work/ssh-argv")"
     same_runs unconfigured.json chosen.json
+    ;;
+shared_connection)
+    # One connection a host: the first command leaves it open (ssh's ControlMaster, in a
+    # directory only this user can enter) and the next goes through it; SLICESCOPE_SSH_SHARED=0
+    # turns sharing off, and a socket directory others could enter is not used.
+    runtime=$(mktemp -d /tmp/ssr.XXXXXX)
+    export XDG_RUNTIME_DIR="$runtime"
+    sockets="$runtime/slicescope-ssh"
+    # The kept connection's socket (one here: one host, named one way) and its master.
+    socket() { find "$sockets" -type s 2>/dev/null | head -1; }
+    master() {
+        [ -n "$(socket)" ] || { echo "no socket in $sockets"; return 1; }
+        ssh -F "$work/sshd/ssh_config" -o ControlPath="$(socket)" -O check "$host" 2>&1
+    }
+    "$cli" devices --json --host "$host" --remote-cli "$remote_cli" >/dev/null
+    expect_exit 0 $? "devices --host"
+    [ "$(stat -c %a "$sockets" 2>&1)" = 700 ] || fail "the socket directory is not 0700: $(ls -ld "$sockets" 2>&1)"
+    first=$(master)
+    echo "after the first command: $first"
+    echo "$first" | grep -q 'Master running' || fail "no shared connection after the first command: $first"
+    "$cli" model --host "$host" --remote-cli "$remote_cli" --shape 100x4000x5 --strategy all \
+        --device h200 -q -o shared.json
+    expect_exit 0 $? "model --host through the shared connection"
+    "$cli" model --shape 100x4000x5 --strategy all --device h200 -q -o local.json
+    same_runs local.json shared.json
+    second=$(master)
+    [ "$second" = "$first" ] || fail "the second command opened a connection of its own: $first, then $second"
+    # Another alias of the same server keeps its own settings: its unknown host key is refused,
+    # not bypassed through the connection the first alias keeps.
+    "$cli" devices --host slicescope-unknown --remote-cli "$remote_cli" >/dev/null 2>unknown.err
+    expect_exit 1 $? "devices --host slicescope-unknown beside a kept connection"
+    expect_in unknown.err "host key of slicescope-unknown is not known"
+    ssh -F "$work/sshd/ssh_config" -o ControlPath="$(socket)" -O exit "$host" 2>/dev/null
+    SLICESCOPE_SSH_SHARED=0 "$cli" devices --json --host "$host" --remote-cli "$remote_cli" >/dev/null
+    expect_exit 0 $? "devices --host, SLICESCOPE_SSH_SHARED=0"
+    ! master | grep -q 'Master running' || fail "a connection was kept with SLICESCOPE_SSH_SHARED=0"
+    rm -rf "$sockets"
+    mkdir -m 755 "$sockets" && chmod 755 "$sockets"
+    "$cli" devices --json --host "$host" --remote-cli "$remote_cli" >/dev/null
+    expect_exit 0 $? "devices --host, a socket directory others can enter"
+    ! master | grep -q 'Master running' || fail "a connection was kept in a directory others can enter"
+    [ "$(stat -c %a "$sockets")" = 755 ] || fail "the open socket directory was changed"
+    rm -rf "$sockets"
+    # Where ssh cannot make the socket after all, the command connects again without sharing
+    # (this ssh says what OpenSSH says of a socket path too long, whenever it is asked to share).
+    printf '#!/bin/sh\ncase "$*" in *ControlMaster=auto*)\n  echo "unix_listener: path \\"/x\\" too long for Unix domain socket" >&2; exit 255;;\nesac\nexec ssh "$@"\n' >"$work/no-socket-ssh"
+    chmod +x "$work/no-socket-ssh"
+    SLICESCOPE_SSH="$work/no-socket-ssh -F $work/sshd/ssh_config" "$cli" model --host "$host" \
+        --remote-cli "$remote_cli" --shape 100x4000x5 --strategy all --device h200 -q \
+        -o unshared.json 2>unshared.err
+    expect_exit 0 $? "model --host where ssh cannot share"
+    cat unshared.err
+    expect_in unshared.err "could not share its connection to $host: connecting without sharing"
+    same_runs local.json unshared.json
+    rm -rf "$runtime"
     ;;
 written_at_end_line)
     # The trace is written (synced and renamed into place) once its end line has come, not when

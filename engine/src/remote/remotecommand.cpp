@@ -1,5 +1,6 @@
 #include "slicescope/remote/remotecommand.h"
 
+#include "slicescope/remote/sharedconnection.h"
 #include "slicescope/trace/trace.h"
 
 #include <algorithm>
@@ -201,6 +202,11 @@ std::vector<std::string> sshArgv(const SshOptions& options, const SshTarget& tar
     argv.insert(argv.begin() + std::ptrdiff_t(options.program.size()), {"-o", "BatchMode=yes"});
     if (!options.ciphers.empty()) {
         argv.insert(argv.end(), {"-o", "Ciphers=" + options.ciphers});
+    }
+    if (!options.controlPath.empty()) {
+        argv.insert(argv.end(), {"-o", "ControlMaster=auto", "-o",
+                                 "ControlPersist=" + std::to_string(kSharedConnectionIdleSeconds),
+                                 "-o", "ControlPath=" + options.controlPath});
     }
     argv.insert(argv.end(), {"--", target.host, remoteCommand});
     return argv;

@@ -50,6 +50,9 @@ struct SshOptions {
     std::vector<std::string> program{"ssh"};
     std::string configFile; // --ssh-config: ssh -F FILE
     std::string ciphers;    // -o Ciphers=LIST when not empty (preferredCiphers)
+    // When not empty: ssh shares one connection a host through this socket (ControlMaster=auto,
+    // ControlPersist: remote/sharedconnection.h).
+    std::string controlPath;
 };
 std::vector<std::string> sshProgramFromEnvironment(const char* value);
 
@@ -73,7 +76,8 @@ std::string preferredCiphers(std::string_view sshG, bool cpuHasAes);
 bool cpuHasAesInstructions(std::string_view cpuinfo);
 
 // The ssh command line that runs remoteCommand (a command line for the remote shell) on target:
-// PROGRAM -o BatchMode=yes [-F FILE] [-l USER] [-p PORT] -- HOST REMOTECOMMAND. BatchMode: never a
+// PROGRAM -o BatchMode=yes [-F FILE] [-l USER] [-p PORT] [-o Ciphers=...] [-o ControlMaster=auto
+// -o ControlPersist=SECONDS -o ControlPath=PATH] -- HOST REMOTECOMMAND. BatchMode: never a
 // password or passphrase prompt; "--": the host can never be read as an option.
 std::vector<std::string> sshArgv(const SshOptions& options, const SshTarget& target,
                                  const std::string& remoteCommand);
