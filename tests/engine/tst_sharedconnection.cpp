@@ -124,9 +124,8 @@ TEST(SharedConnection, SshIsToldToShareBeforeTheHost) {
     const auto argv = sshArgv(options, target, "true");
     const auto host = std::find(argv.begin(), argv.end(), "--");
     for (const std::string& option : std::vector<std::string>{
-             "ControlMaster=auto",
-          "ControlPersist=" + std::to_string(kSharedConnectionIdleSeconds),
-          "ControlPath=/run/user/1000/slicescope-ssh/%C"}) {
+             "ControlMaster=auto", "ControlPersist=" + std::to_string(kSharedConnectionIdleSeconds),
+             "ControlPath=/run/user/1000/slicescope-ssh/%C"}) {
         const auto at = std::find(argv.begin(), argv.end(), option);
         ASSERT_NE(at, argv.end()) << option;
         EXPECT_EQ(*(at - 1), "-o");

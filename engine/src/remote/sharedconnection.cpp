@@ -18,8 +18,7 @@ constexpr std::size_t kSocketName = kKeyDigits + 1 + 40;
 constexpr std::size_t kLongestDirectory = 107 - (1 + kSocketName + 1 + 16);
 
 Error refused(const std::string& directory, const std::string& why) {
-    return Error{Error::Code::Unsupported,
-                 "no shared ssh connection: " + directory + " " + why};
+    return Error{Error::Code::Unsupported, "no shared ssh connection: " + directory + " " + why};
 }
 
 bool usable(const char* base) {
@@ -58,8 +57,8 @@ Result<std::string> sharedConnectionDirectory(const char* xdgRuntimeDir, const c
         return tl::unexpected(refused(directory, "cannot be named in ssh's ControlPath"));
     }
     if (::mkdir(directory.c_str(), 0700) != 0 && errno != EEXIST) {
-        return tl::unexpected(refused(directory, std::string("cannot be made: ") +
-                                                     std::strerror(errno)));
+        return tl::unexpected(
+            refused(directory, std::string("cannot be made: ") + std::strerror(errno)));
     }
     // lstat: a link planted in /tmp by someone else is not followed.
     struct stat info {};
