@@ -60,7 +60,8 @@ QString activityName(const trace::Run& run, const Activity& a) {
     if (bracket.isEmpty()) {
         return name.isEmpty() ? toQString(trace::toString(a.kind)) : name;
     }
-    return name.isEmpty() ? bracket : bracket + QLatin1Char(' ') + name;
+    // Recorded copies are already named so (CUPTI's decoder names them as nvprof does).
+    return name.isEmpty() || name == bracket ? bracket : bracket + QLatin1Char(' ') + name;
 }
 
 QString activityTooltip(const trace::Run& run, const Activity& a, std::int64_t originNs,

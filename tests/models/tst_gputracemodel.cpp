@@ -9,6 +9,7 @@
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTest>
+#include <algorithm>
 
 using namespace slicescope;
 using namespace slicescope::models;
@@ -115,6 +116,24 @@ void TestGpuTraceModel::nvprofColumnsAndValues() {
     auto cell = [&](int row, int column) { return model.index(row, column).data().toString(); };
     // Row 1: the HtoD copy; row 2: the kernel.
     QCOMPARE(cell(1, GpuTraceModel::NameColumn), QStringLiteral("[CUDA memcpy HtoD]"));
+    {
+        // A copy named as recorded runs name theirs shows its name once; another name follows
+        // the bracket.
+        trace::Run named = testhelpers::gpuShapedRun("n", trace::RunMode::MeasuredGpu);
+        const auto copy = std::find_if(
+            named.activities.begin(), named.activities.end(),
+            [](const trace::Activity& a) { return a.kind == trace::ActivityKind::HtoD; });
+        QVERIFY(copy != named.activities.end());
+        copy->nameId = named.intern("[CUDA memcpy HtoD]");
+        GpuTraceModel other;
+        other.setRun(makeRunEntry(named, RunOrigin::Opened));
+        QCOMPARE(other.index(1, GpuTraceModel::NameColumn).data().toString(),
+                 QStringLiteral("[CUDA memcpy HtoD]"));
+        copy->nameId = named.intern("weights");
+        other.setRun(makeRunEntry(named, RunOrigin::Opened));
+        QCOMPARE(other.index(1, GpuTraceModel::NameColumn).data().toString(),
+                 QStringLiteral("[CUDA memcpy HtoD] weights"));
+    }
     QCOMPARE(cell(1, GpuTraceModel::DurationColumn), QStringLiteral("6.00 ms"));
     QCOMPARE(cell(1, GpuTraceModel::SizeColumn), QStringLiteral("15.3 MiB"));
     QCOMPARE(cell(1, GpuTraceModel::ThroughputColumn), QStringLiteral("2.67 GB/s"));
