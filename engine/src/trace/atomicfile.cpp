@@ -68,12 +68,28 @@ class FdOutBuffer : public std::streambuf {
             }
             data += written;
             count -= std::size_t(written);
+            written_ += std::uint64_t(written);
+            startWriteBack();
         }
         return error_ == 0;
     }
+    // Every kWriteBackBytes, the disk starts writing what came before (without waiting for it):
+    // the fsync at the end then waits for the last piece only, not for the whole file (226 MiB:
+    // 0.25-0.28 s here). Not a file (a pipe, a device): the call fails and nothing changes.
+    void startWriteBack() {
+        if (written_ - startedUpTo_ < kWriteBackBytes) {
+            return;
+        }
+        (void)::sync_file_range(fd_, off_t(startedUpTo_), off_t(written_ - startedUpTo_),
+                                SYNC_FILE_RANGE_WRITE);
+        startedUpTo_ = written_;
+    }
 
+    static constexpr std::uint64_t kWriteBackBytes = 8 << 20;
     int fd_;
     int error_ = 0;
+    std::uint64_t written_ = 0;     // bytes written through this buffer
+    std::uint64_t startedUpTo_ = 0; // written back (asked to be) up to here
     std::array<char, 1 << 16> buffer_{};
 };
 
