@@ -30,5 +30,5 @@ step sshd-try 30 bash -c "sh $SRC/tests/remote/sshd-fixture.sh start /tmp/sshd-t
 cat $OUT/sshd-try.log
 step ctest-remote 240 ctest --test-dir "$BUILD" -L remote --output-on-failure --timeout 200 -j 4
 grep -E "tests passed|Failed|\*\*\*|SKIPPED|Passed" $OUT/ctest-remote.log | head -30
-step bench-remote 150 $BUILD/bin/slicescope-bench-remote $BUILD/bin/slicescope-cli 5
+step bench-remote 150 $BUILD/bin/slicescope-bench-remote $BUILD/bin/slicescope-cli 7 # the issue: median of 7
 cat $OUT/bench-remote.log
