@@ -154,6 +154,7 @@ bool SweepChart::eventFilter(QObject* watched, QEvent* event) {
 
 void SweepChart::drawEmpty(const QString& why) {
     plot_->legend->setVisible(false);
+    plot_->axisRect()->setVisible(false); // no axes around nothing: the note says why
     notes_->setText(why);
 }
 

@@ -161,6 +161,7 @@ void reset(QCustomPlot* plot) {
     plot->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
     plot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
     plot->yAxis2->setVisible(false);
+    plot->axisRect()->setVisible(true);
     plot->legend->setVisible(true);
     plot->legend->setFont(theme::plotFont(9));
     for (QCPAxis* axis : {plot->xAxis, plot->yAxis, plot->yAxis2}) {

@@ -156,6 +156,10 @@ void TestSweepPanel::sweepFromThePanelIsDrawn() {
     MainWindow window(options(QStringLiteral("drawn")));
     window.show();
     window.start();
+    // Before any sweep: the note says so, and no empty axes are drawn around nothing.
+    QVERIFY(window.sweepChart()->sweeps().isEmpty());
+    QVERIFY(window.sweepChart()->notes().contains(QStringLiteral("No sweep in the session")));
+    QVERIFY(!window.sweepChart()->plot()->axisRect()->visible());
     chooseSweep(window);
     SweepPanel* panel = window.sweepPanel();
     auto* progress = panel->findChild<QProgressBar*>(QStringLiteral("sweepProgress"));
@@ -183,6 +187,7 @@ void TestSweepPanel::sweepFromThePanelIsDrawn() {
     SweepChart* chart = window.sweepChart();
     QCOMPARE(chart->sweeps().size(), 1);
     chart->setView(SweepChart::View::Time);
+    QVERIFY(chart->plot()->axisRect()->visible());
     QCOMPARE(chart->plot()->graphCount(), 2); // one line per strategy
     QVERIFY(chart->plot()->xAxis->scaleType() == QCPAxis::stLogarithmic);
     QVERIFY(chart->plot()->yAxis->scaleType() == QCPAxis::stLogarithmic);
