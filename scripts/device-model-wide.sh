@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # device-model-wide.sh: one device call for issue 24's measurements and the GPU tests of the tree:
-# build (GUI off), `ctest -L gpu`, then scripts/model-validate-wide.sh; the traces come back as one
+# build (GUI off), `ctest -L gpu`, then scripts/model-validate.sh (the wide set); the traces come back as one
 # archive (the device tool returns at most 8 files).
 #   scripts/make-carry.sh            # here, first: .carry/ with prefix/ and googletest/
 #   device run: command `bash scripts/device-model-wide.sh`, carry [".carry"]
@@ -19,7 +19,7 @@ step build 240 cmake --build "$BUILD" -j 16
 tail -3 "$OUT/build.log"
 mkdir -p /tmp/wide
 OUT_WIDE=/tmp/wide
-step wide 240 env OUT=$OUT_WIDE bash scripts/model-validate-wide.sh "$BUILD/bin/slicescope-cli"
+step wide 240 env OUT=$OUT_WIDE bash scripts/model-validate.sh "$BUILD/bin/slicescope-cli" "$BUILD/bin/slicescope-bench-model"
 tail -5 "$OUT/wide.log"; ls $OUT_WIDE | wc -l
 (cd $OUT_WIDE && tar czf "$OUT/wide.tar.gz" .)
 step ctest-gpu 200 ctest --test-dir "$BUILD" -L gpu --output-on-failure --timeout 120 -j 1

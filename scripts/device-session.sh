@@ -3,7 +3,7 @@
 # no GoogleTest, no network there): the live GUI check from the carried bundle
 # (scripts/gui-device-check.sh, when .carry holds it), then an sm_90 build of the engine, CLI and
 # tests with the GUI off, `ctest -L gpu` (GPU backend, pipelines, sweeps, faults, recording), the
-# model's out-of-sample check (scripts/model-validate.sh), the seed samples re-recorded
+# model's out-of-sample check (scripts/model-validate.sh --set four), the seed samples re-recorded
 # (scripts/seed-samples.sh), the pipeline samples and figures (scripts/pipeline-samples.sh), the
 # numba seed recorded with counters (measured thread use), and the sweep samples and timings
 # (scripts/sweep-samples.sh), longest last. Every step runs even when an earlier one failed, each
@@ -54,7 +54,7 @@ step configure 120 cmake -S "$SRC" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWi
     -DCMAKE_CUDA_COMPILER="$(command -v nvcc)"
 step build 300 cmake --build "$BUILD" -j "$(nproc)"
 step ctest-gpu 300 ctest --test-dir "$BUILD" -L gpu --output-on-failure --timeout 120
-step model-validate 120 env OUT="$OUT/gpu" bash "$SRC/scripts/model-validate.sh" "$BUILD/bin/slicescope-cli"
+step model-validate 120 env OUT="$OUT/gpu" bash "$SRC/scripts/model-validate.sh" --set four "$BUILD/bin/slicescope-cli"
 step seed-samples 150 env OUT="$OUT/gpu" bash "$SRC/scripts/seed-samples.sh" "$BUILD/bin/slicescope-cli"
 step pipeline 300 env OUT="$OUT/gpu" bash "$SRC/scripts/pipeline-samples.sh" "$BUILD/bin/slicescope-cli" \
     "$BUILD/bin/slicescope-bench-gpu"

@@ -4,19 +4,26 @@ on each setting of tests/data/model-validation-wide/settings.txt and prints, for
 fit half (settings 1, 3, 5, ...), the held-out half (2, 4, 6, ...) and each strategy: how many
 kernels, how many outside 1.5x and 2x, and the smallest, median and largest modelled / measured.
 
-    scripts/model-wide-summary.py [BENCH] [WORST]
+    scripts/model-wide-summary.py [--data DIR] [BENCH] [WORST]
 
-BENCH: the slicescope-bench-model binary (default build/bin/slicescope-bench-model); WORST: also
-list the WORST kernels furthest below 1 and the five furthest above.
+DIR: the traces and settings.txt (default tests/data/model-validation-wide, what
+scripts/model-validate.sh wrote); BENCH: the slicescope-bench-model binary (default
+build/bin/slicescope-bench-model); WORST: also list the WORST kernels furthest below 1 and the
+five furthest above.
 """
+import argparse
 import statistics
 import subprocess
-import sys
 from pathlib import Path
 
 root = Path(__file__).resolve().parent.parent
-data = root / "tests/data/model-validation-wide"
-bench = sys.argv[1] if len(sys.argv) > 1 else str(root / "build/bin/slicescope-bench-model")
+parser = argparse.ArgumentParser()
+parser.add_argument("--data", type=Path, default=root / "tests/data/model-validation-wide")
+parser.add_argument("bench", nargs="?", default=str(root / "build/bin/slicescope-bench-model"))
+parser.add_argument("worst", nargs="?", type=int, default=0)
+args = parser.parse_args()
+data = args.data
+bench = args.bench
 names = [line.split(":")[0] for line in (data / "settings.txt").read_text().splitlines() if line.strip()]
 half = {name: ("fit" if i % 2 == 0 else "out") for i, name in enumerate(names)}
 
@@ -43,8 +50,8 @@ summary("fit half", [r for r in rows if half[r[0]] == "fit"])
 summary("out half", [r for r in rows if half[r[0]] == "out"])
 for strategy in sorted({s for _, s, _ in rows}):
     summary(strategy, [r for r in rows if r[1] == strategy])
-if len(sys.argv) > 2:
-    for name, strategy, ratio in sorted(rows, key=lambda r: r[2])[: int(sys.argv[2])]:
+if args.worst:
+    for name, strategy, ratio in sorted(rows, key=lambda r: r[2])[: args.worst]:
         print(f"  {ratio:.3f} {strategy:24s} {name} {half[name]}")
     for name, strategy, ratio in sorted(rows, key=lambda r: -r[2])[:5]:
         print(f"  {ratio:.3f} {strategy:24s} {name} {half[name]}")

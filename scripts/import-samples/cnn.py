@@ -29,7 +29,7 @@ def step(model, host_batch):
     x = host_batch.to("cuda")  # a host-to-device copy
     y = model(x)
     loss = torch.softmax(y, dim=1).sum()  # a reduction
-    z = torch.zeros(1024, device="cuda")  # a memset
+    z = torch.zeros(1024, device="cuda")  # a fill (PyTorch launches a FillFunctor kernel for it)
     scores = (y * 2.0 + 1.0).cpu()  # elementwise, then a device-to-host copy
     return loss.item() + float(z.sum()) + float(scores[0, 0])
 

@@ -128,6 +128,71 @@ TEST(ModelBackend, ManySmallBlocksAreBoundByBlockScheduling) {
         << small->notes.front();
 }
 
+// Each modelled run says, in a student's words, which of the five terms bounds its kernel: the
+// note follows the bound the numbers name, one case for each term, and the transactions a walker
+// fetches again beyond L2 are given as a factor of the bytes it needs.
+TEST(ModelBackend, NotesSayWhatBoundsTheKernelInWords) {
+    struct Case {
+        StrategyId strategy;
+        problem::Shape shape;
+        std::uint32_t work;
+        const char* bound;
+        const char* words;
+    };
+    const Case cases[] = {
+        {StrategyId::OneWorker, {100, 4000, 5}, 1, "latency", "waits for its memory loads"},
+        {StrategyId::Slice2d, {100, 4000, 5}, 1, "load/store pipeline", "not coalesced"},
+        {StrategyId::ElementwiseBroadcast,
+         {100, 4000, 5},
+         1,
+         "memory bandwidth",
+         "as fast as memory delivers"},
+        {StrategyId::ElementwiseBroadcast,
+         {100, 4000, 5},
+         200,
+         "arithmetic throughput",
+         "FMA units busy"},
+        {StrategyId::ElementwiseMaterialized,
+         {100, 4000, 5},
+         1,
+         "block scheduling",
+         "many short blocks"},
+    };
+    const auto h200 = preset("h200");
+    const auto whyOf = [](const trace::Run& run) {
+        const std::string prefix = "why, modelled: ";
+        for (const auto& note : run.notes) {
+            if (note.rfind(prefix, 0) == 0) {
+                return note.substr(prefix.size());
+            }
+        }
+        return std::string();
+    };
+    for (const auto& c : cases) {
+        auto request = seedRequest();
+        request.problem = *problem::makeProblem(c.shape, problem::Dtype::F64, c.work);
+        const auto run = modelRun(c.strategy, request, h200);
+        ASSERT_TRUE(run) << c.bound;
+        const std::string bound = std::string("kernel ") + c.bound + "-bound";
+        EXPECT_NE(run->notes.front().find(bound), std::string::npos) << run->notes.front();
+        const std::string why = whyOf(*run);
+        EXPECT_NE(why.find(c.words), std::string::npos) << c.bound << ": " << why;
+        EXPECT_EQ(why.find("x the bytes"), std::string::npos) << why;
+    }
+
+    // slice-2d at 200x8000x33: every lane on a sector of its own, more lines in flight than L2
+    // holds.
+    auto request = seedRequest();
+    request.problem = *problem::makeProblem({200, 8000, 33}, problem::Dtype::F64, 1);
+    const auto scattered = modelRun(StrategyId::Slice2d, request, h200);
+    ASSERT_TRUE(scattered);
+    const std::string why = whyOf(*scattered);
+    const std::regex factor(R"(memory moves ([0-9.]+)x the bytes the kernel needs)");
+    std::smatch match;
+    ASSERT_TRUE(std::regex_search(why, match, factor)) << why;
+    EXPECT_GT(std::stod(match[1].str()), 1.2);
+}
+
 TEST(ModelBackend, CopiesFollowTheLinkBandwidth) {
     const auto h200 = preset("h200");
     const ModelParameters m;
@@ -230,7 +295,7 @@ TEST(ModelBackend, RejectsCpuStrategiesAndOversizedProblems) {
 
 // The traces the model is checked against: the H200 sample it was fitted on (seed shape), and
 // every trace in tests/data/model-validation/ (out-of-sample runs on the H200, recorded with
-// scripts/model-validate.sh; docs/model.md, "Validation").
+// scripts/model-validate.sh --set four; docs/model.md, "Validation").
 std::vector<std::string> validationTraces() {
     const std::filesystem::path data(SLICESCOPE_TEST_DATA_DIR);
     std::vector<std::string> paths = {
@@ -284,7 +349,7 @@ TEST(ModelBackend, StaysWithinOneAndAHalfOfEveryMeasuredTrace) {
     EXPECT_GE(runs.size(), 35u);
 }
 
-// The wide validation set (tests/data/model-validation-wide/, scripts/model-validate-wide.sh on
+// The wide validation set (tests/data/model-validation-wide/, scripts/model-validate.sh on
 // the H200; docs/model.md, "Wide validation"): 261 kernels over N, work, dtype and shape. The
 // settings alternate between the half the model's choices were made on and the half held out,
 // in the order of settings.txt. Held out: at least 90 % within 1.5x. Every kernel: within 2x.
