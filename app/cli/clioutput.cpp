@@ -91,7 +91,9 @@ void printRunSummary(const trace::Run& run) {
         }
     }
     std::ostringstream line;
-    line << run.id << " [" << trace::toString(run.mode) << "] wall " << formatNs(run.wallNs);
+    line << run.id << " [" << trace::toString(run.mode) << "] ";
+    // An imported Nsight Compute CSV has no host timeline: no wall time to give, rather than 0.
+    line << (run.wallNs > 0 ? "wall " + formatNs(run.wallNs) : std::string("no wall time"));
     if (kernels > 0) {
         line << ", kernels " << formatNs(kernelNs) << " (" << kernels << ")";
     }

@@ -9,7 +9,7 @@ slicescope_cli_test(import_ncu_details_with_a_device
     MATCH_FILE "@WORK@/ncu.json|\"id\":\"h200\".*\"source\": {\"format\": \"ncu-csv\", \"file\": \"ncu-cnn.csv\"}"
     ARGS import @DATA@/import/ncu-cnn.csv --device h200 -o @WORK@/ncu.json)
 slicescope_cli_test(import_ncu_raw
-    MATCH "ncu-cnn-raw \\[imported\\] .*\\(30\\).*figures from Nsight Compute's device attributes"
+    MATCH "ncu-cnn-raw \\[imported\\] no wall time, kernels .*\\(30\\).*figures from Nsight Compute's device attributes"
     ARGS import @DATA@/import/ncu-cnn-raw.csv -o @WORK@/raw.json)
 slicescope_cli_test(import_unknown_device EXIT 1
     STDERR "unknown device preset"
