@@ -112,7 +112,8 @@ int exportHeadless(const QString& out, const QStringList& traces, const QSize& s
     for (const QString& path : traces) {
         models::LoadResult result = models::TraceLoader::loadNow(path, models::RunOrigin::Opened);
         if (!result.ok()) {
-            return fail(tr("cannot read %1: %2").arg(path, result.error));
+            return fail(
+                tr("cannot read %1: %2").arg(path, models::reasonWithoutPath(path, result.error)));
         }
         if (result.runs.empty()) {
             return fail(tr("%1 holds no runs").arg(path));
@@ -158,7 +159,7 @@ int exportHeadless(const QString& out, const QStringList& traces, const QSize& s
     }
     if (!textBoxesPath.isEmpty()) {
         if (!gui::writeOutputFile(textBoxesPath, gui::textBoxesJson(boxes), &error)) {
-            return fail(error);
+            return fail(tr("%1 (the image %2 was written)").arg(error, out));
         }
     }
     const QSize written = renderer.resolvedSize(size, dpi);

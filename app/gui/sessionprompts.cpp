@@ -1,5 +1,7 @@
 #include "gui/sessionprompts.h"
 
+#include "models/traceloader.h"
+
 #include <QCoreApplication>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -9,11 +11,7 @@
 namespace slicescope::gui {
 
 QString openErrorHtml(const QString& path, const QString& error) {
-    QString reason = error;
-    const QString named = QStringLiteral("cannot read %1: ").arg(path);
-    if (reason.startsWith(named)) {
-        reason.remove(0, named.size());
-    }
+    const QString reason = models::reasonWithoutPath(path, error);
     return QCoreApplication::translate("MainWindow", "Could not open <b>%1</b>: %2")
         .arg(path.toHtmlEscaped(), reason.toHtmlEscaped());
 }

@@ -11,6 +11,17 @@
 
 namespace slicescope::models {
 
+QString reasonWithoutPath(const QString& path, const QString& error) {
+    for (const QString& prefix :
+         {QStringLiteral("cannot read %1: ").arg(path),
+          QStringLiteral("cannot open %1: ").arg(path), QStringLiteral("%1: ").arg(path)}) {
+        if (error.startsWith(prefix)) {
+            return error.mid(prefix.size());
+        }
+    }
+    return error;
+}
+
 TraceLoader::TraceLoader(QObject* parent) : QObject(parent) {
     qRegisterMetaType<LoadResult>();
 }

@@ -23,6 +23,10 @@ struct LoadResult {
     bool ok() const { return error.isEmpty() && !cancelled; }
 };
 
+// A load's error without the file's name in front ("cannot read PATH: ", "cannot open PATH: ",
+// "PATH: "), for messages that name the file themselves: the reader's errors name it already.
+QString reasonWithoutPath(const QString& path, const QString& error);
+
 // Reads trace files on worker threads (QtConcurrent) and builds the runs' lanes and summaries
 // there too; the GUI thread only receives finished, immutable results. Each load carries the
 // generation it started in: cancelAll() starts a new generation and results of older ones are

@@ -5,7 +5,8 @@
 #         mknod like /dev/null: 1,3), symlink (a link to @WORK@/real, which holds "old"),
 #         readonly (mode 0444, holds "old"), readonly-link (a link to a read-only file), trace (a
 #         copy of @DATA@/format-example.json, with a hard link @WORK@/hardlink and a symbolic
-#         link @WORK@/softlink to it; it must be left unchanged)
+#         link @WORK@/softlink to it; it must be left unchanged), dangling-link (a link to
+#         @WORK@/real, which does not exist: nothing may be created there when refused)
 # Special files are made in the test's own folder, never in the machine's /dev. Where mknod is
 # not permitted the test prints SKIPPED (the test's SKIP_REGULAR_EXPRESSION).
 file(REMOVE_RECURSE ${WORK_DIR})
@@ -45,6 +46,8 @@ elseif(KIND STREQUAL "readonly")
 elseif(KIND STREQUAL "readonly-link")
     file(WRITE ${WORK_DIR}/real "old")
     run_checked(chmod 0444 ${WORK_DIR}/real)
+    file(CREATE_LINK real ${target} SYMBOLIC)
+elseif(KIND STREQUAL "dangling-link")
     file(CREATE_LINK real ${target} SYMBOLIC)
 elseif(KIND STREQUAL "trace")
     file(COPY_FILE ${DATA_DIR}/format-example.json ${target})
@@ -98,6 +101,8 @@ if(KIND MATCHES "^readonly")
     if(NOT text STREQUAL "old")
         message(FATAL_ERROR "the read-only file was changed: ${text}")
     endif()
+elseif(KIND STREQUAL "dangling-link" AND NOT EXPECT_EXIT EQUAL 0 AND EXISTS ${WORK_DIR}/real)
+    message(FATAL_ERROR "refused, yet ${WORK_DIR}/real was written")
 elseif(KIND STREQUAL "trace")
     file(READ ${target} text)
     file(READ ${DATA_DIR}/format-example.json original)

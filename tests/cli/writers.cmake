@@ -67,6 +67,10 @@ slicescope_cli_target_test(export_output_is_input_hardlink KIND trace EXIT 2
 slicescope_cli_target_test(export_output_is_input_symlink KIND trace EXIT 2
     STDERR "--chrome .*target is the input trace .*softlink"
     ARGS export @WORK@/softlink --chrome @WORK@/target)
+# One output named through a dangling link to the other's name: the same new file.
+slicescope_cli_target_test(export_same_output_through_a_dangling_link KIND dangling-link EXIT 2
+    STDERR "--csv and --chrome name the same file"
+    ARGS ${export_in} --csv @WORK@/target --chrome @WORK@/real)
 slicescope_cli_test(export_same_output_twice EXIT 2
     STDERR "--csv and --chrome name the same file"
     ARGS ${export_in} --csv @WORK@/out --chrome ./out)

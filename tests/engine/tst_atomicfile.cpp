@@ -295,6 +295,13 @@ TEST_F(AtomicFile, SameFileComparesFilesNotStrings) {
     EXPECT_TRUE(sameFile(dir_ / "new.csv", dir_ / "sub" / ".." / "new.csv"));
     EXPECT_FALSE(sameFile(dir_ / "new.csv", dir_ / "new.json"));
     EXPECT_FALSE(sameFile(dir_ / "a.json", dir_ / "new.json"));
+    // A dangling link names the file a writer would create through it.
+    fs::create_symlink("new.png", dir_ / "dangling");
+    fs::create_symlink(dir_ / "sub" / "deep.png", dir_ / "absolute");
+    EXPECT_TRUE(sameFile(dir_ / "dangling", dir_ / "new.png"));
+    EXPECT_TRUE(sameFile(dir_ / "sub" / "deep.png", dir_ / "absolute"));
+    EXPECT_FALSE(sameFile(dir_ / "dangling", dir_ / "new.json"));
+    EXPECT_FALSE(sameFile(dir_ / "dangling", dir_ / "a.json"));
 }
 
 } // namespace

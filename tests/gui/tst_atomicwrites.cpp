@@ -342,6 +342,25 @@ void TestAtomicWrites::headlessExportFollowsTheWritingRules() {
     QVERIFY(exportTo(same, same, &err) != 0);
     QVERIFY2(err.contains(QStringLiteral("image's file")), qPrintable(err));
     QVERIFY(!QFile::exists(same));
+    // The same new file named through a dangling link: refused too, nothing created.
+    const QString dangling = folder.filePath(QStringLiteral("dangling.json"));
+    const QString image = folder.filePath(QStringLiteral("image.png"));
+    QVERIFY(QFile::link(QStringLiteral("image.png"), dangling));
+    QVERIFY(exportTo(image, dangling, &err) != 0);
+    QVERIFY2(err.contains(QStringLiteral("image's file")), qPrintable(err));
+    QVERIFY(!QFile::exists(image));
+    QVERIFY(exportTo(dangling, image, &err) != 0);
+    QVERIFY(!QFile::exists(image));
+
+    // A trace that cannot be read: its name said once, then where and why.
+    const QString corrupt = folder.filePath(QStringLiteral("corrupt.json"));
+    QVERIFY(
+        writeBytes(corrupt, QByteArrayLiteral("{\"format\": \"slicescope-trace\", \"runs\": [")));
+    QStringList arguments{QStringLiteral("--export-image"),
+                          folder.filePath(QStringLiteral("c.png")), corrupt};
+    QVERIFY(runGui(arguments, &err) != 0);
+    QCOMPARE(err.count(QStringLiteral("corrupt.json")), 1);
+    QVERIFY2(err.contains(QStringLiteral("byte ")), qPrintable(err));
 }
 
 // The Export image dialog asks before it replaces a file typed in (No keeps the dialog open).

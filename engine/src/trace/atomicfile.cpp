@@ -9,6 +9,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <new>
+#include <optional>
 #include <streambuf>
 #include <string>
 #include <sys/stat.h>
@@ -396,11 +397,18 @@ bool sameFile(const std::filesystem::path& a, const std::filesystem::path& b) {
     if (aExists || bExists) {
         return false;
     }
-    std::error_code errorA;
-    std::error_code errorB;
-    const auto canonicalA = std::filesystem::weakly_canonical(std::filesystem::absolute(a), errorA);
-    const auto canonicalB = std::filesystem::weakly_canonical(std::filesystem::absolute(b), errorB);
-    return !errorA && !errorB && canonicalA == canonicalB;
+    // Neither exists yet: compare the names a writer would create, past any dangling link (one
+    // output named through a link to the other's name is the same new file).
+    const auto created = [](const std::filesystem::path& p) {
+        auto followed = followLinks(p);
+        std::error_code error;
+        auto place = std::filesystem::weakly_canonical(
+            std::filesystem::absolute(followed ? *followed : p), error);
+        return error ? std::optional<std::filesystem::path>() : std::optional(place);
+    };
+    const auto placeA = created(a);
+    const auto placeB = created(b);
+    return placeA && placeB && *placeA == *placeB;
 }
 
 } // namespace slicescope::trace

@@ -48,7 +48,8 @@ Status writeFileAtomically(const std::filesystem::path& path,
 
 // True when a and b name one file: the same device and inode when both exist (through links,
 // hard links and different spellings), else the same place once the existing folders on the way
-// are resolved (two spellings of one new file).
+// and any dangling links are resolved (two spellings of one new file, or a link to the other's
+// name).
 bool sameFile(const std::filesystem::path& a, const std::filesystem::path& b);
 
 } // namespace slicescope::trace
