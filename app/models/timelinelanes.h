@@ -124,6 +124,9 @@ LaneGroup laneGroupOf(const Lane& lane);
 bool isOverviewLane(const Lane& lane);
 // Host compute, as the run summary counts it: the main thread's spans named "compute...".
 bool isHostCompute(const trace::Run& run, const trace::Activity& activity);
+// Host work of each repetition, as the run summary's breakdown counts it: compute, and the GPU
+// runs' layout passes ("layout: ...", "materialize ...") on the main thread.
+bool isRepetitionHostWork(const trace::Run& run, const trace::Activity& activity);
 
 // The devices a run's copies, kernels and memsets ran on, ascending, peer copies' both ends.
 std::vector<int> devicesOf(const trace::Run& run);

@@ -304,7 +304,8 @@ trace::Activity named(trace::Run& run, trace::ActivityKind kind, std::int64_t st
 } // namespace
 
 void TestTimelineLanes::measuredPart_data() {
-    QTest::addColumn<int>("shape"); // 0: GPU run with set-up and checks, 1: CPU run, 2: API only
+    // 0: GPU run with set-up and checks, 1: CPU run, 2: API only, 3: GPU run with layout passes
+    QTest::addColumn<int>("shape");
     QTest::addColumn<qint64>("workBegin");
     QTest::addColumn<qint64>("workEnd");
     QTest::addColumn<bool>("hasWork");
@@ -314,6 +315,9 @@ void TestTimelineLanes::measuredPart_data() {
         << 0 << qint64(1000) << qint64(1900) << true << 0 << 2;
     QTest::newRow("cpu: the compute spans") << 1 << qint64(500) << qint64(800) << true << 1 << 2;
     QTest::newRow("no work: the whole run") << 2 << qint64(0) << qint64(50) << false << 0 << 0;
+    // The breakdown counts a GPU run's layout passes in each repetition: they are its work too.
+    QTest::newRow("gpu: layout pass to layout pass")
+        << 3 << qint64(100) << qint64(2500) << true << 0 << 4;
 }
 
 void TestTimelineLanes::measuredPart() {
@@ -342,6 +346,17 @@ void TestTimelineLanes::measuredPart() {
             named(run, trace::ActivityKind::Host, 510, 790, "compute: thread 0, 3 slices", 1));
         run.activities.push_back(
             named(run, trace::ActivityKind::Host, 900, 1000, "verify against reference"));
+    } else if (shape == 3) {
+        run.activities.push_back(named(run, trace::ActivityKind::Host, 0, 90, "fill inputs"));
+        run.activities.push_back(
+            named(run, trace::ActivityKind::Host, 100, 900, "layout: discount to C x R x N"));
+        run.activities.push_back(testhelpers::activity(trace::ActivityKind::HtoD, 1000, 1200));
+        run.activities.push_back(testhelpers::activity(trace::ActivityKind::Kernel, 1300, 1500));
+        run.activities.push_back(testhelpers::activity(trace::ActivityKind::DtoH, 1600, 1900));
+        run.activities.push_back(
+            named(run, trace::ActivityKind::Host, 2000, 2500, "layout: cv back to R x C x N"));
+        run.activities.push_back(
+            named(run, trace::ActivityKind::Host, 2600, 3000, "verify against the CPU reference"));
     } else {
         run.activities.push_back(named(run, trace::ActivityKind::Api, 0, 50, "cudaFree", 5));
     }
