@@ -237,8 +237,14 @@ QVector<LegendEntry> laneLegend(const TimelineContent& content, bool overview) {
         if (row.type == TimelinePlottable::Row::Type::Lane) {
             kinds.insert(run.lanes->lanes[std::size_t(row.lane)].kind);
         } else if (row.type == TimelinePlottable::Row::Type::Overview) {
+            // An overview row draws the host's set-up and checks muted: the host's colour only
+            // where the run has host work of its own (compute, layout passes).
+            if (run.lanes->hostCompute.eventCount > 0) {
+                kinds.insert(models::LaneKind::Host);
+            }
             for (const auto& lane : run.lanes->lanes) {
-                if (models::laneGroupOf(lane) == models::LaneGroup::Work) {
+                if (models::laneGroupOf(lane) == models::LaneGroup::Work &&
+                    lane.kind != models::LaneKind::Host) {
                     kinds.insert(lane.kind);
                 }
             }

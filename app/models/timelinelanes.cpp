@@ -118,13 +118,6 @@ bool isOverviewLane(const Lane& lane) {
     }
 }
 
-bool isHostCompute(const trace::Run& run, const trace::Activity& activity) {
-    // The same rule as the run summary's host compute time (engine/src/trace/runsummary.cpp):
-    // worker threads' "compute: thread k" spans overlap the main thread's.
-    return activity.kind == ActivityKind::Host && activity.threadId == 0 &&
-           run.name(activity).starts_with("compute");
-}
-
 bool isRepetitionHostWork(const trace::Run& run, const trace::Activity& activity) {
     if (activity.kind != ActivityKind::Host || activity.threadId != 0) {
         return false;
@@ -281,16 +274,16 @@ RunLanes buildLanes(const trace::Run& run) {
         result.endNs = any ? std::max(result.endNs, end) : end;
         any = true;
         result.warmupEventCount += a.warmup ? 1 : 0;
-        const bool compute = isHostCompute(run, a);
+        const bool hostWork = isRepetitionHostWork(run, a);
         // A repetition's work: what the breakdown counts, so a layout pass (81 % of slice-middle's
         // time at the seed shape) is inside the run's span, not washed out as set-up.
-        if (!a.warmup && (isRepetitionHostWork(run, a) || trace::isDeviceActivity(a.kind))) {
+        if (!a.warmup && (hostWork || trace::isDeviceActivity(a.kind))) {
             result.workBeginNs =
                 result.hasWork ? std::min(result.workBeginNs, a.startNs) : a.startNs;
             result.workEndNs = result.hasWork ? std::max(result.workEndNs, end) : end;
             result.hasWork = true;
         }
-        if (compute) {
+        if (hostWork) {
             hostCompute.push_back(event);
         } else if (lane.kind == LaneKind::Host && lane.key == 0) {
             hostOther.push_back(event);
@@ -301,7 +294,7 @@ RunLanes buildLanes(const trace::Run& run) {
         result.workEndNs = result.endNs;
     }
     result.hostCompute.kind = LaneKind::Host;
-    result.hostCompute.label = "host compute";
+    result.hostCompute.label = "host work";
     fillRows(result.hostCompute, hostCompute);
     result.hostOther.kind = LaneKind::Host;
     result.hostOther.label = "host set-up and checks";

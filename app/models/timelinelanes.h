@@ -92,8 +92,9 @@ struct RunLanes {
     std::int64_t workBeginNs = 0;
     std::int64_t workEndNs = 0;
     bool hasWork = false;
-    // The main thread's host spans split for the one-row overview: compute (part of the measured
-    // work) and everything else (set-up and checking, drawn muted). Copies of those events.
+    // The main thread's host spans split for the one-row overview: each repetition's host work
+    // (compute, layout passes: isRepetitionHostWork) and everything else (set-up and checking,
+    // drawn muted). Copies of those events.
     Lane hostCompute;
     Lane hostOther;
     // Copies and kernels overlap in time (a pipelined run, several streams): one shared band
@@ -122,10 +123,9 @@ std::string laneKindName(LaneKind kind); // "API", "HtoD", "kernels", ...
 LaneGroup laneGroupOf(const Lane& lane);
 // Lanes whose events the one-row overview of a run draws: copies, kernels and memsets.
 bool isOverviewLane(const Lane& lane);
-// Host compute, as the run summary counts it: the main thread's spans named "compute...".
-bool isHostCompute(const trace::Run& run, const trace::Activity& activity);
-// Host work of each repetition, as the run summary's breakdown counts it: compute, and the GPU
-// runs' layout passes ("layout: ...", "materialize ...") on the main thread.
+// Host work of each repetition, as the run summary's breakdown counts it (runsummary.cpp): the
+// main thread's compute (worker threads' "compute: thread k" spans overlap it), and the GPU
+// runs' layout passes ("layout: ...", "materialize ...").
 bool isRepetitionHostWork(const trace::Run& run, const trace::Activity& activity);
 
 // The devices a run's copies, kernels and memsets ran on, ascending, peer copies' both ends.

@@ -1165,6 +1165,26 @@ void TestReportRenderer::slidesKeepEachRunsFigure() {
         shown += text.startsWith(QChar(0x25b8)) ? 1 : 0;
     }
     QCOMPARE(shown, 2);
+
+    // The host's colour is in the legend where host work is drawn in it (slice-middle's layout
+    // passes), not for GPU runs whose only host spans are set-up and checks, drawn muted.
+    const auto hostInLegend = [&] {
+        const QStringList written = texts();
+        return std::any_of(written.cbegin(), written.cend(), [](const QString& text) {
+            return text.startsWith(QStringLiteral("host: "));
+        });
+    };
+    QCOMPARE(exportSlide({QStringLiteral("--runs"), QStringLiteral("one-worker,slice-2d")}).first,
+             0);
+    QVERIFY(!hostInLegend());
+    QCOMPARE(
+        exportSlide({QStringLiteral("--runs"), QStringLiteral("one-worker,slice-middle")}).first,
+        0);
+    QVERIFY(hostInLegend());
+    const QImage image(out);
+    const QRectF page = aboveLaneLegend(readTextBoxes(boxes), image.size(), LaneKind::Host);
+    QVERIFY(pixelsOf(image, theme::laneColor(LaneKind::Host), page) > 100);
+
     const auto [exit, err] = exportSlide({QStringLiteral("--runs"), QStringLiteral("nope")});
     QCOMPARE(exit, 2);
     QVERIFY2(err.contains("--runs: no run 'nope'") && err.contains("slice-middle"),
