@@ -65,16 +65,29 @@ double paintLines(QPainter* painter, const QStringList& lines, const QRectF& are
     return y - area.top();
 }
 
-QString panelTitle(const SweepExport& part, const SweepExport::Panel& panel) {
+// The panel's title that fits width: a sweep's file name is left out first, and only a title
+// still too wide is cut.
+QString panelTitle(const SweepExport& part, const SweepExport::Panel& panel,
+                   const QFontMetricsF& metrics, double width) {
+    QString title;
     switch (panel.kind) {
     case SweepExport::Kind::Time:
-        return tr("Time per repetition: %1").arg(part.sweeps[panel.index].title);
-    case SweepExport::Kind::Occupancy:
-        return tr("Occupancy and time: %1").arg(part.sweeps[panel.index].title);
-    case SweepExport::Kind::Roofline:
-        return tr("Roofline with the copies: %1").arg(part.rooflines[panel.index].title);
+    case SweepExport::Kind::Occupancy: {
+        const models::SweepView& sweep = part.sweeps[panel.index];
+        const QString heading = panel.kind == SweepExport::Kind::Time
+                                    ? tr("Time per repetition: %1")
+                                    : tr("Occupancy and time: %1");
+        title = heading.arg(sweep.title);
+        if (metrics.horizontalAdvance(title) > width && !sweep.source.isEmpty()) {
+            title = heading.arg(sweep.title.chopped(sweep.source.size()));
+        }
+        break;
     }
-    return {};
+    case SweepExport::Kind::Roofline:
+        title = tr("Roofline with the copies: %1").arg(part.rooflines[panel.index].title);
+        break;
+    }
+    return metrics.elidedText(title, Qt::ElideRight, width);
 }
 
 // The panel's chart drawn into plot (set up by sweepplot::setUp); returns its notes.
@@ -125,7 +138,7 @@ void paintPanel(QCPPainter* painter, const QRectF& rect, const SweepExport& part
     const double titleH = titleFm.height() + 4;
     painter->drawText(QRectF(rect.left(), rect.top(), rect.width(), titleFm.height()),
                       Qt::AlignLeft | Qt::AlignVCenter,
-                      titleFm.elidedText(panelTitle(part, panel), Qt::ElideRight, rect.width()));
+                      panelTitle(part, panel, titleFm, rect.width()));
     const QRectF below(rect.left(), rect.top() + titleH, rect.width(), rect.height() - titleH);
     const double notesWant = linesHeight(notes, rect.width(), painter->device());
     // The plot gets what the notes leave, but never less than its minimum (axes of

@@ -196,10 +196,11 @@ QList<SweepView> collectSweeps(const std::vector<RunEntryPtr>& runs) {
             }
         }
         const QString file = QFileInfo(batchOf(*members.front())).fileName();
+        view.source = file.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(file);
         view.title = QStringLiteral("%1 sweep of %2%3%4")
                          .arg(view.param, strategies.join(QStringLiteral(", ")),
                               view.basis.isEmpty() ? QString() : QStringLiteral(": ") + view.basis,
-                              file.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(file));
+                              view.source);
         views << view;
     }
     return views;

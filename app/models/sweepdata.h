@@ -45,6 +45,7 @@ struct SweepView {
     // says so: "work sweep of elementwise-broadcast, cpu-parallel: modelled GPU (NVIDIA H200) vs
     // measured CPU on this host (sweep-3.json)".
     QString title;
+    QString source; // " (FILE)" at the end of title, where the sweep came from a file
     // What its runs' modes make the times: "modelled GPU (NVIDIA H200) vs measured CPU on this
     // host" (sweep::sweepBasis, from each run's mode, which a saved session keeps); empty when
     // they are all measured or all modelled.
