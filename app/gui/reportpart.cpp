@@ -13,6 +13,7 @@
 #include "models/timelinelanes.h"
 
 #include <QFontMetricsF>
+#include <QSet>
 #include <algorithm>
 #include <limits>
 #include <optional>
@@ -324,24 +325,36 @@ class LegendPart final : public ReportPart {
     QVector<LegendEntry> entries_;
 };
 
-// The selected run's launch in words: its title, its launch occupancy (the headline), its
-// launch (or problem), what limits it and, for a numba kernel, how numba chose its grid.
+// The selected run's launch in words: its title, its launch occupancy (the headline), for a
+// numba kernel how numba chose its grid (the lesson such a launch teaches, so it goes before the
+// details), its launch (or problem) and what limits it. What does not fit is left out from the
+// end.
 QStringList factTexts(const models::OccupancyFacts& facts) {
-    QStringList texts = {facts.title, facts.launchOccupancyWords,
-                         facts.hasLaunch ? facts.launchWords : facts.problem, facts.limiterWords,
-                         facts.launchChoiceWords};
+    QStringList texts = {facts.title, facts.launchOccupancyWords, facts.launchChoiceWords,
+                         facts.hasLaunch ? facts.launchWords : facts.problem, facts.limiterWords};
     texts.removeAll(QString());
     return texts;
 }
 
-// Lays paragraphs out one under another in rect, wrapped at its width, the first in bold (a
-// title); returns the height they take, and paints those that fit when painter is set: what does
-// not fit is left out rather than cut.
-double wordsLayout(QPainter* painter, const QRectF& rect, const QStringList& texts,
+// Paragraphs under a chart, in blocks: the first paragraph of each is its title.
+using WordBlocks = QVector<QStringList>;
+
+// Lays paragraphs out one under another in rect, wrapped at its width, each block's first in
+// bold (a title); returns the height they take, and paints those that fit when painter is set:
+// what does not fit is left out rather than cut.
+double wordsLayout(QPainter* painter, const QRectF& rect, const WordBlocks& blocks,
                    QPaintDevice* device) {
+    QStringList texts;
+    QSet<int> titles;
+    for (const QStringList& block : blocks) {
+        if (!block.isEmpty()) {
+            titles.insert(int(texts.size()));
+            texts << block;
+        }
+    }
     double y = rect.top();
     for (int i = 0; i < texts.size(); ++i) {
-        const QFont font = i == 0 ? theme::plotFont(10, true) : textFont();
+        const QFont font = titles.contains(i) ? theme::plotFont(10, true) : textFont();
         const QRectF need = QFontMetricsF(font, device)
                                 .boundingRect(QRectF(rect.left(), y, rect.width(), 1e6),
                                               Qt::TextWordWrap, texts[i]);
@@ -364,7 +377,7 @@ double wordsLayout(QPainter* painter, const QRectF& rect, const QStringList& tex
 // offered (an export of one run) take only what the chart leaves at its full height.
 class ChartPart final : public ReportPart {
   public:
-    explicit ChartPart(RowsChart chart, QStringList words = {}, bool wordsAsked = false)
+    explicit ChartPart(RowsChart chart, WordBlocks words = {}, bool wordsAsked = false)
         : chart_(std::move(chart)), words_(std::move(words)), wordsShare_(wordsAsked ? 0.3 : 0) {}
 
     Placement placement() const override { return Placement::Side; }
@@ -401,7 +414,7 @@ class ChartPart final : public ReportPart {
     }
 
     RowsChart chart_;
-    QStringList words_;
+    WordBlocks words_;
     double wordsShare_;
 };
 
@@ -485,6 +498,15 @@ ReportParts timelineParts(const ReportContext& context) {
     return parts;
 }
 
+// An export of one run whose occupancy chart has a row per kernel (a recorded or imported
+// program): the chart fills its column, so the run's launch in words goes under its verdict, in
+// the breakdown's column, which has the room.
+bool launchWordsBesideTheVerdict(const ReportContext& context) {
+    const auto only = onlyRun(context);
+    return only && context.options.views.occupancy && context.options.views.breakdown &&
+           !context.options.views.selectedRun && only->kernels.size() > 1;
+}
+
 ReportParts breakdownParts(const ReportContext& context) {
     if (!context.options.views.breakdown) {
         return {};
@@ -504,9 +526,13 @@ ReportParts breakdownParts(const ReportContext& context) {
             verdict.prepend(QStringLiteral("Verdicts"));
         }
     }
+    WordBlocks words{verdict};
+    if (launchWordsBesideTheVerdict(context)) {
+        words << factTexts(selectedFacts(context));
+    }
     return partsOf<ChartPart>(
         BreakdownChart::chartFor(context.session, shownRun(context), context.options.breakdownLog),
-        std::move(verdict));
+        std::move(words));
 }
 
 ReportParts occupancyParts(const ReportContext& context) {
@@ -514,9 +540,10 @@ ReportParts occupancyParts(const ReportContext& context) {
         return {};
     }
     // The selected run's launch in words when asked for, and always in an export of one run.
-    QStringList words;
-    if (context.options.views.selectedRun || onlyRun(context) || fewRuns(context)) {
-        words = factTexts(selectedFacts(context));
+    WordBlocks words;
+    if ((context.options.views.selectedRun || onlyRun(context) || fewRuns(context)) &&
+        !launchWordsBesideTheVerdict(context)) {
+        words << factTexts(selectedFacts(context));
     }
     return partsOf<ChartPart>(OccupancyChart::chartFor(context.session, shownRun(context)),
                               std::move(words), context.options.views.selectedRun);

@@ -3,6 +3,7 @@
 #include "models/chartrows.h"
 #include "models/runnaming.h"
 #include "slicescope/explain/numbalaunch.h"
+#include "slicescope/occupancy/launchoccupancy.h"
 #include "slicescope/occupancy/occupancycalculator.h"
 #include "slicescope/strategy/strategy.h"
 #include "slicescope/trace/runsummary.h"
@@ -151,6 +152,15 @@ std::optional<double> kernelThreadSlotsBusy(const device::DeviceSpec& d,
     geometry.busyThreads = workersOf(kernel);
     return strategy::threadSlotsBusy(geometry, calc->activeBlocksPerSm, d.smCount,
                                      d.maxThreadsPerSm);
+}
+
+std::optional<double> kernelLaunchOccupancy(const device::DeviceSpec& d,
+                                            const KernelGroup& kernel) {
+    const auto calc = occupancy::calculate(d, resourcesOf(kernel, d));
+    if (!calc || d.smCount == 0) {
+        return std::nullopt;
+    }
+    return occupancy::launchOccupancy(*calc, kernel.grid.count(), d.smCount).occupancy;
 }
 
 QString launchOccupancyInWords(const trace::Run& run) {
@@ -365,6 +375,7 @@ QVector<OccupancyRow> occupancyRowsOf(const RunEntry& entry) {
         double theoreticalNs = 0, theoreticalWeight = 0;
         double achievedNs = 0, achievedWeight = 0;
         double busyNs = 0, busyWeight = 0;
+        double launchNs = 0, launchWeight = 0;
     };
     QVector<QString> order;
     QHash<QString, Sum> sums;
@@ -388,6 +399,10 @@ QVector<OccupancyRow> occupancyRowsOf(const RunEntry& entry) {
             sum.busyNs += *busy * weight;
             sum.busyWeight += weight;
         }
+        if (const auto launch = kernelLaunchOccupancy(run.device, k)) {
+            sum.launchNs += *launch * weight;
+            sum.launchWeight += weight;
+        }
     }
     QVector<OccupancyRow> rows;
     for (const QString& name : order) {
@@ -404,6 +419,9 @@ QVector<OccupancyRow> occupancyRowsOf(const RunEntry& entry) {
         }
         if (sum.busyWeight > 0) {
             row.threadSlotsBusy = sum.busyNs / sum.busyWeight;
+        }
+        if (sum.launchWeight > 0) {
+            row.launch = sum.launchNs / sum.launchWeight;
         }
         rows << row;
     }

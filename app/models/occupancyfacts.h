@@ -61,6 +61,11 @@ OccupancyFacts computeOccupancyFacts(const RunEntry& entry, const KernelGroup& k
 // facts and its occupancy row both take it from here, so the two cannot disagree.
 std::optional<double> kernelThreadSlotsBusy(const device::DeviceSpec& device,
                                             const KernelGroup& kernel);
+// A recorded or imported kernel's launch occupancy: the share of the device's warp slots its grid
+// can fill (occupancy::launchOccupancy), as a strategy run's row has it; unknown where the
+// calculator cannot place its blocks.
+std::optional<double> kernelLaunchOccupancy(const device::DeviceSpec& device,
+                                            const KernelGroup& kernel);
 
 // One bar group of the per-run occupancy chart: a GPU run with one launch, or one kernel (by
 // name) of a run without one, such as a recorded program.

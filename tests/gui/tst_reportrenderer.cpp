@@ -1335,6 +1335,13 @@ void TestReportRenderer::oneRunFillsTheSlide() {
     if (runs.size() <= 1) {
         QVERIFY(findBox(boxes, QString(QChar(0x25be)) + QLatin1Char(' ') + shown->id)); // opened
         QVERIFY(findBox(boxes, QStringLiteral("Verdict on ") + shown->id));
+        if (sample == QStringLiteral("recorded-numba.json")) {
+            // A recorded program's kernels each get their launch occupancy, and the lesson of
+            // numba's launch is said at every preset (it went below a full column, unseen).
+            QVERIFY(findBox(boxes, QStringLiteral("launch occupancy")));
+            QVERIFY(findBox(boxes, QStringLiteral("0.38 %")));
+            QVERIFY(findBox(boxes, QStringLiteral("numba's @guvectorize kernel")));
+        }
         return;
     }
     QVERIFY(findBox(boxes, QStringLiteral("Verdicts")));
