@@ -4,6 +4,7 @@
 #include "gui/occupancyview.h"
 #include "gui/qcp.h"
 #include "gui/reportrenderer.h"
+#include "gui/runheader.h"
 #include "gui/sweepplot.h"
 #include "gui/theme.h"
 #include "gui/timelineview.h"
@@ -224,6 +225,7 @@ class TestReportRenderer : public QObject {
     void headlessSweepViews();
     void slidesKeepEachRunsFigure();
     void slideHeadersKeepWholeClauses();
+    void narrowHeadersSayTheShareShort();
     void oneRunFillsTheSlide_data();
     void oneRunFillsTheSlide();
     void oneRunOfManyKernelsKeepsTheirFigures();
@@ -1196,6 +1198,49 @@ void TestReportRenderer::slidesKeepEachRunsFigure() {
     QCOMPARE(exit, 2);
     QVERIFY2(err.contains("--runs: no run 'nope'") && err.contains("slice-middle"),
              err.constData());
+}
+
+// Issue 27: a header too narrow for its verdict's first clause says the share short ("kernel
+// 97 %"), so a slide of a sweep's 28 runs with long names still says what dominates each; with
+// room, the clause is whole.
+void TestReportRenderer::narrowHeadersSayTheShareShort() {
+    const QFontMetricsF metrics(theme::plotFont(9.5, true));
+    const QString dot = QStringLiteral("  \u00b7  ");
+    const QStringList clauses{QStringLiteral("one-worker@rows=100") + dot +
+                                  QStringLiteral("114 ms"),
+                              QStringLiteral("the kernel takes 97 % of the run"),
+                              QStringLiteral("measured on NVIDIA H200")};
+    const QString brief = clauses[0] + dot + QStringLiteral("kernel 97 %");
+    const QString whole = clauses[0] + dot + clauses[1];
+    QCOMPARE(fitClauses(clauses, metrics, metrics.horizontalAdvance(brief) + 2), brief);
+    QCOMPARE(fitClauses(clauses, metrics, metrics.horizontalAdvance(whole) + 2), whole);
+    QCOMPARE(fitClauses(clauses, metrics, metrics.horizontalAdvance(clauses[0]) + 2), clauses[0]);
+
+    // The sweep of 28 runs at slide size: the headers of the strategies whose verdict is a share
+    // of the run (one-worker, the slices: 10 of the 14 drawn) say it; before, none did.
+    Session session;
+    ViewState state;
+    LoadResult result = TraceLoader::loadNow(
+        QStringLiteral(SLICESCOPE_SAMPLES_DIR "/sweep-rows-100-100000.json"), RunOrigin::Opened);
+    QVERIFY2(result.ok(), qPrintable(result.error));
+    session.addRuns(std::move(result.runs));
+    QTRY_VERIFY(!session.at(session.count() - 1)->verdict.isEmpty());
+    ReportRenderer renderer(&session, reportInputs(session, state));
+    const auto p = exportPreset(QStringLiteral("slide"));
+    int headers = 0;
+    int withShare = 0;
+    for (const TextBox& box : renderer.textBoxes(p->sizePx, p->dpi)) {
+        if (box.text.startsWith(QChar(0x25b8))) {
+            ++headers;
+            withShare += box.text.endsWith(QStringLiteral(" %")) ? 1 : 0;
+            if (box.text.startsWith(QStringLiteral("\u25b8 slice-")) ||
+                box.text.startsWith(QStringLiteral("\u25b8 one-worker"))) {
+                QVERIFY2(box.text.endsWith(QStringLiteral(" %")), qPrintable(box.text));
+            }
+        }
+    }
+    QCOMPARE(headers, 14);
+    QVERIFY(withShare >= 10);
 }
 
 // Issue 27: a run header longer than its lane keeps whole clauses at slide size, never half of
