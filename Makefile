@@ -13,7 +13,7 @@ PACKAGES := cmake ninja-build g++ pkg-config \
             qt6-base-dev qt6-svg-dev libqcustomplot-dev libgl-dev libxkbcommon-dev \
             nlohmann-json3-dev libcli11-dev libexpected-dev googletest libgtest-dev \
             xvfb xauth clang-format universal-ctags \
-            slurm-wlm munge jq openssh-server openssh-client
+            slurm-wlm munge jq openssh-server openssh-client strace
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

@@ -1,12 +1,14 @@
 // slicescope-cli: measures, models, projects, records, imports and exports SliceScope traces.
 #include "clioutput.h"
 #include "commands.h"
+#include "slicescope/core/wholelines.h"
 #include "slicescope/remote/remotecommand.h"
 
 #include <CLI/CLI.hpp>
 #include <exception>
 #include <iostream>
 #include <string_view>
+#include <unistd.h>
 
 namespace {
 
@@ -28,6 +30,8 @@ bool versionJsonAsked(int argc, char** argv) {
 
 int main(int argc, char** argv) {
     using namespace slicescope::cli;
+    // Every error line in one write: under --host, the remote CLI's stdout lines share its stderr.
+    const slicescope::core::WholeLinesOn wholeErrorLines(std::cerr, STDERR_FILENO);
     if (versionJsonAsked(argc, argv)) {
         std::cout << slicescope::remote::toJson(slicescope::remote::thisVersion()) << '\n';
         return kExitOk;
