@@ -29,5 +29,5 @@ for case in gpu_run shared_connection; do
     "$BIN/slicescope-cli" "$SRC" "/tmp/remote-work/$case" "$case"
   grep -E "FAIL|SKIPPED|same runs|recorded|after the first" "$OUT/remote-$case.log" | head -8
 done
-step bench-remote 90 "$BIN/slicescope-bench-remote" "$BIN/slicescope-cli" 7
+step bench-remote ${BENCH_S:-90} "$BIN/slicescope-bench-remote" "$BIN/slicescope-cli" 7 ${LARGE_ROUNDS:-3}
 cat "$OUT/bench-remote.log"
