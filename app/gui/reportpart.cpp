@@ -204,11 +204,15 @@ void TimelinePart::paint(QCPPainter& painter, const QRectF& rect) const {
             shownRuns == 1 ? runs.front()->id
                            : QStringLiteral("%1 to %2")
                                  .arg(runs.front()->id, runs[std::size_t(shownRuns - 1)]->id);
-        const QString more = QStringLiteral("Timeline: %1 of %2 runs (%3); choose the runs to "
-                                            "export, or a larger size")
-                                 .arg(shownRuns)
-                                 .arg(allRuns)
-                                 .arg(which);
+        // Whole words: which runs, then how to get the others, the run range left out first
+        // where the line has no room for it.
+        const QString advice = QStringLiteral("; choose the runs to export, or a larger size");
+        QString more =
+            QStringLiteral("Timeline: %1 of %2 runs (%3)").arg(shownRuns).arg(allRuns).arg(which) +
+            advice;
+        if (fm.horizontalAdvance(more) > rect.width()) {
+            more = QStringLiteral("Timeline: %1 of %2 runs").arg(shownRuns).arg(allRuns) + advice;
+        }
         painter.drawText(
             QRectF(rect.left(), rect.top() + plotPx + axisPx + 2, rect.width(), fm.height()),
             Qt::AlignLeft | Qt::AlignVCenter, fm.elidedText(more, Qt::ElideRight, rect.width()));

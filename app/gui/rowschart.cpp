@@ -24,9 +24,10 @@ struct Fonts {
     QFont text = theme::plotFont(9);
 };
 
-double stackedMax(const RowsChart& chart) {
+// Over the first `rows` rows: the ones drawn.
+double stackedMax(const RowsChart& chart, int rows) {
     double best = 0;
-    for (const auto& row : chart.rows) {
+    for (const auto& row : chart.rows.mid(0, rows)) {
         for (const auto& bar : row.bars) {
             double sum = 0;
             for (const auto& s : bar.segments) {
@@ -38,9 +39,9 @@ double stackedMax(const RowsChart& chart) {
     return best;
 }
 
-double smallestPositive(const RowsChart& chart) {
+double smallestPositive(const RowsChart& chart, int rows) {
     double best = 0;
-    for (const auto& row : chart.rows) {
+    for (const auto& row : chart.rows.mid(0, rows)) {
         for (const auto& bar : row.bars) {
             for (const auto& s : bar.segments) {
                 if (s.value > 0 && (best == 0 || s.value < best)) {
@@ -67,12 +68,15 @@ struct Scale {
     }
 };
 
-Scale makeScale(const RowsChart& chart) {
+// From the rows drawn: a slide that shows 11 of 28 runs scales its bars to those 11, not to a run
+// 100 times longer that it does not show.
+Scale makeScale(const RowsChart& chart, int shownRows) {
     Scale s;
     s.log = chart.log;
-    const double top = chart.maxValue > 0 ? chart.maxValue : std::max(stackedMax(chart), 1e-9);
+    const double top =
+        chart.maxValue > 0 ? chart.maxValue : std::max(stackedMax(chart, shownRows), 1e-9);
     if (s.log) {
-        const double low = std::max(smallestPositive(chart), top * 1e-7);
+        const double low = std::max(smallestPositive(chart, shownRows), top * 1e-7);
         s.lower = std::pow(10.0, std::floor(std::log10(std::max(low, 1e-12))));
         s.upper = std::pow(10.0, std::ceil(std::log10(top)));
         if (s.upper <= s.lower) {
@@ -305,7 +309,7 @@ RowsLayout layOutRows(const RowsChart& chart, const QRectF& rect, const QFontMet
     layout.labelW =
         layout.above ? rect.width() : std::min(std::ceil(labelW) + 1, rect.width() * 0.42);
     layout.valueW = std::ceil(valueW) + 2;
-    layout.scale = makeScale(chart);
+    layout.scale = makeScale(chart, layout.shown);
     layout.scale.left = layout.above ? rect.left() + 2 : rect.left() + layout.labelW + kLabelGap;
     layout.scale.right = rect.right() - layout.valueW - 2;
     return layout;

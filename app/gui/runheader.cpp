@@ -57,7 +57,7 @@ QString whereText(const trace::Run& run, bool shortForm) {
 // problem and the rest.
 } // namespace
 
-QStringList runHeaderClauses(const models::RunEntry& e) {
+QStringList runHeaderClauses(const models::RunEntry& e, bool withName) {
     const trace::Run& run = *e.run;
     const QString what = !e.summary.hasDeviceWork()
                              ? e.summary.hostComputeNs > 0 ? QStringLiteral(" compute") : QString()
@@ -74,7 +74,7 @@ QStringList runHeaderClauses(const models::RunEntry& e) {
     const QString headline = verdictHeadline(verdict);
     const QString dot = QStringLiteral("  \u00b7  ");
     const bool predicted = trace::isPredicted(run.mode);
-    QStringList clauses{e.id + dot +
+    QStringList clauses{(withName ? e.id + dot : QString()) +
                         models::toQString(trace::formatDurationNs(e.summary.perRepetitionNs())) +
                         (headline.isEmpty() ? what : QString()) +
                         (e.summary.repeat > 1 ? QStringLiteral(" per repetition") : QString()) +
@@ -150,6 +150,18 @@ QString fitClauses(const QStringList& clauses, const QFontMetricsF& metrics, dou
         break;
     }
     return text;
+}
+
+QString fitRunHeader(const models::RunEntry& e, const QFontMetricsF& metrics, double width,
+                     const QString& prefix, bool rowNamesRun) {
+    const QStringList named = runHeaderClauses(e);
+    const QString fitted = fitClauses(named, metrics, width, prefix);
+    const bool verdictLeftOut =
+        named.size() > 1 && fitted.size() <= prefix.size() + named[0].size();
+    if (!rowNamesRun || !verdictLeftOut || e.verdict.isEmpty()) {
+        return fitted;
+    }
+    return fitClauses(runHeaderClauses(e, false), metrics, width, prefix);
 }
 
 } // namespace slicescope::gui

@@ -547,7 +547,8 @@ void TimelinePlottable::drawHeaders(QCPPainter* painter) const {
     painter->setClipRect(area, Qt::IntersectClip);
     painter->setFont(theme::plotFont(9.5, true));
     const QFontMetricsF metrics(painter->font());
-    for (const Row& row : rows_) {
+    for (std::size_t r = 0; r < rows_.size(); ++r) {
+        const Row& row = rows_[r];
         if (row.type != Row::Type::Header) {
             continue;
         }
@@ -575,8 +576,10 @@ void TimelinePlottable::drawHeaders(QCPPainter* painter) const {
         const QString marker =
             isExpanded(e.id) ? QStringLiteral("\u25be ") : QStringLiteral("\u25b8 ");
         const QRectF textRect = band.adjusted(16, 0, -8, 0);
+        // A collapsed run's one row is labelled with its name beside the plot.
+        const bool rowNamesRun = r + 1 < rows_.size() && rows_[r + 1].type == Row::Type::Overview;
         painter->drawText(textRect, Qt::AlignLeft | Qt::AlignVCenter,
-                          fitClauses(runHeaderClauses(e), metrics, textRect.width(), marker));
+                          fitRunHeader(e, metrics, textRect.width(), marker, rowNamesRun));
     }
     painter->restore();
 }
