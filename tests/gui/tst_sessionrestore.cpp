@@ -1,6 +1,7 @@
 // A killed GUI loses no finished run: a real slicescope process runs strategies, is SIGKILLed
 // (after a run, and in the middle of one), and the next start offers every finished run back and
 // restores it; the child it was running dies with it and leaves no half-written file.
+#include "dialoghelpers.h"
 #include "gui/logpanel.h"
 #include "gui/mainwindow.h"
 #include "gui/messagebanner.h"
@@ -438,22 +439,6 @@ void TestSessionRestore::killBeforeTheRestoreKeepsTheSavedRuns() {
 
 namespace {
 
-// Triggers action; the question it asks, if any, is answered `answer`. Returns the question's
-// text, empty when none was asked.
-QString triggerAnswering(MainWindow& window, QAction* action, QMessageBox::StandardButton answer) {
-    QString asked;
-    QTimer::singleShot(0, &window, [&asked, answer] {
-        for (QWidget* widget : QApplication::topLevelWidgets()) {
-            if (auto* box = qobject_cast<QMessageBox*>(widget); box && box->isVisible()) {
-                asked = box->text();
-                box->button(answer)->click();
-            }
-        }
-    });
-    action->trigger();
-    return asked;
-}
-
 // A window with one opened (and autosaved) run of the user's.
 void openOneRun(MainWindow& window, const QTemporaryDir& folder, const QString& sessionFile) {
     const QString opened = testhelpers::writeTrace(
@@ -486,7 +471,7 @@ void TestSessionRestore::newSessionAsksFirst() {
     }
     QVERIFY(newSession);
     for (const auto answer : {QMessageBox::Cancel, QMessageBox::Yes}) {
-        QVERIFY2(!triggerAnswering(window, newSession, answer).isEmpty(),
+        QVERIFY2(!testhelpers::triggerAnswering(window, newSession, answer).isEmpty(),
                  "New session asks before it closes the runs");
         QVERIFY(window.controller()->waitForSaved());
         const bool kept = answer == QMessageBox::Cancel;
@@ -510,14 +495,14 @@ void TestSessionRestore::closeAllAsksFirst() {
     QVERIFY(closeAll);
     QCOMPARE(closeAll->shortcut(), QKeySequence(QStringLiteral("Ctrl+Shift+W")));
     for (const auto answer : {QMessageBox::No, QMessageBox::Yes}) {
-        const QString question = triggerAnswering(window, closeAll, answer);
+        const QString question = testhelpers::triggerAnswering(window, closeAll, answer);
         QVERIFY2(question.contains(QStringLiteral("Close all 1 run")), qPrintable(question));
         QVERIFY(window.controller()->waitForSaved());
         const bool kept = answer == QMessageBox::No;
         QCOMPARE(window.controller()->session()->userRunCount(), kept ? 1 : 0);
         QTRY_COMPARE_WITH_TIMEOUT(savedRuns(sessionFile), kept ? 1 : -1, kGenerousMs);
     }
-    QVERIFY(triggerAnswering(window, closeAll, QMessageBox::No).isEmpty());
+    QVERIFY(testhelpers::triggerAnswering(window, closeAll, QMessageBox::No).isEmpty());
 }
 
 // A session the reader could not read back (over its 1 GiB limit, lowered here) was written, then
