@@ -249,7 +249,9 @@ QStringList drawTime(QCustomPlot* plot, const models::SweepView& sweep) {
         // Over every crossover's line (the next one's may pass under it), on a light ground.
         label->setLayer(QStringLiteral("axes"));
         label->setBrush(QColor(255, 255, 255, 230));
-        label->setText(c.interpolated ? tr("≈ %1 (interpolated)").arg(number(at))
+        // Three significant figures, as the note under the chart says it ("≈ 1,800").
+        const double said = QString::number(at, 'g', 3).toDouble();
+        label->setText(c.interpolated ? tr("≈ %1 (interpolated)").arg(number(said))
                                       : tr("between %1 and %2")
                                             .arg(QString::fromStdString(c.lowValue),
                                                  QString::fromStdString(c.highValue)));

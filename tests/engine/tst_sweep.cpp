@@ -145,6 +145,22 @@ TEST(Crossover, InterpolatesExactlyOnLogAxes) {
         << c[0].text;
 }
 
+// A crossover past 1000 reads as a number, never "1.8e+03": the sweep view's note and the CLI
+// print this text to students.
+TEST(Crossover, LargeValuesAreWrittenWithoutAnExponent) {
+    // a = x, b = 1800^2 / x: equal at x = 1800.
+    auto c =
+        findCrossovers("rows", {"1000", "10000"}, {{"a", {1000, 10000}}, {"b", {3240, 324}}}, true);
+    ASSERT_EQ(c.size(), 1u);
+    EXPECT_NEAR(c[0].at, 1800.0, 1e-6);
+    EXPECT_NE(c[0].text.find("from rows ≈ 1800 b beats a"), std::string::npos) << c[0].text;
+    // a = x, b = 12,300,000^2 / x: equal at x = 12,300,000.
+    auto big = findCrossovers("n", {"1000000", "100000000"},
+                              {{"a", {1e6, 1e8}}, {"b", {1.5129e8, 1.5129e6}}}, true);
+    ASSERT_EQ(big.size(), 1u);
+    EXPECT_NE(big[0].text.find("from n ≈ 12300000 b beats a"), std::string::npos) << big[0].text;
+}
+
 TEST(Crossover, InterpolatesExactlyOnLinearAxes) {
     // a = 10 + x, b = 40 - x: equal at x = 15.
     auto c = findCrossovers("rows", {"10", "20"}, {{"a", {20, 30}}, {"b", {30, 20}}}, false);

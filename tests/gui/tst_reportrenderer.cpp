@@ -226,6 +226,7 @@ class TestReportRenderer : public QObject {
     void slidesKeepEachRunsFigure();
     void slideHeadersKeepWholeClauses();
     void narrowHeadersSayTheShareShort();
+    void crossoverLabelsSayTheNotesFigure();
     void oneRunFillsTheSlide_data();
     void oneRunFillsTheSlide();
     void oneRunOfManyKernelsKeepsTheirFigures();
@@ -1271,6 +1272,27 @@ void TestReportRenderer::narrowHeadersSayTheShareShort() {
     const TextBox* note = findBox(boxes, QStringLiteral("Timeline: 14 of 28 runs"));
     QVERIFY(note);
     QVERIFY2(!note->text.contains(QChar(0x2026)), qPrintable(note->text));
+}
+
+// The rows sweep's crossovers, on the chart and in the note under it, in the same figures and
+// without an exponent: the note said "rows ≈ 1.8e+03" beside a label "≈ 1,801".
+void TestReportRenderer::crossoverLabelsSayTheNotesFigure() {
+    Session session;
+    ViewState state;
+    LoadResult result = TraceLoader::loadNow(
+        QStringLiteral(SLICESCOPE_SAMPLES_DIR "/sweep-rows-100-100000.json"), RunOrigin::Opened);
+    QVERIFY2(result.ok(), qPrintable(result.error));
+    session.addRuns(std::move(result.runs));
+    ReportRenderer renderer(&session, reportInputs(session, state));
+    ReportOptions options;
+    options.views = *ReportViews::parse(QStringLiteral("sweep"));
+    renderer.setOptions(options);
+    const auto p = exportPreset(QStringLiteral("slide"));
+    const QVector<TextBox> boxes = renderer.textBoxes(p->sizePx, p->dpi);
+    QVERIFY(findBox(boxes, QStringLiteral("\u2248 359 (interpolated)")));
+    QVERIFY(findBox(boxes, QStringLiteral("\u2248 1,800 (interpolated)")));
+    QVERIFY(findBox(boxes, QStringLiteral("Crossover: from rows \u2248 359 ")));
+    QVERIFY(findBox(boxes, QStringLiteral("Crossover: from rows \u2248 1800 ")));
 }
 
 // Issue 27: a run header longer than its lane keeps whole clauses at slide size, never half of

@@ -56,10 +56,25 @@ int leaderAt(const std::vector<Series>& series, std::size_t i, int previous, Lea
     return tie ? previous : best; // a tie keeps the lead
 }
 
+// Three significant figures, never an exponent: "1800", "40.5", "0.0123" (the sweep's values
+// are sizes and counts a student reads, not "1.8e+03").
 std::string formatValue(double value) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.3g", value);
-    return text;
+    if (!std::isfinite(value) || value == 0) {
+        return value == 0 ? "0" : std::to_string(value);
+    }
+    const int magnitude = int(std::floor(std::log10(std::fabs(value))));
+    const double unit = std::pow(10.0, magnitude - 2);
+    const double rounded = std::round(value / unit) * unit;
+    char text[64];
+    std::snprintf(text, sizeof text, "%.*f", std::max(0, 2 - magnitude), rounded);
+    std::string out = text;
+    if (out.find('.') != std::string::npos) { // as %g: "10", not "10.0"
+        out.erase(out.find_last_not_of('0') + 1);
+        if (out.back() == '.') {
+            out.pop_back();
+        }
+    }
+    return out;
 }
 
 } // namespace
