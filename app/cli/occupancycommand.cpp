@@ -87,7 +87,8 @@ int showOccupancy(const OccupancyOptions& o) {
                 device->name.c_str(), device->computeCapability().c_str(), (long long)o.block,
                 (long long)o.registers, (long long)o.sharedBytes);
     std::printf("  active blocks per SM  %u\n  active warps per SM   %u of %u\n"
-                "  occupancy             %.1f %%\n  limiter               %s\n  %s\n",
+                "  occupancy             %.1f %% per SM (CUDA's theoretical occupancy)\n  limiter  "
+                "             %s\n  %s\n",
                 result->activeBlocksPerSm, result->activeWarpsPerSm, result->maxWarpsPerSm,
                 result->occupancy * 100, std::string(occupancy::toString(result->limiter)).c_str(),
                 result->explanation.c_str());

@@ -89,7 +89,7 @@ QString activityTooltip(const trace::Run& run, const Activity& a, std::int64_t o
         row(QStringLiteral("SSMem"), bytesText(a.staticSharedBytes));
         row(QStringLiteral("DSMem"), bytesText(a.dynamicSharedBytes));
         if (!std::isnan(a.theoreticalOccupancy)) {
-            row(QStringLiteral("Theoretical occupancy"),
+            row(QStringLiteral("Per-SM limit (CUDA's theoretical occupancy)"),
                 toQString(trace::formatPercent(a.theoreticalOccupancy)));
         }
         if (!std::isnan(a.achievedOccupancy)) {

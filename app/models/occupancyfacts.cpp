@@ -19,32 +19,36 @@ QString limiterInPlainWords(const std::string& limiter, const device::DeviceSpec
     const QString blocks =
         blocksPerSm == 1 ? QStringLiteral("1 block") : QStringLiteral("%1 blocks").arg(blocksPerSm);
     if (limiter == "warps") {
-        return QStringLiteral("Limiter: warps. Each SM runs at most %1 warps (%2 threads); blocks "
-                              "of %3 threads "
-                              "fill that with %4.")
+        return QStringLiteral(
+                   "Per-SM limiter: warps. Each SM runs at most %1 warps (%2 threads); blocks "
+                   "of %3 threads "
+                   "fill that with %4.")
             .arg(d.maxWarpsPerSm)
             .arg(d.maxThreadsPerSm)
             .arg(blockSize)
             .arg(blocks);
     }
     if (limiter == "blocks") {
-        return QStringLiteral(
-                   "Limiter: blocks. Each SM holds at most %1 blocks, and blocks of %2 threads are "
-                   "too small to fill its warp slots with that many: use bigger blocks.")
+        return QStringLiteral("Per-SM limiter: blocks. Each SM holds at most %1 blocks, and blocks "
+                              "of %2 threads are "
+                              "too small to fill its warp slots with that many: use bigger blocks.")
             .arg(d.maxBlocksPerSm)
             .arg(blockSize);
     }
     if (limiter == "registers") {
-        return QStringLiteral("Limiter: registers. The SM's %1 registers run out after %2; fewer "
-                              "registers per "
-                              "thread would fit more.")
+        return QStringLiteral(
+                   "Per-SM limiter: registers. The SM's %1 registers run out after %2; fewer "
+                   "registers per "
+                   "thread would fit more.")
             .arg(QString::number(d.registersPerSm), blocks);
     }
     if (limiter == "shared-memory") {
-        return QStringLiteral("Limiter: shared memory. The SM's shared memory runs out after %1.")
+        return QStringLiteral(
+                   "Per-SM limiter: shared memory. The SM's shared memory runs out after %1.")
             .arg(blocks);
     }
-    return limiter.empty() ? QString() : QStringLiteral("Limiter: %1.").arg(toQString(limiter));
+    return limiter.empty() ? QString()
+                           : QStringLiteral("Per-SM limiter: %1.").arg(toQString(limiter));
 }
 
 namespace {
@@ -82,7 +86,14 @@ void fillFromLaunch(OccupancyFacts& f, const trace::LaunchInfo& l, const device:
     f.limiterWords = limiterInPlainWords(limiter, d, f.activeBlocksPerSm, f.blockSize);
     if (occupancyInfo && !occupancyInfo->explanation.empty()) {
         // The calculator's own sentence, with its exact figures, after the plain-words one.
-        f.limiterWords += QLatin1Char(' ') + toQString(occupancyInfo->explanation);
+        // Traces written before 2026-12-06 end it "N % occupancy.": said as the per-SM limit it
+        // is, since a launch of too few blocks fills far less of the GPU (the headline).
+        static const QRegularExpression bare(QStringLiteral(", ([0-9.]+) % occupancy\\.$"));
+        f.limiterWords +=
+            QLatin1Char(' ') +
+            toQString(occupancyInfo->explanation)
+                .replace(bare, QStringLiteral(", a per-SM limit of \\1 % (CUDA's theoretical "
+                                              "occupancy)."));
     }
     const std::uint64_t launched = l.grid.count() * l.block.count();
     f.residency = occupancy::modelResidency(d, l.grid, l.block, std::min(l.workers, launched),

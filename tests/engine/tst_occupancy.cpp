@@ -147,9 +147,10 @@ TEST(Occupancy, ExplainsTheH200CaseFromCuptiMd) {
     EXPECT_EQ(r->activeBlocksPerSm, 1u);
     EXPECT_DOUBLE_EQ(r->occupancy, 0.5);
     EXPECT_EQ(r->limiter, Limiter::Registers);
-    EXPECT_EQ(r->explanation,
-              "Registers limit each SM to 1 block of 1024 threads (56 registers x 1024 threads = "
-              "57344 of 65536): 32 of 64 warps, 50 % occupancy.");
+    EXPECT_EQ(
+        r->explanation,
+        "Registers limit each SM to 1 block of 1024 threads (56 registers x 1024 threads = "
+        "57344 of 65536): 32 of 64 warps, a per-SM limit of 50 % (CUDA's theoretical occupancy).");
     EXPECT_EQ(r->blocksLimitedByWarps, 2u);
     EXPECT_EQ(r->blocksLimitedByBlocks, 32u);
     EXPECT_EQ(r->blocksLimitedByRegisters, 1u);
@@ -215,13 +216,13 @@ TEST(Occupancy, ExplanationsReadNaturally) {
     ASSERT_TRUE(twoThirds);
     EXPECT_EQ(twoThirds->explanation,
               "Warps limit each SM to 1 block of 1024 threads (32 warps each, 48 warp slots per "
-              "SM): 32 of 48 warps, 66.67 % occupancy.");
+              "SM): 32 of 48 warps, a per-SM limit of 66.67 % (CUDA's theoretical occupancy).");
 
     auto blocks = calculate(preset("h200"), kernel(32, 16));
     ASSERT_TRUE(blocks);
     EXPECT_EQ(blocks->explanation,
               "The limit of 32 resident blocks per SM caps each SM at 32 blocks of 32 threads: 32 "
-              "of 64 warps, 50 % occupancy.");
+              "of 64 warps, a per-SM limit of 50 % (CUDA's theoretical occupancy).");
 
     // 20 x 256 = 5120 asked; 640 per warp is allocated as 768, 6144 per block.
     auto rounded = calculate(preset("h200"), kernel(256, 20, 0));
@@ -233,7 +234,8 @@ TEST(Occupancy, ExplanationsReadNaturally) {
     ASSERT_TRUE(shared);
     EXPECT_EQ(shared->explanation,
               "Shared memory limits each SM to 25 blocks of 32 threads (8000 bytes + 1024 "
-              "reserved, allocated as 9088 of 233472 bytes): 25 of 64 warps, 39.06 % occupancy.");
+              "reserved, allocated as 9088 of 233472 bytes): 25 of 64 warps, a per-SM limit of "
+              "39.06 % (CUDA's theoretical occupancy).");
 }
 
 TEST(Occupancy, ZeroRegistersAndNoSharedMemorySetNoBound) {

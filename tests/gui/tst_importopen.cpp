@@ -124,7 +124,7 @@ void TestImportOpen::droppedKinetoTraceShowsKernelsAndOccupancy() {
     QVERIFY(first.theoretical.has_value());
     QCOMPARE(facts.theoretical, *first.theoretical);
     QCOMPARE(facts.blockSize, std::uint32_t(first.block.count()));
-    QVERIFY(facts.limiterWords.startsWith(QStringLiteral("Limiter: ")));
+    QVERIFY(facts.limiterWords.startsWith(QStringLiteral("Per-SM limiter: ")));
     QVERIFY(!facts.achieved.has_value());
     // The profiler's estimate is shown as one, beside what the file cannot say.
     const trace::Activity& launch = entry->run->activities[std::size_t(first.firstActivity)];

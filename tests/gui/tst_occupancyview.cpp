@@ -104,6 +104,7 @@ class TestOccupancyView : public QObject {
     void viewFollowsTheSelectedRun();
     void smMapComesRightUnderTheHeadline();
     void headlineIsTheLaunchOccupancyOfOneWorker();
+    void oneWorkerIsNeverCalledFullOnlyItsPerSmLimit();
     void helpExplainsBothFiguresWithOneWorker();
     void seriesShownOnlyWhenSampled();
     void barsForGpuRunsOnlyAndClickSelects();
@@ -127,7 +128,7 @@ void TestOccupancyView::factsOfTheSeedsSliceOuter() {
     QCOMPARE(f.title, QStringLiteral("slice-outer on NVIDIA H200 (modelled)"));
     QCOMPARE(f.launchWords,
              QStringLiteral("2 blocks of 64 threads; 100 threads work; 130 of 132 SMs idle"));
-    QVERIFY(f.limiterWords.startsWith(QStringLiteral("Limiter: warps.")));
+    QVERIFY(f.limiterWords.startsWith(QStringLiteral("Per-SM limiter: warps.")));
     QCOMPARE(f.blockSize, 64u);
     QCOMPARE(f.activeBlocksPerSm, 32u);
     QCOMPARE(f.residency.sms.size(), std::size_t(132));
@@ -239,8 +240,34 @@ void TestOccupancyView::headlineIsTheLaunchOccupancyOfOneWorker() {
     QCOMPARE(launchShare, QStringLiteral("0.024 %"));
 }
 
+// The words under the headline called one-worker's launch "64 of 64 warps, 100 % occupancy"
+// (the calculator's sentence, stored in the shipped traces): the per-SM limit, said as such.
+void TestOccupancyView::oneWorkerIsNeverCalledFullOnlyItsPerSmLimit() {
+    LoadResult result = TraceLoader::loadNow(
+        QStringLiteral(SLICESCOPE_SAMPLES_DIR "/seed-100x4000x5-f64-pageable.json"),
+        RunOrigin::Opened);
+    QVERIFY2(result.ok(), qPrintable(result.error));
+    const auto it = std::find_if(result.runs.begin(), result.runs.end(), [](const auto& e) {
+        return e->id == QStringLiteral("one-worker");
+    });
+    QVERIFY(it != result.runs.end());
+    const OccupancyFacts f = computeOccupancyFacts(**it);
+    QVERIFY2(f.limiterWords.startsWith(QStringLiteral("Per-SM limiter: warps.")),
+             qPrintable(f.limiterWords));
+    QVERIFY2(!f.limiterWords.contains(QStringLiteral("% occupancy")), qPrintable(f.limiterWords));
+    QVERIFY2(f.limiterWords.contains(QStringLiteral(
+                 "64 of 64 warps, a per-SM limit of 100 % (CUDA's theoretical occupancy).")),
+             qPrintable(f.limiterWords));
+}
+
 void TestOccupancyView::helpExplainsBothFiguresWithOneWorker() {
     const QString help = HelpMenu::occupancyHtml();
+    // It counts the figures it then names (it said "two" before naming four).
+    QVERIFY(help.contains(QStringLiteral("four occupancy figures")));
+    for (const char* figure : {"Launch occupancy", "per-SM limit (CUDA's theoretical occupancy)",
+                               "Achieved occupancy", "Thread slots busy"}) {
+        QVERIFY2(help.contains(QLatin1String(figure)), figure);
+    }
     QVERIFY(help.contains(QStringLiteral("Launch occupancy")));
     QVERIFY(help.contains(QStringLiteral("per-SM limit (CUDA's theoretical occupancy)")));
     // The same figures the view gives one-worker.

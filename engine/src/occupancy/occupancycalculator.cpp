@@ -253,8 +253,8 @@ std::string explain(const device::DeviceSpec& device, const KernelResources& ker
     const std::string each = plural(r.activeBlocksPerSm, "block", "blocks") + " of " +
                              plural(kernel.blockSize, "thread", "threads");
     const std::string outcome = ": " + std::to_string(r.activeWarpsPerSm) + " of " +
-                                std::to_string(r.maxWarpsPerSm) + " warps, " +
-                                percentText(r.occupancy) + " % occupancy.";
+                                std::to_string(r.maxWarpsPerSm) + " warps, a per-SM limit of " +
+                                percentText(r.occupancy) + " % (CUDA's theoretical occupancy).";
     switch (r.limiter) {
     case Limiter::Warps:
         return "Warps limit each SM to " + each + " (" + plural(r.warpsPerBlock, "warp", "warps") +
