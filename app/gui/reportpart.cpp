@@ -204,14 +204,19 @@ void TimelinePart::paint(QCPPainter& painter, const QRectF& rect) const {
             shownRuns == 1 ? runs.front()->id
                            : QStringLiteral("%1 to %2")
                                  .arg(runs.front()->id, runs[std::size_t(shownRuns - 1)]->id);
-        // Whole words: which runs, then how to get the others, the run range left out first
+        // Whole words: which runs, then how to get the others (hd and 4k are this layout
+        // scaled, so a larger preset shows no more runs); the run range is left out first
         // where the line has no room for it.
-        const QString advice = QStringLiteral("; choose the runs to export, or a larger size");
-        QString more =
-            QStringLiteral("Timeline: %1 of %2 runs (%3)").arg(shownRuns).arg(allRuns).arg(which) +
-            advice;
+        const QString advice =
+            QStringLiteral("; pick the runs to export with --runs or the Runs panel's boxes");
+        QString more = QStringLiteral("Timeline: the first %1 of %2 runs (%3)")
+                           .arg(shownRuns)
+                           .arg(allRuns)
+                           .arg(which) +
+                       advice;
         if (fm.horizontalAdvance(more) > rect.width()) {
-            more = QStringLiteral("Timeline: %1 of %2 runs").arg(shownRuns).arg(allRuns) + advice;
+            more = QStringLiteral("Timeline: the first %1 of %2 runs").arg(shownRuns).arg(allRuns) +
+                   advice;
         }
         painter.drawText(
             QRectF(rect.left(), rect.top() + plotPx + axisPx + 2, rect.width(), fm.height()),

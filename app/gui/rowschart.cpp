@@ -461,7 +461,7 @@ void paintNoRoomForRows(QPainter& painter, const QFontMetricsF& fm, const RowsCh
     painter.drawText(
         QRectF(rect.left(), y, rect.width(), fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
         fm.elidedText(
-            QStringLiteral("%1 %2 not shown: export a larger size or this view alone")
+            QStringLiteral("%1 %2 not shown: export this view alone or fewer runs")
                 .arg(chart.rows.size())
                 .arg(chart.rows.size() == 1 ? QStringLiteral("row") : QStringLiteral("rows")),
             Qt::ElideRight, rect.width()));
@@ -594,7 +594,7 @@ QVector<QRectF> RowsChartPainter::paint(QPainter& painter, const QRectF& rect,
     if (layout.shown < chart.rows.size()) {
         painter.setPen(greyColor());
         const QString more =
-            QStringLiteral("+ %1 more not shown: export a larger size or this view alone")
+            QStringLiteral("+ %1 more not shown: export this view alone or fewer runs")
                 .arg(chart.rows.size() - layout.shown);
         painter.drawText(QRectF(rect.left(), rowY, rect.width(), lineH),
                          Qt::AlignLeft | Qt::AlignVCenter,
