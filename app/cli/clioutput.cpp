@@ -21,12 +21,14 @@ bool isUsage(Error::Code code) {
            code == Error::Code::Overflow;
 }
 
-// "0.024%", "2.5%", "100%": two significant digits below 1 %, so a one-block launch reads as more
-// than zero.
+// "0.024%", "1.4%", "100%": the window's figures (trace::formatPercent: two significant digits
+// below 1 %, so a one-block launch reads as more than zero; 1.48 % is 1.4 %, as the window says
+// it, not 1.5 %), without the space.
 std::string percentText(double fraction) {
-    const double p = fraction * 100;
-    char text[32];
-    std::snprintf(text, sizeof text, p >= 10 ? "%.0f%%" : p >= 1 ? "%.1f%%" : "%.2g%%", p);
+    std::string text = trace::formatPercent(fraction);
+    if (const auto space = text.rfind(" %"); space != std::string::npos) {
+        text.erase(space, 1);
+    }
     return text;
 }
 
