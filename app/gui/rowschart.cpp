@@ -7,6 +7,7 @@
 #include <QScopeGuard>
 #include <algorithm>
 #include <cmath>
+#include <span>
 
 namespace slicescope::gui {
 
@@ -27,7 +28,8 @@ struct Fonts {
 // Over the first `rows` rows: the ones drawn.
 double stackedMax(const RowsChart& chart, int rows) {
     double best = 0;
-    for (const auto& row : chart.rows.mid(0, rows)) {
+    for (const auto& row :
+         std::span(chart.rows).first(std::min(std::size_t(rows), std::size_t(chart.rows.size())))) {
         for (const auto& bar : row.bars) {
             double sum = 0;
             for (const auto& s : bar.segments) {
@@ -41,7 +43,8 @@ double stackedMax(const RowsChart& chart, int rows) {
 
 double smallestPositive(const RowsChart& chart, int rows) {
     double best = 0;
-    for (const auto& row : chart.rows.mid(0, rows)) {
+    for (const auto& row :
+         std::span(chart.rows).first(std::min(std::size_t(rows), std::size_t(chart.rows.size())))) {
         for (const auto& bar : row.bars) {
             for (const auto& s : bar.segments) {
                 if (s.value > 0 && (best == 0 || s.value < best)) {
