@@ -7,12 +7,21 @@
 #include "models/session.h"
 #include "models/viewstate.h"
 
+#include <algorithm>
+#include <optional>
+
 namespace slicescope::gui {
 
 namespace {
 
-QString percentLabel(double fraction) {
-    return models::toQString(trace::formatPercent(fraction));
+// One figure's bar: its share of the slots (0..1) and the figure in words, or, where the row
+// lacks the figure, no bar and why.
+RowBar figureBar(std::optional<double> fraction, const QColor& color, const QString& missing) {
+    if (!fraction) {
+        return RowBar{{}, missing};
+    }
+    return RowBar{{RowSegment{*fraction * 100, color}},
+                  models::toQString(trace::formatPercent(*fraction))};
 }
 
 } // namespace
@@ -49,11 +58,17 @@ RowsChart OccupancyChart::chartFor(const models::Session& session, const QString
     chart.ticks = {0, 25, 50, 75, 100};
     chart.tickText = [](double v, double) { return QStringLiteral("%1 %").arg(v); };
     const bool withDevice = models::devicesDiffer(session.runs());
-    bool anyAchieved = false, anyBusy = false, anyLaunch = false;
     QStringList predicted; // the kinds of predicted rows: "modelled", "projected"
     qsizetype total = 0;
     const auto rows = models::chartOccupancyRows(session.runs(), selectedRun, total);
     chart.title += models::chartRowsNote(rows.size(), total);
+    // Every row draws the same figures in the same order (the legend's), so that the third bar,
+    // or the third value of a compact line, means one thing down the chart; a row without a
+    // figure others have says so where its bar would be.
+    const auto anyRow = [&rows](auto has) { return std::any_of(rows.begin(), rows.end(), has); };
+    const bool anyLaunch = anyRow([](const models::OccupancyRow& r) { return r.launch; });
+    const bool anyAchieved = anyRow([](const models::OccupancyRow& r) { return r.achieved; });
+    const bool anyBusy = anyRow([](const models::OccupancyRow& r) { return r.threadSlotsBusy; });
     for (const auto& r : rows) {
         ChartRow row;
         row.id = r.runId;
@@ -73,22 +88,17 @@ RowsChart OccupancyChart::chartFor(const models::Session& session, const QString
         row.selected = r.runId == selectedRun;
         row.tooltip = (r.kernel.isEmpty() ? r.runId : r.kernel + QStringLiteral(" in ") + r.runId)
                           .toHtmlEscaped();
-        if (r.launch) {
-            anyLaunch = true;
-            row.bars << RowBar{{RowSegment{*r.launch * 100, theme::launchColor()}},
-                               percentLabel(*r.launch)};
+        if (anyLaunch) {
+            row.bars << figureBar(r.launch, theme::launchColor(), QStringLiteral("unknown"));
         }
-        row.bars << RowBar{{RowSegment{r.theoretical * 100, theme::theoreticalColor()}},
-                           percentLabel(r.theoretical)};
-        if (r.achieved) {
-            anyAchieved = true;
-            row.bars << RowBar{{RowSegment{*r.achieved * 100, theme::achievedColor()}},
-                               percentLabel(*r.achieved)};
+        row.bars << figureBar(r.theoretical, theme::theoreticalColor(), {});
+        if (anyAchieved) {
+            row.bars << figureBar(r.achieved, theme::achievedColor(),
+                                  QStringLiteral("no counters"));
         }
-        if (r.threadSlotsBusy) {
-            anyBusy = true;
-            row.bars << RowBar{{RowSegment{*r.threadSlotsBusy * 100, theme::slotsBusyColor()}},
-                               percentLabel(*r.threadSlotsBusy)};
+        if (anyBusy) {
+            row.bars << figureBar(r.threadSlotsBusy, theme::slotsBusyColor(),
+                                  QStringLiteral("unknown"));
         }
         if (!r.predicted.isEmpty() && !predicted.contains(r.predicted)) {
             predicted << r.predicted;
@@ -101,8 +111,12 @@ RowsChart OccupancyChart::chartFor(const models::Session& session, const QString
     chart.legend << LegendItem{QStringLiteral("per-SM limit (theoretical occupancy)"),
                                theme::theoreticalColor(), false};
     if (anyAchieved) {
-        chart.legend << LegendItem{QStringLiteral("achieved occupancy"), theme::achievedColor(),
-                                   false};
+        // A compact line puts a dash where a row lacks the figure.
+        const bool someWithout = anyRow([](const models::OccupancyRow& r) { return !r.achieved; });
+        chart.legend << LegendItem{someWithout
+                                       ? QStringLiteral("achieved occupancy (\u2013: no counters)")
+                                       : QStringLiteral("achieved occupancy"),
+                                   theme::achievedColor(), false};
     }
     if (anyBusy) {
         chart.legend << LegendItem{QStringLiteral("thread slots busy"), theme::slotsBusyColor(),

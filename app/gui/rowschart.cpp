@@ -1,5 +1,6 @@
 #include "gui/rowschart.h"
 
+#include "gui/elideapart.h"
 #include "gui/theme.h"
 
 #include <QFontMetricsF>
@@ -269,7 +270,9 @@ struct RowsLayout {
 QString compactValues(const ChartRow& row) {
     QStringList values;
     for (const auto& bar : row.bars) {
-        if (!bar.valueText.isEmpty()) {
+        if (bar.segments.isEmpty() && !bar.valueText.isEmpty()) {
+            values << QStringLiteral("\u2013"); // a figure the row lacks (its words: full rows)
+        } else if (!bar.valueText.isEmpty()) {
             values << bar.valueText;
         }
     }
@@ -312,6 +315,19 @@ RowsLayout layOutRows(const RowsChart& chart, const QRectF& rect, const QFontMet
     layout.labelW =
         layout.above ? rect.width() : std::min(std::ceil(labelW) + 1, rect.width() * 0.42);
     layout.valueW = std::ceil(valueW) + 2;
+    // The bars keep a fifth of the width: where labels and figures leave less, the labels give
+    // way (cut, kept apart) to a fifth, then the figures are cut at their end.
+    const double barsMin = std::max(30.0, rect.width() * 0.2);
+    const auto barsW = [&] {
+        return rect.width() - (layout.above ? 2 : layout.labelW + kLabelGap) - layout.valueW - 2;
+    };
+    if (!layout.above && barsW() < barsMin) {
+        layout.labelW = std::max(std::min(layout.labelW, rect.width() * 0.2),
+                                 layout.labelW - (barsMin - barsW()));
+    }
+    if (barsW() < barsMin) {
+        layout.valueW = std::max(0.0, layout.valueW - (barsMin - barsW()));
+    }
     layout.scale = makeScale(chart, layout.shown);
     layout.scale.left = layout.above ? rect.left() + 2 : rect.left() + layout.labelW + kLabelGap;
     layout.scale.right = rect.right() - layout.valueW - 2;
@@ -319,16 +335,16 @@ RowsLayout layOutRows(const RowsChart& chart, const QRectF& rect, const QFontMet
 }
 
 // A row's label: one line (the name, then the second line's words in grey after it), or two.
+// Names are cut by elide, which keeps different names apart.
 void paintRowLabel(QPainter& painter, const QFontMetricsF& fm, const ChartRow& row,
-                   const QRectF& rowRect, const RowsLayout& layout) {
+                   const QRectF& rowRect, const RowsLayout& layout, ElideApart& elide) {
     const double lineH = layout.lineH;
     const double labelW = layout.labelW;
     painter.setPen(inkColor());
     if (!layout.oneLine() && !row.subLabel.isEmpty()) {
         const double top = rowRect.top() + (rowRect.height() - 2 * lineH) / 2;
         painter.drawText(QRectF(rowRect.left(), top, labelW, lineH),
-                         Qt::AlignLeft | Qt::AlignVCenter,
-                         fm.elidedText(row.label, Qt::ElideMiddle, labelW));
+                         Qt::AlignLeft | Qt::AlignVCenter, elide.elided(row.label, labelW));
         painter.setPen(greyColor());
         painter.drawText(QRectF(rowRect.left(), top + lineH, labelW, lineH),
                          Qt::AlignLeft | Qt::AlignVCenter,
@@ -344,20 +360,15 @@ void paintRowLabel(QPainter& painter, const QFontMetricsF& fm, const ChartRow& r
     QString rest =
         layout.oneLine() && !row.subLabel.isEmpty() ? separator + row.subLabel : QString();
     if (fm.horizontalAdvance(name + rest) > labelW) {
-        // The name whole when a few letters of the words still fit after it, else at least 60 %
-        // of the column for it.
+        // The name whole with a few letters of the words after it; else the name alone, cut.
         const double minRest =
             rest.isEmpty() ? 0
                            : fm.horizontalAdvance(rest.left(separator.size() + 3) + QChar(0x2026));
-        const double wholeW = fm.horizontalAdvance(name);
-        const double nameW = wholeW + minRest <= labelW
-                                 ? wholeW
-                                 : std::min(wholeW, rest.isEmpty() ? labelW : labelW * 0.6);
-        name = fm.elidedText(name, Qt::ElideMiddle, nameW);
-        rest = fm.elidedText(rest, Qt::ElideRight, labelW - fm.horizontalAdvance(name));
-        if (rest.size() <= separator.size() + 1) {
-            rest.clear(); // "· …" says nothing
-            name = fm.elidedText(row.label, Qt::ElideMiddle, labelW);
+        if (fm.horizontalAdvance(name) + minRest <= labelW) {
+            rest = fm.elidedText(rest, Qt::ElideRight, labelW - fm.horizontalAdvance(name));
+        } else {
+            rest.clear();
+            name = elide.elided(row.label, labelW);
         }
     }
     const double nameW = fm.horizontalAdvance(name);
@@ -408,8 +419,11 @@ void paintRowBars(QPainter& painter, const ChartRow& row, const QRectF& rowRect,
     if (layout.compact) {
         if (const QString values = compactValues(row); !values.isEmpty()) {
             painter.setPen(inkColor());
-            painter.drawText(QRectF(scale.right + kValueGap, rowY, layout.valueW, h),
-                             Qt::AlignLeft | Qt::AlignVCenter, values);
+            const double room = layout.valueW - kValueGap;
+            painter.drawText(QRectF(scale.right + kValueGap, rowY, room, h),
+                             Qt::AlignLeft | Qt::AlignVCenter,
+                             QFontMetricsF(painter.font(), painter.device())
+                                 .elidedText(values, Qt::ElideRight, room));
         }
     }
 }
@@ -582,6 +596,12 @@ QVector<QRectF> RowsChartPainter::paint(QPainter& painter, const QRectF& rect,
         const double x = layout.scale.x(t);
         painter.drawLine(QPointF(x, rowsTop), QPointF(x, rowsBottom));
     }
+    QStringList labels;
+    labels.reserve(layout.shown);
+    for (int i = 0; i < layout.shown; ++i) {
+        labels << chart.rows[i].label;
+    }
+    ElideApart elide(labels, fm);
     double rowY = rowsTop;
     for (int i = 0; i < layout.shown; ++i) {
         const ChartRow& row = chart.rows[i];
@@ -590,7 +610,7 @@ QVector<QRectF> RowsChartPainter::paint(QPainter& painter, const QRectF& rect,
         if (row.selected) {
             painter.fillRect(rowRect, QColor(0xff, 0xf3, 0xc4));
         }
-        paintRowLabel(painter, fm, row, rowRect, layout);
+        paintRowLabel(painter, fm, row, rowRect, layout, elide);
         paintRowBars(painter, row, rowRect, layout);
         rowY += rowRect.height();
     }

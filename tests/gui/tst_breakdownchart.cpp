@@ -59,6 +59,7 @@ class TestBreakdownChart : public QObject {
     void chartRowsAreWhatCuttingEveryRunsRowsKeeps();
     void recordedKernelsHaveOccupancyRows();
     void occupancyChartShowsTheLaunchsShare();
+    void occupancyBarsKeepTheLegendsOrderInEveryRow();
     void recordedRunFacts();
     void elideMiddleKeepsBothEnds();
     void timeAxisReadsInOneUnit();
@@ -346,6 +347,38 @@ void TestBreakdownChart::occupancyChartShowsTheLaunchsShare() {
             QCOMPARE(row.bars.front().segments.front().value, *oneWorker->launch * 100);
         }
     }
+}
+
+// A session of runs with counters and runs without: the third bar of every row (and the third
+// figure of a compact line) is the same figure, the legend's third; a row lacking it says why.
+void TestBreakdownChart::occupancyBarsKeepTheLegendsOrderInEveryRow() {
+    Session session;
+    loadSample(session, QStringLiteral("seed-100x4000x5-f64-pageable.json"));
+    loadSample(session, QStringLiteral("seed-100x4000x5-f64-pageable-counters.json"));
+    loadSample(session, QStringLiteral("recorded-numba.json"));
+    const RowsChart chart = OccupancyChart::chartFor(session, {});
+    QVector<QColor> order;
+    for (const auto& item : chart.legend) {
+        if (!item.hatched) {
+            order << item.color;
+        }
+    }
+    QCOMPARE(order.size(), qsizetype(4)); // launch, per-SM limit, achieved, thread slots busy
+    bool someWithout = false, someWith = false;
+    for (const auto& row : chart.rows) {
+        QCOMPARE(row.bars.size(), order.size());
+        for (qsizetype i = 0; i < order.size(); ++i) {
+            const RowBar& bar = row.bars[i];
+            QVERIFY2(!bar.valueText.isEmpty(), qPrintable(row.label));
+            if (bar.segments.isEmpty()) {
+                QVERIFY2(!bar.valueText.contains(QLatin1Char('%')), qPrintable(bar.valueText));
+            } else {
+                QCOMPARE(bar.segments.front().color, order[i]);
+            }
+        }
+        (row.bars[2].segments.isEmpty() ? someWithout : someWith) = true;
+    }
+    QVERIFY(someWith && someWithout);
 }
 
 void TestBreakdownChart::recordedRunFacts() {
