@@ -7,6 +7,7 @@
 #include "gui/reportsweeps.h"
 #include "gui/rowschart.h"
 #include "gui/theme.h"
+#include "gui/timelineplotsetup.h"
 #include "gui/timelineplottable.h"
 #include "models/occupancyfacts.h"
 #include "models/session.h"
@@ -84,24 +85,6 @@ double fittingRows(const TimelinePlottable& plottable, double plotPx, int* shown
         }
     }
     return upper;
-}
-
-// The timeline's axis title as it fits in room: whole, else without its parenthesis and notes
-// ("time since each run's first copy, kernel or compute"), else only "time"; never cut mid-word.
-QString fittingAxisTitle(const QString& title, const QFontMetricsF& metrics, double room) {
-    QString text = title;
-    for (const QString& end : {QStringLiteral(";"), QStringLiteral(" (")}) {
-        if (metrics.horizontalAdvance(text) <= room) {
-            return text;
-        }
-        if (const qsizetype at = text.indexOf(end); at > 0) {
-            text = text.left(at);
-        }
-    }
-    if (metrics.horizontalAdvance(text) <= room) {
-        return text;
-    }
-    return metrics.elidedText(QStringLiteral("time"), Qt::ElideRight, room);
 }
 
 // The timeline, overview (one row per run) or detail (every run expanded to its lanes), drawn on

@@ -62,6 +62,24 @@ void applyTimelineFonts(QCustomPlot& plot) {
     plot.yAxis->setTickLabelFont(theme::plotFont(9));
 }
 
+// The timeline's axis title as it fits in room: whole, else without its parenthesis and notes
+// ("time since each run's first copy, kernel or compute"), else only "time"; never cut mid-word.
+QString fittingAxisTitle(const QString& title, const QFontMetricsF& metrics, double room) {
+    QString text = title;
+    for (const QString& end : {QStringLiteral(";"), QStringLiteral(" (")}) {
+        if (metrics.horizontalAdvance(text) <= room) {
+            return text;
+        }
+        if (const qsizetype at = text.indexOf(end); at > 0) {
+            text = text.left(at);
+        }
+    }
+    if (metrics.horizontalAdvance(text) <= room) {
+        return text;
+    }
+    return metrics.elidedText(QStringLiteral("time"), Qt::ElideRight, room);
+}
+
 void labelTimelineAxes(QCustomPlot& plot, const TimelinePlottable& plottable,
                        QCPAxisTickerText& laneTicker, models::Alignment alignment) {
     QString label = alignment == models::Alignment::RunStart

@@ -4,6 +4,7 @@
 #include "models/runentry.h"
 #include "models/viewstate.h"
 
+#include <QFontMetricsF>
 #include <QMap>
 #include <QStringList>
 #include <optional>
@@ -43,6 +44,9 @@ TimelinePlottable* setUpTimelinePlot(QCustomPlot& plot,
                                      int rightMarginPx);
 // The axis fonts at the theme's presentation scale.
 void applyTimelineFonts(QCustomPlot& plot);
+// The timeline's axis title as it fits in room: whole, else without its parenthesis and notes,
+// else only "time"; never cut mid-word. The window and the export both fit theirs by it.
+QString fittingAxisTitle(const QString& title, const QFontMetricsF& metrics, double room);
 // The time axis's title and ticks, and the lane names, for what the plottable holds now.
 void labelTimelineAxes(QCustomPlot& plot, const TimelinePlottable& plottable,
                        QCPAxisTickerText& laneTicker, models::Alignment alignment);

@@ -265,6 +265,16 @@ void TimelineView::selectRun(int run) {
 
 void TimelineView::updateLaneLabels() {
     labelTimelineAxes(*this, *plottable_, *laneTicker_, state_->alignment());
+    axisTitle_ = xAxis->label();
+    fitAxisTitle();
+}
+
+void TimelineView::fitAxisTitle() {
+    // The title is centred under the axis rectangle; the lane names and margins around it are
+    // those of the last layout.
+    const int margins = axisRect()->outerRect().width() - axisRect()->rect().width();
+    const double room = std::max(10, width() - std::max(0, margins) - 8);
+    xAxis->setLabel(fittingAxisTitle(axisTitle_, QFontMetricsF(xAxis->labelFont()), room));
 }
 
 int TimelineView::visibleRowsHeightPx() const {
@@ -597,6 +607,7 @@ void TimelineView::wheelEvent(QWheelEvent* event) {
 
 void TimelineView::resizeEvent(QResizeEvent* event) {
     QCustomPlot::resizeEvent(event);
+    fitAxisTitle();
     fitRows(visibleRowsHeightPx());
     placeScrollBar();
 }

@@ -103,6 +103,8 @@ class TimelineView : public QCustomPlot {
     void scrollRowsIntoView(double top, double bottom);
     void selectRun(int run);
     void updateLaneLabels();
+    // The axis title, whole or shortened to the plot's width (never cut at the window's edge).
+    void fitAxisTitle();
     void clampKeyRange(const QCPRange& range);
     void clampValueRange(const QCPRange& range);
     void onSelectionRect(const QRect& rect, QMouseEvent* event);
@@ -126,6 +128,7 @@ class TimelineView : public QCustomPlot {
     // A run selected before this view had it (the selection of runs just added comes before the
     // session's changed()): brought into view by the rebuild that adds it.
     QString pendingReveal_;
+    QString axisTitle_; // whole; the axis shows it as it fits
 };
 
 } // namespace slicescope::gui

@@ -136,6 +136,7 @@ class TestTimelineView : public QObject {
     void warmupIsGreyedHatchedAndOutsideTheMeasuredPart();
     void alignmentMovesRunsApart();
     void labelsInBarsAreNeverCutByThePlotsEdge();
+    void axisTitleFitsTheWindowsWidth();
     void twoGpusDrawEachEventInItsDevicesLane();
 
   private:
@@ -450,6 +451,33 @@ void TestTimelineView::modelledRunsAreHatched() {
     const QRect h(innerModelled.right() - 40, innerModelled.top(), 30, innerModelled.height());
     QCOMPARE(distinctColors(image, m), 1);  // solid
     QVERIFY(distinctColors(image, h) >= 2); // hatched
+}
+
+// At 1280x720 or with large text the time axis's title was cut by the window's edge: it gives
+// up its parenthesis first, as the exported timeline's does, and comes back whole when wide.
+void TestTimelineView::axisTitleFitsTheWindowsWidth() {
+    Session session;
+    ViewState state;
+    session.addRuns(entries({testhelpers::gpuShapedRun("a", trace::RunMode::MeasuredGpu, 2)}));
+    TimelineView view(&session, &state);
+    const auto titleFits = [&view] {
+        const double titleW =
+            QFontMetricsF(view.xAxis->labelFont()).horizontalAdvance(view.xAxis->label());
+        return titleW <= view.axisRect()->width();
+    };
+    view.resize(520, 400);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.replot();
+    view.resize(521, 400); // a resize after a layout, as the user's
+    QTRY_VERIFY(view.xAxis->label().startsWith(QStringLiteral("time")));
+    view.replot();
+    QVERIFY2(titleFits(), qPrintable(view.xAxis->label()));
+    QVERIFY(!view.xAxis->label().contains(QStringLiteral("set-up")));
+    view.resize(2400, 400);
+    QTRY_VERIFY(view.xAxis->label().contains(QStringLiteral("set-up")));
+    view.replot();
+    QVERIFY(titleFits());
 }
 
 void TestTimelineView::warmupIsGreyedHatchedAndOutsideTheMeasuredPart() {
