@@ -26,7 +26,7 @@ QColor partColor(models::BreakdownPart part) {
     case models::BreakdownPart::OtherDevice:
         return theme::laneColor(models::LaneKind::DtoD);
     case models::BreakdownPart::HostLayout:
-        return QColor(0xe6, 0x9f, 0x00); // orange
+        return theme::hostLayoutColor();
     case models::BreakdownPart::HostCompute:
         return theme::laneColor(models::LaneKind::Host);
     }

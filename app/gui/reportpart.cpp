@@ -221,19 +221,27 @@ QVector<LegendEntry> laneLegend(const TimelineContent& content, bool overview) {
     timeline.setAllRunsExpanded(opensLanes(content, overview));
     const TimelinePlottable& plottable = timeline.plottable();
     std::set<models::LaneKind> kinds;
-    QStringList predicted; // "modelled", "projected"
+    bool layoutPasses = false; // a host lane or overview row draws a run's layout passes
+    QStringList predicted;     // "modelled", "projected"
     for (const auto& row : plottable.rows()) {
         const models::RunEntry& run = *plottable.runs()[std::size_t(row.run)];
         if (run.isPredicted() && !predicted.contains(run.predictedWord())) {
             predicted << run.predictedWord();
         }
         if (row.type == TimelinePlottable::Row::Type::Lane) {
-            kinds.insert(run.lanes->lanes[std::size_t(row.lane)].kind);
+            const auto& lane = run.lanes->lanes[std::size_t(row.lane)];
+            kinds.insert(lane.kind);
+            layoutPasses = layoutPasses || (lane.kind == models::LaneKind::Host && lane.key == 0 &&
+                                            run.summary.hostLayoutNs > 0);
         } else if (row.type == TimelinePlottable::Row::Type::Overview) {
             // An overview row draws the host's set-up and checks muted: the host's colour only
-            // where the run has host work of its own (compute, layout passes).
+            // where the run has host compute of its own, the layout colour where it has layout
+            // passes.
             if (run.lanes->hostCompute.eventCount > 0) {
-                kinds.insert(models::LaneKind::Host);
+                if (run.summary.hostComputeNs > 0) {
+                    kinds.insert(models::LaneKind::Host);
+                }
+                layoutPasses = layoutPasses || run.summary.hostLayoutNs > 0;
             }
             for (const auto& lane : run.lanes->lanes) {
                 if (models::laneGroupOf(lane) == models::LaneGroup::Work &&
@@ -248,6 +256,9 @@ QVector<LegendEntry> laneLegend(const TimelineContent& content, bool overview) {
         out << LegendEntry{theme::laneColor(kind), false,
                            models::toQString(models::laneKindName(kind)) + QStringLiteral(": ") +
                                theme::laneDescription(kind)};
+    }
+    if (layoutPasses) {
+        out << LegendEntry{theme::hostLayoutColor(), false, theme::kHostLayoutLegend};
     }
     if (!predicted.isEmpty()) {
         out << LegendEntry{theme::laneColor(models::LaneKind::Kernel), true,

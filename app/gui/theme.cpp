@@ -77,12 +77,22 @@ QString laneDescription(LaneKind kind) {
 }
 
 QBrush modelledBrush(LaneKind kind) {
-    QBrush brush(laneColor(kind).darker(130), Qt::BDiagPattern);
-    return brush;
+    return modelledBrush(laneColor(kind));
+}
+
+QBrush modelledBrush(const QColor& color) {
+    return QBrush(color.darker(130), Qt::BDiagPattern);
 }
 
 QColor warmupColor(LaneKind kind) {
-    const QColor lane = laneColor(kind);
+    return warmupColor(laneColor(kind));
+}
+
+QColor hostLayoutColor() {
+    return QColor(0xe6, 0x9f, 0x00); // orange
+}
+
+QColor warmupColor(const QColor& lane) {
     const QColor grey(0xdc, 0xdc, 0xdc);
     const auto mix = [](int a, int b) { return (a * 3 + b * 7) / 10; };
     return QColor(mix(lane.red(), grey.red()), mix(lane.green(), grey.green()),

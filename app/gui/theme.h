@@ -17,10 +17,16 @@ QString laneDescription(models::LaneKind kind); // for the legend and tooltips
 // Fill for modelled runs: the lane colour, hatched, so a modelled bar never passes for a
 // measured one (also in greyscale prints).
 QBrush modelledBrush(models::LaneKind kind);
+QBrush modelledBrush(const QColor& color);
 // Warm-up iterations: the lane colour greyed (a hint of its hue kept, so the kind still shows)
 // under a light forward hatch, apart from the flat grey of set-up and checks and from the
 // backward hatch of modelled runs.
 QColor warmupColor(models::LaneKind kind);
+QColor warmupColor(const QColor& color);
+// A GPU run's host layout passes (transposes, expanded inputs: models::isHostLayoutPass), in the
+// timeline's host lane and in the breakdown alike, apart from host compute's colour.
+QColor hostLayoutColor();
+inline const QString kHostLayoutLegend = QStringLiteral("layout: host layout passes");
 QBrush warmupBrush();
 
 // The launch's own share of the GPU (its grid), beside CUDA's per-SM theoretical occupancy.

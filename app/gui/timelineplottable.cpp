@@ -507,6 +507,8 @@ void TimelinePlottable::layoutLane(int rowIndex, const models::Lane& lane, int l
             s.modelled = modelled;
             s.muted = muted;
             s.warmup = e.warmup;
+            s.layoutPass = lane.kind == models::LaneKind::Host &&
+                           models::isHostLayoutPass(*entry.run, entry.run->activities[e.activity]);
             s.row = rowIndex;
             shapes_.push_back(s);
             ++stats.eventsCovered;
@@ -647,9 +649,10 @@ void TimelinePlottable::drawShapes(QCPPainter* painter) const {
     const QFontMetricsF metrics(font);
     const QRectF clip = QRectF(clipRect());
     for (const Shape& s : shapes_) {
+        const QColor hue = s.layoutPass ? theme::hostLayoutColor() : theme::laneColor(s.kind);
         const QColor color = s.muted    ? QColor(0xc4, 0xc4, 0xc4)
-                             : s.warmup ? theme::warmupColor(s.kind)
-                                        : theme::laneColor(s.kind);
+                             : s.warmup ? theme::warmupColor(hue)
+                                        : hue;
         const QRect pixels = pixelRect(s.rect);
         if (s.muted) {
             painter->fillRect(pixels, color);
@@ -658,7 +661,7 @@ void TimelinePlottable::drawShapes(QCPPainter* painter) const {
             painter->fillRect(pixels, theme::warmupBrush());
         } else if (s.modelled) {
             painter->fillRect(pixels, color.lighter(150));
-            painter->fillRect(pixels, theme::modelledBrush(s.kind));
+            painter->fillRect(pixels, theme::modelledBrush(hue));
         } else {
             painter->fillRect(pixels, color);
         }
@@ -693,8 +696,9 @@ void TimelinePlottable::drawShapes(QCPPainter* painter) const {
             const QString elided = metrics.elidedText(name, Qt::ElideRight, textRect.width());
             if (!elided.isEmpty() && elided != QStringLiteral("\u2026")) {
                 painter->setFont(font);
-                painter->setPen(s.modelled || s.muted || s.warmup ? QColor(Qt::black)
-                                                                  : theme::laneTextColor(s.kind));
+                painter->setPen(s.modelled || s.muted || s.warmup || s.layoutPass
+                                    ? QColor(Qt::black)
+                                    : theme::laneTextColor(s.kind));
                 painter->drawText(textRect, Qt::AlignLeft | Qt::AlignVCenter, elided);
                 painter->setPen(Qt::NoPen);
             }

@@ -126,8 +126,9 @@ class TimelinePlottable : public QCPAbstractPlottable {
         std::uint32_t events = 1;
         models::LaneKind kind = models::LaneKind::Host;
         bool modelled = false;
-        bool muted = false;  // set-up and checks in an overview row
-        bool warmup = false; // warm-up iterations, greyed (theme::warmupColor)
+        bool muted = false;      // set-up and checks in an overview row
+        bool warmup = false;     // warm-up iterations, greyed (theme::warmupColor)
+        bool layoutPass = false; // one host layout pass (theme::hostLayoutColor)
         int row = 0;
     };
     struct CacheKey {

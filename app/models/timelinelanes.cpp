@@ -122,9 +122,15 @@ bool isRepetitionHostWork(const trace::Run& run, const trace::Activity& activity
     if (activity.kind != ActivityKind::Host || activity.threadId != 0) {
         return false;
     }
+    return run.name(activity).starts_with("compute") || isHostLayoutPass(run, activity);
+}
+
+bool isHostLayoutPass(const trace::Run& run, const trace::Activity& activity) {
+    if (activity.kind != ActivityKind::Host || activity.threadId != 0) {
+        return false;
+    }
     const std::string_view name = run.name(activity);
-    return name.starts_with("compute") || name.starts_with("layout") ||
-           name.starts_with("materialize");
+    return name.starts_with("layout") || name.starts_with("materialize");
 }
 
 namespace {

@@ -127,6 +127,10 @@ bool isOverviewLane(const Lane& lane);
 // main thread's compute (worker threads' "compute: thread k" spans overlap it), and the GPU
 // runs' layout passes ("layout: ...", "materialize ...").
 bool isRepetitionHostWork(const trace::Run& run, const trace::Activity& activity);
+// A GPU run's host layout pass on the main thread: a transpose ("layout: ...") or an expanded
+// input ("materialize ..."), as the run summary's hostLayoutNs counts them. The timeline and the
+// breakdown draw them in one colour apart from host compute.
+bool isHostLayoutPass(const trace::Run& run, const trace::Activity& activity);
 
 // The devices a run's copies, kernels and memsets ran on, ascending, peer copies' both ends.
 std::vector<int> devicesOf(const trace::Run& run);

@@ -1176,24 +1176,35 @@ void TestReportRenderer::slidesKeepEachRunsFigure() {
     }
     QCOMPARE(shown, 2);
 
-    // The host's colour is in the legend where host work is drawn in it (slice-middle's layout
-    // passes), not for GPU runs whose only host spans are set-up and checks, drawn muted.
-    const auto hostInLegend = [&] {
+    // The host's colour is in the legend where host compute is drawn in it (cpu-serial), the
+    // layout colour where layout passes are (slice-middle's transposes, in the breakdown's
+    // colour for them), neither for GPU runs whose only host spans are set-up and checks, drawn
+    // muted.
+    const auto inLegend = [&](const QString& start) {
         const QStringList written = texts();
-        return std::any_of(written.cbegin(), written.cend(), [](const QString& text) {
-            return text.startsWith(QStringLiteral("host: "));
-        });
+        return std::any_of(written.cbegin(), written.cend(),
+                           [&start](const QString& text) { return text.startsWith(start); });
     };
+    const QString host = QStringLiteral("host: ");
+    const QString layout = QStringLiteral("layout: ");
     QCOMPARE(exportSlide({QStringLiteral("--runs"), QStringLiteral("one-worker,slice-2d")}).first,
              0);
-    QVERIFY(!hostInLegend());
+    QVERIFY(!inLegend(host) && !inLegend(layout));
     QCOMPARE(
         exportSlide({QStringLiteral("--runs"), QStringLiteral("one-worker,slice-middle")}).first,
         0);
-    QVERIFY(hostInLegend());
+    QVERIFY(!inLegend(host) && inLegend(layout));
     const QImage image(out);
-    const QRectF page = aboveLaneLegend(readTextBoxes(boxes), image.size(), LaneKind::Host);
-    QVERIFY(pixelsOf(image, theme::laneColor(LaneKind::Host), page) > 100);
+    const QRectF page(0, 0, image.width(), findBox(readTextBoxes(boxes), layout)->rect.top() - 2);
+    QVERIFY(pixelsOf(image, theme::hostLayoutColor(), page) > 100);
+    QCOMPARE(pixelsOf(image, theme::laneColor(LaneKind::Host), page), 0);
+    QCOMPARE(
+        exportSlide({QStringLiteral("--runs"), QStringLiteral("cpu-serial,slice-middle")}).first,
+        0);
+    QVERIFY(inLegend(host) && inLegend(layout));
+    const QImage both(out);
+    const QRectF above = aboveLaneLegend(readTextBoxes(boxes), both.size(), LaneKind::Host);
+    QVERIFY(pixelsOf(both, theme::laneColor(LaneKind::Host), above) > 100);
 
     const auto [exit, err] = exportSlide({QStringLiteral("--runs"), QStringLiteral("nope")});
     QCOMPARE(exit, 2);
