@@ -60,6 +60,7 @@ class TestBreakdownChart : public QObject {
     void recordedKernelsHaveOccupancyRows();
     void occupancyChartShowsTheLaunchsShare();
     void occupancyBarsKeepTheLegendsOrderInEveryRow();
+    void narrowChartsKeepTheirRows();
     void recordedRunFacts();
     void elideMiddleKeepsBothEnds();
     void timeAxisReadsInOneUnit();
@@ -379,6 +380,24 @@ void TestBreakdownChart::occupancyBarsKeepTheLegendsOrderInEveryRow() {
         (row.bars[2].segments.isEmpty() ? someWithout : someWith) = true;
     }
     QVERIFY(someWith && someWithout);
+}
+
+// A report's two-column chart of 27 runs (488 px wide at hd): each compact line's figures
+// ("0.024 % · 100 % · – · 0.00037 %") and labels left the bars no room, and the chart drew its
+// legend and no row. The labels and then the figures give way; the bars keep a fifth.
+void TestBreakdownChart::narrowChartsKeepTheirRows() {
+    Session session;
+    loadSample(session, QStringLiteral("seed-100x4000x5-f64-pageable.json"));
+    loadSample(session, QStringLiteral("seed-100x4000x5-f64-pageable-counters.json"));
+    loadSample(session, QStringLiteral("larger-400x16000x5-f64-pinned.json"));
+    const RowsChart chart = OccupancyChart::chartFor(session, {});
+    for (const double width : {488.0, 300.0}) {
+        QImage image(int(width), 322, QImage::Format_RGB32);
+        image.fill(Qt::white);
+        QPainter painter(&image);
+        const auto rows = RowsChartPainter::paint(painter, QRectF(0, 0, width, 322), chart);
+        QVERIFY2(rows.size() >= 5, qPrintable(QString::number(rows.size())));
+    }
 }
 
 void TestBreakdownChart::recordedRunFacts() {
