@@ -351,6 +351,38 @@ TEST(Verdict, SeveralCrossoversAreCountedAndListed) {
     EXPECT_EQ(clear.lines[2], "Crossover: " + clear.crossovers[1].text + ".");
 }
 
+// A modelled GPU line beside a CPU line measured once a point, in a block sweep: the CPU does the
+// same work at every block size, so its times' 6-8 % swings are noise, not three crossovers (the
+// GUI's mixed block sweep reported them; a rerun of the CLI found none).
+TEST(Verdict, ACpuLineInABlockSweepCountsItsSwingsAsNoise) {
+    const Values x{"32", "64", "128", "256"};
+    const std::vector<Series> lines{{"slice-2d", {100, 100, 100, 100}, {}, true},
+                                    {"cpu-parallel", {94, 107, 93, 108}}};
+    // Over rows the CPU's work changes: the same times are three crossovers.
+    EXPECT_EQ(judgeSweep("rows", x, lines, true).crossovers.size(), 3u);
+    const auto v = judgeSweep("block", x, lines, true);
+    EXPECT_TRUE(v.crossovers.empty());
+    EXPECT_EQ(v.withinNoise.size(), 3u);
+    ASSERT_FALSE(v.lines.empty());
+    EXPECT_EQ(v.lines[0], "cpu-parallel does the same work at every block: its times span 15 ns "
+                          "(16 %), counted as its noise.");
+    for (const auto& line : v.lines) {
+        EXPECT_EQ(line.find("--repeat"), std::string::npos) << line; // its noise is measured
+    }
+    // A GPU line's swings over block sizes are its own: measured, they still cross.
+    const std::vector<Series> gpus{{"slice-2d", {100, 100, 100, 100}},
+                                   {"slice-outer", {94, 107, 93, 108}}};
+    EXPECT_EQ(judgeSweep("block", x, gpus, true).crossovers.size(), 3u);
+}
+
+TEST(SweepParam, BlockAndMemoryChangeOnlyTheGpuStrategiesWork) {
+    EXPECT_FALSE(changesWorkOf("block", "cpu-parallel"));
+    EXPECT_FALSE(changesWorkOf("memory", "cpu-serial"));
+    EXPECT_TRUE(changesWorkOf("block", "slice-2d"));
+    EXPECT_TRUE(changesWorkOf("rows", "cpu-parallel"));
+    EXPECT_TRUE(changesWorkOf("block", "no-such-strategy"));
+}
+
 TEST(Verdict, TheBasisLeadsTheLines) {
     const auto v = judgeSweep("work", {"1", "2"}, {{"a", {1, 2}}, {"b", {5, 6}}}, true,
                               "modelled GPU (NVIDIA H200) vs measured CPU on this host");

@@ -1,5 +1,6 @@
 #include "slicescope/sweep/crossover.h"
 
+#include "slicescope/sweep/sweepplan.h"
 #include "slicescope/trace/runsummary.h"
 
 #include <algorithm>
@@ -273,12 +274,47 @@ void nameTheWinner(SweepVerdict& v, const std::vector<Series>& series, std::size
                                 v.winner + " is the fastest at " + count + ".");
 }
 
+// The series with each measured line whose work the parameter does not change given its times'
+// range across the sweep as its noise at every point; steady gets a line for each such series
+// ("cpu-parallel does the same work at every block: its times span 41 µs (8.3 %), counted as its
+// noise.").
+std::vector<Series> withSteadyNoise(const std::string& param, std::vector<Series> series,
+                                    std::vector<std::string>& steady) {
+    for (Series& s : series) {
+        if (s.modelled || changesWorkOf(param, s.strategy)) {
+            continue;
+        }
+        std::vector<double> times;
+        for (double t : s.timesNs) {
+            if (usable(t)) {
+                times.push_back(t);
+            }
+        }
+        if (times.size() < 2) {
+            continue;
+        }
+        const auto [low, high] = std::minmax_element(times.begin(), times.end());
+        const double range = *high - *low;
+        s.spreadNs.resize(s.timesNs.size(), NAN);
+        for (double& spread : s.spreadNs) {
+            spread = std::isfinite(spread) ? std::max(spread, range) : range;
+        }
+        steady.push_back(s.strategy + " does the same work at every " + param +
+                         ": its times span " + trace::formatDurationNs(std::llround(range)) + " (" +
+                         trace::formatPercent(*low > 0 ? range / *low : 0) +
+                         "), counted as its noise.");
+    }
+    return series;
+}
+
 } // namespace
 
 SweepVerdict judgeSweep(const std::string& param, const std::vector<std::string>& values,
-                        const std::vector<Series>& series, bool logScale,
+                        const std::vector<Series>& measured, bool logScale,
                         const std::string& basis) {
     SweepVerdict v;
+    std::vector<std::string> steady;
+    const std::vector<Series> series = withSteadyNoise(param, measured, steady);
     v.crossovers = findCrossovers(param, values, series, logScale, Lead::BeyondNoise);
     const auto strict = findCrossovers(param, values, series, logScale, Lead::Strict);
     std::vector<std::string> crossings; // every one, in sweep order
@@ -305,6 +341,7 @@ SweepVerdict judgeSweep(const std::string& param, const std::vector<std::string>
         first[0] = char(std::toupper(static_cast<unsigned char>(first[0])));
         v.lines.push_back(first + ".");
     }
+    v.lines.insert(v.lines.end(), steady.begin(), steady.end());
     if (series.size() < 2 || v.points == 0) {
         v.winner = series.size() == 1 && v.points > 0 ? series.front().strategy : std::string();
         v.winnerPoints = v.points;

@@ -1,5 +1,7 @@
 #include "slicescope/sweep/sweepplan.h"
 
+#include "slicescope/strategy/strategy.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -272,6 +274,15 @@ Result<backend::RunRequest> applyValue(SweepParam param, std::string_view value,
     }
     request.problem = *problem;
     return request;
+}
+
+bool changesWorkOf(std::string_view param, std::string_view strategy) {
+    const auto p = parseSweepParam(param);
+    const auto s = strategy::parseStrategy(strategy);
+    if (!p || !s || (*p != SweepParam::Block && *p != SweepParam::Memory)) {
+        return true;
+    }
+    return strategy::isGpu(*s);
 }
 
 std::string pointRunId(std::string_view strategy, std::string_view param, std::string_view value) {

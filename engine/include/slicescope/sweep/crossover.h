@@ -74,6 +74,9 @@ struct SweepVerdict {
 // - both: every crossing listed, how many are beyond noise, each crossover, and that the others
 //   are within noise.
 // Crossings within noise among measured lines none of which repeated add the advice to repeat.
+// A measured line whose work the parameter does not change (changesWorkOf: a CPU strategy in a
+// block sweep) has its times' range across the sweep counted as its noise at every point, said
+// in a line ("cpu-parallel does the same work at every block: ...").
 // basis, when not empty, leads the lines ("Modelled GPU (NVIDIA H200) vs measured CPU on this
 // host.").
 SweepVerdict judgeSweep(const std::string& param, const std::vector<std::string>& values,

@@ -19,6 +19,12 @@ Result<SweepParam> parseSweepParam(std::string_view text);
 // dtype and memory are categories.
 bool isNumeric(SweepParam param);
 
+// Whether the parameter changes the work a strategy does: block size and host memory change
+// only GPU strategies' (a CPU strategy computes the same at every block size, so its times
+// across such a sweep differ by noise alone); the problem's sizes, work and dtype change every
+// strategy's. An unknown strategy name counts as changed.
+bool changesWorkOf(std::string_view param, std::string_view strategy);
+
 // A sweep of more points than this is refused: it would take long and say little more.
 inline constexpr std::size_t kMaxPoints = 1000;
 
