@@ -49,16 +49,71 @@ QString number(double value) {
 }
 
 // Log ticks labelled as plain numbers ("1,000", "0.01"): QCustomPlot's "10³" draws its
-// exponent smaller than 9 pt, too small for an export.
+// exponent smaller than 9 pt, too small for an export. QCustomPlot puts them at powers of ten
+// only, which leaves a range of two decades two labels (0.3 to 30 ms: "1" and "10"); these are
+// the densest of 1-2-3-…-9, 1-2-5, 1-3 and 1 of each decade (then every few decades) that gives
+// no more ticks than asked, and evenly spaced ticks within a decade. Fewer ticks are asked for
+// where labels touch (thinTickLabels).
 class PlainLogTicker : public QCPAxisTickerLog {
   protected:
     QString getTickLabel(double tick, const QLocale&, QChar, int) override { return number(tick); }
+
+    int getSubTickCount(double) override { return decadeSubTicks_; }
+
+    QVector<double> createTickVector(double tickStep, const QCPRange& range) override {
+        decadeSubTicks_ = 0;
+        if (range.lower <= 0 || range.upper <= range.lower) {
+            return QCPAxisTickerLog::createTickVector(tickStep, range);
+        }
+        const double decades = std::log10(range.upper / range.lower);
+        if (decades < 1) {
+            return QCPAxisTicker::createTickVector(QCPAxisTicker::getTickStep(range), range);
+        }
+        const int wanted = std::max(2, tickCount()) + 1;
+        const std::vector<std::vector<double>> mantissas = {
+            {1, 2, 3, 4, 5, 6, 7, 8, 9}, {1, 2, 5}, {1, 3}, {1}};
+        for (const auto& each : mantissas) {
+            QVector<double> ticks = ticksAt(each, 1, range);
+            if (inside(ticks, range) <= wanted) {
+                decadeSubTicks_ = each.size() == 1 ? 8 : 0; // 2 … 9 between the decades
+                return ticks;
+            }
+        }
+        return ticksAt({1}, int(std::ceil(decades / wanted)), range);
+    }
+
+  private:
+    // Each mantissa of every everyDecades-th decade, from the one below range to the one above
+    // (QCustomPlot keeps a tick either side of the range for the sub-ticks beyond the last).
+    static QVector<double> ticksAt(const std::vector<double>& mantissas, int everyDecades,
+                                   const QCPRange& range) {
+        QVector<double> ticks;
+        const int first = int(std::floor(std::log10(range.lower) / everyDecades)) * everyDecades;
+        const int last = int(std::ceil(std::log10(range.upper) / everyDecades)) * everyDecades;
+        for (int exponent = first; exponent <= last; exponent += everyDecades) {
+            for (double m : mantissas) {
+                ticks << m * std::pow(10.0, exponent);
+            }
+        }
+        return ticks;
+    }
+
+    static int inside(const QVector<double>& ticks, const QCPRange& range) {
+        return int(std::count_if(ticks.cbegin(), ticks.cend(),
+                                 [&](double t) { return range.contains(t); }));
+    }
+
+    int decadeSubTicks_ = 0;
 };
+
+} // namespace
 
 void useLogAxis(QCPAxis* axis) {
     axis->setScaleType(QCPAxis::stLogarithmic);
     axis->setTicker(QSharedPointer<QCPAxisTickerLog>(new PlainLogTicker));
 }
+
+namespace {
 
 // Ticks at the sweep's own values (32, 64, ... on a log axis): what the user chose.
 void tickAtValues(QCPAxis* axis, const QVector<double>& numbers, const QStringList& values) {

@@ -45,6 +45,10 @@ QString pointTip(QCustomPlot* plot, const QPointF& pos);
 // apart on a projector.
 QColor lineColor(int i);
 
+// A log axis labelled in plain numbers ("1,000", "0.01"), at 1, 2 and 5 of each decade where
+// powers of ten alone would leave the drawn points far from any label, fewer where they crowd.
+void useLogAxis(QCPAxis* axis);
+
 // Lays the drawn plot out for a viewport of size pixels: as many legend columns as fit across,
 // x tick labels thinned until none touches the next, and the crossover labels on rows under one
 // another so that none covers another, each turned to the left of its line where it would pass

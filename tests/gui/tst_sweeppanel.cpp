@@ -52,6 +52,7 @@ class TestSweepPanel : public QObject {
     void theSweepJustFinishedIsShown();
     void rooflinePointsSayWhatTheyAreUnderTheMouse();
     void crossingsWithinNoiseAreDrawnDotted();
+    void logTimeAxesLabelEveryFewFold();
 
   private:
     // A stand-in CLI: `devices` is the real one's; `sweep` writes its arguments to args.txt,
@@ -483,6 +484,46 @@ void TestSweepPanel::crossingsWithinNoiseAreDrawnDotted() {
         keys += plot.graph(i)->name() == QStringLiteral("lines cross within noise") ? 1 : 0;
     }
     QCOMPARE(keys, 1);
+}
+
+void TestSweepPanel::logTimeAxesLabelEveryFewFold() {
+    // A log time axis of a few decades or less was labelled at too few places: at its powers of
+    // ten only (nothing between 1 and 10 ms), or, thinned in a short plot, at one linear tick
+    // ("2" alone for 0.7 to 3 ms). At the window's size and a small one, at least three labels
+    // and, within three decades, none more than five-fold from the next.
+    const QList<QCPRange> ranges = {{0.7, 3.0},    {0.62, 3.2},   {2.04, 5.82}, {0.3, 30},
+                                    {0.2, 2342.6}, {1.7, 235435}, {0.012, 0.9}, {40, 90}};
+    for (const QCPRange& range : ranges) {
+        for (const QSize size : {QSize(900, 560), QSize(480, 320), QSize(360, 220)}) {
+            QCustomPlot plot;
+            sweepplot::setUp(&plot);
+            sweepplot::reset(&plot);
+            sweepplot::useLogAxis(plot.yAxis);
+            plot.yAxis->setRange(range);
+            sweepplot::layOut(&plot, size);
+            QVector<double> labelled;
+            const QVector<double> ticks = plot.yAxis->tickVector();
+            const QVector<QString> labels = plot.yAxis->tickVectorLabels();
+            for (int i = 0; i < ticks.size(); ++i) {
+                if (range.contains(ticks[i]) && !labels.value(i).isEmpty()) {
+                    labelled << ticks[i];
+                }
+            }
+            const QString where =
+                QStringLiteral("%1..%2 at %3x%4: labels at %5")
+                    .arg(range.lower)
+                    .arg(range.upper)
+                    .arg(size.width())
+                    .arg(size.height())
+                    .arg(QStringList(labels.begin(), labels.end()).join(QStringLiteral(" ")));
+            QVERIFY2(labelled.size() >= 3, qPrintable(where));
+            if (std::log10(range.upper / range.lower) <= 3) {
+                for (int i = 1; i < labelled.size(); ++i) {
+                    QVERIFY2(labelled[i] / labelled[i - 1] <= 5.01, qPrintable(where));
+                }
+            }
+        }
+    }
 }
 
 QTEST_MAIN(TestSweepPanel)
