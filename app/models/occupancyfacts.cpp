@@ -127,23 +127,48 @@ void fillFromLaunch(OccupancyFacts& f, const trace::LaunchInfo& l, const device:
     }
 }
 
-// Which of a recorded program's threads work is known only from counters: the share of lanes
-// active per executed warp instruction, times the launched threads, is how many threads' worth
-// of work there was (numba's whole-array gufunc: 1024 launched, one warp's worth, one lane).
-std::uint64_t workersOf(const KernelGroup& kernel) {
-    const std::uint64_t launched = kernel.grid.count() * kernel.block.count();
-    return kernel.activeLaneShare
-               ? std::max<std::uint64_t>(
-                     1, std::uint64_t(std::llround(double(launched) * *kernel.activeLaneShare)))
-               : launched;
-}
-
 occupancy::KernelResources resourcesOf(const KernelGroup& kernel, const device::DeviceSpec& d) {
     const std::uint64_t sharedBytes =
         std::uint64_t(kernel.staticSharedBytes) + kernel.dynamicSharedBytes;
     // A launch that used more shared memory than the default limit must have opted in.
     return {std::uint32_t(kernel.block.count()), kernel.registersPerThread, sharedBytes,
             sharedBytes > d.sharedMemoryPerBlockBytes};
+}
+
+// Which of a recorded program's threads work is known only from counters. The share of lanes
+// active per executed warp instruction, times the launched threads, is how many threads' worth
+// of work there was if every warp ran as long as the others. A warp that finds no work exits
+// after a handful of instructions and weighs nothing in that mean: numba's whole-array gufunc
+// launches 32 warps, one of which runs, on one lane. In a grid of one wave, achieved occupancy
+// says how many warps stayed resident, and those did the work (1 warp, 1 thread); in more waves
+// the exited warps' slots are refilled, so the launched threads count.
+struct Workers {
+    std::uint64_t threads = 0;
+    std::optional<double> stayedWarps; // where achieved occupancy bounded the estimate
+};
+
+Workers workersOf(const KernelGroup& kernel, const device::DeviceSpec& d) {
+    const std::uint64_t launched = kernel.grid.count() * kernel.block.count();
+    if (!kernel.activeLaneShare) {
+        return {launched, std::nullopt};
+    }
+    const double share = *kernel.activeLaneShare;
+    Workers w{std::max<std::uint64_t>(1, std::uint64_t(std::llround(double(launched) * share))),
+              std::nullopt};
+    const auto calc = occupancy::calculate(d, resourcesOf(kernel, d));
+    const std::uint64_t blocks = kernel.grid.count();
+    if (!kernel.achieved || !calc || d.smCount == 0 ||
+        blocks > std::uint64_t(calc->activeBlocksPerSm) * d.smCount) {
+        return w;
+    }
+    const double stayed =
+        *kernel.achieved * d.maxWarpsPerSm * double(std::min<std::uint64_t>(blocks, d.smCount));
+    const auto stayedThreads =
+        std::max<std::uint64_t>(1, std::uint64_t(std::llround(stayed * d.warpSize * share)));
+    if (stayedThreads < w.threads) {
+        w = {stayedThreads, stayed};
+    }
+    return w;
 }
 
 } // namespace
@@ -160,7 +185,7 @@ std::optional<double> kernelThreadSlotsBusy(const device::DeviceSpec& d,
     strategy::LaunchGeometry geometry;
     geometry.grid = kernel.grid;
     geometry.block = kernel.block;
-    geometry.busyThreads = workersOf(kernel);
+    geometry.busyThreads = workersOf(kernel, d).threads;
     return strategy::threadSlotsBusy(geometry, calc->activeBlocksPerSm, d.smCount,
                                      d.maxThreadsPerSm);
 }
@@ -233,7 +258,8 @@ OccupancyFacts computeOccupancyFacts(const RunEntry& entry, const KernelGroup& k
     trace::LaunchInfo l;
     l.grid = kernel.grid;
     l.block = kernel.block;
-    l.workers = workersOf(kernel);
+    const Workers workers = workersOf(kernel, run.device);
+    l.workers = workers.threads;
     l.registersPerThread = kernel.registersPerThread;
     l.staticSharedBytes = kernel.staticSharedBytes;
     l.dynamicSharedBytes = kernel.dynamicSharedBytes;
@@ -279,11 +305,18 @@ OccupancyFacts computeOccupancyFacts(const RunEntry& entry, const KernelGroup& k
     }
     if (kernel.activeLaneShare) {
         f.launchWords +=
-            QStringLiteral("; measured: %1 of %2 threads active per warp instruction on average, "
-                           "about %3 threads' worth of work")
+            QStringLiteral("; measured: %1 of %2 threads active per warp instruction on average")
                 .arg(QString::number(*kernel.activeLaneShare * run.device.warpSize, 'f', 1))
-                .arg(run.device.warpSize)
-                .arg(toQString(trace::formatCount(l.workers)));
+                .arg(run.device.warpSize);
+        if (workers.stayedWarps) {
+            f.launchWords +=
+                QStringLiteral(" and %1 achieved occupancy (about %2 warps stayed resident)")
+                    .arg(toQString(trace::formatPercent(*kernel.achieved)))
+                    .arg(QString::number(*workers.stayedWarps, 'f', 1));
+        }
+        f.launchWords += l.workers == 1 ? QStringLiteral(", about 1 thread's worth of work")
+                                        : QStringLiteral(", about %1 threads' worth of work")
+                                              .arg(toQString(trace::formatCount(l.workers)));
         f.threadSlotsBusy = kernelThreadSlotsBusy(run.device, kernel).value_or(0);
     } else {
         f.launchWords += run.mode == trace::RunMode::Imported

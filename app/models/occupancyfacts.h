@@ -56,9 +56,10 @@ QString launchOccupancyInWords(const trace::Run& run);
 OccupancyFacts computeOccupancyFacts(const RunEntry& entry, const KernelGroup& kernel);
 
 // The share of the device's thread slots (SMs x max threads per SM) doing work while a recorded
-// kernel runs: its launched threads times the measured share of active lanes, given out in order
-// as the seed's measure does (strategy::threadSlotsBusy). Unknown without counters. The kernel's
-// facts and its occupancy row both take it from here, so the two cannot disagree.
+// kernel runs: its launched threads times the measured share of active lanes, or in a grid of one
+// wave the warps that stayed resident (achieved occupancy) times that share, where fewer; given
+// out in order as the seed's measure does (strategy::threadSlotsBusy). Unknown without counters.
+// The kernel's facts and its occupancy row both take it from here, so the two cannot disagree.
 std::optional<double> kernelThreadSlotsBusy(const device::DeviceSpec& device,
                                             const KernelGroup& kernel);
 // A recorded or imported kernel's launch occupancy: the share of the device's warp slots its grid

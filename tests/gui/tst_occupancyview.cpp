@@ -112,6 +112,7 @@ class TestOccupancyView : public QObject {
     void manyKernelConfigurationsListTheLongest();
     void recordedThreadUseIsMeasuredOrUnknown();
     void threadSlotsBusyIsOneFigure();
+    void warpsThatExitAtOnceDoNoWork();
     void anotherRunsMapSitsBeside();
     void numbasLaunchIsExplained();
     void wheelScrollsThePaneOverItsCharts();
@@ -435,6 +436,60 @@ void TestOccupancyView::threadSlotsBusyIsOneFigure() {
     }
     const auto& device = entry->run->device;
     QCOMPARE(facts.threadSlotsBusy, busy / (double(device.smCount) * device.maxThreadsPerSm));
+}
+
+void TestOccupancyView::warpsThatExitAtOnceDoNoWork() {
+    // The shipped numba recording: the whole-array gufunc's 32 warps, of which one runs on one
+    // lane (lane share 1/32, achieved occupancy 1 warp of 64). Its bar read 32 threads' worth
+    // (0.012 %) while its words said one thread did the work; the warps that stayed resident say
+    // 1 thread (0.00037 %). The outer-slice gufunc: about 100 threads (its 100 rows), not 800.
+    // The elementwise kernel of many waves keeps its launched threads.
+    LoadResult loaded = TraceLoader::loadNow(
+        QStringLiteral(SLICESCOPE_SAMPLES_DIR "/recorded-numba.json"), RunOrigin::Sample);
+    QVERIFY2(loaded.ok(), qPrintable(loaded.error));
+    const RunEntryPtr entry = loaded.runs.front();
+    const auto& device = entry->run->device;
+    const double threadSlots = double(device.smCount) * device.maxThreadsPerSm;
+    const auto busyOf = [&](const QString& name) -> std::optional<OccupancyFacts> {
+        for (const auto& kernel : entry->kernels) {
+            if (kernel.name.contains(name)) {
+                return computeOccupancyFacts(*entry, kernel);
+            }
+        }
+        return std::nullopt;
+    };
+    const auto whole = busyOf(QStringLiteral("whole_array"));
+    QVERIFY(whole);
+    QCOMPARE(whole->threadSlotsBusy, 1 / threadSlots);
+    QVERIFY2(whole->launchWords.contains(QStringLiteral("about 1 thread's worth of work")),
+             qPrintable(whole->launchWords));
+    QVERIFY2(whole->launchWords.contains(QStringLiteral("about 1.0 warps stayed resident")),
+             qPrintable(whole->launchWords));
+    std::uint64_t busyThreads = 0;
+    for (const auto& sm : whole->residency.sms) {
+        busyThreads += sm.busyThreads;
+    }
+    QCOMPARE(busyThreads, std::uint64_t(1));
+
+    const auto outer = busyOf(QStringLiteral("outer_slice"));
+    QVERIFY(outer);
+    QVERIFY2(outer->threadSlotsBusy * threadSlots > 80 &&
+                 outer->threadSlotsBusy * threadSlots < 120,
+             qPrintable(outer->launchWords));
+
+    const auto elementwise = busyOf(QStringLiteral("vectorized_multiply"));
+    QVERIFY(elementwise);
+    QCOMPARE(elementwise->threadSlotsBusy, 1.0);
+    QVERIFY2(!elementwise->launchWords.contains(QStringLiteral("stayed resident")),
+             qPrintable(elementwise->launchWords));
+
+    // The occupancy chart's rows draw the same figures.
+    for (const auto& row : occupancyRows({entry})) {
+        QVERIFY(row.threadSlotsBusy.has_value());
+        if (row.kernel.contains(QStringLiteral("whole_array"))) {
+            QCOMPARE(*row.threadSlotsBusy, 1 / threadSlots);
+        }
+    }
 }
 
 void TestOccupancyView::manyKernelConfigurationsListTheLongest() {
