@@ -114,12 +114,15 @@ QString fitClauses(const QStringList& clauses, const QFontMetricsF& metrics, dou
             continue;
         }
         // Whole clauses only: a clause too long may still give its first part, up to a ", " or
-        // " and " ("the kernel takes 97 % of the run"); the rest is in the run's tooltip and the
-        // detail pane.
+        // " and " outside parentheses ("the kernel takes 97 % of the run"); the rest is in the
+        // run's tooltip and the detail pane.
         static const QRegularExpression joint(QStringLiteral(", | and "));
         QString first;
         for (auto it = joint.globalMatch(clauses[i]); it.hasNext();) {
             const QString part = clauses[i].left(it.next().capturedStart());
+            if (part.count(QLatin1Char('(')) > part.count(QLatin1Char(')'))) {
+                continue; // never "(greyed" of "(greyed, not counted)"
+            }
             if (metrics.horizontalAdvance(text + dot + part) > width) {
                 break;
             }

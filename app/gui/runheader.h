@@ -16,9 +16,9 @@ namespace slicescope::gui {
 QStringList runHeaderClauses(const models::RunEntry& e, bool withName = true);
 
 // The clauses, joined by " · ", that fit width after prefix: whole clauses from the first, never
-// a word cut; the first that does not fit may give its part up to a ", " or " and ", or, where it
-// says "X takes P % of the run", its short form "X P %". Only a first clause wider than width
-// alone is cut with "…". Run headers use it.
+// a word cut; the first that does not fit may give its part up to a ", " or " and " (outside
+// parentheses), or, where it says "X takes P % of the run", its short form "X P %". Only a first
+// clause wider than width alone is cut with "…". Run headers use it.
 QString fitClauses(const QStringList& clauses, const QFontMetricsF& metrics, double width,
                    const QString& prefix = {});
 

@@ -1227,6 +1227,13 @@ void TestReportRenderer::narrowHeadersSayTheShareShort() {
     QCOMPARE(fitClauses(clauses, metrics, metrics.horizontalAdvance(brief) + 2), brief);
     QCOMPARE(fitClauses(clauses, metrics, metrics.horizontalAdvance(whole) + 2), whole);
     QCOMPARE(fitClauses(clauses, metrics, metrics.horizontalAdvance(clauses[0]) + 2), clauses[0]);
+    // A clause is never cut inside its parenthesis: the warm-up's "(greyed, not counted)" read
+    // "(greyed" at the slide's right edge.
+    const QStringList warmUp{clauses[0],
+                             QStringLiteral("1 warm-up iteration before it (greyed, not counted)")};
+    const QString opened =
+        clauses[0] + dot + QStringLiteral("1 warm-up iteration before it (greyed");
+    QCOMPARE(fitClauses(warmUp, metrics, metrics.horizontalAdvance(opened) + 2), clauses[0]);
 
     // The sweep of 28 runs at slide size: every header of the 14 drawn says its verdict's share;
     // before, none did, then the element-wise runs' did not (their long names left no room: a
