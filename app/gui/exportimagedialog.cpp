@@ -1,5 +1,7 @@
 #include "gui/exportimagedialog.h"
 
+#include "models/session.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -9,14 +11,19 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSettings>
+#include <QSignalBlocker>
 #include <QSpinBox>
+#include <QVBoxLayout>
 
 namespace slicescope::gui {
 
-ExportImageDialog::ExportImageDialog(const QString& path, QWidget* parent) : QDialog(parent) {
+ExportImageDialog::ExportImageDialog(const QString& path, QWidget* parent,
+                                     const models::Session* session)
+    : QDialog(parent) {
     setWindowTitle(tr("Export image"));
     auto* form = new QFormLayout(this);
     path_ = new QLineEdit(path, this);
@@ -95,28 +102,100 @@ ExportImageDialog::ExportImageDialog(const QString& path, QWidget* parent) : QDi
     presets->setCurrentIndex(1); // hd: the old default size, a slide's text size
     applyPreset(1);
     restoreChoices(applyPreset);
+    if (session && !session->isEmpty()) {
+        addRunChoice(*session, form);
+    }
     hint_ = new QLabel(this);
     hint_->setWordWrap(true);
     hint_->setStyleSheet(QStringLiteral("color:#555"));
     form->addRow(hint_);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
-    buttons->button(QDialogButtonBox::Ok)->setText(tr("Export"));
+    export_ = buttons->button(QDialogButtonBox::Ok);
+    export_->setText(tr("Export"));
     form->addRow(buttons);
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(path_, &QLineEdit::textChanged, this, &ExportImageDialog::updateHint);
     connect(dpi_, &QSpinBox::valueChanged, this, &ExportImageDialog::updateHint);
+    if (runs_) {
+        connect(runs_, &QListWidget::itemChanged, this, &ExportImageDialog::updateHint);
+    }
     updateHint();
 }
 
+void ExportImageDialog::addRunChoice(const models::Session& session, QFormLayout* form) {
+    runs_ = new QListWidget(this);
+    runs_->setObjectName(QStringLiteral("exportRuns"));
+    runs_->setToolTip(tr("The runs to draw; those the window shows are checked at first. Runs "
+                         "other than the window's are drawn over their whole time."));
+    for (const auto& entry : session.runs()) {
+        auto* item = new QListWidgetItem(entry->id, runs_);
+        item->setFlags(Qt::ItemIsUserCheckable | Qt::ItemIsEnabled | Qt::ItemIsSelectable);
+        item->setCheckState(entry->visible ? Qt::Checked : Qt::Unchecked);
+        item->setData(Qt::UserRole, entry->visible);
+        item->setToolTip(entry->launchWords.isEmpty() ? entry->id : entry->launchWords);
+    }
+    // A few rows tall: the dialog stays on a 720-line screen however many runs there are.
+    runs_->setMaximumHeight(runs_->fontMetrics().height() * 8);
+    const auto checkAll = [this](const std::function<bool(QListWidgetItem*)>& checked) {
+        const QSignalBlocker quiet(runs_);
+        for (int i = 0; i < runs_->count(); ++i) {
+            runs_->item(i)->setCheckState(checked(runs_->item(i)) ? Qt::Checked : Qt::Unchecked);
+        }
+        updateHint();
+    };
+    auto* all = new QPushButton(tr("All"), this);
+    all->setObjectName(QStringLiteral("exportAllRuns"));
+    connect(all, &QPushButton::clicked, this, [checkAll] { checkAll([](auto*) { return true; }); });
+    auto* window = new QPushButton(tr("As in the window"), this);
+    window->setObjectName(QStringLiteral("exportWindowRuns"));
+    connect(window, &QPushButton::clicked, this, [checkAll] {
+        checkAll([](QListWidgetItem* item) { return item->data(Qt::UserRole).toBool(); });
+    });
+    runCount_ = new QLabel(this);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(runCount_, 1);
+    buttons->addWidget(all);
+    buttons->addWidget(window);
+    auto* column = new QVBoxLayout;
+    column->addWidget(runs_);
+    column->addLayout(buttons);
+    form->addRow(tr("Runs"), column);
+}
+
+QStringList ExportImageDialog::runs() const {
+    QStringList ids;
+    for (int i = 0; runs_ && i < runs_->count(); ++i) {
+        if (runs_->item(i)->checkState() == Qt::Checked) {
+            ids << runs_->item(i)->text();
+        }
+    }
+    return ids;
+}
+
 void ExportImageDialog::updateHint() {
+    if (runs_) {
+        const qsizetype chosen = runs().size();
+        runCount_->setText(tr("%1 of %2 runs").arg(chosen).arg(runs_->count()));
+        export_->setEnabled(chosen > 0);
+        export_->setToolTip(chosen > 0 ? QString() : tr("Check a run to export"));
+    }
+    bool asInTheWindow = true;
+    for (int i = 0; runs_ && i < runs_->count(); ++i) {
+        asInTheWindow = asInTheWindow && (runs_->item(i)->checkState() == Qt::Checked) ==
+                                             runs_->item(i)->data(Qt::UserRole).toBool();
+    }
+    const QString timeline =
+        asInTheWindow ? tr("The timeline keeps the window's zoom.")
+                      : tr("The timeline spans the runs checked, not the window's zoom.");
     const QString suffix = QFileInfo(path_->text()).suffix().toLower();
     const bool vector = suffix == QStringLiteral("pdf") || suffix == QStringLiteral("svg");
     hint_->setText(
-        vector ? tr("Vector output: a page of the size at the DPI (1920 \u00d7 1080 at 144 "
-                    "dpi is 13.3 \u00d7 7.5 in), laid out as the PNG would be.")
-               : tr("The DPI scales the layout: 144 dpi draws everything 1.5 times as large "
-                    "as 96. The timeline keeps the window's zoom."));
+        (vector ? tr("Vector output: a page of the size at the DPI (1920 \u00d7 1080 at 144 "
+                     "dpi is 13.3 \u00d7 7.5 in), laid out as the PNG would be.")
+                : tr("The DPI scales the layout: 144 dpi draws everything 1.5 times as large "
+                     "as 96.")) +
+        QLatin1Char(' ') + timeline);
 }
 
 void ExportImageDialog::accept() {

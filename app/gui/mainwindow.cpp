@@ -494,8 +494,15 @@ void MainWindow::exportSessionDialog(models::SessionController::ExportFormat cho
 }
 
 bool MainWindow::exportImage(const QString& path, const QSize& sizePx, double dpi, QString* error,
-                             const ReportOptions& options) {
-    ReportRenderer renderer(controller_->session(), reportInputs(*timeline_, *occupancy_));
+                             const ReportOptions& options, const std::optional<QStringList>& runs) {
+    ReportInputs inputs = reportInputs(*timeline_, *occupancy_);
+    ChosenRuns chosen;
+    if (runs) {
+        chosen = chooseRuns(*controller_->session(), std::move(inputs), *runs);
+        inputs = std::move(chosen.inputs);
+    }
+    ReportRenderer renderer(chosen.session ? chosen.session.get() : controller_->session(),
+                            std::move(inputs));
     renderer.setOptions(options);
     QString message;
     const bool ok = renderer.exportTo(path, sizePx, dpi, &message);
@@ -517,12 +524,13 @@ void MainWindow::exportImageDialog() {
                              .value(QStringLiteral("lastExport"),
                                     QDir(folder).filePath(QStringLiteral("slicescope.png")))
                              .toString();
-    ExportImageDialog dialog(last, this);
+    ExportImageDialog dialog(last, this, controller_->session());
     if (dialog.exec() != QDialog::Accepted) {
         return;
     }
     settings.setValue(QStringLiteral("lastExport"), dialog.path());
-    exportImage(dialog.path(), dialog.sizePx(), dialog.dpi(), nullptr, dialog.options());
+    exportImage(dialog.path(), dialog.sizePx(), dialog.dpi(), nullptr, dialog.options(),
+                dialog.runs());
 }
 
 void MainWindow::newSession() {

@@ -53,8 +53,10 @@ class MainWindow : public QMainWindow {
     models::ViewState* viewState() const { return state_; }
 
     void openTrace(const QString& path);
+    // runs: the runs to draw (the Export dialog's choice); none: those the window shows.
     bool exportImage(const QString& path, const QSize& sizePx, double dpi, QString* error = nullptr,
-                     const ReportOptions& options = {});
+                     const ReportOptions& options = {},
+                     const std::optional<QStringList>& runs = std::nullopt);
     // Runs the run panel's checked strategies.
     void startRun();
     void cancelRun();

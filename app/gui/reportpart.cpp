@@ -191,7 +191,7 @@ void TimelinePart::paint(QCPPainter& painter, const QRectF& rect) const {
         // scaled, so a larger preset shows no more runs); the run range is left out first
         // where the line has no room for it.
         const QString advice =
-            QStringLiteral("; pick the runs to export with --runs or the Runs panel's boxes");
+            QStringLiteral("; pick the runs to export in the Export dialog or with --runs");
         QString more = QStringLiteral("Timeline: the first %1 of %2 runs (%3)")
                            .arg(shownRuns)
                            .arg(allRuns)

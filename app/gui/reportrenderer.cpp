@@ -12,7 +12,9 @@
 #include <QBuffer>
 #include <QComboBox>
 #include <QFileInfo>
+#include <QHash>
 #include <QPdfWriter>
+#include <QSet>
 #include <QSvgGenerator>
 #include <algorithm>
 #include <cmath>
@@ -271,6 +273,43 @@ ReportInputs reportInputs(const models::Session& session, const models::ViewStat
 ReportInputs reportInputs(const TimelineView& timeline, const OccupancyView& occupancy) {
     return ReportInputs{timeline.content(), occupancy.shownRun(),
                         occupancy.kernelChoice()->currentIndex()};
+}
+
+ChosenRuns chooseRuns(const models::Session& session, ReportInputs inputs, const QStringList& ids) {
+    const QSet<QString> chosen(ids.cbegin(), ids.cend());
+    QSet<QString> shown;
+    for (const auto& entry : inputs.timeline.runs) {
+        shown.insert(entry->id);
+    }
+    if (chosen == shown) {
+        return {nullptr, std::move(inputs)};
+    }
+    ChosenRuns result{session.copyShowing(chosen), std::move(inputs)};
+    TimelineContent& timeline = result.inputs.timeline;
+    // A lane opened by a selection is named by its run's place among the runs drawn.
+    QHash<QString, int> oldPlace;
+    for (int i = 0; i < int(timeline.runs.size()); ++i) {
+        oldPlace.insert(timeline.runs[std::size_t(i)]->id, i);
+    }
+    std::set<std::pair<int, int>> shownLanes;
+    timeline.runs.clear();
+    for (const auto& entry : result.session->runs()) {
+        if (!entry->visible) {
+            continue;
+        }
+        const int place = int(timeline.runs.size());
+        if (const auto old = oldPlace.constFind(entry->id); old != oldPlace.cend()) {
+            for (const auto& [run, lane] : result.inputs.timeline.shownLanes) {
+                if (run == *old) {
+                    shownLanes.insert({place, lane});
+                }
+            }
+        }
+        timeline.runs.push_back(entry);
+    }
+    timeline.shownLanes = std::move(shownLanes);
+    timeline.timeRange.reset();
+    return result;
 }
 
 ReportRenderer::ReportRenderer(models::Session* session, ReportInputs inputs)

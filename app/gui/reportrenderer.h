@@ -33,6 +33,16 @@ ReportInputs reportInputs(const models::Session& session, const models::ViewStat
 // read: the export draws its own plot.
 ReportInputs reportInputs(const TimelineView& timeline, const OccupancyView& occupancy);
 
+// An export of the runs `ids` (the Export dialog's choice): where they are not the runs the
+// window shows, a copy of the session with only those visible, and the inputs with the timeline's
+// runs those, its alignment, selection and expanded runs kept and its time range fitted to them
+// (the window's zoom was chosen for other runs). No session where they are the window's runs.
+struct ChosenRuns {
+    std::unique_ptr<models::Session> session;
+    ReportInputs inputs;
+};
+ChosenRuns chooseRuns(const models::Session& session, ReportInputs inputs, const QStringList& ids);
+
 // A named export size: `--size slide|hd|4k|paper`. slide, hd and 4k are one 16:9 slide
 // (1280x720 logical pixels) at 1x, 1.5x and 3x resolution, so text keeps its size on the
 // projector; paper is 7 in wide (672 logical pixels), as tall as its content, at print sizes

@@ -86,6 +86,18 @@ void Session::setVisible(int index, bool visible) {
     emit changed();
 }
 
+std::unique_ptr<Session> Session::copyShowing(const QSet<QString>& shown) const {
+    auto copy = std::make_unique<Session>();
+    copy->runs_.reserve(runs_.size());
+    for (const auto& entry : runs_) {
+        auto own = std::make_shared<RunEntry>(*entry);
+        own->visible = shown.contains(own->id);
+        copy->runs_.push_back(std::move(own));
+    }
+    copy->naming_ = naming_;
+    return copy;
+}
+
 trace::Trace Session::toTrace(bool includeSamples) const {
     trace::Trace t;
     t.generator = "slicescope 0.1.0";

@@ -6,6 +6,8 @@
 
 #include <QList>
 #include <QObject>
+#include <QSet>
+#include <memory>
 #include <vector>
 
 namespace slicescope::models {
@@ -33,6 +35,11 @@ class Session : public QObject {
     void removeRun(int index);
     void clear();
     void setVisible(int index, bool visible);
+
+    // A copy for drawing other runs than the window shows (an export of runs chosen apart): the
+    // same runs, ids and verdicts (the entries copied, their data shared), only those in `shown`
+    // visible. This session is left as it was.
+    std::unique_ptr<Session> copyShowing(const QSet<QString>& shown) const;
 
     // The runs as one trace (copies), ids as shown here; samples only when asked.
     trace::Trace toTrace(bool includeSamples) const;

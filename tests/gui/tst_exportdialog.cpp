@@ -1,12 +1,22 @@
-// The Export image dialog: it comes back with the last export's preset, size, DPI and views.
+// The Export image dialog: it comes back with the last export's preset, size, DPI and views, and
+// offers the session's runs to draw.
 #include "gui/exportimagedialog.h"
+#include "gui/reportrenderer.h"
+#include "models/session.h"
+#include "models/viewstate.h"
+#include "testhelpers.h"
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDialogButtonBox>
+#include <QLabel>
+#include <QListWidget>
+#include <QPushButton>
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
 
+using namespace slicescope;
 using namespace slicescope::gui;
 
 class TestExportDialog : public QObject {
@@ -16,6 +26,8 @@ class TestExportDialog : public QObject {
     void firstOpeningOffersHd();
     void remembersThePresetAndViews();
     void remembersACustomSize();
+    void runsStartAsTheWindowShowsThem();
+    void chosenRunsAreDrawnAloneAndTheWindowKeepsItsOwn();
 
   private:
     QString fresh(const QString& name) const { return dir_.filePath(name); }
@@ -72,6 +84,97 @@ void TestExportDialog::remembersACustomSize() {
     QCOMPARE(again.presetChoice()->currentData().toString(), QString());
     QCOMPARE(again.sizePx(), QSize(1000, 500));
     QCOMPARE(again.dpi(), 120.0);
+}
+
+namespace {
+
+// Three GPU runs, the second hidden as the Runs panel's box would.
+std::unique_ptr<models::Session> threeRuns() {
+    auto session = std::make_unique<models::Session>();
+    std::vector<models::RunEntryPtr> entries;
+    for (const char* id : {"slice-outer", "slice-middle", "one-worker"}) {
+        entries.push_back(models::makeRunEntry(
+            testhelpers::gpuShapedRun(id, trace::RunMode::Modelled), models::RunOrigin::Opened));
+    }
+    session->addRuns(std::move(entries));
+    session->setVisible(1, false);
+    return session;
+}
+
+} // namespace
+
+void TestExportDialog::runsStartAsTheWindowShowsThem() {
+    const auto session = threeRuns();
+    ExportImageDialog dialog(fresh(QStringLiteral("runs.png")), nullptr, session.get());
+    QListWidget* list = dialog.runChoice();
+    QVERIFY(list);
+    QCOMPARE(list->count(), 3);
+    QCOMPARE(dialog.runs(),
+             QStringList({QStringLiteral("slice-outer"), QStringLiteral("one-worker")}));
+    auto* exportButton = dialog.findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok);
+    const auto countSays = [&dialog](const QString& words) {
+        for (const QLabel* label : dialog.findChildren<QLabel*>()) {
+            if (label->text() == words) {
+                return true;
+            }
+        }
+        return false;
+    };
+    QVERIFY(countSays(QStringLiteral("2 of 3 runs")));
+    dialog.findChild<QPushButton*>(QStringLiteral("exportAllRuns"))->click();
+    QCOMPARE(dialog.runs().size(), 3);
+    QVERIFY(countSays(QStringLiteral("3 of 3 runs")));
+    for (int i = 0; i < list->count(); ++i) {
+        list->item(i)->setCheckState(Qt::Unchecked);
+    }
+    QVERIFY(dialog.runs().isEmpty());
+    QVERIFY(!exportButton->isEnabled()); // nothing to draw
+    list->item(1)->setCheckState(Qt::Checked);
+    QVERIFY(exportButton->isEnabled());
+    QCOMPARE(dialog.runs(), QStringList{QStringLiteral("slice-middle")});
+    QVERIFY(countSays(QStringLiteral("1 of 3 runs")));
+    const auto labels = dialog.findChildren<QLabel*>();
+    QVERIFY(std::any_of(labels.cbegin(), labels.cend(), [](const QLabel* label) {
+        return label->text().contains(QStringLiteral("spans the runs checked"));
+    }));
+
+    dialog.findChild<QPushButton*>(QStringLiteral("exportWindowRuns"))->click();
+    QCOMPARE(dialog.runs(),
+             QStringList({QStringLiteral("slice-outer"), QStringLiteral("one-worker")}));
+    // Without a session (the headless export's own options): no run list.
+    ExportImageDialog bare(fresh(QStringLiteral("bare.png")));
+    QVERIFY(!bare.runChoice());
+    QVERIFY(bare.runs().isEmpty());
+}
+
+void TestExportDialog::chosenRunsAreDrawnAloneAndTheWindowKeepsItsOwn() {
+    // The hidden run alone: the export draws what the window would with only it shown, and the
+    // window's session keeps its own visibility.
+    const auto session = threeRuns();
+    models::ViewState state;
+    ReportInputs inputs = reportInputs(*session, state);
+    inputs.timeline.timeRange = QCPRange(0, 1e-3); // the window's zoom, chosen for its runs
+    ChosenRuns chosen = chooseRuns(*session, inputs, {QStringLiteral("slice-middle")});
+    QVERIFY(chosen.session);
+    QCOMPARE(chosen.inputs.timeline.runs.size(), std::size_t(1));
+    QCOMPARE(chosen.inputs.timeline.runs.front()->id, QStringLiteral("slice-middle"));
+    QVERIFY(!chosen.inputs.timeline.timeRange); // fitted to the run drawn
+    QVERIFY(!session->at(1)->visible);
+    QVERIFY(session->at(0)->visible);
+
+    const QSize size(1280, 720);
+    ReportRenderer fromChoice(chosen.session.get(), chosen.inputs);
+    const QImage drawn = fromChoice.renderImage(size, 96);
+    models::Session& window = *session;
+    window.setVisible(0, false);
+    window.setVisible(1, true);
+    window.setVisible(2, false);
+    ReportRenderer asHidden(&window, reportInputs(window, state));
+    QCOMPARE(drawn, asHidden.renderImage(size, 96));
+
+    // The window's own runs: nothing copied.
+    QVERIFY(
+        !chooseRuns(window, reportInputs(window, state), {QStringLiteral("slice-middle")}).session);
 }
 
 QTEST_MAIN(TestExportDialog)
