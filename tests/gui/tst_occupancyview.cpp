@@ -757,6 +757,20 @@ void TestOccupancyView::docsNameTheFiguresAsTheWindowDoes() {
     for (const QString& name : names) {
         QVERIFY2(teacher.contains(QLatin1Char('*') + name + QLatin1Char('*')), qPrintable(name));
     }
+    // The SM maps the docs set side by side are the window's: one-worker's one busy SM,
+    // slice-middle's 63 (they called its map full), slice-2d's every SM.
+    const auto summaryOf = [&session](const char* run) {
+        return SmMapWidget::summary(
+            computeOccupancyFacts(*session.find(QLatin1String(run))).residency);
+    };
+    QVERIFY2(summaryOf("one-worker").startsWith(QStringLiteral("1 of 132 SMs")),
+             qPrintable(summaryOf("one-worker")));
+    QVERIFY2(summaryOf("slice-middle").startsWith(QStringLiteral("63 of 132 SMs")),
+             qPrintable(summaryOf("slice-middle")));
+    QVERIFY2(summaryOf("slice-2d").startsWith(QStringLiteral("132 of 132 SMs")),
+             qPrintable(summaryOf("slice-2d")));
+    QVERIFY(docs.contains(QStringLiteral("one-worker's one busy SM beside slice-middle's 63")));
+    QVERIFY(!docs.contains(QStringLiteral("slice-middle's full map")));
 }
 
 QTEST_MAIN(TestOccupancyView)
