@@ -98,7 +98,7 @@ RunNameRequest nameRequest(const RunEntry& entry) {
 
 QStringList runSettings(const trace::Run& run) {
     QStringList settings;
-    settings.reserve(6);
+    settings.reserve(7);
     if (run.problem) {
         const problem::Shape& s = run.problem->shape;
         settings << QString::number(s.r) + QLatin1Char('x') + QString::number(s.c) +
@@ -117,6 +117,13 @@ QStringList runSettings(const trace::Run& run) {
         block = QStringLiteral("block ") + QString::number(std::uint64_t(b.x) * b.y * b.z);
     }
     settings << block;
+    // A measured GPU run with counters (achieved occupancy) or without: the Run panel's Counters.
+    QString counters;
+    if (run.mode == trace::RunMode::MeasuredGpu && run.occupancy) {
+        counters =
+            run.occupancy->achieved ? QStringLiteral("counters") : QStringLiteral("no counters");
+    }
+    settings << counters;
     return settings;
 }
 

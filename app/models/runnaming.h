@@ -16,7 +16,8 @@ struct RunNameRequest {
     QString deviceTag; // a short tag of its device ("h200", "gtx-970", "intel-xeon")
     // The settings that tell two runs of one strategy apart, as a name shows them, always in the
     // order runSettings gives: the shape, the dtype, the work, the host memory, the pieces
-    // ("k16×s4") and the block ("block 256"); empty where the run has none.
+    // ("k16×s4"), the block ("block 256") and, for a measured GPU run, "counters" or "no
+    // counters"; empty where the run has none.
     QStringList settings;
 };
 // A run's settings for naming (RunNameRequest::settings).

@@ -95,7 +95,7 @@ void TestProjectMenu::projectsTheSelectedMeasuredRunOntoAPreset() {
 
     const RunEntryPtr source = session->find(QStringLiteral("slice-middle"));
     const RunEntryPtr entry = session->at(measuredRuns);
-    QVERIFY(entry->id != source->id);
+    QCOMPARE(entry->id, QStringLiteral("slice-middle@t4")); // named by what differs: its device
     QVERIFY(entry->run->mode == trace::RunMode::Projected);
     QVERIFY(entry->isPredicted());
     QCOMPARE(entry->predictedWord(), QStringLiteral("projected"));

@@ -133,6 +133,10 @@ void TestRunNaming::anotherSettingIsNamedByWhatDiffers() {
     QCOMPARE(add(session, shape), QStringLiteral("slice-outer (200x4000x5, pinned)"));
     QCOMPARE(add(session, first), QStringLiteral("slice-outer-2")); // nothing differs
     QCOMPARE(add(session, pieces), QStringLiteral("slice-outer (k16\u00d7s4)-2"));
+    // Measured again with counters (the seed's two samples opened together read 'one-worker-2').
+    trace::Run counters = first;
+    counters.occupancy->achieved = 0.016;
+    QCOMPARE(add(session, counters), QStringLiteral("slice-outer (counters)"));
     // Within one batch too: the second run differs from the first in its block.
     Session batch;
     batch.addRuns({makeRunEntry(first, RunOrigin::Opened), makeRunEntry(block, RunOrigin::Opened)});
