@@ -11,7 +11,7 @@ class QLabel;
 class QComboBox;
 class QCheckBox;
 class QFormLayout;
-class QListWidget;
+class QListView;
 class QPushButton;
 
 namespace slicescope::models {
@@ -19,6 +19,8 @@ class Session;
 }
 
 namespace slicescope::gui {
+
+class RunChoiceModel;
 
 // Where and how big to export the report: file (PNG, PDF or SVG by its suffix), a preset (slide,
 // hd, 4k, paper) or a size in pixels and the DPI that scales the layout, and the views to show
@@ -38,7 +40,8 @@ class ExportImageDialog : public QDialog {
     QComboBox* viewChoice() const { return view_; }
     // The runs checked, in the session's order (none without a session).
     QStringList runs() const;
-    QListWidget* runChoice() const { return runs_; }
+    // The list of the session's runs with their boxes (Qt::CheckStateRole); none without one.
+    QListView* runChoice() const { return runList_; }
     // Export: asks before a file that exists is replaced (unless the file dialog just asked),
     // and remembers the preset, size, DPI and views for the next export.
     void accept() override;
@@ -59,7 +62,8 @@ class ExportImageDialog : public QDialog {
     QComboBox* presets_;
     QComboBox* view_;
     QCheckBox* log_;
-    QListWidget* runs_ = nullptr;
+    RunChoiceModel* runs_ = nullptr;
+    QListView* runList_ = nullptr;
     QLabel* runCount_ = nullptr;
     QPushButton* export_ = nullptr;
 };

@@ -10,7 +10,7 @@
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QLabel>
-#include <QListWidget>
+#include <QListView>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTemporaryDir>
@@ -106,9 +106,12 @@ std::unique_ptr<models::Session> threeRuns() {
 void TestExportDialog::runsStartAsTheWindowShowsThem() {
     const auto session = threeRuns();
     ExportImageDialog dialog(fresh(QStringLiteral("runs.png")), nullptr, session.get());
-    QListWidget* list = dialog.runChoice();
-    QVERIFY(list);
-    QCOMPARE(list->count(), 3);
+    QVERIFY(dialog.runChoice());
+    QAbstractItemModel* list = dialog.runChoice()->model();
+    QCOMPARE(list->rowCount(), 3);
+    const auto check = [list](int row, Qt::CheckState state) {
+        QVERIFY(list->setData(list->index(row, 0), state, Qt::CheckStateRole));
+    };
     QCOMPARE(dialog.runs(),
              QStringList({QStringLiteral("slice-outer"), QStringLiteral("one-worker")}));
     auto* exportButton = dialog.findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok);
@@ -124,12 +127,12 @@ void TestExportDialog::runsStartAsTheWindowShowsThem() {
     dialog.findChild<QPushButton*>(QStringLiteral("exportAllRuns"))->click();
     QCOMPARE(dialog.runs().size(), 3);
     QVERIFY(countSays(QStringLiteral("3 of 3 runs")));
-    for (int i = 0; i < list->count(); ++i) {
-        list->item(i)->setCheckState(Qt::Unchecked);
+    for (int i = 0; i < list->rowCount(); ++i) {
+        check(i, Qt::Unchecked);
     }
     QVERIFY(dialog.runs().isEmpty());
     QVERIFY(!exportButton->isEnabled()); // nothing to draw
-    list->item(1)->setCheckState(Qt::Checked);
+    check(1, Qt::Checked);
     QVERIFY(exportButton->isEnabled());
     QCOMPARE(dialog.runs(), QStringList{QStringLiteral("slice-middle")});
     QVERIFY(countSays(QStringLiteral("1 of 3 runs")));
