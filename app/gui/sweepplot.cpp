@@ -62,7 +62,8 @@ class PlainLogTicker : public QCPAxisTickerLog {
 
     QVector<double> createTickVector(double tickStep, const QCPRange& range) override {
         decadeSubTicks_ = 0;
-        if (range.lower <= 0 || range.upper <= range.lower) {
+        if (!std::isfinite(range.lower) || !std::isfinite(range.upper) || range.lower <= 0 ||
+            range.upper <= range.lower) {
             return QCPAxisTickerLog::createTickVector(tickStep, range);
         }
         const double decades = std::log10(range.upper / range.lower);
