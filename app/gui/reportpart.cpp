@@ -34,8 +34,8 @@ double ReportPart::maximumHeight(double, QPaintDevice*) const {
 }
 
 QString shownRun(const ReportContext& context) {
-    return context.session.find(context.inputs.selectedRun) ? context.inputs.selectedRun
-                                                            : QString();
+    const auto entry = context.session.find(context.inputs.selectedRun);
+    return entry && entry->visible ? context.inputs.selectedRun : QString();
 }
 
 namespace {
@@ -435,9 +435,10 @@ bool fewRuns(const ReportContext& context) {
 }
 
 // The selected run's occupancy facts for its chosen kernel (the first when none is chosen); in
-// an export of one run, that run's; in one of a few runs with none selected, the first GPU run's.
+// an export of one run, that run's; in one of a few runs with none selected or the one selected
+// not drawn, the first GPU run's.
 models::OccupancyFacts selectedFacts(const ReportContext& context) {
-    models::ConstRunEntryPtr entry = context.session.find(context.inputs.selectedRun);
+    models::ConstRunEntryPtr entry = context.session.find(shownRun(context));
     if (const auto only = onlyRun(context); only && (!entry || entry->id != only->id)) {
         entry = only;
     }

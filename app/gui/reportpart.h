@@ -41,7 +41,7 @@ struct ReportContext {
     int* plotsBuilt = nullptr;
 };
 
-// The run the charts highlight: the selected one while the session has it, else none.
+// The run the charts highlight: the selected one while the session draws it, else none.
 QString shownRun(const ReportContext& context);
 
 // One part of an exported report (the timeline, a chart, the sweep panels): how much height it

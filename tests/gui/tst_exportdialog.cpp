@@ -151,17 +151,20 @@ void TestExportDialog::runsStartAsTheWindowShowsThem() {
 }
 
 void TestExportDialog::chosenRunsAreDrawnAloneAndTheWindowKeepsItsOwn() {
-    // The hidden run alone: the export draws what the window would with only it shown, and the
-    // window's session keeps its own visibility.
+    // The hidden run and one shown: the export draws what the window would with only those two
+    // shown (under the charts, the launch in words of the first GPU run drawn, not of the run
+    // selected in the window and not chosen), and the window's session keeps its own visibility.
     const auto session = threeRuns();
     models::ViewState state;
     ReportInputs inputs = reportInputs(*session, state);
-    inputs.timeline.timeRange = QCPRange(0, 1e-3); // the window's zoom, chosen for its runs
-    ChosenRuns chosen = chooseRuns(*session, inputs, {QStringLiteral("slice-middle")});
+    inputs.timeline.timeRange = QCPRange(0, 1e-3);      // the window's zoom, chosen for its runs
+    inputs.selectedRun = QStringLiteral("slice-outer"); // selected there, not chosen here
+    const QStringList two{QStringLiteral("slice-middle"), QStringLiteral("one-worker")};
+    ChosenRuns chosen = chooseRuns(*session, inputs, two);
     QVERIFY(chosen.session);
-    QCOMPARE(chosen.inputs.timeline.runs.size(), std::size_t(1));
+    QCOMPARE(chosen.inputs.timeline.runs.size(), std::size_t(2));
     QCOMPARE(chosen.inputs.timeline.runs.front()->id, QStringLiteral("slice-middle"));
-    QVERIFY(!chosen.inputs.timeline.timeRange); // fitted to the run drawn
+    QVERIFY(!chosen.inputs.timeline.timeRange); // fitted to the runs drawn
     QVERIFY(!session->at(1)->visible);
     QVERIFY(session->at(0)->visible);
 
@@ -171,13 +174,12 @@ void TestExportDialog::chosenRunsAreDrawnAloneAndTheWindowKeepsItsOwn() {
     models::Session& window = *session;
     window.setVisible(0, false);
     window.setVisible(1, true);
-    window.setVisible(2, false);
+    window.setVisible(2, true);
     ReportRenderer asHidden(&window, reportInputs(window, state));
     QCOMPARE(drawn, asHidden.renderImage(size, 96));
 
     // The window's own runs: nothing copied.
-    QVERIFY(
-        !chooseRuns(window, reportInputs(window, state), {QStringLiteral("slice-middle")}).session);
+    QVERIFY(!chooseRuns(window, reportInputs(window, state), two).session);
 }
 
 QTEST_MAIN(TestExportDialog)
